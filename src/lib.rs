@@ -1,0 +1,5 @@
+//! clawpolicy: an offline linter and simulator for OpenClaw tool policy and exec approvals.
+
+pub mod version;
+
+pub use version::OpenClawVersion;
