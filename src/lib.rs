@@ -1,5 +1,12 @@
 //! clawpolicy: an offline linter and simulator for OpenClaw tool policy and exec approvals.
 
+pub mod batch;
+pub mod cli;
+pub mod explain;
+pub mod keypath;
+pub mod loading;
+pub mod pack;
+pub mod policy;
 pub mod version;
 
 pub use version::OpenClawVersion;

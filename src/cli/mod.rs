@@ -1,0 +1,190 @@
+//! The command line: argument parsing and dispatch. Commands are thin: they load the config,
+//! call the library, and render.
+
+mod catalog_cmd;
+mod explain_cmd;
+mod output;
+mod tools_cmd;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::OpenClawVersion;
+use crate::policy::{PluginTool, SandboxChoice, SessionContext};
+pub use output::Format;
+
+const EXIT_CODES: &str = "\
+Exit codes:
+  0  the command answered (for `tools` and `explain`, whatever the answer)
+  2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
+
+#[derive(Debug, Parser)]
+#[command(name = "clawpolicy", version, about = "Lint and simulate OpenClaw tool policy, offline.", after_help = EXIT_CODES)]
+pub struct Cli {
+    /// OpenClaw release whose behaviour to simulate.
+    #[arg(long, global = true, default_value = "2026.9", value_name = "VERSION")]
+    pub openclaw_version: OpenClawVersion,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// The final tool list of a session, and which step removed every other tool.
+    Tools(tools_cmd::ToolsArgs),
+    /// Why one tool is present or missing, and the smallest edits that would bring it back.
+    Explain(explain_cmd::ExplainArgs),
+    /// The tools, groups and profiles of the selected OpenClaw release.
+    Catalog(catalog_cmd::CatalogArgs),
+}
+
+/// Which config files to load.
+#[derive(Debug, Args)]
+pub struct ConfigArgs {
+    /// Config file (JSON5). Repeat to overlay files: later ones override earlier ones. Without
+    /// it, OpenClaw's own discovery is used (OPENCLAW_CONFIG_PATH, OPENCLAW_STATE_DIR, ~/.openclaw).
+    #[arg(long = "config", short = 'c', value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+}
+
+/// The session facts shared by every command that resolves a session.
+#[derive(Debug, Args, Default)]
+#[command(next_help_heading = "Session context")]
+pub struct ContextArgs {
+    /// Agent id (default: the config's default agent).
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// Session key, e.g. `agent:main:telegram:group:-100123` (default: the agent's main session).
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Model provider (`anthropic`, `openai`, …); selects tools.byProvider entries.
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// Model id (`gpt-5`); selects `provider/model` byProvider entries and apply_patch allowModels.
+    #[arg(long)]
+    pub model: Option<String>,
+    /// Channel the message arrived on (`telegram`, `discord`, `node`, `voice`…).
+    #[arg(long)]
+    pub channel: Option<String>,
+    /// Group id claimed by the caller (trusted only when the session key implies it).
+    #[arg(long)]
+    pub group: Option<String>,
+    /// Channel account id (selects `channels.<ch>.accounts.<id>.groups`).
+    #[arg(long)]
+    pub account: Option<String>,
+    /// Sender id, for toolsBySender `id:` and `channel:` keys.
+    #[arg(long)]
+    pub sender: Option<String>,
+    /// Sender username, for `username:` keys.
+    #[arg(long)]
+    pub sender_username: Option<String>,
+    /// Sender phone number, for `e164:` keys.
+    #[arg(long)]
+    pub sender_e164: Option<String>,
+    /// Sender display name, for `name:` keys.
+    #[arg(long)]
+    pub sender_name: Option<String>,
+    /// The sender is not the owner (owner-only tools are removed).
+    #[arg(long, conflicts_with = "owner")]
+    pub not_owner: bool,
+    /// The sender is the owner.
+    #[arg(long)]
+    pub owner: bool,
+    /// Sandbox: decide from config (auto), or force on/off.
+    #[arg(long, default_value = "auto", value_name = "auto|on|off")]
+    pub sandbox: SandboxChoice,
+    /// Sub-agent depth (number of `subagent:` levels in the session key).
+    #[arg(long, value_name = "N")]
+    pub depth: Option<u32>,
+    /// Per-run runtime allowlist (`toolsAllow`), comma-separated; `""` means no tools.
+    #[arg(long, value_name = "LIST")]
+    pub tools_allow: Option<String>,
+    /// A plugin tool present at runtime, as `plugin:tool` (repeatable); `plugin:tool?` marks it optional.
+    #[arg(long = "plugin-tool", value_name = "PLUGIN:TOOL")]
+    pub plugin_tools: Vec<String>,
+    /// A JSON file listing plugin tools: `[{"plugin": "...", "name": "...", "optional": false}]`.
+    #[arg(long, value_name = "FILE")]
+    pub plugins: Option<PathBuf>,
+}
+
+impl ContextArgs {
+    pub fn to_context(&self) -> miette::Result<SessionContext> {
+        let mut plugin_tools = match &self.plugins {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| {
+                    miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display())
+                })?;
+                serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
+                    miette::miette!(code = "cli::plugins", "{}: {e}", path.display())
+                })?
+            }
+            None => Vec::new(),
+        };
+        for spec in &self.plugin_tools {
+            let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
+                miette::miette!(
+                    code = "cli::plugin-tool",
+                    "--plugin-tool wants PLUGIN:TOOL, got `{spec}`"
+                )
+            })?;
+            let (name, optional) = match tool.strip_suffix('?') {
+                Some(name) => (name, true),
+                None => (tool, false),
+            };
+            plugin_tools.push(PluginTool {
+                plugin: plugin.into(),
+                name: name.into(),
+                optional,
+            });
+        }
+        Ok(SessionContext {
+            agent_id: self.agent.clone(),
+            session_key: self.session.clone(),
+            model_provider: self.provider.clone(),
+            model_id: self.model.clone(),
+            message_provider: self.channel.clone(),
+            group_id: self.group.clone(),
+            account_id: self.account.clone(),
+            spawned_by: None,
+            sender_id: self.sender.clone(),
+            sender_name: self.sender_name.clone(),
+            sender_username: self.sender_username.clone(),
+            sender_e164: self.sender_e164.clone(),
+            sender_is_owner: if self.not_owner {
+                Some(false)
+            } else {
+                self.owner.then_some(true)
+            },
+            spawn_depth: self.depth,
+            sandbox: self.sandbox,
+            tools_allow: self.tools_allow.as_ref().map(|list| {
+                list.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            }),
+            plugin_tools,
+        })
+    }
+}
+
+/// Runs the command line and returns the process exit code.
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Tools(args) => tools_cmd::run(cli.openclaw_version, args),
+        Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
+        Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
+    };
+    match result {
+        Ok(code) => code,
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::from(2)
+        }
+    }
+}

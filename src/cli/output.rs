@@ -1,0 +1,65 @@
+//! Output formats shared by the commands. Machine formats print only machine output on stdout
+//! and always carry a `schemaVersion`.
+
+use std::io::Write;
+
+use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
+use serde::Serialize;
+use serde_json::Value;
+
+/// Version of the JSON/YAML documents the commands print; bumped on incompatible changes.
+pub const SCHEMA_VERSION: u32 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Format {
+    /// Readable tables and text.
+    #[default]
+    Table,
+    Json,
+    Yaml,
+}
+
+/// Prints a machine document: `{"schemaVersion": 1, "kind": …, …body}`.
+pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette::Result<()> {
+    let mut document = serde_json::Map::new();
+    document.insert("schemaVersion".into(), SCHEMA_VERSION.into());
+    document.insert("kind".into(), kind.into());
+    match serde_json::to_value(body).map_err(|e| miette::miette!("cannot serialize output: {e}"))? {
+        Value::Object(fields) => document.extend(fields),
+        other => {
+            document.insert("data".into(), other);
+        }
+    }
+    let document = Value::Object(document);
+    let text = match format {
+        Format::Yaml => serde_yaml_ng::to_string(&document)
+            .map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
+        _ => {
+            serde_json::to_string_pretty(&document)
+                .map_err(|e| miette::miette!("cannot write JSON: {e}"))?
+                + "\n"
+        }
+    };
+    write_stdout(&text)
+}
+
+/// Writes to stdout, treating a closed pipe (`| head`) as success rather than a panic.
+pub fn write_stdout(text: &str) -> miette::Result<()> {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(miette::miette!("cannot write output: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// A table in the house style.
+pub fn table(header: &[&str]) -> Table {
+    let mut table = Table::new();
+    table
+        .load_preset(UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header(header);
+    table
+}

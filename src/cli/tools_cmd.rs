@@ -1,0 +1,252 @@
+//! `clawpolicy tools`: one session's final tool list, or a batch of sessions as JSONL.
+
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::output::{self, Format};
+use super::{ConfigArgs, ContextArgs};
+use crate::OpenClawVersion;
+use crate::batch::run_tools_case;
+use crate::loading::{self, LoadedFiles};
+use crate::policy::rules::Source;
+use crate::policy::session::Assumption;
+use crate::policy::{self, Removal, Resolution};
+
+#[derive(Debug, Args)]
+pub struct ToolsArgs {
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub context: ContextArgs,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Resolve many contexts: one JSON case per line (oracle field names), JSONL answers out.
+    /// `-` reads standard input.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub batch: Option<PathBuf>,
+}
+
+pub fn run(version: OpenClawVersion, args: &ToolsArgs) -> miette::Result<ExitCode> {
+    if let Some(batch) = &args.batch {
+        return run_batch(version, batch);
+    }
+    let loaded = loading::load_files(&args.config.files, version)?;
+    let ctx = args.context.to_context()?;
+    let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(|e| {
+        miette::miette!(
+            code = "session",
+            help = "pass --agent <id> or --session <key>",
+            "{e}"
+        )
+    })?;
+    let report = ToolsReport::new(&resolution, &loaded);
+    match args.format {
+        Format::Table => output::write_stdout(&render(&report))?,
+        format => output::emit_machine(format, "tools", &report)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> {
+    let reader: Box<dyn BufRead> = if path == Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path).map_err(|e| {
+            miette::miette!(code = "batch::read", "cannot open {}: {e}", path.display())
+        })?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let base_dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf();
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (number, line) in reader.lines().enumerate() {
+        let line =
+            line.map_err(|e| miette::miette!(code = "batch::read", "{}: {e}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut answer = match serde_json::from_str::<serde_json::Value>(&line) {
+            Ok(case) => run_tools_case(&case, version, &base_dir),
+            Err(e) => {
+                serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": format!("line {}: {e}", number + 1)}})
+            }
+        };
+        if let Some(object) = answer.as_object_mut() {
+            object.insert(
+                "schemaVersion".into(),
+                crate::batch::TOOLS_BATCH_SCHEMA.into(),
+            );
+        }
+        let written = serde_json::to_writer(&mut out, &answer)
+            .map_err(std::io::Error::from)
+            .and_then(|()| out.write_all(b"\n"));
+        if let Err(e) = written {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(miette::miette!("cannot write output: {e}"));
+        }
+    }
+    match out.flush() {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(miette::miette!("cannot write output: {e}"))
+        }
+        _ => Ok(ExitCode::SUCCESS),
+    }
+}
+
+/// A removal with the place it was written, for people and scripts.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LocatedRemoval {
+    #[serde(flatten)]
+    pub removal: Removal,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+/// The `tools` answer as printed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolsReport {
+    pub openclaw_version: String,
+    pub agent_id: String,
+    pub session_key: String,
+    pub sandboxed: bool,
+    pub sandbox_mode: String,
+    pub tools: Vec<String>,
+    pub removed: BTreeMap<String, LocatedRemoval>,
+    pub not_constructed: BTreeMap<String, String>,
+    pub steps: Vec<StepSummary>,
+    pub warnings: Vec<String>,
+    pub assumptions: Vec<Assumption>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepSummary {
+    pub label: String,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub allowlist_ignored: bool,
+    pub removed: Vec<String>,
+}
+
+/// `file:line:col` of a source written in config.
+pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<String> {
+    loaded.locate(source?.config_path()?)
+}
+
+impl ToolsReport {
+    pub fn new(resolution: &Resolution, loaded: &LoadedFiles) -> Self {
+        ToolsReport {
+            openclaw_version: resolution.version.release().to_string(),
+            agent_id: resolution.agent_id.clone(),
+            session_key: resolution.session_key.clone(),
+            sandboxed: resolution.sandbox.sandboxed,
+            sandbox_mode: resolution.sandbox.mode.clone(),
+            tools: resolution.tools.clone(),
+            removed: resolution
+                .removed
+                .iter()
+                .map(|(tool, removal)| {
+                    let location = locate(removal.source.as_ref(), loaded);
+                    (
+                        tool.clone(),
+                        LocatedRemoval {
+                            removal: removal.clone(),
+                            location,
+                        },
+                    )
+                })
+                .collect(),
+            not_constructed: resolution.not_constructed.clone(),
+            steps: resolution
+                .steps
+                .iter()
+                .map(|s| StepSummary {
+                    label: s.step.label.clone(),
+                    allowlist_ignored: s.allowlist_ignored,
+                    removed: s.removed.clone(),
+                })
+                .collect(),
+            warnings: resolution.warnings.clone(),
+            assumptions: resolution.assumptions.clone(),
+        }
+    }
+}
+
+fn render(report: &ToolsReport) -> String {
+    let mut out = format!(
+        "OpenClaw {} · agent {} · session {} · sandbox {}{}\n\n",
+        report.openclaw_version,
+        report.agent_id,
+        report.session_key,
+        report.sandbox_mode,
+        if report.sandboxed { " (sandboxed)" } else { "" }
+    );
+    out.push_str(&format!("Available tools ({}):\n", report.tools.len()));
+    out.push_str(&textwrap(&report.tools.join(", "), 96, "  "));
+    out.push('\n');
+    if !report.removed.is_empty() {
+        let mut table = output::table(&["Removed tool", "Step", "Why", "Written at"]);
+        for (tool, located) in &report.removed {
+            let removal = &located.removal;
+            let why = match (&removal.pattern, &removal.via) {
+                (Some(pattern), Some(via)) if via != pattern => {
+                    format!("deny \"{pattern}\" (via {via})")
+                }
+                (Some(pattern), _) => format!("deny \"{pattern}\""),
+                (None, _) if removal.rule == policy::RemovalRule::Filter => {
+                    "filtered before the pipeline".into()
+                }
+                (None, _) => "not in allowlist".into(),
+            };
+            let at = match (&located.location, &removal.source) {
+                (Some(location), Some(source)) => format!("{source}\n{location}"),
+                (None, Some(source)) => source.to_string(),
+                _ => String::new(),
+            };
+            table.add_row(vec![tool.clone(), removal.step.clone(), why, at]);
+        }
+        out.push_str(&format!(
+            "\nRemoved tools ({}):\n{table}\n",
+            report.removed.len()
+        ));
+    }
+    for warning in &report.warnings {
+        out.push_str(&format!("\nwarning: {warning}\n"));
+    }
+    if !report.assumptions.is_empty() {
+        out.push_str("\nAssumed (not given on the command line):\n");
+        for a in &report.assumptions {
+            out.push_str(&format!("  - {}: {}\n", a.fact, a.assumed));
+        }
+    }
+    out
+}
+
+/// Wraps a comma-separated list at word boundaries with an indent.
+fn textwrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(indent);
+    for word in text.split(' ') {
+        if line.len() + word.len() + 1 > width && line.trim().len() > 0 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line = String::from(indent);
+        }
+        line.push_str(word);
+        line.push(' ');
+    }
+    out.push_str(line.trim_end());
+    out.push('\n');
+    out
+}

@@ -1,0 +1,528 @@
+//! `explain <tool>`: the tool's verdict at every step, the step that removed it, the smallest
+//! config edit per blocking layer that restores it (checked by re-resolving), and how the answer
+//! depends on session facts the user did not give.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::OpenClawVersion;
+use crate::keypath::{KeyPath, PathSeg};
+use crate::pack::VersionPack;
+use crate::policy::matcher::Verdict;
+use crate::policy::rules::Source;
+use crate::policy::steps::StepKind;
+use crate::policy::{self, Removal, Resolution, SessionContext};
+
+/// A config change: append a value to a list, remove a list element, or set a value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "op", rename_all = "camelCase")]
+pub enum Edit {
+    Append { path: KeyPath, value: String },
+    Remove { path: KeyPath, value: String },
+    Set { path: KeyPath, value: Value },
+}
+
+impl Edit {
+    pub fn describe(&self) -> String {
+        match self {
+            Edit::Append { path, value } => format!("add \"{value}\" to {path}"),
+            Edit::Remove { path, value } => format!("remove \"{value}\" from {}", parent(path)),
+            Edit::Set { path, value } => format!("set {path} = {value}"),
+        }
+    }
+
+    /// Applies the edit to a copy of the config.
+    fn apply(&self, config: &mut Value) {
+        match self {
+            Edit::Append { path, value } => {
+                if let Some(list) = ensure(config, path.segments()).and_then(|slot| {
+                    if !slot.is_array() {
+                        *slot = Value::Array(Vec::new());
+                    }
+                    slot.as_array_mut()
+                }) {
+                    list.push(Value::String(value.clone()));
+                }
+            }
+            Edit::Remove { path, .. } => {
+                let (last, list_path) = path.segments().split_last().expect("element path");
+                if let (PathSeg::Index(i), Some(Value::Array(list))) =
+                    (last, lookup_mut(config, list_path))
+                {
+                    if *i < list.len() {
+                        list.remove(*i);
+                    }
+                }
+            }
+            Edit::Set { path, value } => {
+                if let Some(slot) = ensure(config, path.segments()) {
+                    *slot = value.clone();
+                }
+            }
+        }
+    }
+}
+
+fn parent(path: &KeyPath) -> KeyPath {
+    let mut list = path.clone();
+    list.0.pop();
+    list
+}
+
+fn lookup_mut<'a>(value: &'a mut Value, path: &[PathSeg]) -> Option<&'a mut Value> {
+    path.iter().try_fold(value, |v, seg| match seg {
+        PathSeg::Key(k) => v.as_object_mut()?.get_mut(k),
+        PathSeg::Index(i) => v.as_array_mut()?.get_mut(*i),
+    })
+}
+
+/// Walks to `path`, creating objects for missing keys.
+fn ensure<'a>(value: &'a mut Value, path: &[PathSeg]) -> Option<&'a mut Value> {
+    path.iter().try_fold(value, |v, seg| match seg {
+        PathSeg::Key(k) => {
+            if !v.is_object() {
+                *v = Value::Object(Default::default());
+            }
+            Some(v.as_object_mut()?.entry(k.clone()).or_insert(Value::Null))
+        }
+        PathSeg::Index(i) => v.as_array_mut()?.get_mut(*i),
+    })
+}
+
+/// One step's verdict about the tool.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepVerdict {
+    pub step: String,
+    #[serde(flatten)]
+    pub verdict: Verdict,
+    /// The entry that decided, as written, and where.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entry: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+/// A way to get the tool back at one layer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Fix {
+    /// The step this fix addresses.
+    pub step: String,
+    pub edits: Vec<Edit>,
+    /// Whether the edits alone restore the tool (other steps may block it too).
+    pub restores: bool,
+    /// Other tools the edit would add to this session.
+    pub also_grants: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A session fact that changes the answer when it is different from what was assumed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Dependence {
+    pub condition: String,
+    pub present: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Explanation {
+    pub tool: String,
+    pub known_tool: bool,
+    pub present: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_constructed: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub removed_by: Option<Removal>,
+    pub steps: Vec<StepVerdict>,
+    pub fixes: Vec<Fix>,
+    pub depends_on: Vec<Dependence>,
+    pub assumptions: Vec<policy::session::Assumption>,
+}
+
+/// Explains one tool for a session.
+pub fn explain(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+    resolution: &Resolution,
+    tool: &str,
+) -> Explanation {
+    let pack = VersionPack::get(version);
+    let name = pack.normalize(tool);
+    let steps: Vec<StepVerdict> = resolution
+        .steps
+        .iter()
+        .filter_map(|record| {
+            let verdict = record.verdicts.get(&name)?.clone();
+            let by = match &verdict {
+                Verdict::Allowed { by }
+                | Verdict::Denied { by }
+                | Verdict::AllowedViaPiggyback { by, .. } => Some(by),
+                _ => None,
+            };
+            let list = match verdict {
+                Verdict::Denied { .. } => record.step.policy.deny.as_ref(),
+                _ => record.step.policy.allow.as_ref(),
+            };
+            let entry = by.and_then(|b| list.and_then(|l| l.get(b.entry)));
+            Some(StepVerdict {
+                step: record.step.label.clone(),
+                verdict,
+                entry: entry.map(|e| e.pattern.clone()),
+                source: entry.map(|e| e.source.clone()),
+            })
+        })
+        .collect();
+    let present = resolution.tools.contains(&name);
+    let fixes = if present {
+        Vec::new()
+    } else {
+        fixes(version, config, ctx, resolution, &name)
+    };
+    Explanation {
+        known_tool: pack.is_catalog_tool(&name) || resolution.candidates.contains(&name),
+        present,
+        not_constructed: resolution.not_constructed.get(&name).cloned(),
+        removed_by: resolution.removed.get(&name).cloned(),
+        steps,
+        fixes,
+        depends_on: dependences(version, config, ctx, &name, present),
+        assumptions: resolution.assumptions.clone(),
+        tool: name,
+    }
+}
+
+/// The edits that would lift one blocking step, at that step's own layer.
+fn step_edits(
+    pack: &VersionPack,
+    resolution: &Resolution,
+    index: usize,
+    tool: &str,
+) -> (Vec<Edit>, Option<String>) {
+    let record = &resolution.steps[index];
+    let agent = &resolution.agent_id;
+    match record.verdicts.get(tool) {
+        Some(Verdict::Denied { by }) => {
+            let entry = record
+                .step
+                .policy
+                .deny
+                .as_ref()
+                .and_then(|d| d.get(by.entry));
+            match entry.map(|e| (&e.source, &e.pattern)) {
+                Some((Source::Config { path }, pattern)) => (
+                    vec![Edit::Remove {
+                        path: path.clone(),
+                        value: pattern.clone(),
+                    }],
+                    None,
+                ),
+                _ => (
+                    Vec::new(),
+                    Some(builtin_deny_note(record.step.kind, resolution)),
+                ),
+            }
+        }
+        Some(Verdict::NotInAllowlist) => match record.step.kind {
+            StepKind::Profile | StepKind::ProviderProfile => {
+                // alsoAllow widens the profile; write it next to the profile that is in force.
+                let scope = record
+                    .step
+                    .scope
+                    .as_ref()
+                    .map(parent)
+                    .unwrap_or_else(|| KeyPath::keys(&["tools"]));
+                (
+                    vec![Edit::Append {
+                        path: scope.key("alsoAllow"),
+                        value: tool.to_string(),
+                    }],
+                    None,
+                )
+            }
+            StepKind::Sandbox => {
+                let key = if pack.sandbox.also_allow {
+                    "alsoAllow"
+                } else {
+                    "allow"
+                };
+                let path = KeyPath::keys(&["tools", "sandbox", "tools", key]);
+                (
+                    vec![Edit::Append {
+                        path,
+                        value: tool.to_string(),
+                    }],
+                    None,
+                )
+            }
+            StepKind::Subagent => (
+                vec![Edit::Append {
+                    path: KeyPath::keys(&["tools", "subagents", "tools", "allow"]),
+                    value: tool.to_string(),
+                }],
+                None,
+            ),
+            StepKind::Runtime => (
+                Vec::new(),
+                Some("the run's own toolsAllow list must name it".into()),
+            ),
+            _ => match &record.step.scope {
+                Some(scope) => (
+                    vec![Edit::Append {
+                        path: scope.key("allow"),
+                        value: tool.to_string(),
+                    }],
+                    None,
+                ),
+                None => (
+                    Vec::new(),
+                    Some(format!("agent `{agent}`: no config scope to edit")),
+                ),
+            },
+        },
+        _ => (Vec::new(), None),
+    }
+}
+
+fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
+    match kind {
+        StepKind::OwnerOnly => {
+            "owner-only tool: only the owner's sessions get it; no config edit lifts this".into()
+        }
+        StepKind::Subagent => format!(
+            "built-in sub-agent deny (depth {} is a {:?}); raise agents.defaults.subagents.maxSpawnDepth if it is the leaf list",
+            resolution.spawn_depth, resolution.subagent_role
+        ),
+        StepKind::Sandbox => format!(
+            "denied by the sandbox defaults: add it to tools.sandbox.tools.allow/alsoAllow, or set {} to \"off\"",
+            resolution
+                .sandbox
+                .mode_path
+                .as_ref()
+                .map_or("agents.defaults.sandbox.mode".into(), ToString::to_string)
+        ),
+        _ => "a built-in rule of this release".into(),
+    }
+}
+
+fn fixes(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+    resolution: &Resolution,
+    tool: &str,
+) -> Vec<Fix> {
+    let pack = VersionPack::get(version);
+    let blocking: Vec<usize> = (0..resolution.steps.len())
+        .filter(|&i| {
+            resolution.steps[i]
+                .verdicts
+                .get(tool)
+                .is_some_and(|v| !v.keeps())
+        })
+        .collect();
+    blocking
+        .iter()
+        .map(|&index| {
+            let (edits, note) = step_edits(pack, resolution, index, tool);
+            let (restores, also_grants) = try_edits(version, config, ctx, resolution, tool, &edits);
+            Fix {
+                step: resolution.steps[index].step.label.clone(),
+                edits,
+                restores,
+                also_grants,
+                note,
+            }
+        })
+        .collect()
+}
+
+/// Re-resolves with the edits applied: does the tool come back, and what else appears?
+fn try_edits(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+    before: &Resolution,
+    tool: &str,
+    edits: &[Edit],
+) -> (bool, Vec<String>) {
+    if edits.is_empty() {
+        return (false, Vec::new());
+    }
+    let mut edited = config.clone();
+    // Removals are applied from the highest index down so earlier indexes stay valid.
+    let mut ordered: Vec<&Edit> = edits.iter().collect();
+    ordered.sort_by_key(|e| {
+        std::cmp::Reverse(match e {
+            Edit::Remove { path, .. } => path.clone(),
+            _ => KeyPath::root(),
+        })
+    });
+    for edit in ordered {
+        edit.apply(&mut edited);
+    }
+    let Ok(after) = policy::resolve(version, &edited, ctx) else {
+        return (false, Vec::new());
+    };
+    let grants = after
+        .tools
+        .iter()
+        .filter(|t| *t != tool && !before.tools.contains(t))
+        .cloned()
+        .collect();
+    (after.tools.iter().any(|t| t == tool), grants)
+}
+
+/// Re-resolves under session facts the user did not fix, to say what the answer depends on.
+fn dependences(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+    tool: &str,
+    present: bool,
+) -> Vec<Dependence> {
+    let mut variants: Vec<(String, SessionContext)> = Vec::new();
+    if ctx.sender_is_owner.is_none() {
+        variants.push((
+            "if the sender is not the owner".into(),
+            SessionContext {
+                sender_is_owner: Some(false),
+                ..ctx.clone()
+            },
+        ));
+        variants.push((
+            "if the sender is the owner".into(),
+            SessionContext {
+                sender_is_owner: Some(true),
+                ..ctx.clone()
+            },
+        ));
+    }
+    if ctx.session_key.is_none() && ctx.spawn_depth.is_none() {
+        let agent = ctx.agent_id.clone().unwrap_or_else(|| "main".into());
+        for (channel, group) in configured_groups(config) {
+            let key = format!("agent:{agent}:{channel}:group:{group}");
+            variants.push((
+                format!("if this session is the {channel} group chat `{group}`"),
+                SessionContext {
+                    session_key: Some(key),
+                    message_provider: Some(channel),
+                    ..ctx.clone()
+                },
+            ));
+        }
+        variants.push((
+            "if this session is a sub-agent (depth 1)".into(),
+            SessionContext {
+                spawn_depth: Some(1),
+                ..ctx.clone()
+            },
+        ));
+        variants.push((
+            "if this session is not the main session (e.g. a channel thread)".into(),
+            SessionContext {
+                session_key: Some(format!("agent:{agent}:webchat:channel:other")),
+                ..ctx.clone()
+            },
+        ));
+    }
+    variants
+        .into_iter()
+        .filter_map(|(condition, variant)| {
+            let resolution = policy::resolve(version, config, &variant).ok()?;
+            let here = resolution.tools.iter().any(|t| t == tool);
+            (here != present).then(|| Dependence {
+                condition,
+                present: here,
+                removed_by: resolution.removed.get(tool).map(|r| r.step.clone()),
+            })
+        })
+        .collect()
+}
+
+/// `(channel, group id)` pairs configured under `channels.<ch>.groups`, wildcard as `*`.
+fn configured_groups(config: &Value) -> Vec<(String, String)> {
+    let Some(channels) = config.get("channels").and_then(Value::as_object) else {
+        return Vec::new();
+    };
+    channels
+        .iter()
+        .flat_map(|(channel, body)| {
+            body.get("groups")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|groups| groups.keys())
+                .map(move |group| {
+                    (
+                        channel.clone(),
+                        if group == "*" {
+                            "any".to_string()
+                        } else {
+                            group.clone()
+                        },
+                    )
+                })
+        })
+        .take(8)
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(config: Value, ctx: SessionContext, tool: &str) -> Explanation {
+        let v = OpenClawVersion::V2026_9;
+        let resolution = policy::resolve(v, &config, &ctx).unwrap();
+        explain(v, &config, &ctx, &resolution, tool)
+    }
+
+    #[test]
+    fn deny_fix_removes_the_entry_and_reports_side_grants() {
+        let config = json!({"tools": {"deny": ["group:runtime"]}});
+        let owner = SessionContext {
+            sender_is_owner: Some(true),
+            ..Default::default()
+        };
+        let explanation = run(config, owner, "exec");
+        assert!(!explanation.present);
+        let fix = &explanation.fixes[0];
+        assert_eq!(fix.step, "tools.allow");
+        assert_eq!(
+            fix.edits[0].describe(),
+            "remove \"group:runtime\" from tools.deny"
+        );
+        assert!(fix.restores);
+        assert!(fix.also_grants.contains(&"process".to_string()));
+    }
+
+    #[test]
+    fn profile_miss_is_fixed_with_also_allow() {
+        let config = json!({"tools": {"profile": "minimal"}});
+        let explanation = run(config, SessionContext::default(), "exec");
+        assert_eq!(
+            explanation.fixes[0].edits[0].describe(),
+            "add \"exec\" to tools.alsoAllow"
+        );
+        assert!(explanation.fixes[0].restores);
+        assert!(explanation.fixes[0].also_grants.is_empty());
+    }
+
+    #[test]
+    fn reports_dependence_on_owner() {
+        let explanation = run(json!({}), SessionContext::default(), "gateway");
+        assert!(explanation.present);
+        assert!(
+            explanation
+                .depends_on
+                .iter()
+                .any(|d| d.condition.contains("not the owner") && !d.present)
+        );
+    }
+}

@@ -1,0 +1,345 @@
+//! Version packs: everything that differs between OpenClaw releases about tool policy, kept as
+//! data (`data/openclaw-<version>.json`) so a reader can audit it without reading code.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::OpenClawVersion;
+
+/// One release's tool-policy semantics.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct VersionPack {
+    pub release: String,
+    pub sections: Vec<Section>,
+    pub tools: Vec<CatalogTool>,
+    pub profiles: Vec<Profile>,
+    /// Permanent name aliases applied by every normalization (`bash` → `exec`).
+    pub aliases: BTreeMap<String, String>,
+    /// Shipped renames and families applied during plugin-group expansion (`canvas` → canvas + show_widget).
+    pub expansions: BTreeMap<String, Vec<String>>,
+    /// Names only `openclaw doctor --fix` rewrites; the pipeline treats them literally.
+    pub doctor_renames: BTreeMap<String, String>,
+    pub apply_patch: ApplyPatchRules,
+    pub sandbox: SandboxRules,
+    pub subagents: SubagentRules,
+    pub owner_only: OwnerOnlyRules,
+    pub message_provider_filter: BTreeMap<String, ProviderFilter>,
+    pub local_model_lean: Option<Vec<String>>,
+    pub tools_by_sender: SenderRules,
+    pub by_provider: ByProviderRules,
+    pub unknown_allowlist_entries: UnknownEntryHandling,
+    #[serde(skip)]
+    groups: Vec<(String, Vec<String>)>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Section {
+    pub id: String,
+    pub label: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CatalogTool {
+    pub id: String,
+    pub section: String,
+    /// Member of `group:openclaw`.
+    pub openclaw_group: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Profile {
+    pub id: String,
+    /// `None`: the profile resolves to no policy at all, so its step is skipped (2026.2 `full`).
+    pub allow: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApplyPatchRules {
+    /// The tool whose allow entry also admits `apply_patch` (`write` in 2026.9, `exec` in 2026.2).
+    pub piggyback_on: String,
+    pub enabled_by_default: bool,
+    /// Providers for which apply_patch is built at all; `None` means every provider.
+    pub providers: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SandboxRules {
+    pub default_allow: Vec<String>,
+    pub default_deny: Vec<String>,
+    /// Whether `tools.sandbox.tools.alsoAllow` has any effect.
+    pub also_allow: bool,
+    /// Whether explicit sandbox allow entries remove matching names from the default deny.
+    pub reallow_subtracts_default_deny: bool,
+    /// Appended to a non-empty sandbox allow list unless named already.
+    pub forced_allow: String,
+    /// A deny matching `image` also denies this name (2026.9 legacy image handling).
+    pub legacy_image_deny_also_denies: Option<String>,
+    /// How fix-it keys name the per-agent block (`agents.entries.*`, `agents.list[]`).
+    pub agent_key_prefix: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SubagentRules {
+    pub default_max_spawn_depth: u32,
+    pub always_deny: Vec<String>,
+    pub leaf_deny: Vec<String>,
+    /// 2026.2: names in `tools.subagents.tools.allow|alsoAllow` are taken out of the default deny.
+    pub allow_removes_from_default_deny: bool,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OwnerOnlyRules {
+    pub tools: Vec<String>,
+    pub applies_when: OwnerCondition,
+    pub placement: OwnerOnlyPlacement,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OwnerCondition {
+    /// Filter only when the sender is known not to be the owner (2026.9).
+    SenderIsOwnerFalse,
+    /// Filter unless the sender is known to be the owner (2026.2: undefined counts as non-owner).
+    SenderIsOwnerNotTrue,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum OwnerOnlyPlacement {
+    /// A deny step inside the pipeline (`gateway sender owner-only tools`).
+    PipelineStep,
+    /// A filter on the tool list before the pipeline runs.
+    BeforePipeline,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ProviderFilter {
+    #[serde(default)]
+    pub keep_only: Option<Vec<String>>,
+    #[serde(default)]
+    pub remove: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SenderRules {
+    /// Where `toolsBySender` maps are read: `group`, `global`, `agent`.
+    pub scopes: Vec<String>,
+    /// Typed key prefixes in match order (the wildcard `*` always comes last).
+    pub key_prefixes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ByProviderRules {
+    /// 2026.9 splits `provider/model` keys at the first `/` and normalizes each side.
+    pub split_model_keys: bool,
+    pub model_id_prefix: ModelIdPrefix,
+    pub duplicate_keys: DuplicateKeyRule,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ModelIdPrefix {
+    /// `openrouter` + `anthropic/claude` looks up `openrouter/anthropic/claude`.
+    Always,
+    /// A model id that already contains `/` is looked up as is.
+    UnlessModelHasSlash,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DuplicateKeyRule {
+    /// An already-canonical key wins, else the first in object order.
+    CanonicalThenFirst,
+    /// The last key in object order wins (a JS `Map` filled in order).
+    Last,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum UnknownEntryHandling {
+    /// Unknown allowlist entries only produce a warning; the allowlist is applied as written.
+    Warn,
+    /// An allowlist with no core entry is dropped (its deny still applies), with a warning.
+    StripPluginOnly,
+}
+
+impl VersionPack {
+    /// The pack of a release, parsed once.
+    pub fn get(version: OpenClawVersion) -> &'static VersionPack {
+        static V2026_9: OnceLock<VersionPack> = OnceLock::new();
+        static V2026_2: OnceLock<VersionPack> = OnceLock::new();
+        match version {
+            OpenClawVersion::V2026_9 => {
+                V2026_9.get_or_init(|| Self::parse(include_str!("../data/openclaw-2026.9.json")))
+            }
+            OpenClawVersion::V2026_2 => {
+                V2026_2.get_or_init(|| Self::parse(include_str!("../data/openclaw-2026.2.json")))
+            }
+        }
+    }
+
+    fn parse(text: &str) -> VersionPack {
+        // The packs are compiled in and covered by tests, so a parse failure is a build defect.
+        let mut pack: VersionPack =
+            serde_json::from_str(text).expect("bundled version pack is valid");
+        pack.groups = pack.build_groups();
+        pack
+    }
+
+    /// Static groups: one per catalog section, then `group:openclaw`, members in catalog order.
+    fn build_groups(&self) -> Vec<(String, Vec<String>)> {
+        let mut groups: Vec<(String, Vec<String>)> = self
+            .sections
+            .iter()
+            .map(|section| {
+                let members = self
+                    .tools
+                    .iter()
+                    .filter(|t| t.section == section.id)
+                    .map(|t| t.id.clone());
+                (format!("group:{}", section.id), members.collect())
+            })
+            .collect();
+        let openclaw = self
+            .tools
+            .iter()
+            .filter(|t| t.openclaw_group)
+            .map(|t| t.id.clone())
+            .collect();
+        groups.push(("group:openclaw".to_string(), openclaw));
+        groups
+    }
+
+    /// Static groups in display order.
+    pub fn groups(&self) -> &[(String, Vec<String>)] {
+        &self.groups
+    }
+
+    /// Members of a static group (`group:fs`), or `None` for any other name.
+    pub fn group(&self, name: &str) -> Option<&[String]> {
+        self.groups
+            .iter()
+            .find(|(id, _)| id == name)
+            .map(|(_, members)| members.as_slice())
+    }
+
+    pub fn is_catalog_tool(&self, id: &str) -> bool {
+        self.tools.iter().any(|t| t.id == id)
+    }
+
+    pub fn catalog_tool(&self, id: &str) -> Option<&CatalogTool> {
+        self.tools.iter().find(|t| t.id == id)
+    }
+
+    /// The profile's allow list; `None` for unknown profiles and for profiles without a policy.
+    pub fn profile_allow(&self, id: &str) -> Option<&[String]> {
+        self.profiles.iter().find(|p| p.id == id)?.allow.as_deref()
+    }
+
+    pub fn is_profile(&self, id: &str) -> bool {
+        self.profiles.iter().any(|p| p.id == id)
+    }
+
+    /// OpenClaw's name normalization: trim, lowercase, then apply a permanent alias.
+    pub fn normalize(&self, name: &str) -> String {
+        let lowered = js_trim(name).to_lowercase();
+        match self.aliases.get(&lowered) {
+            Some(target) => target.clone(),
+            None => lowered,
+        }
+    }
+
+    /// Shipped renames/families for an already-normalized entry (`canvas` → canvas, show_widget).
+    pub fn expansion(&self, normalized: &str) -> Option<&[String]> {
+        self.expansions.get(normalized).map(Vec::as_slice)
+    }
+}
+
+/// JavaScript's `String.prototype.trim`: Unicode white space plus the byte-order mark.
+pub fn js_trim(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packs_parse_and_have_expected_sizes() {
+        let current = VersionPack::get(OpenClawVersion::V2026_9);
+        assert_eq!(current.release, "2026.9.6");
+        assert_eq!(current.tools.len(), 61);
+        assert_eq!(current.group("group:openclaw").unwrap().len(), 53);
+        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        assert_eq!(seed.tools.len(), 25);
+        assert_eq!(seed.group("group:openclaw").unwrap().len(), 19);
+        assert!(seed.profile_allow("full").is_none());
+        assert_eq!(current.profile_allow("full").unwrap(), ["*"]);
+    }
+
+    #[test]
+    fn groups_follow_catalog_order() {
+        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        assert_eq!(
+            pack.group("group:fs").unwrap(),
+            ["ls", "read", "write", "edit", "apply_patch"]
+        );
+        assert_eq!(
+            pack.group("group:runtime").unwrap(),
+            ["exec", "process", "code_execution", "secrets"]
+        );
+        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        assert_eq!(
+            seed.group("group:fs").unwrap(),
+            ["read", "write", "edit", "apply_patch"]
+        );
+        assert!(
+            seed.group("group:openclaw")
+                .unwrap()
+                .contains(&"canvas".to_string())
+        );
+    }
+
+    #[test]
+    fn normalization_trims_lowercases_and_aliases() {
+        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        assert_eq!(pack.normalize("  Bash\u{feff}"), "exec");
+        assert_eq!(pack.normalize("CRON"), "automations");
+        assert_eq!(pack.normalize("image"), "image");
+        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        assert_eq!(seed.normalize("cron"), "cron");
+    }
+
+    #[test]
+    fn every_listed_name_is_normalized_already() {
+        for version in OpenClawVersion::ALL {
+            let pack = VersionPack::get(version);
+            let lists = pack
+                .profiles
+                .iter()
+                .filter_map(|p| p.allow.as_ref())
+                .chain([
+                    &pack.sandbox.default_allow,
+                    &pack.sandbox.default_deny,
+                    &pack.owner_only.tools,
+                ])
+                .chain([&pack.subagents.always_deny, &pack.subagents.leaf_deny]);
+            for name in lists.flatten() {
+                assert_eq!(&pack.normalize(name), name, "{version}: {name}");
+            }
+        }
+    }
+}

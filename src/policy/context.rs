@@ -1,0 +1,82 @@
+//! The facts about a session that policy depends on, as given by the user or a batch case.
+
+use serde::{Deserialize, Serialize};
+
+/// Whether the session runs in a sandbox: decided from config, or forced.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SandboxChoice {
+    #[default]
+    Auto,
+    On,
+    Off,
+}
+
+impl<'de> Deserialize<'de> for SandboxChoice {
+    /// Batch cases use the oracle's form: `"auto"`, `true` or `false`; the CLI uses auto/on/off.
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match serde_json::Value::deserialize(deserializer)? {
+            serde_json::Value::Bool(true) => Ok(SandboxChoice::On),
+            serde_json::Value::Bool(false) => Ok(SandboxChoice::Off),
+            serde_json::Value::Null => Ok(SandboxChoice::Auto),
+            serde_json::Value::String(s) => s.parse().map_err(serde::de::Error::custom),
+            other => Err(serde::de::Error::custom(format!(
+                "sandbox must be auto, true or false, got {other}"
+            ))),
+        }
+    }
+}
+
+impl std::str::FromStr for SandboxChoice {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(SandboxChoice::Auto),
+            "on" | "true" => Ok(SandboxChoice::On),
+            "off" | "false" => Ok(SandboxChoice::Off),
+            other => Err(format!("sandbox must be auto, on or off, got `{other}`")),
+        }
+    }
+}
+
+/// A plugin tool the user declares present (OpenClaw loads plugins at runtime; we cannot).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PluginTool {
+    pub plugin: String,
+    pub name: String,
+    /// Optional plugin tools load only when named explicitly.
+    #[serde(default)]
+    pub optional: bool,
+}
+
+/// Everything about one session that the tool policy reads besides the config. Field names are
+/// the oracle's case fields, so one JSONL file drives both the oracle and clawpolicy.
+#[derive(Debug, Clone, Default, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionContext {
+    pub agent_id: Option<String>,
+    pub session_key: Option<String>,
+    pub model_provider: Option<String>,
+    pub model_id: Option<String>,
+    /// The channel the message came in on (`telegram`, `discord`, `node`, `voice`…).
+    #[serde(alias = "channel")]
+    pub message_provider: Option<String>,
+    pub group_id: Option<String>,
+    pub account_id: Option<String>,
+    pub spawned_by: Option<String>,
+    pub sender_id: Option<String>,
+    pub sender_name: Option<String>,
+    pub sender_username: Option<String>,
+    #[serde(rename = "senderE164")]
+    pub sender_e164: Option<String>,
+    /// `None`: unknown. 2026.9 then treats the sender as the owner, 2026.2 as a non-owner.
+    pub sender_is_owner: Option<bool>,
+    pub spawn_depth: Option<u32>,
+    #[serde(default)]
+    pub sandbox: SandboxChoice,
+    /// The per-run runtime allowlist (`toolsAllow`); `Some([])` means no tools at all.
+    pub tools_allow: Option<Vec<String>>,
+    #[serde(default)]
+    pub plugin_tools: Vec<PluginTool>,
+}

@@ -1,0 +1,334 @@
+//! Evaluating one `{allow, deny}` policy against tool names, remembering which entry decided.
+
+use std::collections::{BTreeMap, HashSet};
+
+use regex::Regex;
+use serde::Serialize;
+
+use super::rules::{Entry, Policy};
+use crate::pack::VersionPack;
+
+/// Plugin-owned tools present in a run, for `group:plugins` and plugin-id entries.
+#[derive(Debug, Clone, Default)]
+pub struct PluginGroups {
+    /// Every plugin tool name, in tool-list order.
+    pub all: Vec<String>,
+    /// Lowercased plugin id → its tool names.
+    pub by_plugin: BTreeMap<String, Vec<String>>,
+}
+
+impl PluginGroups {
+    pub fn add(&mut self, plugin_id: &str, tool: &str) {
+        self.all.push(tool.to_string());
+        self.by_plugin
+            .entry(plugin_id.trim().to_lowercase())
+            .or_default()
+            .push(tool.to_string());
+    }
+}
+
+/// Which entry of a step's list matched, and the group, plugin or family it expanded from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MatchRef {
+    pub entry: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+}
+
+/// What one step decided about one tool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "verdict", rename_all = "camelCase")]
+pub enum Verdict {
+    /// The step has no allowlist (or an empty one) and no deny matched.
+    AllowedNoAllowlist,
+    Allowed {
+        by: MatchRef,
+    },
+    /// `apply_patch` admitted because the allowlist matches the piggyback tool (`write`/`exec`).
+    AllowedViaPiggyback {
+        by: MatchRef,
+        piggyback: String,
+    },
+    Denied {
+        by: MatchRef,
+    },
+    NotInAllowlist,
+}
+
+impl Verdict {
+    pub fn keeps(&self) -> bool {
+        !matches!(self, Verdict::Denied { .. } | Verdict::NotInAllowlist)
+    }
+}
+
+enum Glob {
+    Any,
+    Exact(String),
+    Pattern(Regex),
+}
+
+impl Glob {
+    /// OpenClaw's tool glob: only `*` is special; matching is case-sensitive on normalized names.
+    fn compile(pattern: &str) -> Glob {
+        if pattern == "*" {
+            return Glob::Any;
+        }
+        if !pattern.contains('*') {
+            return Glob::Exact(pattern.to_string());
+        }
+        let body = pattern
+            .split('*')
+            .map(regex::escape)
+            .collect::<Vec<_>>()
+            .join(".*");
+        // Escaped literals and `.*` always form a valid expression.
+        Glob::Pattern(Regex::new(&format!("^{body}$")).expect("escaped glob compiles"))
+    }
+
+    fn matches(&self, name: &str) -> bool {
+        match self {
+            Glob::Any => true,
+            Glob::Exact(exact) => exact == name,
+            Glob::Pattern(re) => re.is_match(name),
+        }
+    }
+}
+
+struct CompiledPattern {
+    glob: Glob,
+    at: MatchRef,
+}
+
+/// A compiled allow or deny list.
+pub struct CompiledList {
+    patterns: Vec<CompiledPattern>,
+}
+
+impl CompiledList {
+    /// Normalizes, expands (families, plugin groups, static groups) and compiles a list.
+    pub fn compile(pack: &VersionPack, entries: &[Entry], plugins: &PluginGroups) -> CompiledList {
+        let mut seen = HashSet::new();
+        let mut patterns = Vec::new();
+        for (index, entry) in entries.iter().enumerate() {
+            for (name, via) in expand_entry(pack, &entry.pattern, plugins) {
+                if !name.is_empty() && seen.insert(name.clone()) {
+                    patterns.push(CompiledPattern {
+                        glob: Glob::compile(&name),
+                        at: MatchRef { entry: index, via },
+                    });
+                }
+            }
+        }
+        CompiledList { patterns }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+    }
+
+    pub fn find(&self, name: &str) -> Option<&MatchRef> {
+        self.patterns
+            .iter()
+            .find(|p| p.glob.matches(name))
+            .map(|p| &p.at)
+    }
+}
+
+/// The concrete names one entry stands for, each with what it expanded from.
+pub fn expand_entry(
+    pack: &VersionPack,
+    pattern: &str,
+    plugins: &PluginGroups,
+) -> Vec<(String, Option<String>)> {
+    let normalized = pack.normalize(pattern);
+    let family: Vec<String> = match pack.expansion(&normalized) {
+        Some(members) => members.to_vec(),
+        None => vec![normalized.clone()],
+    };
+    let mut out = Vec::new();
+    for name in family {
+        let renamed = (name != normalized).then(|| normalized.clone());
+        if name == "group:plugins" && !plugins.all.is_empty() {
+            out.extend(
+                plugins
+                    .all
+                    .iter()
+                    .map(|t| (pack.normalize(t), Some(name.clone()))),
+            );
+        } else if let Some(tools) = plugins.by_plugin.get(&name) {
+            out.extend(
+                tools
+                    .iter()
+                    .map(|t| (pack.normalize(t), Some(format!("plugin {name}")))),
+            );
+        } else if let Some(members) = pack.group(&name) {
+            out.extend(members.iter().map(|m| (m.clone(), Some(name.clone()))));
+        } else {
+            out.push((name, renamed));
+        }
+    }
+    out
+}
+
+/// A whole policy compiled for one step.
+pub struct CompiledPolicy {
+    allow: Option<CompiledList>,
+    deny: CompiledList,
+    piggyback: String,
+}
+
+impl CompiledPolicy {
+    pub fn compile(pack: &VersionPack, policy: &Policy, plugins: &PluginGroups) -> CompiledPolicy {
+        let allow = policy
+            .allow
+            .as_deref()
+            .map(|a| CompiledList::compile(pack, a, plugins));
+        CompiledPolicy {
+            // An allowlist that compiles to nothing (absent, `[]`, blanks) allows everything.
+            allow: allow.filter(|list| !list.is_empty()),
+            deny: CompiledList::compile(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
+            piggyback: pack.apply_patch.piggyback_on.clone(),
+        }
+    }
+
+    /// OpenClaw's order: deny wins, then an empty allowlist allows, then allow matches, then the
+    /// apply_patch piggyback, else an allowlist miss. `name` must be normalized.
+    pub fn evaluate(&self, name: &str) -> Verdict {
+        if let Some(by) = self.deny.find(name) {
+            return Verdict::Denied { by: by.clone() };
+        }
+        let Some(allow) = &self.allow else {
+            return Verdict::AllowedNoAllowlist;
+        };
+        if let Some(by) = allow.find(name) {
+            return Verdict::Allowed { by: by.clone() };
+        }
+        if name == "apply_patch" {
+            if let Some(by) = allow.find(&self.piggyback) {
+                return Verdict::AllowedViaPiggyback {
+                    by: by.clone(),
+                    piggyback: self.piggyback.clone(),
+                };
+            }
+        }
+        Verdict::NotInAllowlist
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::OpenClawVersion;
+    use crate::policy::rules::Source;
+
+    fn entries(patterns: &[&str]) -> Vec<Entry> {
+        patterns
+            .iter()
+            .map(|p| Entry {
+                pattern: p.to_string(),
+                source: Source::builtin("test"),
+            })
+            .collect()
+    }
+
+    fn policy(allow: Option<&[&str]>, deny: Option<&[&str]>) -> Policy {
+        Policy {
+            allow: allow.map(entries),
+            deny: deny.map(entries),
+        }
+    }
+
+    fn keeps(version: OpenClawVersion, p: &Policy, name: &str) -> bool {
+        let pack = VersionPack::get(version);
+        CompiledPolicy::compile(pack, p, &PluginGroups::default())
+            .evaluate(name)
+            .keeps()
+    }
+
+    #[test]
+    fn deny_wins_and_empty_allow_allows_all() {
+        let v = OpenClawVersion::V2026_9;
+        assert!(!keeps(v, &policy(Some(&["*"]), Some(&["exec"])), "exec"));
+        assert!(keeps(v, &policy(Some(&[]), None), "exec"));
+        assert!(keeps(v, &policy(Some(&["  "]), None), "exec"));
+        assert!(!keeps(v, &policy(Some(&["read"]), None), "exec"));
+    }
+
+    #[test]
+    fn globs_groups_aliases_and_case() {
+        let v = OpenClawVersion::V2026_9;
+        assert!(keeps(
+            v,
+            &policy(Some(&["SESSIONS_*"]), None),
+            "sessions_list"
+        ));
+        assert!(keeps(v, &policy(Some(&["Bash"]), None), "exec"));
+        assert!(keeps(v, &policy(Some(&["group:fs"]), None), "ls"));
+        assert!(keeps(v, &policy(Some(&["cron"]), None), "automations"));
+        assert!(!keeps(
+            v,
+            &policy(Some(&["sessions_?ist"]), None),
+            "sessions_list"
+        ));
+        assert!(keeps(
+            v,
+            &policy(Some(&["sessions_?ist"]), None),
+            "sessions_?ist"
+        ));
+        assert!(keeps(v, &policy(Some(&["s*s*t"]), None), "sessions_list"));
+        assert!(keeps(
+            v,
+            &policy(Some(&["update_plan"]), None),
+            "progress_card"
+        ));
+        assert!(keeps(v, &policy(Some(&["canvas"]), None), "show_widget"));
+        // `image` is not an alias outside the sandbox resolver.
+        assert!(keeps(v, &policy(None, Some(&["image"])), "view_image"));
+    }
+
+    #[test]
+    fn apply_patch_piggyback_differs_by_version() {
+        let allow_write = policy(Some(&["w*"]), None);
+        assert!(keeps(OpenClawVersion::V2026_9, &allow_write, "apply_patch"));
+        assert!(!keeps(
+            OpenClawVersion::V2026_2,
+            &allow_write,
+            "apply_patch"
+        ));
+        let allow_exec_deny_exec = policy(Some(&["read", "exec"]), Some(&["exec"]));
+        assert!(keeps(
+            OpenClawVersion::V2026_2,
+            &allow_exec_deny_exec,
+            "apply_patch"
+        ));
+        // Deny has no mirror rule.
+        assert!(keeps(
+            OpenClawVersion::V2026_9,
+            &policy(None, Some(&["write"])),
+            "apply_patch"
+        ));
+    }
+
+    #[test]
+    fn plugin_groups_expand() {
+        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let mut plugins = PluginGroups::default();
+        plugins.add("MyPlugin", "myplugin_tool");
+        plugins.add("other", "other_plugin_tool");
+        let p = policy(Some(&["myplugin"]), None);
+        let compiled = CompiledPolicy::compile(pack, &p, &plugins);
+        assert!(compiled.evaluate("myplugin_tool").keeps());
+        assert!(!compiled.evaluate("other_plugin_tool").keeps());
+        let all = CompiledPolicy::compile(pack, &policy(Some(&["group:plugins"]), None), &plugins);
+        assert_eq!(
+            all.evaluate("other_plugin_tool"),
+            Verdict::Allowed {
+                by: MatchRef {
+                    entry: 0,
+                    via: Some("group:plugins".into())
+                }
+            }
+        );
+    }
+}

@@ -1,0 +1,363 @@
+//! The tool-policy resolver: one function that every command uses, so `tools`, `explain`,
+//! `lint` and `diff` can never disagree.
+
+pub mod context;
+pub mod inventory;
+pub mod matcher;
+pub mod rules;
+pub mod sandbox;
+pub mod scopes;
+pub mod session;
+pub mod steps;
+mod unknown;
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use context::{PluginTool, SandboxChoice, SessionContext};
+use inventory::PreFilter;
+use matcher::{CompiledPolicy, PluginGroups, Verdict};
+use rules::{Entry, Source};
+use session::{Assumption, SandboxState, Session, SessionError, SubagentRole};
+use steps::{Step, StepKind};
+
+use crate::OpenClawVersion;
+use crate::pack::VersionPack;
+
+/// Why a tool is not in the final list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Removal {
+    /// OpenClaw's step label (`tools.allow`, `sandbox tools.allow`, …) or a pre-pipeline filter.
+    pub step: String,
+    /// `deny` (a deny entry matched), `allow` (the allowlist missed it) or `filter`.
+    pub rule: RemovalRule,
+    /// OpenClaw's audit-log label (`.allow` rewritten to `.deny` for deny removals).
+    pub audit_label: String,
+    /// The entry as written that matched (deny) or the allowlist's scope (allow).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// The group, plugin or family the matching entry expanded from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    /// Where the deciding entry or list was written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<Source>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RemovalRule {
+    Deny,
+    Allow,
+    Filter,
+}
+
+/// The outcome of one step: its policy as applied and what it removed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepRecord {
+    #[serde(flatten)]
+    pub step: Step,
+    /// 2026.2 drops allowlists without core entries; the step then applies only its deny.
+    pub allowlist_ignored: bool,
+    pub removed: Vec<String>,
+    /// The verdict for every candidate tool, removed earlier or not (for `explain`).
+    #[serde(skip)]
+    pub verdicts: BTreeMap<String, Verdict>,
+}
+
+/// Everything the resolver decided about one session.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Resolution {
+    pub version: OpenClawVersion,
+    pub agent_id: String,
+    pub session_key: String,
+    pub sandbox: SandboxState,
+    pub subagent_role: SubagentRole,
+    pub spawn_depth: u32,
+    /// Tools constructed for this run: the input of the pipeline.
+    pub candidates: Vec<String>,
+    /// Catalog tools not constructed here, with the reason.
+    pub not_constructed: BTreeMap<String, String>,
+    pub steps: Vec<StepRecord>,
+    /// Final tool names, sorted.
+    pub tools: Vec<String>,
+    pub removed: BTreeMap<String, Removal>,
+    pub warnings: Vec<String>,
+    pub assumptions: Vec<Assumption>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sandbox_policy: Option<sandbox::SandboxPolicy>,
+}
+
+impl Serialize for OpenClawVersion {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.short())
+    }
+}
+
+/// Resolves the tool list of one session. `config` is the loaded, validated config in force.
+pub fn resolve(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+) -> Result<Resolution, SessionError> {
+    let pack = VersionPack::get(version);
+    let session = Session::resolve(config, ctx, version)?;
+    let built = steps::build(version, config, &session, ctx);
+    let inventory = inventory::construct(pack, config, &session, ctx, &built.steps);
+
+    let mut removed: BTreeMap<String, Removal> = BTreeMap::new();
+    for (tool, filter) in &inventory.pre_filtered {
+        removed.insert(tool.clone(), pre_filter_removal(filter));
+    }
+    let candidates: Vec<String> = inventory.tools.iter().map(|t| t.name.clone()).collect();
+    let mut plugins = PluginGroups::default();
+    for tool in inventory.tools.iter().filter(|t| t.plugin.is_some()) {
+        plugins.add(tool.plugin.as_deref().unwrap_or_default(), &tool.name);
+    }
+
+    let mut alive: Vec<(String, String)> = inventory
+        .tools
+        .iter()
+        .filter(|t| !removed.contains_key(&t.name))
+        .map(|t| (t.name.clone(), pack.normalize(&t.name)))
+        .collect();
+    let pipeline_input = unknown::InputNames::new(&inventory, &removed);
+    let mut warnings = Vec::new();
+    let mut records = Vec::new();
+    for step in built.steps {
+        let mut effective = step.policy.clone();
+        let mut allowlist_ignored = false;
+        if step.kind.analyzes_unknown_entries() {
+            let analysis = unknown::analyze(pack, &step, &pipeline_input, config);
+            allowlist_ignored = analysis.strip_allowlist;
+            if allowlist_ignored {
+                effective.allow = None;
+            }
+            warnings.extend(analysis.warning);
+        }
+        let compiled = CompiledPolicy::compile(pack, &effective, &plugins);
+        let verdicts: BTreeMap<String, Verdict> = inventory
+            .tools
+            .iter()
+            .map(|t| (t.name.clone(), compiled.evaluate(&pack.normalize(&t.name))))
+            .collect();
+        let mut step_removed = Vec::new();
+        alive.retain(|(name, _)| {
+            let verdict = &verdicts[name];
+            if verdict.keeps() {
+                return true;
+            }
+            removed.insert(name.clone(), step_removal(&step, &effective, verdict));
+            step_removed.push(name.clone());
+            false
+        });
+        step_removed.sort();
+        records.push(StepRecord {
+            step,
+            allowlist_ignored,
+            removed: step_removed,
+            verdicts,
+        });
+    }
+
+    if let Some(runtime) = &ctx.tools_allow {
+        apply_runtime_allowlist(
+            pack,
+            runtime,
+            &plugins,
+            &mut alive,
+            &mut removed,
+            &mut records,
+        );
+    }
+
+    let mut tools: Vec<String> = alive.into_iter().map(|(name, _)| name).collect();
+    tools.sort();
+    let mut assumptions = session.assumptions.clone();
+    assumptions.extend(inventory.assumptions.clone());
+    Ok(Resolution {
+        version,
+        agent_id: session.agent_id.clone(),
+        session_key: session.session_key.clone(),
+        sandbox: session.sandbox.clone(),
+        subagent_role: session.role,
+        spawn_depth: session.depth,
+        candidates,
+        not_constructed: inventory.not_constructed,
+        steps: records,
+        tools,
+        removed,
+        warnings: dedupe(warnings),
+        assumptions,
+        sandbox_policy: built.sandbox,
+    })
+}
+
+fn dedupe(items: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    items
+        .into_iter()
+        .filter(|w| seen.insert(w.clone()))
+        .collect()
+}
+
+/// The per-run `toolsAllow` cap, applied after the pipeline as OpenClaw's runner does.
+fn apply_runtime_allowlist(
+    pack: &VersionPack,
+    runtime: &[String],
+    plugins: &PluginGroups,
+    alive: &mut Vec<(String, String)>,
+    removed: &mut BTreeMap<String, Removal>,
+    records: &mut Vec<StepRecord>,
+) {
+    let entries: Vec<Entry> = runtime
+        .iter()
+        .map(|p| Entry {
+            pattern: p.clone(),
+            source: Source::Context {
+                what: "runtime toolsAllow".into(),
+            },
+        })
+        .collect();
+    let step = Step {
+        kind: StepKind::Runtime,
+        label: "runtime tools.allow".into(),
+        policy: rules::Policy {
+            allow: Some(entries),
+            deny: None,
+        },
+        scope: None,
+        suppress: Vec::new(),
+    };
+    // `toolsAllow: []` means no tools at all, unlike an empty allowlist inside the pipeline.
+    let everything_denied = runtime.iter().all(|p| pack.normalize(p).is_empty());
+    let compiled = CompiledPolicy::compile(pack, &step.policy, plugins);
+    let mut verdicts = BTreeMap::new();
+    let mut step_removed = Vec::new();
+    alive.retain(|(name, normalized)| {
+        let verdict = if everything_denied {
+            Verdict::NotInAllowlist
+        } else {
+            compiled.evaluate(normalized)
+        };
+        let keeps = verdict.keeps();
+        if !keeps {
+            removed.insert(name.clone(), step_removal(&step, &step.policy, &verdict));
+            step_removed.push(name.clone());
+        }
+        verdicts.insert(name.clone(), verdict);
+        keeps
+    });
+    step_removed.sort();
+    records.push(StepRecord {
+        step,
+        allowlist_ignored: false,
+        removed: step_removed,
+        verdicts,
+    });
+}
+
+/// OpenClaw's audit relabelling of a deny removal: `.allow` → `.deny`, else the word `allow`,
+/// else `.deny` appended.
+pub fn audit_label(label: &str, rule: RemovalRule) -> String {
+    if rule != RemovalRule::Deny {
+        return label.to_string();
+    }
+    if let Some(stem) = label.strip_suffix(".allow") {
+        return format!("{stem}.deny");
+    }
+    let words: Vec<&str> = label.split(' ').collect();
+    if let Some(pos) = words.iter().position(|w| *w == "allow") {
+        let mut out = words.clone();
+        out[pos] = "deny";
+        return out.join(" ");
+    }
+    format!("{label}.deny")
+}
+
+fn step_removal(step: &Step, policy: &rules::Policy, verdict: &Verdict) -> Removal {
+    let (rule, entry) = match verdict {
+        Verdict::Denied { by } => (
+            RemovalRule::Deny,
+            policy
+                .deny
+                .as_ref()
+                .and_then(|d| d.get(by.entry))
+                .map(|e| (e, by)),
+        ),
+        _ => (RemovalRule::Allow, None),
+    };
+    // An allowlist miss is attributed to the list itself (the first entry written in config).
+    let allow_scope = || {
+        if matches!(step.kind, StepKind::Profile | StepKind::ProviderProfile) {
+            return step.scope.clone().map(Source::config);
+        }
+        let entries = policy.allow.as_ref()?;
+        let written = entries
+            .iter()
+            .find_map(|e| e.source.config_path())
+            .map(|path| {
+                let mut list = path.clone();
+                list.0.pop();
+                Source::config(list)
+            });
+        written.or_else(|| entries.first().map(|e| e.source.clone()))
+    };
+    Removal {
+        step: step.label.clone(),
+        rule,
+        audit_label: audit_label(&step.label, rule),
+        pattern: entry.map(|(e, _)| e.pattern.clone()),
+        via: entry.and_then(|(_, by)| by.via.clone()),
+        source: match entry {
+            Some((e, _)) => Some(e.source.clone()),
+            None => allow_scope(),
+        },
+    }
+}
+
+fn pre_filter_removal(filter: &PreFilter) -> Removal {
+    Removal {
+        step: filter.label.clone(),
+        rule: RemovalRule::Filter,
+        audit_label: filter.label.clone(),
+        pattern: None,
+        via: None,
+        source: Some(Source::builtin(filter.reason.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn audit_labels() {
+        assert_eq!(audit_label("tools.allow", RemovalRule::Deny), "tools.deny");
+        assert_eq!(
+            audit_label("agents.main.tools.allow", RemovalRule::Deny),
+            "agents.main.tools.deny"
+        );
+        assert_eq!(
+            audit_label("group tools.allow", RemovalRule::Deny),
+            "group tools.deny"
+        );
+        assert_eq!(
+            audit_label("tools.toolsBySender", RemovalRule::Deny),
+            "tools.toolsBySender.deny"
+        );
+        assert_eq!(
+            audit_label("gateway sender owner-only tools", RemovalRule::Deny),
+            "gateway sender owner-only tools.deny"
+        );
+        assert_eq!(
+            audit_label("tools.profile (coding)", RemovalRule::Allow),
+            "tools.profile (coding)"
+        );
+    }
+}

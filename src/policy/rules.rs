@@ -1,0 +1,211 @@
+//! Policies as OpenClaw builds them from config blocks, with the origin of every entry kept.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::keypath::KeyPath;
+
+/// Where a policy entry came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Source {
+    /// A value written in the config (the path points at the list element or scalar).
+    Config { path: KeyPath },
+    /// A built-in list of the release (profile contents, sandbox defaults, owner-only list…).
+    Builtin { what: String },
+    /// A value given on the command line or in a batch case.
+    Context { what: String },
+}
+
+impl Source {
+    pub fn config(path: KeyPath) -> Self {
+        Source::Config { path }
+    }
+
+    pub fn builtin(what: impl Into<String>) -> Self {
+        Source::Builtin { what: what.into() }
+    }
+
+    pub fn config_path(&self) -> Option<&KeyPath> {
+        match self {
+            Source::Config { path } => Some(path),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Source {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Source::Config { path } => write!(f, "{path}"),
+            Source::Builtin { what } => write!(f, "built-in {what}"),
+            Source::Context { what } => write!(f, "{what}"),
+        }
+    }
+}
+
+/// One allow or deny entry as written.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Entry {
+    pub pattern: String,
+    pub source: Source,
+}
+
+/// A runtime policy `{allow?, deny?}`. `allow: None` and `allow: Some([])` both allow everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Policy {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow: Option<Vec<Entry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deny: Option<Vec<Entry>>,
+}
+
+impl Policy {
+    pub fn is_empty(&self) -> bool {
+        self.allow.is_none() && self.deny.is_none()
+    }
+
+    pub fn allow_patterns(&self) -> impl Iterator<Item = &str> {
+        self.allow.iter().flatten().map(|e| e.pattern.as_str())
+    }
+
+    pub fn deny_patterns(&self) -> impl Iterator<Item = &str> {
+        self.deny.iter().flatten().map(|e| e.pattern.as_str())
+    }
+}
+
+/// The string elements of a config list, each with the path of its element. Non-string elements
+/// are skipped: OpenClaw normalizes them to an empty name, which is dropped.
+pub fn list_entries(value: Option<&Value>, path: &KeyPath) -> Option<Vec<Entry>> {
+    let items = value?.as_array()?;
+    let entries = items
+        .iter()
+        .enumerate()
+        .filter_map(|(i, item)| {
+            let pattern = item.as_str()?;
+            Some(Entry {
+                pattern: pattern.to_string(),
+                source: Source::config(path.index(i)),
+            })
+        })
+        .collect();
+    Some(entries)
+}
+
+/// The raw `{allow, alsoAllow, deny}` lists of one config scope.
+#[derive(Debug, Clone, Default)]
+pub struct ScopeLists {
+    pub allow: Option<Vec<Entry>>,
+    pub also_allow: Option<Vec<Entry>>,
+    pub deny: Option<Vec<Entry>>,
+    /// True when `allow` or `alsoAllow` was an array, even an empty one.
+    pub also_allow_is_array: bool,
+}
+
+impl ScopeLists {
+    /// Reads `allow`, `alsoAllow` and `deny` from the object at `path` (missing object = nothing).
+    pub fn read(block: Option<&Value>, path: &KeyPath) -> Self {
+        let field = |name: &str| block.and_then(|b| b.get(name));
+        ScopeLists {
+            allow: list_entries(field("allow"), &path.key("allow")),
+            also_allow: list_entries(field("alsoAllow"), &path.key("alsoAllow")),
+            deny: list_entries(field("deny"), &path.key("deny")),
+            also_allow_is_array: field("alsoAllow").is_some_and(Value::is_array),
+        }
+    }
+
+    /// OpenClaw's config-block → runtime policy conversion (`pickSandboxToolPolicy`), used for
+    /// the global, provider, agent, group and sender scopes.
+    pub fn to_policy(&self) -> Option<Policy> {
+        let also = self.also_allow.as_deref().unwrap_or_default();
+        let allow = match &self.allow {
+            Some(allow) if also.is_empty() => Some(allow.clone()),
+            Some(allow) if allow.is_empty() => Some(star_then(also)),
+            Some(allow) => Some(unique_entries(allow.iter().chain(also))),
+            None if !also.is_empty() => Some(star_then(also)),
+            None => None,
+        };
+        let policy = Policy {
+            allow,
+            deny: self.deny.clone(),
+        };
+        (!policy.is_empty()).then_some(policy)
+    }
+}
+
+/// `["*", ...extras]`, the implicit allow-all that alsoAllow produces outside profile steps.
+fn star_then(extras: &[Entry]) -> Vec<Entry> {
+    let star = Entry {
+        pattern: "*".into(),
+        source: Source::builtin("implicit \"*\" added because only alsoAllow is set"),
+    };
+    unique_entries(std::iter::once(&star).chain(extras))
+}
+
+/// De-duplicates by pattern text, keeping the first occurrence.
+pub fn unique_entries<'a>(entries: impl Iterator<Item = &'a Entry>) -> Vec<Entry> {
+    let mut seen = std::collections::HashSet::new();
+    entries
+        .filter(|e| seen.insert(e.pattern.clone()))
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn patterns(policy: &Option<Policy>) -> (Option<Vec<String>>, Option<Vec<String>>) {
+        let p = policy.as_ref().unwrap();
+        let names = |l: &Option<Vec<Entry>>| {
+            l.as_ref()
+                .map(|v| v.iter().map(|e| e.pattern.clone()).collect())
+        };
+        (names(&p.allow), names(&p.deny))
+    }
+
+    #[test]
+    fn also_allow_conversion_matches_openclaw() {
+        let read = |v: Value| ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"])).to_policy();
+        assert_eq!(read(json!({})), None);
+        assert_eq!(
+            patterns(&read(json!({"alsoAllow": ["browser"]})))
+                .0
+                .unwrap(),
+            ["*", "browser"]
+        );
+        assert_eq!(
+            patterns(&read(json!({"allow": [], "alsoAllow": ["x"]})))
+                .0
+                .unwrap(),
+            ["*", "x"]
+        );
+        assert_eq!(
+            patterns(&read(json!({"allow": ["a"], "alsoAllow": ["b", "a"]})))
+                .0
+                .unwrap(),
+            ["a", "b"]
+        );
+        assert_eq!(
+            patterns(&read(json!({"allow": []}))).0.unwrap(),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            patterns(&read(json!({"deny": ["exec"]}))),
+            (None, Some(vec!["exec".to_string()]))
+        );
+    }
+
+    #[test]
+    fn entries_remember_their_element_path() {
+        let v = json!({"deny": ["read", 5, "exec"]});
+        let lists = ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"]));
+        let deny = lists.deny.unwrap();
+        assert_eq!(deny[1].pattern, "exec");
+        assert_eq!(
+            deny[1].source.config_path().unwrap().to_string(),
+            "tools.deny[2]"
+        );
+    }
+}

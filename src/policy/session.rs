@@ -1,0 +1,472 @@
+//! Who the session is: agent, session key, sandbox state and sub-agent role, as OpenClaw derives
+//! them from the config and the session key.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::context::{SandboxChoice, SessionContext};
+use crate::OpenClawVersion;
+use crate::keypath::KeyPath;
+use crate::pack::{VersionPack, js_trim};
+
+/// A session fact the answer depended on that the user did not give, so the tool assumed it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Assumption {
+    pub fact: String,
+    pub assumed: String,
+}
+
+/// An agent entry found in the roster.
+#[derive(Debug, Clone)]
+pub struct AgentEntry<'a> {
+    pub path: KeyPath,
+    pub value: &'a Value,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SubagentRole {
+    Main,
+    Orchestrator,
+    Leaf,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SandboxState {
+    pub mode: String,
+    /// Where the mode was set; `None` when it is the built-in default `off`.
+    pub mode_path: Option<KeyPath>,
+    pub sandboxed: bool,
+    pub forced: bool,
+    pub main_session_key: String,
+    pub workspace_access: String,
+}
+
+/// The resolved identity of a session.
+#[derive(Debug, Clone)]
+pub struct Session<'a> {
+    pub agent_id: String,
+    /// The agent's roster entry, if the agent is configured.
+    pub agent: Option<AgentEntry<'a>>,
+    /// The agent's `tools` block: the entry's, or `agents.defaults.tools` when there is no roster.
+    pub agent_tools: Option<AgentEntry<'a>>,
+    pub session_key: String,
+    pub sandbox: SandboxState,
+    pub depth: u32,
+    pub max_spawn_depth: u32,
+    pub role: SubagentRole,
+    pub assumptions: Vec<Assumption>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SessionError {
+    #[error("Malformed agent session key; refusing default-agent resolution.")]
+    MalformedSessionKey,
+    #[error("agent `{explicit}` does not match the session key's agent `{from_key}`")]
+    AgentMismatch { explicit: String, from_key: String },
+    #[error(
+        "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured})"
+    )]
+    NoDefaultAgent { configured: String },
+}
+
+/// OpenClaw's agent-id normalization: lowercase valid ids, slug anything else, fall back to `main`.
+pub fn normalize_agent_id(raw: &str) -> String {
+    let trimmed = js_trim(raw);
+    let valid = trimmed.len() <= 64
+        && trimmed
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphanumeric())
+        && trimmed
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+    if valid {
+        return trimmed.to_ascii_lowercase();
+    }
+    let lowered = trimmed.to_lowercase();
+    let mut slug = String::new();
+    for c in lowered.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            slug.push(c);
+        } else if !slug.ends_with('-') {
+            slug.push('-');
+        }
+    }
+    let slug: String = slug.trim_matches('-').chars().take(64).collect();
+    if slug.is_empty() { "main".into() } else { slug }
+}
+
+/// The agent roster: `agents.entries` wins over the legacy `agents.list`.
+pub fn roster(config: &Value, version: OpenClawVersion) -> Vec<AgentEntry<'_>> {
+    let agents = config.get("agents");
+    if version == OpenClawVersion::V2026_9 {
+        if let Some(entries) = agents
+            .and_then(|a| a.get("entries"))
+            .and_then(Value::as_object)
+        {
+            let base = KeyPath::keys(&["agents", "entries"]);
+            return entries
+                .iter()
+                .map(|(k, v)| AgentEntry {
+                    path: base.key(k),
+                    value: v,
+                })
+                .collect();
+        }
+    }
+    let Some(list) = agents.and_then(|a| a.get("list")).and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    let base = KeyPath::keys(&["agents", "list"]);
+    list.iter()
+        .enumerate()
+        .map(|(i, v)| AgentEntry {
+            path: base.index(i),
+            value: v,
+        })
+        .collect()
+}
+
+/// The id an entry stands for: its key in `agents.entries`, its `id` field in `agents.list`.
+pub fn entry_id(entry: &AgentEntry<'_>) -> String {
+    match entry.path.segments().last() {
+        Some(crate::keypath::PathSeg::Key(key)) => normalize_agent_id(key),
+        _ => normalize_agent_id(entry.value.get("id").and_then(Value::as_str).unwrap_or("")),
+    }
+}
+
+fn has_roster_property(config: &Value, version: OpenClawVersion) -> bool {
+    let agents = config.get("agents");
+    let has = |k: &str| agents.and_then(|a| a.get(k)).is_some();
+    has("list") || (version == OpenClawVersion::V2026_9 && has("entries"))
+}
+
+fn default_agent_id(
+    config: &Value,
+    version: OpenClawVersion,
+    entries: &[AgentEntry<'_>],
+) -> Result<String, SessionError> {
+    let marked = entries
+        .iter()
+        .find(|e| e.value.get("default").and_then(Value::as_bool) == Some(true));
+    if let Some(entry) = marked {
+        return Ok(entry_id(entry));
+    }
+    match version {
+        OpenClawVersion::V2026_2 => Ok(entries
+            .first()
+            .map(entry_id)
+            .unwrap_or_else(|| "main".into())),
+        OpenClawVersion::V2026_9 => {
+            let system =
+                KeyPath::keys(&["agents", "defaults", "systemAgent", "agentId"]).lookup(config);
+            if let Some(id) = system.and_then(Value::as_str) {
+                return Ok(normalize_agent_id(id));
+            }
+            match entries {
+                [] => Ok("main".into()),
+                [only] => Ok(entry_id(only)),
+                many => Err(SessionError::NoDefaultAgent {
+                    configured: many.iter().map(entry_id).collect::<Vec<_>>().join(", "),
+                }),
+            }
+        }
+    }
+}
+
+/// `agent:<id>:<rest>` → (`id`, `rest`).
+pub fn split_agent_key(key: &str) -> Option<(&str, &str)> {
+    let rest = key.strip_prefix("agent:")?;
+    let (agent, tail) = rest.split_once(':')?;
+    Some((agent, tail))
+}
+
+/// The number of `subagent:` segments in a session key.
+pub fn key_depth(key: &str) -> u32 {
+    let tail = split_agent_key(key).map_or(key, |(_, tail)| tail);
+    if !tail.starts_with("subagent:") {
+        return 0;
+    }
+    let mut depth = 0;
+    let mut rest = tail;
+    while let Some(pos) = rest.find("subagent:") {
+        let at_boundary = pos == 0 || rest.as_bytes()[pos - 1] == b':';
+        if at_boundary {
+            depth += 1;
+        }
+        rest = &rest[pos + "subagent:".len()..];
+    }
+    depth
+}
+
+impl<'a> Session<'a> {
+    pub fn resolve(
+        config: &'a Value,
+        ctx: &SessionContext,
+        version: OpenClawVersion,
+    ) -> Result<Self, SessionError> {
+        let pack = VersionPack::get(version);
+        let entries = roster(config, version);
+        let mut assumptions = Vec::new();
+
+        let key_agent = match ctx
+            .session_key
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+        {
+            Some(key) if key.starts_with("agent:") => match split_agent_key(key) {
+                Some((agent, tail)) if !agent.is_empty() && !tail.is_empty() => {
+                    Some(normalize_agent_id(agent))
+                }
+                _ => return Err(SessionError::MalformedSessionKey),
+            },
+            _ => None,
+        };
+        let explicit = ctx.agent_id.as_deref().map(normalize_agent_id);
+        let agent_id = match (explicit, key_agent) {
+            (Some(explicit), Some(from_key)) if explicit != from_key => {
+                return Err(SessionError::AgentMismatch { explicit, from_key });
+            }
+            (Some(id), _) | (None, Some(id)) => id,
+            (None, None) => default_agent_id(config, version, &entries)?,
+        };
+
+        let agent = entries.iter().find(|e| entry_id(e) == agent_id).cloned();
+        let agent_tools = match &agent {
+            Some(entry) => entry.value.get("tools").map(|tools| AgentEntry {
+                path: entry.path.key("tools"),
+                value: tools,
+            }),
+            None if !has_roster_property(config, version) => {
+                KeyPath::keys(&["agents", "defaults", "tools"])
+                    .lookup(config)
+                    .map(|tools| AgentEntry {
+                        path: KeyPath::keys(&["agents", "defaults", "tools"]),
+                        value: tools,
+                    })
+            }
+            None => None,
+        };
+
+        let session_key = match ctx
+            .session_key
+            .as_deref()
+            .map(str::trim)
+            .filter(|k| !k.is_empty())
+        {
+            Some(key) => key.to_string(),
+            None => match ctx.spawn_depth.filter(|d| *d > 0) {
+                Some(depth) => {
+                    let chain: Vec<String> =
+                        (1..=depth).map(|i| format!("subagent:s{i}")).collect();
+                    format!("agent:{agent_id}:{}", chain.join(":"))
+                }
+                None => {
+                    assumptions.push(Assumption {
+                        fact: "session".into(),
+                        assumed: format!(
+                            "the agent's main (direct message) session agent:{agent_id}:main"
+                        ),
+                    });
+                    format!("agent:{agent_id}:main")
+                }
+            },
+        };
+
+        let sandbox = sandbox_state(config, &agent, &agent_id, &session_key, ctx.sandbox);
+        let depth = key_depth(&session_key);
+        let configured_max = KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"])
+            .lookup(config)
+            .and_then(Value::as_f64);
+        let max_spawn_depth = configured_max.map_or(pack.subagents.default_max_spawn_depth, |m| {
+            m.floor().max(1.0) as u32
+        });
+        let role = match depth {
+            0 => SubagentRole::Main,
+            d if d < max_spawn_depth => SubagentRole::Orchestrator,
+            _ => SubagentRole::Leaf,
+        };
+        if ctx.sender_is_owner.is_none() {
+            let assumed = match pack.owner_only.applies_when {
+                crate::pack::OwnerCondition::SenderIsOwnerFalse => {
+                    "the owner (2026.9 treats an unknown sender as the owner)"
+                }
+                crate::pack::OwnerCondition::SenderIsOwnerNotTrue => {
+                    "not the owner (2026.2 treats an unknown sender as a non-owner)"
+                }
+            };
+            assumptions.push(Assumption {
+                fact: "sender".into(),
+                assumed: assumed.into(),
+            });
+        }
+        if ctx.model_provider.is_none() {
+            assumptions.push(Assumption {
+                fact: "model provider".into(),
+                assumed: "none, so tools.byProvider entries do not apply".into(),
+            });
+        }
+
+        Ok(Session {
+            agent_id,
+            agent,
+            agent_tools,
+            session_key,
+            sandbox,
+            depth,
+            max_spawn_depth,
+            role,
+            assumptions,
+        })
+    }
+}
+
+/// Sandbox mode and whether this session is sandboxed (`resolveSandboxRuntimeStatus`).
+fn sandbox_state(
+    config: &Value,
+    agent: &Option<AgentEntry<'_>>,
+    agent_id: &str,
+    session_key: &str,
+    choice: SandboxChoice,
+) -> SandboxState {
+    let agent_field = |field: &str| {
+        let entry = agent.as_ref()?;
+        let path = entry.path.key("sandbox").key(field);
+        path.lookup(config)
+            .and_then(Value::as_str)
+            .map(|v| (v.to_string(), path))
+    };
+    let default_field = |field: &str| {
+        let path = KeyPath::keys(&["agents", "defaults", "sandbox", field]);
+        path.lookup(config)
+            .and_then(Value::as_str)
+            .map(|v| (v.to_string(), path))
+    };
+    let (mode, mode_path) = match agent_field("mode").or_else(|| default_field("mode")) {
+        Some((mode, path)) => (mode, Some(path)),
+        None => ("off".to_string(), None),
+    };
+    let workspace_access = agent_field("workspaceAccess")
+        .or_else(|| default_field("workspaceAccess"))
+        .map_or("none".into(), |(v, _)| v);
+    let global_scope = KeyPath::keys(&["session", "scope"])
+        .lookup(config)
+        .and_then(Value::as_str)
+        == Some("global");
+    let main_session_key = if global_scope {
+        "global".to_string()
+    } else {
+        format!("agent:{agent_id}:main")
+    };
+    let comparable = comparable_session_key(session_key, agent_id, &main_session_key);
+    let by_config = match mode.as_str() {
+        "all" => true,
+        "non-main" => !comparable.is_empty() && comparable != main_session_key,
+        _ => false,
+    };
+    let (sandboxed, forced) = match choice {
+        SandboxChoice::Auto => (by_config, false),
+        SandboxChoice::On => (true, true),
+        SandboxChoice::Off => (false, true),
+    };
+    SandboxState {
+        mode,
+        mode_path,
+        sandboxed,
+        forced,
+        main_session_key,
+        workspace_access,
+    }
+}
+
+/// Canonicalizes main-session aliases (`main`, `agent:main:main`, …) to the agent's main key.
+fn comparable_session_key(raw: &str, agent_id: &str, main_key: &str) -> String {
+    let key = raw.trim();
+    let aliases = [
+        "main".to_string(),
+        format!("agent:{agent_id}:main"),
+        "agent:main:main".to_string(),
+    ];
+    if aliases.iter().any(|a| a == key) {
+        main_key.to_string()
+    } else {
+        key.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn session(config: &Value, ctx: SessionContext) -> Session<'_> {
+        Session::resolve(config, &ctx, OpenClawVersion::V2026_9).unwrap()
+    }
+
+    #[test]
+    fn agent_ids_normalize_like_openclaw() {
+        assert_eq!(normalize_agent_id("Work"), "work");
+        assert_eq!(normalize_agent_id(" My Agent! "), "my-agent");
+        assert_eq!(normalize_agent_id("!!!"), "main");
+        assert_eq!(normalize_agent_id("_x"), "_x");
+    }
+
+    #[test]
+    fn depth_counts_subagent_segments() {
+        assert_eq!(key_depth("agent:main:subagent:a"), 1);
+        assert_eq!(key_depth("agent:main:subagent:a:subagent:b"), 2);
+        assert_eq!(key_depth("agent:main:discord:channel:subagent:x"), 0);
+        assert_eq!(key_depth("agent:main:main"), 0);
+    }
+
+    #[test]
+    fn non_main_sandbox_depends_on_the_key() {
+        let config = json!({"agents": {"defaults": {"sandbox": {"mode": "non-main"}}}});
+        let main = session(&config, SessionContext::default());
+        assert!(!main.sandbox.sandboxed);
+        let group = session(
+            &config,
+            SessionContext {
+                session_key: Some("agent:main:discord:channel:1".into()),
+                ..Default::default()
+            },
+        );
+        assert!(group.sandbox.sandboxed);
+    }
+
+    #[test]
+    fn roles_follow_max_spawn_depth() {
+        let config = json!({"agents": {"defaults": {"subagents": {"maxSpawnDepth": 2}}}});
+        let depth = |d| {
+            session(
+                &config,
+                SessionContext {
+                    spawn_depth: Some(d),
+                    ..Default::default()
+                },
+            )
+            .role
+        };
+        assert_eq!(depth(1), SubagentRole::Orchestrator);
+        assert_eq!(depth(2), SubagentRole::Leaf);
+    }
+
+    #[test]
+    fn multiple_agents_without_owner_is_an_error() {
+        let config = json!({"agents": {"ownership": "explicit", "entries": {"a": {}, "b": {}}}});
+        let err = Session::resolve(
+            &config,
+            &SessionContext::default(),
+            OpenClawVersion::V2026_9,
+        )
+        .unwrap_err();
+        assert!(matches!(err, SessionError::NoDefaultAgent { .. }));
+        let seed = json!({"agents": {"list": [{"id": "a"}, {"id": "b"}]}});
+        let s =
+            Session::resolve(&seed, &SessionContext::default(), OpenClawVersion::V2026_2).unwrap();
+        assert_eq!(s.agent_id, "a");
+    }
+}

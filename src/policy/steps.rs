@@ -1,0 +1,415 @@
+//! Building the ordered policy steps of a session from the config, with OpenClaw's exact labels.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::context::SessionContext;
+use super::rules::{Entry, Policy, ScopeLists, Source, list_entries, unique_entries};
+use super::sandbox::{self, SandboxPolicy};
+use super::scopes::{self, Block, Sender};
+use super::session::{Session, SubagentRole};
+use crate::OpenClawVersion;
+use crate::keypath::KeyPath;
+use crate::pack::{OwnerCondition, OwnerOnlyPlacement, VersionPack};
+
+/// The kind of a pipeline step; the order of the variants is the pipeline order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StepKind {
+    Profile,
+    ProviderProfile,
+    Global,
+    GlobalProvider,
+    Agent,
+    AgentProvider,
+    Group,
+    Sender,
+    Sandbox,
+    OwnerOnly,
+    Subagent,
+    Runtime,
+}
+
+impl StepKind {
+    /// Steps whose allowlists OpenClaw analyses for unknown entries (and, in 2026.2, strips).
+    pub fn analyzes_unknown_entries(self) -> bool {
+        self <= StepKind::Sender
+    }
+}
+
+/// One step of the pipeline as it applies to this session.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    pub kind: StepKind,
+    pub label: String,
+    pub policy: Policy,
+    /// The config object this step reads (where an edit would go), if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<KeyPath>,
+    /// Profile steps: the profile's own list, whose unavailable core tools are never warned about.
+    #[serde(skip)]
+    pub suppress: Vec<String>,
+}
+
+/// Everything the steps were built from that later stages (explain, lint) want to see.
+pub struct BuiltSteps {
+    pub steps: Vec<Step>,
+    pub sandbox: Option<SandboxPolicy>,
+    /// The sender-policy channel and facts, for explanations.
+    pub group_scope: Option<scopes::GroupScope>,
+}
+
+fn block<'a>(config: &'a Value, path: KeyPath) -> Option<Block<'a>> {
+    path.lookup(config).map(|value| Block { path, value })
+}
+
+fn child<'a>(parent: &Option<Block<'a>>, key: &str) -> Option<Block<'a>> {
+    let parent = parent.as_ref()?;
+    parent.value.get(key).map(|value| Block {
+        path: parent.path.key(key),
+        value,
+    })
+}
+
+fn scope_policy(block: &Option<Block<'_>>) -> Option<Policy> {
+    let block = block.as_ref()?;
+    ScopeLists::read(Some(block.value), &block.path).to_policy()
+}
+
+/// `profile ∪ alsoAllow`, or nothing when the profile is unset or has no allow list.
+fn profile_policy(
+    pack: &VersionPack,
+    profile: Option<(&str, KeyPath)>,
+    also_allow: Option<Vec<Entry>>,
+) -> Option<(String, Policy, Vec<String>)> {
+    let (name, path) = profile?;
+    let allow = pack.profile_allow(name)?;
+    let base: Vec<Entry> = allow
+        .iter()
+        .map(|t| Entry {
+            pattern: t.clone(),
+            source: Source::builtin(format!("profile `{name}` via {path}")),
+        })
+        .collect();
+    let merged = unique_entries(base.iter().chain(also_allow.iter().flatten()));
+    Some((
+        name.to_string(),
+        Policy {
+            allow: Some(merged),
+            deny: None,
+        },
+        allow.to_vec(),
+    ))
+}
+
+fn profile_of<'a>(tools: &Option<Block<'a>>) -> Option<(&'a str, KeyPath)> {
+    let tools = tools.as_ref()?;
+    let value = tools.value.get("profile")?.as_str()?;
+    Some((value, tools.path.key("profile")))
+}
+
+fn also_allow_of(tools: &Option<Block<'_>>) -> Option<Vec<Entry>> {
+    let tools = tools.as_ref()?;
+    list_entries(tools.value.get("alsoAllow"), &tools.path.key("alsoAllow"))
+}
+
+/// Builds the steps that carry a policy for this session, in pipeline order.
+pub fn build<'a>(
+    version: OpenClawVersion,
+    config: &'a Value,
+    session: &Session<'_>,
+    ctx: &SessionContext,
+) -> BuiltSteps {
+    let pack = VersionPack::get(version);
+    let global = block(config, KeyPath::keys(&["tools"]));
+    let agent = session.agent_tools.as_ref().map(|a| Block {
+        path: a.path.clone(),
+        value: a.value,
+    });
+    let provider = ctx.model_provider.as_deref();
+    let model = ctx.model_id.as_deref();
+    let global_provider =
+        scopes::provider_block(pack, child(&global, "byProvider"), provider, model);
+    let agent_provider = scopes::provider_block(pack, child(&agent, "byProvider"), provider, model);
+
+    let mut steps = Vec::new();
+    let mut push = |kind,
+                    label: String,
+                    policy: Option<Policy>,
+                    scope: Option<KeyPath>,
+                    suppress: Vec<String>| {
+        if let Some(policy) = policy {
+            steps.push(Step {
+                kind,
+                label,
+                policy,
+                scope,
+                suppress,
+            });
+        }
+    };
+
+    // Steps 1–2: the agent's profile and alsoAllow replace the global ones (no merge).
+    let profile = profile_of(&agent).or_else(|| profile_of(&global));
+    let profile_scope = profile.as_ref().map(|(_, p)| p.clone());
+    let also = match also_allow_of(&agent) {
+        Some(list) => Some(list),
+        None => also_allow_of(&global),
+    };
+    let prepared = profile_policy(pack, profile, also);
+    let label = prepared
+        .as_ref()
+        .map_or("tools.profile".into(), |(n, _, _)| {
+            format!("tools.profile ({n})")
+        });
+    let (policy, suppress) = prepared.map_or((None, Vec::new()), |(_, p, s)| (Some(p), s));
+    push(StepKind::Profile, label, policy, profile_scope, suppress);
+
+    let provider_profile = profile_of(&agent_provider).or_else(|| profile_of(&global_provider));
+    let provider_scope = provider_profile.as_ref().map(|(_, p)| p.clone());
+    let provider_also = also_allow_of(&agent_provider).or_else(|| also_allow_of(&global_provider));
+    let prepared = profile_policy(pack, provider_profile, provider_also);
+    let label = prepared
+        .as_ref()
+        .map_or("tools.byProvider.profile".into(), |(n, _, _)| {
+            format!("tools.byProvider.profile ({n})")
+        });
+    let (policy, suppress) = prepared.map_or((None, Vec::new()), |(_, p, s)| (Some(p), s));
+    push(
+        StepKind::ProviderProfile,
+        label,
+        policy,
+        provider_scope,
+        suppress,
+    );
+
+    // Steps 3–6: global, global provider, agent, agent provider allow/deny.
+    push(
+        StepKind::Global,
+        "tools.allow".into(),
+        scope_policy(&global),
+        global.as_ref().map(|b| b.path.clone()),
+        vec![],
+    );
+    push(
+        StepKind::GlobalProvider,
+        "tools.byProvider.allow".into(),
+        scope_policy(&global_provider),
+        global_provider.as_ref().map(|b| b.path.clone()),
+        vec![],
+    );
+    let agent_id = &session.agent_id;
+    push(
+        StepKind::Agent,
+        format!("agents.{agent_id}.tools.allow"),
+        scope_policy(&agent),
+        agent.as_ref().map(|b| b.path.clone()),
+        vec![],
+    );
+    push(
+        StepKind::AgentProvider,
+        format!("agents.{agent_id}.tools.byProvider.allow"),
+        scope_policy(&agent_provider),
+        agent_provider.as_ref().map(|b| b.path.clone()),
+        vec![],
+    );
+
+    // Steps 7–8: group and sender policy.
+    let group_scope = scopes::group_scope(version, &session.session_key, ctx);
+    let sender_channel = scopes::session_channel(&session.session_key).or_else(|| {
+        ctx.message_provider
+            .as_deref()
+            .map(scopes::normalize_channel)
+    });
+    let sender = Sender::from_context(ctx, sender_channel);
+    let group_block = group_scope.as_ref().and_then(|scope| {
+        let (selected, wildcard) = scopes::group_entries(config, scope, ctx.account_id.as_deref());
+        let from_entry = |entry: &Option<Block<'a>>| -> Option<Block<'a>> {
+            scopes::sender_block(pack, child(entry, "toolsBySender"), &sender)
+                .or_else(|| child(entry, "tools"))
+        };
+        from_entry(&selected).or_else(|| from_entry(&wildcard))
+    });
+    push(
+        StepKind::Group,
+        "group tools.allow".into(),
+        scope_policy(&group_block),
+        group_block.map(|b| b.path),
+        vec![],
+    );
+
+    if pack.tools_by_sender.scopes.iter().any(|s| s == "global") {
+        let webchat_owner =
+            ctx.sender_is_owner != Some(false) && sender.channel.as_deref() == Some("webchat");
+        if !webchat_owner {
+            let sender_block = scopes::sender_block(pack, child(&agent, "toolsBySender"), &sender)
+                .or_else(|| scopes::sender_block(pack, child(&global, "toolsBySender"), &sender));
+            let scope = sender_block.as_ref().map(|b| b.path.clone());
+            push(
+                StepKind::Sender,
+                "tools.toolsBySender".into(),
+                scope_policy(&sender_block),
+                scope,
+                vec![],
+            );
+        }
+    }
+
+    // Step 9: sandbox.
+    let sandbox_policy = session
+        .sandbox
+        .sandboxed
+        .then(|| sandbox::resolve(pack, config, session.agent_tools.as_ref()));
+    if let Some(resolved) = &sandbox_policy {
+        push(
+            StepKind::Sandbox,
+            "sandbox tools.allow".into(),
+            Some(resolved.policy.clone()),
+            None,
+            vec![],
+        );
+    }
+
+    // Step 10: owner-only tools as a deny step (2026.9); 2026.2 filters before the pipeline.
+    if pack.owner_only.placement == OwnerOnlyPlacement::PipelineStep && is_non_owner(pack, ctx) {
+        let deny = builtin_entries(
+            &pack.owner_only.tools,
+            "owner-only tools (sender is not the owner)",
+        );
+        push(
+            StepKind::OwnerOnly,
+            "gateway sender owner-only tools".into(),
+            Some(Policy {
+                allow: None,
+                deny: Some(deny),
+            }),
+            None,
+            vec![],
+        );
+    }
+
+    // Step 11: sub-agents.
+    if session.role != SubagentRole::Main {
+        push(
+            StepKind::Subagent,
+            "subagent tools.allow".into(),
+            Some(subagent_policy(pack, config, session.role)),
+            None,
+            vec![],
+        );
+    }
+
+    BuiltSteps {
+        steps,
+        sandbox: sandbox_policy,
+        group_scope,
+    }
+}
+
+/// Whether the owner-only filter applies to this sender.
+pub fn is_non_owner(pack: &VersionPack, ctx: &SessionContext) -> bool {
+    match pack.owner_only.applies_when {
+        OwnerCondition::SenderIsOwnerFalse => ctx.sender_is_owner == Some(false),
+        OwnerCondition::SenderIsOwnerNotTrue => ctx.sender_is_owner != Some(true),
+    }
+}
+
+fn builtin_entries(names: &[String], what: &str) -> Vec<Entry> {
+    names
+        .iter()
+        .map(|n| Entry {
+            pattern: n.clone(),
+            source: Source::builtin(what),
+        })
+        .collect()
+}
+
+/// The sub-agent step: built-in denies by role plus `tools.subagents.tools`.
+fn subagent_policy(pack: &VersionPack, config: &Value, role: SubagentRole) -> Policy {
+    let rules = &pack.subagents;
+    let base = KeyPath::keys(&["tools", "subagents", "tools"]);
+    let lists = ScopeLists::read(base.lookup(config), &base);
+    let mut defaults = builtin_entries(&rules.always_deny, "sub-agent deny list");
+    if role == SubagentRole::Leaf {
+        defaults.extend(builtin_entries(
+            &rules.leaf_deny,
+            "leaf sub-agent deny list",
+        ));
+    }
+    if rules.allow_removes_from_default_deny {
+        let named: Vec<String> = lists
+            .allow
+            .iter()
+            .chain(&lists.also_allow)
+            .flatten()
+            .map(|e| pack.normalize(&e.pattern))
+            .collect();
+        defaults.retain(|d| !named.contains(&d.pattern));
+    }
+    let deny = unique_entries(defaults.iter().chain(lists.deny.iter().flatten()));
+    // alsoAllow alone grants nothing here: there is no allowlist to widen.
+    let allow = lists.allow.map(|allow| match &lists.also_allow {
+        Some(also) => unique_entries(allow.iter().chain(also)),
+        None => allow,
+    });
+    Policy {
+        allow,
+        deny: Some(deny),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn labels(version: OpenClawVersion, config: &Value, ctx: SessionContext) -> Vec<String> {
+        let session = Session::resolve(config, &ctx, version).unwrap();
+        build(version, config, &session, &ctx)
+            .steps
+            .into_iter()
+            .map(|s| s.label)
+            .collect()
+    }
+
+    #[test]
+    fn labels_follow_openclaw() {
+        let config = json!({
+            "tools": {"profile": "coding", "deny": ["browser"], "byProvider": {"openai": {"profile": "minimal", "deny": ["x"]}}},
+            "agents": {"entries": {"main": {"tools": {"deny": ["exec"]}}}}
+        });
+        let ctx = SessionContext {
+            model_provider: Some("openai".into()),
+            sender_is_owner: Some(false),
+            ..Default::default()
+        };
+        assert_eq!(
+            labels(OpenClawVersion::V2026_9, &config, ctx),
+            [
+                "tools.profile (coding)",
+                "tools.byProvider.profile (minimal)",
+                "tools.allow",
+                "tools.byProvider.allow",
+                "agents.main.tools.allow",
+                "gateway sender owner-only tools"
+            ]
+        );
+    }
+
+    #[test]
+    fn subagent_also_allow_alone_is_ignored() {
+        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let config = json!({"tools": {"subagents": {"tools": {"alsoAllow": ["gateway"]}}}});
+        let policy = subagent_policy(pack, &config, SubagentRole::Orchestrator);
+        assert!(policy.allow.is_none());
+        assert!(policy.deny_patterns().any(|p| p == "gateway"));
+        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        let policy = subagent_policy(
+            seed,
+            &json!({"tools": {"subagents": {"tools": {"alsoAllow": ["gateway"]}}}}),
+            SubagentRole::Leaf,
+        );
+        assert!(!policy.deny_patterns().any(|p| p == "gateway"));
+    }
+}

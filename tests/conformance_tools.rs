@@ -1,0 +1,129 @@
+//! Conformance with the real OpenClaw: every case in `fixtures/conformance/tools-<v>.cases.jsonl`
+//! was run through the release by the oracle; the answers are in `…expected.jsonl`. Per case we
+//! compare `ok`, the final tool set and the step that removed each removed tool.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use clawpolicy::OpenClawVersion;
+use clawpolicy::batch::run_tools_case;
+use serde_json::Value;
+
+/// Differences we know about and cannot remove, with the reason (also in docs/conformance.md).
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
+
+fn read_jsonl(path: &Path) -> Vec<Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn string_set(value: Option<&Value>) -> BTreeSet<String> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+fn removed_map(value: Option<&Value>) -> BTreeMap<String, String> {
+    value
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+        .collect()
+}
+
+/// Describes how `actual` differs from `expected`, or `None` when they agree.
+fn compare(expected: &Value, actual: &Value) -> Option<String> {
+    let ok = |v: &Value| v.get("ok").and_then(Value::as_bool).unwrap_or(false);
+    if ok(expected) != ok(actual) {
+        return Some(format!(
+            "ok: expected {}, got {} ({})",
+            ok(expected),
+            ok(actual),
+            actual
+                .get("error")
+                .or(actual.get("config"))
+                .unwrap_or(&Value::Null)
+        ));
+    }
+    if !ok(expected) {
+        return None;
+    }
+    let (want, got) = (
+        string_set(expected.get("tools")),
+        string_set(actual.get("tools")),
+    );
+    if want != got {
+        let missing: Vec<_> = want.difference(&got).collect();
+        let extra: Vec<_> = got.difference(&want).collect();
+        return Some(format!("tools: missing {missing:?}, extra {extra:?}"));
+    }
+    let (want, got) = (
+        removed_map(expected.get("removed")),
+        removed_map(actual.get("removed")),
+    );
+    let diffs: Vec<String> = want
+        .iter()
+        .filter(|(tool, step)| got.get(*tool) != Some(step))
+        .map(|(tool, step)| format!("{tool}: expected `{step}`, got {:?}", got.get(tool)))
+        .collect();
+    (!diffs.is_empty()).then(|| format!("removed: {}", diffs.join("; ")))
+}
+
+fn check_version(version: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let cases = read_jsonl(&dir.join(format!("tools-{version}.cases.jsonl")));
+    let expected = read_jsonl(&dir.join(format!("tools-{version}.expected.jsonl")));
+    assert_eq!(
+        cases.len(),
+        expected.len(),
+        "cases and expected outputs must line up"
+    );
+    let default_version: OpenClawVersion = version.parse().unwrap();
+    let mut failures = Vec::new();
+    let mut known = 0;
+    for (case, want) in cases.iter().zip(&expected) {
+        let id = case["id"].as_str().unwrap_or_default();
+        assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
+        let got = run_tools_case(case, default_version, &dir);
+        if let Some(diff) = compare(want, &got) {
+            if KNOWN_DIFFERENCES
+                .iter()
+                .any(|(known_id, _)| *known_id == id)
+            {
+                known += 1;
+            } else {
+                failures.push(format!("{id}: {diff}"));
+            }
+        }
+    }
+    let passed = cases.len() - failures.len() - known;
+    println!(
+        "tools conformance {version}: {passed}/{} cases agree ({:.1} %), {known} known differences",
+        cases.len(),
+        100.0 * passed as f64 / cases.len() as f64
+    );
+    assert!(
+        failures.is_empty(),
+        "{} cases differ from OpenClaw {version}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn tools_conformance_2026_9() {
+    check_version("2026.9");
+}
+
+#[test]
+fn tools_conformance_2026_2() {
+    check_version("2026.2");
+}
