@@ -56,5 +56,6 @@ fn tools_case(
         "tools": resolution.tools,
         "removed": removed,
         "warnings": warnings,
+        "candidates": resolution.candidates,
     }))
 }

@@ -31,6 +31,12 @@ pub struct VersionPack {
     pub tools_by_sender: SenderRules,
     pub by_provider: ByProviderRules,
     pub unknown_allowlist_entries: UnknownEntryHandling,
+    /// Bundled plugins whose tools the oracle environment loads, in manifest order.
+    pub plugins: Vec<BundledPlugin>,
+    /// How tools dropped by the pre-pipeline filters are reported.
+    pub pre_filtered_tools: PreFilterReport,
+    pub runtime_tools_allow: RuntimeAllowRules,
+    pub post_policy: PostPolicyRules,
     #[serde(skip)]
     groups: Vec<(String, Vec<String>)>,
 }
@@ -158,11 +164,50 @@ pub enum ModelIdPrefix {
     UnlessModelHasSlash,
 }
 
+/// What the per-run `toolsAllow` list does besides plugin loading.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RuntimeAllowRules {
+    /// Applied as a final filter after the pipeline, at the run-attempt level.
+    pub cap_after_pipeline: bool,
+    /// A list naming `message` or `*` adds `message` to the profile steps.
+    pub profiles_gain_message: bool,
+}
+
+/// Removals after the pipeline.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PostPolicyRules {
+    /// Tools removed in scheduled (cron) sessions.
+    pub cron_sessions_drop: Vec<String>,
+}
+
+/// A plugin bundled with the release that contributes agent tools.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BundledPlugin {
+    pub id: String,
+    pub tools: Vec<String>,
+    /// Tools that load only when named explicitly.
+    pub optional: Vec<String>,
+    /// `None`: the plugin is the memory slot, enabled by `plugins.slots.memory` rather than a flag.
+    pub enabled_by_default: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PreFilterReport {
+    /// 2026.9 drops them while constructing: they never reach the pipeline's input.
+    NotConstructed,
+    /// 2026.2 filters the constructed list; the tools show as removed by a pre-policy filter.
+    Removed,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum DuplicateKeyRule {
-    /// An already-canonical key wins, else the first in object order.
-    CanonicalThenFirst,
+    /// The first key in object order wins.
+    First,
     /// The last key in object order wins (a JS `Map` filled in order).
     Last,
 }

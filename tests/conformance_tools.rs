@@ -7,6 +7,7 @@ use std::path::Path;
 
 use clawpolicy::OpenClawVersion;
 use clawpolicy::batch::run_tools_case;
+use clawpolicy::policy::RUNTIME_CAP_LABEL;
 use serde_json::Value;
 
 /// Differences we know about and cannot remove, with the reason (also in docs/conformance.md).

@@ -159,6 +159,7 @@ impl ContextArgs {
                 self.owner.then_some(true)
             },
             spawn_depth: self.depth,
+            model_has_vision: None,
             sandbox: self.sandbox,
             tools_allow: self.tools_allow.as_ref().map(|list| {
                 list.split(',')

@@ -73,6 +73,8 @@ pub struct SessionContext {
     /// `None`: unknown. 2026.9 then treats the sender as the owner, 2026.2 as a non-owner.
     pub sender_is_owner: Option<bool>,
     pub spawn_depth: Option<u32>,
+    /// Whether the model accepts images; `None`: unknown (vision tools follow the config).
+    pub model_has_vision: Option<bool>,
     #[serde(default)]
     pub sandbox: SandboxChoice,
     /// The per-run runtime allowlist (`toolsAllow`); `Some([])` means no tools at all.

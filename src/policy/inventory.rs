@@ -1,15 +1,21 @@
 //! Which tools are constructed for a run (the pipeline's input), and the filters OpenClaw applies
-//! to that list before the pipeline.
+//! to that list before the pipeline. Construction depends on config and session in ways the
+//! policy lists do not show (sandbox, sub-agent, owner, provider, plugin loading), so `explain`
+//! reports "not constructed" separately from "removed by a step".
 
 use std::collections::BTreeMap;
 
 use serde_json::Value;
 
 use super::context::SessionContext;
-use super::session::{Assumption, Session};
-use super::steps::Step;
+use super::matcher::{CompiledPolicy, PluginGroups, plain_glob_matches};
+use super::rules::{Entry, Policy, Source};
+use super::sandbox::SandboxPolicy;
+use super::session::{Assumption, Session, split_agent_key};
+use super::steps::{Step, StepKind, is_non_owner};
+use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
-use crate::pack::{OwnerOnlyPlacement, VersionPack};
+use crate::pack::{PreFilterReport, VersionPack};
 
 /// A tool constructed for the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,170 +42,793 @@ pub struct Inventory {
     pub assumptions: Vec<Assumption>,
 }
 
+/// The policies that decide which plugin tools load (`collectExplicitAllowlist`).
+struct ExplicitLists {
+    /// Allow entries of every policy; `None` marks an alsoAllow-only policy ("include defaults").
+    allow: Vec<Option<String>>,
+    /// Allow entries of the non-profile policies (local-model-lean overrides).
+    override_allow: Vec<String>,
+    /// Deny entries of every policy, plus owner-only denies for non-owners.
+    deny: Vec<String>,
+}
+
+/// The marker text of the `*` that alsoAllow-only scopes get (see `ScopeLists::to_policy`).
+fn is_implicit_star(entry: &Entry) -> bool {
+    entry.pattern == "*"
+        && matches!(&entry.source, Source::Builtin { what } if what.starts_with("implicit"))
+}
+
+fn explicit_lists(
+    pack: &VersionPack,
+    steps: &[Step],
+    sandbox: Option<&SandboxPolicy>,
+    ctx: &SessionContext,
+) -> ExplicitLists {
+    let mut lists = ExplicitLists {
+        allow: Vec::new(),
+        override_allow: Vec::new(),
+        deny: Vec::new(),
+    };
+    let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
+        allow: Some(
+            allow
+                .iter()
+                .map(|p| Entry {
+                    pattern: p.clone(),
+                    source: Source::builtin("runtime"),
+                })
+                .collect(),
+        ),
+        deny: None,
+    });
+    let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &s.policy));
+    let policies = steps
+        .iter()
+        .filter(|s| !matches!(s.kind, StepKind::Sandbox | StepKind::OwnerOnly))
+        .map(|s| (s.kind, &s.policy))
+        .chain(sandbox_policy)
+        .chain(runtime.as_ref().map(|p| (StepKind::Runtime, p)));
+    for (kind, policy) in policies {
+        // Profile steps count with their profile list only; their alsoAllow shows in its own scope.
+        let profile = matches!(kind, StepKind::Profile | StepKind::ProviderProfile);
+        let mut implicit = false;
+        for entry in policy.allow.iter().flatten() {
+            if profile && !matches!(&entry.source, Source::Builtin { .. }) {
+                continue;
+            }
+            if is_implicit_star(entry) {
+                implicit = true;
+                continue;
+            }
+            let pattern = entry.pattern.trim();
+            if pattern.is_empty() {
+                continue;
+            }
+            lists.allow.push(Some(pattern.to_string()));
+            if !profile {
+                lists.override_allow.push(pattern.to_string());
+            }
+        }
+        if implicit {
+            lists.allow.push(None);
+        }
+        lists.deny.extend(
+            policy
+                .deny_patterns()
+                .map(|p| p.trim().to_string())
+                .filter(|p| !p.is_empty()),
+        );
+    }
+    if is_non_owner(pack, ctx) {
+        lists.deny.extend(pack.owner_only.tools.iter().cloned());
+    }
+    lists
+}
+
+/// The construction-time check (`allowed_by`): static groups and globs, but none of the pipeline's
+/// extras (no shipped renames, no plugin groups, no apply_patch piggyback).
+fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[String]) -> bool {
+    let name = pack.normalize(tool);
+    let hits = |patterns: &[String]| {
+        patterns.iter().any(|p| {
+            let p = pack.normalize(p);
+            match pack.group(&p) {
+                Some(members) => members.contains(&name),
+                None => plain_glob_matches(pack, &p, &name),
+            }
+        })
+    };
+    if hits(deny) {
+        return false;
+    }
+    match allow {
+        Some(allow) if allow.iter().any(|p| !pack.normalize(p).is_empty()) => hits(allow),
+        _ => true,
+    }
+}
+
+fn lookup<'a>(config: &'a Value, keys: &[&str]) -> Option<&'a Value> {
+    KeyPath::keys(keys).lookup(config)
+}
+
+fn is_false(value: Option<&Value>) -> bool {
+    value.and_then(Value::as_bool) == Some(false)
+}
+
+/// A model setting (`"provider/model"` or `{primary, fallbacks}`) that names a model.
+fn model_configured(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::String(s)) => !s.trim().is_empty(),
+        Some(Value::Object(m)) => {
+            m.get("primary")
+                .and_then(Value::as_str)
+                .is_some_and(|p| !p.trim().is_empty())
+                || m.get("fallbacks")
+                    .and_then(Value::as_array)
+                    .is_some_and(|f| {
+                        f.iter()
+                            .any(|x| x.as_str().is_some_and(|s| !s.trim().is_empty()))
+                    })
+        }
+        _ => false,
+    }
+}
+
 /// Builds the inventory of a session.
 pub fn construct(
     pack: &VersionPack,
+    version: OpenClawVersion,
     config: &Value,
     session: &Session<'_>,
     ctx: &SessionContext,
-    _steps: &[Step],
+    steps: &[Step],
+    sandbox: Option<&SandboxPolicy>,
 ) -> Inventory {
+    let explicit = explicit_lists(pack, steps, sandbox, ctx);
+    let mut built: Vec<InventoryTool> = match version {
+        OpenClawVersion::V2026_9 => core_tools_2026_9(pack, config, session, ctx, steps, &explicit),
+        OpenClawVersion::V2026_2 => core_tools_2026_2(pack, config, session, ctx),
+    };
+    built.extend(bundled_plugin_tools(
+        pack, version, config, session, ctx, &explicit,
+    ));
     let mut inventory = Inventory::default();
-    for tool in &pack.tools {
-        match not_built_reason(pack, config, session, ctx, &tool.id) {
-            Some(reason) => {
-                inventory.not_constructed.insert(tool.id.clone(), reason);
-            }
-            None => inventory.tools.push(InventoryTool {
-                name: tool.id.clone(),
-                plugin: None,
-            }),
+    for tool in &ctx.plugin_tools {
+        if plugin_tool_selected(pack, &tool.plugin, &tool.name, tool.optional, &explicit) {
+            built.push(InventoryTool {
+                name: tool.name.clone(),
+                plugin: Some(tool.plugin.clone()),
+            });
+        } else {
+            inventory.not_constructed.insert(
+                tool.name.clone(),
+                "optional plugin tool not named by any allowlist".into(),
+            );
         }
-    }
-    for plugin_tool in &ctx.plugin_tools {
-        inventory.tools.push(InventoryTool {
-            name: plugin_tool.name.clone(),
-            plugin: Some(plugin_tool.plugin.clone()),
-        });
         inventory
             .declared_plugins
-            .push(plugin_tool.plugin.trim().to_lowercase());
+            .push(tool.plugin.trim().to_lowercase());
     }
-    apply_pre_filters(pack, ctx, &mut inventory);
+    apply_pre_filters(
+        pack,
+        config,
+        session,
+        ctx,
+        &explicit,
+        &mut built,
+        &mut inventory,
+    );
+    for tool in &pack.tools {
+        if !built.iter().any(|t| t.name == tool.id)
+            && !inventory.not_constructed.contains_key(&tool.id)
+        {
+            let reason = not_built_reason(pack, config, session, ctx, &tool.id);
+            inventory.not_constructed.insert(tool.id.clone(), reason);
+        }
+    }
+    inventory.tools = built;
     inventory
 }
 
-/// Why a catalog tool is not constructed in this run, if it is not.
-fn not_built_reason(
-    pack: &VersionPack,
-    config: &Value,
-    session: &Session<'_>,
-    ctx: &SessionContext,
-    tool: &str,
-) -> Option<String> {
-    let read_only_sandbox = session.sandbox.sandboxed && session.sandbox.workspace_access == "ro";
-    match tool {
-        "write" | "edit" if read_only_sandbox => {
-            Some("the sandbox workspace is read-only (workspaceAccess: ro)".into())
-        }
-        "apply_patch" => apply_patch_reason(pack, config, session, ctx),
-        "terminal" | "portal" if session.sandbox.sandboxed => {
-            Some("sandboxed sessions never get this tool".into())
-        }
-        _ => None,
-    }
+fn core(names: &[&str]) -> impl Iterator<Item = InventoryTool> {
+    names.iter().map(|n| InventoryTool {
+        name: (*n).to_string(),
+        plugin: None,
+    })
 }
 
-/// apply_patch construction rules (`tools.exec.applyPatch`), per release.
-fn apply_patch_reason(
+fn read_only_sandbox(session: &Session<'_>) -> bool {
+    session.sandbox.sandboxed && session.sandbox.workspace_access == "ro"
+}
+
+/// Whether `apply_patch` is built: `tools.exec.applyPatch` (agent block over global), the model
+/// allowlist, the provider gate (2026.2) and the sandbox.
+fn apply_patch_built(
     pack: &VersionPack,
     config: &Value,
     session: &Session<'_>,
     ctx: &SessionContext,
-) -> Option<String> {
+) -> bool {
     let rules = &pack.apply_patch;
-    let agent_block = session
-        .agent
+    let agent_setting = session
+        .agent_tools
         .as_ref()
-        .map(|a| a.path.key("tools").key("exec").key("applyPatch"));
-    let block = agent_block
-        .filter(|p| p.lookup(config).is_some())
-        .unwrap_or_else(|| KeyPath::keys(&["tools", "exec", "applyPatch"]));
-    let settings = block.lookup(config);
+        .and_then(|t| t.value.get("exec"))
+        .and_then(|e| e.get("applyPatch"));
+    let settings = agent_setting.or_else(|| lookup(config, &["tools", "exec", "applyPatch"]));
     let enabled = settings
         .and_then(|s| s.get("enabled"))
-        .and_then(Value::as_bool)
-        .unwrap_or(rules.enabled_by_default);
-    if !enabled {
-        return Some(format!("{} is not enabled", block.key("enabled")));
-    }
-    if session.sandbox.sandboxed && session.sandbox.workspace_access == "ro" {
-        return Some("the sandbox workspace is read-only (workspaceAccess: ro)".into());
+        .and_then(Value::as_bool);
+    if !enabled.unwrap_or(rules.enabled_by_default) || read_only_sandbox(session) {
+        return false;
     }
     let provider = ctx
         .model_provider
         .as_deref()
         .map(|p| p.trim().to_lowercase())
         .unwrap_or_default();
-    if let Some(providers) = &rules.providers {
-        if !providers.contains(&provider) {
-            return Some(format!(
-                "apply_patch is built only for providers {}",
-                providers.join(", ")
-            ));
-        }
+    if rules
+        .providers
+        .as_ref()
+        .is_some_and(|providers| !providers.contains(&provider))
+    {
+        return false;
     }
     let allow_models: Vec<String> = settings
         .and_then(|s| s.get("allowModels"))
         .and_then(Value::as_array)
-        .map(|models| {
-            models
-                .iter()
-                .filter_map(Value::as_str)
-                .map(|m| m.trim().to_lowercase())
-                .collect()
-        })
-        .unwrap_or_default();
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(|m| m.trim().to_lowercase())
+        .filter(|m| !m.is_empty())
+        .collect();
     if allow_models.is_empty() {
-        return None;
+        return true;
     }
     let model = ctx
         .model_id
         .as_deref()
         .map(|m| m.trim().to_lowercase())
         .unwrap_or_default();
-    let qualified = if model.contains('/') {
-        model.clone()
-    } else {
+    let qualified = if !provider.is_empty() && !model.contains('/') {
         format!("{provider}/{model}")
+    } else {
+        model.clone()
     };
-    let listed = !model.is_empty() && allow_models.iter().any(|m| *m == model || *m == qualified);
-    (!listed).then(|| format!("the model is not in {}", block.key("allowModels")))
+    !model.is_empty() && allow_models.iter().any(|m| *m == model || *m == qualified)
 }
 
-/// Filters applied to the constructed list before the pipeline: the message-provider filter,
-/// the 2026.2 owner-only filter and the local-model lean filter.
-fn apply_pre_filters(pack: &VersionPack, ctx: &SessionContext, inventory: &mut Inventory) {
+/// The session is a primary one: not a sub-agent and not an ACP session.
+fn is_primary(session_key: &str) -> bool {
+    let key = session_key.trim().to_lowercase();
+    let rest = split_agent_key(&key)
+        .map_or(key.as_str(), |(_, rest)| rest)
+        .to_string();
+    !rest.starts_with("subagent:") && !rest.starts_with("acp:")
+}
+
+/// Channels of the message-channel registry (transcripts need one).
+const GATEWAY_CHANNELS: &[&str] = &[
+    "a2a",
+    "buzz",
+    "clickclack",
+    "discord",
+    "feishu",
+    "googlechat",
+    "imessage",
+    "irc",
+    "line",
+    "matrix",
+    "mattermost",
+    "msteams",
+    "nextcloud-talk",
+    "nostr",
+    "qa-channel",
+    "raft",
+    "reef",
+    "signal",
+    "slack",
+    "sms",
+    "synology-chat",
+    "telegram",
+    "tlon",
+    "twitch",
+    "whatsapp",
+    "zalo",
+    "zalouser",
+    "webchat",
+];
+
+/// Core tools of a 2026.9.6 agent turn (`createOpenClawCodingTools` + `createOpenClawTools`).
+fn core_tools_2026_9(
+    pack: &VersionPack,
+    config: &Value,
+    session: &Session<'_>,
+    ctx: &SessionContext,
+    steps: &[Step],
+    explicit: &ExplicitLists,
+) -> Vec<InventoryTool> {
+    let sandboxed = session.sandbox.sandboxed;
+    let mut tools: Vec<InventoryTool> = core(&["ls", "read", "exec", "process"]).collect();
+    if !read_only_sandbox(session) {
+        tools.extend(core(&["write", "edit"]));
+    }
+    if apply_patch_built(pack, config, session, ctx) {
+        tools.extend(core(&["apply_patch"]));
+    }
+    tools.extend(core(&[
+        "dashboard",
+        "nodes",
+        "mobile_ui",
+        "automations",
+        "sessions",
+        "theme",
+        "message",
+        "tts",
+        "gateway",
+        "plugins",
+        "agents_list",
+        "get_goal",
+        "create_goal",
+        "update_goal",
+        "sessions_list",
+        "sessions_history",
+        "sessions_search",
+        "conversations_list",
+        "conversations_send",
+        "conversations_turn",
+        "sessions_send",
+        "sessions_spawn",
+        "sessions_yield",
+        "subagents",
+        "session_status",
+    ]));
+    if ctx.model_has_vision != Some(false) {
+        tools.extend(core(&["computer"]));
+    }
+    if !sandboxed {
+        tools.extend(core(&["terminal", "portal", "skill_workshop"]));
+        if session.agent_id != "openclaw" {
+            tools.extend(core(&["openclaw"]));
+        }
+    }
+    if !is_false(lookup(config, &["tools", "swarm", "enabled"])) {
+        tools.extend(core(&["agents_wait"]));
+    }
+    if !is_false(lookup(config, &["tools", "web", "search", "enabled"])) {
+        tools.extend(core(&["web_search"]));
+    }
+    if !is_false(lookup(config, &["tools", "web", "fetch", "enabled"])) {
+        tools.extend(core(&["web_fetch"]));
+    }
+    let image_model = model_configured(lookup(config, &["agents", "defaults", "imageModel"]));
+    if ctx.model_has_vision == Some(true) || image_model {
+        tools.extend(core(&["view_image"]));
+    }
+    let global_allow: Vec<String> = string_list(lookup(config, &["tools", "allow"]));
+    let global_deny: Vec<String> = string_list(lookup(config, &["tools", "deny"]));
+    let construction_deny: Vec<String> =
+        global_deny.iter().chain(&explicit.deny).cloned().collect();
+    let pdf_model =
+        model_configured(lookup(config, &["agents", "defaults", "pdfModel"])) || image_model;
+    if pdf_model && !is_false(lookup(config, &["plugins", "enabled"])) {
+        let mut allow: Vec<String> = global_allow.clone();
+        let mut includes_defaults = false;
+        for entry in &explicit.allow {
+            match entry {
+                Some(pattern) => allow.push(pattern.clone()),
+                None => includes_defaults = true,
+            }
+        }
+        if includes_defaults {
+            allow.insert(0, "*".into());
+        }
+        allow.dedup();
+        let allow = (!allow.is_empty()).then_some(allow.as_slice());
+        if allowed(pack, "pdf", allow, &construction_deny) {
+            tools.extend(core(&["pdf"]));
+        }
+    }
+    let channel = ctx
+        .message_provider
+        .as_deref()
+        .map(|m| m.trim().to_lowercase());
+    let sender = ctx
+        .sender_id
+        .as_deref()
+        .is_some_and(|s| !s.trim().is_empty());
+    if !is_false(lookup(config, &["transcripts", "enabled"]))
+        && channel
+            .as_deref()
+            .is_some_and(|c| GATEWAY_CHANNELS.contains(&c))
+        && sender
+    {
+        tools.extend(core(&["transcripts"]));
+    }
+    if is_primary(&session.session_key) {
+        for tool in ["ask_user", "secrets"] {
+            if allowed(pack, tool, None, &construction_deny) {
+                tools.extend(core(&[tool]));
+            }
+        }
+    }
+    if progress_card_built(pack, config, ctx, steps, explicit) {
+        tools.extend(core(&["progress_card"]));
+    }
+    tools
+}
+
+fn string_list(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_string)
+        .collect()
+}
+
+/// `progress_card` must pass the profile, provider, global, agent and sub-agent policies (with
+/// shipped renames), the plugin denylist and the runtime allowlist, unless `tools.updatePlan` is off.
+fn progress_card_built(
+    pack: &VersionPack,
+    config: &Value,
+    ctx: &SessionContext,
+    steps: &[Step],
+    explicit: &ExplicitLists,
+) -> bool {
+    if is_false(lookup(config, &["tools", "updatePlan"])) {
+        return false;
+    }
+    if !allowed(pack, "progress_card", None, &explicit.deny) {
+        return false;
+    }
+    if let Some(runtime) = &ctx.tools_allow {
+        if runtime.is_empty() || !allowed(pack, "progress_card", Some(runtime), &[]) {
+            return false;
+        }
+    }
+    let gating = [
+        StepKind::Profile,
+        StepKind::ProviderProfile,
+        StepKind::Global,
+        StepKind::GlobalProvider,
+        StepKind::Agent,
+        StepKind::AgentProvider,
+        StepKind::Subagent,
+    ];
+    steps
+        .iter()
+        .filter(|s| gating.contains(&s.kind))
+        .all(|step| {
+            CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default())
+                .evaluate("progress_card")
+                .keeps()
+        })
+}
+
+/// Core tools of a 2026.2.25 agent turn.
+fn core_tools_2026_2(
+    pack: &VersionPack,
+    config: &Value,
+    session: &Session<'_>,
+    ctx: &SessionContext,
+) -> Vec<InventoryTool> {
+    let mut tools: Vec<InventoryTool> = core(&[
+        "read",
+        "exec",
+        "process",
+        "browser",
+        "canvas",
+        "nodes",
+        "cron",
+        "message",
+        "tts",
+        "gateway",
+        "agents_list",
+        "sessions_list",
+        "sessions_history",
+        "sessions_send",
+        "sessions_spawn",
+        "subagents",
+        "session_status",
+    ])
+    .collect();
+    if !read_only_sandbox(session) {
+        tools.extend(core(&["write", "edit"]));
+    }
+    if apply_patch_built(pack, config, session, ctx) {
+        tools.extend(core(&["apply_patch"]));
+    }
+    if !is_false(lookup(config, &["tools", "web", "search", "enabled"])) {
+        tools.extend(core(&["web_search"]));
+    }
+    if !is_false(lookup(config, &["tools", "web", "fetch", "enabled"])) {
+        tools.extend(core(&["web_fetch"]));
+    }
+    if lookup(config, &["agents", "defaults", "imageModel"])
+        .is_some_and(|m| !m.is_null() && m != "")
+    {
+        tools.extend(core(&["image"]));
+    }
+    tools
+}
+
+/// Whether a bundled plugin is enabled by `plugins.*`.
+fn plugin_enabled(
+    version: OpenClawVersion,
+    config: &Value,
+    plugin: &crate::pack::BundledPlugin,
+) -> bool {
+    let plugins = config.get("plugins");
+    let field = |key: &str| plugins.and_then(|p| p.get(key));
+    if is_false(field("enabled")) {
+        return false;
+    }
+    let id = plugin.id.as_str();
+    if string_list(field("deny")).iter().any(|d| d == id) {
+        return false;
+    }
+    let allow = string_list(field("allow"));
+    // 2026.9 exempts the memory slot plugin from plugins.allow.
+    let is_memory_slot = plugin.enabled_by_default.is_none();
+    let exempt = is_memory_slot && version == OpenClawVersion::V2026_9;
+    if !allow.is_empty() && !allow.iter().any(|a| a == id) && !exempt {
+        return false;
+    }
+    let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"])
+        .lookup(config)
+        .and_then(Value::as_bool);
+    // 2026.2 ignores `entries.<id>.enabled: false` for the memory slot.
+    let slot_ignores_entry = is_memory_slot && version == OpenClawVersion::V2026_2;
+    if entry_enabled == Some(false) && !slot_ignores_entry {
+        return false;
+    }
+    if is_memory_slot {
+        return match lookup(config, &["plugins", "slots", "memory"]) {
+            None | Some(Value::Null) => true,
+            Some(slot) => slot.as_str() == Some(id),
+        };
+    }
+    entry_enabled == Some(true) || plugin.enabled_by_default == Some(true)
+}
+
+/// OpenClaw's plugin-tool selection (§4.7): wholesale by `*`/`group:plugins`/plugin id, by
+/// default for non-optional tools when an allowlist includes defaults, or by name.
+fn plugin_tool_selected(
+    pack: &VersionPack,
+    plugin: &str,
+    tool: &str,
+    optional: bool,
+    explicit: &ExplicitLists,
+) -> bool {
+    let entries: Vec<Option<String>> = explicit
+        .allow
+        .iter()
+        .map(|e| e.as_ref().map(|p| pack.normalize(p)))
+        .collect();
+    let named: Vec<String> = entries.iter().flatten().cloned().collect();
+    let includes_defaults = entries.is_empty() || entries.iter().any(Option::is_none);
+    let plugin_id = plugin.trim().to_lowercase();
+    let deny: Vec<String> = explicit.deny.iter().map(|d| pack.normalize(d)).collect();
+    let matches_any = |name: &str, patterns: &[String]| {
+        patterns.iter().any(|p| plain_glob_matches(pack, p, name))
+    };
+    if matches_any(&plugin_id, &deny)
+        || matches_any("group:plugins", &deny)
+        || matches_any(tool, &deny)
+    {
+        return false;
+    }
+    let wholesale = named
+        .iter()
+        .any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
+    wholesale || (includes_defaults && !optional) || matches_any(tool, &named)
+}
+
+fn bundled_plugin_tools(
+    pack: &VersionPack,
+    version: OpenClawVersion,
+    config: &Value,
+    session: &Session<'_>,
+    ctx: &SessionContext,
+    explicit: &ExplicitLists,
+) -> Vec<InventoryTool> {
+    let memory_search_on = match version {
+        OpenClawVersion::V2026_9 => !is_false(lookup(config, &["memory", "search", "enabled"])),
+        OpenClawVersion::V2026_2 => {
+            let agent = session
+                .agent
+                .as_ref()
+                .and_then(|a| a.value.get("memorySearch"))
+                .and_then(|m| m.get("enabled"));
+            let setting = agent
+                .or_else(|| lookup(config, &["agents", "defaults", "memorySearch", "enabled"]));
+            !is_false(setting)
+        }
+    };
+    let mut tools = Vec::new();
+    for plugin in pack
+        .plugins
+        .iter()
+        .filter(|p| plugin_enabled(version, config, p))
+    {
+        for tool in &plugin.tools {
+            let optional = plugin.optional.contains(tool);
+            let selected = match version {
+                OpenClawVersion::V2026_9 => {
+                    plugin_tool_selected(pack, &plugin.id, tool, optional, explicit)
+                }
+                // 2026.2 loads non-optional plugin tools whatever the allowlists say; optional ones
+                // need the tool or plugin named in the global or agent allowlist.
+                OpenClawVersion::V2026_2 => {
+                    !optional || named_in_scope_allowlists(pack, config, session, &plugin.id, tool)
+                }
+            };
+            let gated = match tool.as_str() {
+                "intent" => ctx.sender_is_owner != Some(true),
+                "memory_search" | "memory_get" => !memory_search_on,
+                _ => false,
+            };
+            if selected && !gated {
+                tools.push(InventoryTool {
+                    name: tool.clone(),
+                    plugin: Some(plugin.id.clone()),
+                });
+            }
+        }
+    }
+    tools
+}
+
+fn named_in_scope_allowlists(
+    pack: &VersionPack,
+    config: &Value,
+    session: &Session<'_>,
+    plugin: &str,
+    tool: &str,
+) -> bool {
+    let scopes = [
+        lookup(config, &["tools"]),
+        session.agent.as_ref().and_then(|a| a.value.get("tools")),
+    ];
+    scopes.into_iter().flatten().any(|scope| {
+        ["allow", "alsoAllow"]
+            .iter()
+            .flat_map(|k| string_list(scope.get(*k)))
+            .any(|entry| {
+                let name = pack.normalize(&entry);
+                name == tool || name == plugin || name == "group:plugins"
+            })
+    })
+}
+
+/// Filters applied before the pipeline: the message-provider filter, the 2026.2 owner-only
+/// filter and the 2026.9 local-model lean filter.
+fn apply_pre_filters(
+    pack: &VersionPack,
+    config: &Value,
+    session: &Session<'_>,
+    ctx: &SessionContext,
+    explicit: &ExplicitLists,
+    built: &mut Vec<InventoryTool>,
+    inventory: &mut Inventory,
+) {
+    let mut dropped: Vec<(String, PreFilter)> = Vec::new();
     let provider = ctx
         .message_provider
         .as_deref()
-        .map(|p| p.trim().to_lowercase());
-    if let Some(filter) = provider
-        .as_deref()
-        .and_then(|p| pack.message_provider_filter.get(p))
-    {
-        let provider = provider.as_deref().unwrap_or_default();
-        let label = format!("pre-policy: message provider ({provider})");
-        for tool in &inventory.tools {
-            let keep = filter
+        .map(|p| p.trim().to_lowercase())
+        .unwrap_or_default();
+    if let Some(filter) = pack.message_provider_filter.get(&provider) {
+        for tool in built.iter() {
+            let kept = filter
                 .keep_only
                 .as_ref()
                 .is_none_or(|keep| keep.contains(&tool.name));
-            if !keep || filter.remove.contains(&tool.name) {
-                let reason = format!("the {provider} message provider does not offer this tool");
-                inventory.pre_filtered.push((
+            if !kept || filter.remove.contains(&tool.name) {
+                dropped.push((
                     tool.name.clone(),
                     PreFilter {
-                        label: label.clone(),
-                        reason,
+                        label: format!("pre-policy: message provider ({provider})"),
+                        reason: format!(
+                            "the `{provider}` message provider does not offer this tool"
+                        ),
                     },
                 ));
             }
         }
     }
-    if pack.owner_only.placement == OwnerOnlyPlacement::BeforePipeline
-        && super::steps::is_non_owner(pack, ctx)
+    if pack.owner_only.placement == crate::pack::OwnerOnlyPlacement::BeforePipeline
+        && is_non_owner(pack, ctx)
     {
-        for tool in inventory
-            .tools
+        for tool in built
             .iter()
             .filter(|t| pack.owner_only.tools.contains(&t.name))
         {
-            let filter = PreFilter {
-                label: "pre-policy: owner-only (senderIsOwner !== true)".into(),
-                reason: "owner-only tool and the sender is not known to be the owner".into(),
-            };
-            inventory.pre_filtered.push((tool.name.clone(), filter));
+            dropped.push((
+                tool.name.clone(),
+                PreFilter {
+                    label: "pre-policy: owner-only (senderIsOwner !== true)".into(),
+                    reason: "owner-only tool and the sender is not known to be the owner".into(),
+                },
+            ));
         }
+    }
+    if let Some(lean) = &pack.local_model_lean {
+        let agent = session
+            .agent
+            .as_ref()
+            .and_then(|a| a.value.get("experimental"));
+        let experimental =
+            agent.or_else(|| lookup(config, &["agents", "defaults", "experimental"]));
+        let on = experimental
+            .and_then(|e| e.get("localModelLean"))
+            .and_then(Value::as_bool)
+            == Some(true);
+        if on {
+            let keep: Vec<String> = explicit
+                .override_allow
+                .iter()
+                .filter(|p| p.as_str() != "*")
+                .cloned()
+                .collect();
+            for tool in built.iter() {
+                let name = pack.normalize(&tool.name);
+                let kept = !keep.is_empty() && allowed(pack, &name, Some(&keep), &[]);
+                if lean.contains(&name) && !kept {
+                    dropped.push((
+                        tool.name.clone(),
+                        PreFilter {
+                            label: "pre-policy: local-model lean".into(),
+                            reason: "experimental.localModelLean drops this tool for local models"
+                                .into(),
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    match pack.pre_filtered_tools {
+        PreFilterReport::NotConstructed => {
+            built.retain(|t| !dropped.iter().any(|(name, _)| *name == t.name));
+            for (name, filter) in dropped {
+                inventory.not_constructed.insert(name, filter.reason);
+            }
+        }
+        PreFilterReport::Removed => inventory.pre_filtered = dropped,
+    }
+}
+
+/// A readable reason for a catalog tool that was not built.
+fn not_built_reason(
+    pack: &VersionPack,
+    config: &Value,
+    session: &Session<'_>,
+    ctx: &SessionContext,
+    tool: &str,
+) -> String {
+    let sandboxed = session.sandbox.sandboxed;
+    match tool {
+        "write" | "edit" | "apply_patch" if read_only_sandbox(session) => {
+            "the sandbox workspace is read-only (workspaceAccess: ro)".into()
+        }
+        "apply_patch" => {
+            let gate = pack.apply_patch.providers.as_ref().map_or(String::new(), |p| format!(" and provider in {}", p.join(", ")));
+            format!("needs tools.exec.applyPatch enabled{gate} and the model allowed by allowModels")
+        }
+        "terminal" | "portal" | "skill_workshop" | "openclaw" if sandboxed => "not built in sandboxed sessions".into(),
+        "ask_user" | "secrets" if !is_primary(&session.session_key) => "built only for primary (non-sub-agent) sessions".into(),
+        "view_image" | "image" => "needs a vision model (agents.defaults.imageModel)".into(),
+        "pdf" => "needs agents.defaults.pdfModel or imageModel".into(),
+        "computer" if ctx.model_has_vision == Some(false) => "the model has no vision".into(),
+        "progress_card" if is_false(lookup(config, &["tools", "updatePlan"])) => "tools.updatePlan is false".into(),
+        "progress_card" => "blocked at construction by a profile, provider, global, agent or sub-agent policy".into(),
+        "memory_search" | "memory_get" => "the memory plugin is disabled or memory search is off".into(),
+        "browser" | "canvas" => "plugin tool not selected: an allowlist names neither it nor its plugin".into(),
+        "web_search" | "web_fetch" => "disabled by tools.web.*.enabled".into(),
+        "agents_wait" => "tools.swarm.enabled is false".into(),
+        _ => "needs a runtime capability OpenClaw does not have offline (provider, gateway service or channel)".into(),
     }
 }

@@ -95,6 +95,13 @@ impl Glob {
     }
 }
 
+/// Whether a normalized name matches one pattern as a plain glob (no group or plugin expansion),
+/// as OpenClaw's plugin-loading checks compare names.
+pub fn plain_glob_matches(pack: &VersionPack, pattern: &str, name: &str) -> bool {
+    let pattern = pack.normalize(pattern);
+    !pattern.is_empty() && Glob::compile(&pattern).matches(name)
+}
+
 struct CompiledPattern {
     glob: Glob,
     at: MatchRef,

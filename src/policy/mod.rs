@@ -108,7 +108,15 @@ pub fn resolve(
     let pack = VersionPack::get(version);
     let session = Session::resolve(config, ctx, version)?;
     let built = steps::build(version, config, &session, ctx);
-    let inventory = inventory::construct(pack, config, &session, ctx, &built.steps);
+    let inventory = inventory::construct(
+        pack,
+        version,
+        config,
+        &session,
+        ctx,
+        &built.steps,
+        built.sandbox.as_ref(),
+    );
 
     let mut removed: BTreeMap<String, Removal> = BTreeMap::new();
     for (tool, filter) in &inventory.pre_filtered {
@@ -165,7 +173,11 @@ pub fn resolve(
         });
     }
 
-    if let Some(runtime) = &ctx.tools_allow {
+    if let Some(runtime) = ctx
+        .tools_allow
+        .as_ref()
+        .filter(|_| pack.runtime_tools_allow.cap_after_pipeline)
+    {
         apply_runtime_allowlist(
             pack,
             runtime,
@@ -174,6 +186,19 @@ pub fn resolve(
             &mut removed,
             &mut records,
         );
+    }
+    if session::is_cron_session(&session.session_key) {
+        let dropped = &pack.post_policy.cron_sessions_drop;
+        alive.retain(|(name, _)| {
+            if !dropped.contains(name) {
+                return true;
+            }
+            removed.insert(
+                name.clone(),
+                post_policy_removal("scheduled (cron) sessions never get this tool"),
+            );
+            false
+        });
     }
 
     let mut tools: Vec<String> = alive.into_iter().map(|(name, _)| name).collect();
@@ -206,6 +231,10 @@ fn dedupe(items: Vec<String>) -> Vec<String> {
         .collect()
 }
 
+/// The label of the per-run `toolsAllow` cap. OpenClaw applies it in the run attempt, outside
+/// the pipeline, so it has no pipeline label of its own.
+pub const RUNTIME_CAP_LABEL: &str = "runtime toolsAllow (per-run cap)";
+
 /// The per-run `toolsAllow` cap, applied after the pipeline as OpenClaw's runner does.
 fn apply_runtime_allowlist(
     pack: &VersionPack,
@@ -226,7 +255,7 @@ fn apply_runtime_allowlist(
         .collect();
     let step = Step {
         kind: StepKind::Runtime,
-        label: "runtime tools.allow".into(),
+        label: RUNTIME_CAP_LABEL.into(),
         policy: rules::Policy {
             allow: Some(entries),
             deny: None,
@@ -318,6 +347,17 @@ fn step_removal(step: &Step, policy: &rules::Policy, verdict: &Verdict) -> Remov
             Some((e, _)) => Some(e.source.clone()),
             None => allow_scope(),
         },
+    }
+}
+
+fn post_policy_removal(reason: &str) -> Removal {
+    Removal {
+        step: "post-policy".into(),
+        rule: RemovalRule::Filter,
+        audit_label: "post-policy".into(),
+        pattern: None,
+        via: None,
+        source: Some(Source::builtin(reason)),
     }
 }
 

@@ -43,8 +43,12 @@ pub fn provider_block<'a>(
         let whole = lower_trim(key);
         match whole.find('/') {
             Some(slash) if rules.split_model_keys && slash > 0 => {
-                let (p, m) = (lower_trim(&whole[..slash]), lower_trim(&whole[slash + 1..]));
-                if m.is_empty() { p } else { format!("{p}/{m}") }
+                let (p, m) = (&whole[..slash], &whole[slash + 1..]);
+                if m.is_empty() {
+                    p.to_string()
+                } else {
+                    whole.clone()
+                }
             }
             _ => whole,
         }
@@ -55,13 +59,7 @@ pub fn provider_block<'a>(
             .filter(|(k, v)| v.is_object() && normalize_key(k) == wanted);
         match rules.duplicate_keys {
             DuplicateKeyRule::Last => hits.last(),
-            DuplicateKeyRule::CanonicalThenFirst => {
-                let hits: Vec<_> = hits.collect();
-                hits.iter()
-                    .find(|(k, _)| k.as_str() == wanted)
-                    .or(hits.first())
-                    .copied()
-            }
+            DuplicateKeyRule::First => hits.into_iter().next(),
         }
     };
     let (key, value) = model_key

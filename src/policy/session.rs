@@ -183,12 +183,26 @@ pub fn split_agent_key(key: &str) -> Option<(&str, &str)> {
     Some((agent, tail))
 }
 
-/// The number of `subagent:` segments in a session key.
-pub fn key_depth(key: &str) -> u32 {
-    let tail = split_agent_key(key).map_or(key, |(_, tail)| tail);
-    if !tail.starts_with("subagent:") {
+/// Scheduled-run session keys (`agent:<id>:cron:<job>`).
+pub fn is_cron_session(key: &str) -> bool {
+    split_agent_key(key).is_some_and(|(_, tail)| tail.starts_with("cron:"))
+}
+
+/// Whether a session key names a sub-agent session.
+pub fn is_subagent_key(key: &str) -> bool {
+    split_agent_key(key)
+        .map_or(key, |(_, tail)| tail)
+        .starts_with("subagent:")
+}
+
+/// The number of `subagent:` segments in a session key. 2026.2 derives depth only from keys with
+/// an `agent:` prefix; a bare `subagent:x` key is a sub-agent of depth 0 there.
+pub fn key_depth(key: &str, version: OpenClawVersion) -> u32 {
+    if !is_subagent_key(key) || (version == OpenClawVersion::V2026_2 && !key.starts_with("agent:"))
+    {
         return 0;
     }
+    let tail = split_agent_key(key).map_or(key, |(_, tail)| tail);
     let mut depth = 0;
     let mut rest = tail;
     while let Some(pos) = rest.find("subagent:") {
@@ -277,7 +291,7 @@ impl<'a> Session<'a> {
         };
 
         let sandbox = sandbox_state(config, &agent, &agent_id, &session_key, ctx.sandbox);
-        let depth = key_depth(&session_key);
+        let depth = key_depth(&session_key, version);
         let configured_max = KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"])
             .lookup(config)
             .and_then(Value::as_f64);
@@ -285,6 +299,7 @@ impl<'a> Session<'a> {
             m.floor().max(1.0) as u32
         });
         let role = match depth {
+            0 if is_subagent_key(&session_key) => SubagentRole::Orchestrator,
             0 => SubagentRole::Main,
             d if d < max_spawn_depth => SubagentRole::Orchestrator,
             _ => SubagentRole::Leaf,
@@ -416,10 +431,13 @@ mod tests {
 
     #[test]
     fn depth_counts_subagent_segments() {
-        assert_eq!(key_depth("agent:main:subagent:a"), 1);
-        assert_eq!(key_depth("agent:main:subagent:a:subagent:b"), 2);
-        assert_eq!(key_depth("agent:main:discord:channel:subagent:x"), 0);
-        assert_eq!(key_depth("agent:main:main"), 0);
+        let v = OpenClawVersion::V2026_9;
+        assert_eq!(key_depth("agent:main:subagent:a", v), 1);
+        assert_eq!(key_depth("agent:main:subagent:a:subagent:b", v), 2);
+        assert_eq!(key_depth("agent:main:discord:channel:subagent:x", v), 0);
+        assert_eq!(key_depth("agent:main:main", v), 0);
+        assert_eq!(key_depth("subagent:x", v), 1);
+        assert_eq!(key_depth("subagent:x", OpenClawVersion::V2026_2), 0);
     }
 
     #[test]

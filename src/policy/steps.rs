@@ -82,6 +82,7 @@ fn profile_policy(
     pack: &VersionPack,
     profile: Option<(&str, KeyPath)>,
     also_allow: Option<Vec<Entry>>,
+    extras: &[Entry],
 ) -> Option<(String, Policy, Vec<String>)> {
     let (name, path) = profile?;
     let allow = pack.profile_allow(name)?;
@@ -92,7 +93,7 @@ fn profile_policy(
             source: Source::builtin(format!("profile `{name}` via {path}")),
         })
         .collect();
-    let merged = unique_entries(base.iter().chain(also_allow.iter().flatten()));
+    let merged = unique_entries(base.iter().chain(also_allow.iter().flatten()).chain(extras));
     Some((
         name.to_string(),
         Policy {
@@ -150,6 +151,24 @@ pub fn build<'a>(
         }
     };
 
+    // A run whose toolsAllow names `message` (or `*`) keeps the message tool past the profiles.
+    let runtime_names_message = pack.runtime_tools_allow.profiles_gain_message
+        && ctx
+            .tools_allow
+            .iter()
+            .flatten()
+            .any(|t| matches!(pack.normalize(t).as_str(), "message" | "*"));
+    let extras: Vec<Entry> = if runtime_names_message {
+        vec![Entry {
+            pattern: "message".into(),
+            source: Source::Context {
+                what: "runtime toolsAllow names message".into(),
+            },
+        }]
+    } else {
+        Vec::new()
+    };
+
     // Steps 1–2: the agent's profile and alsoAllow replace the global ones (no merge).
     let profile = profile_of(&agent).or_else(|| profile_of(&global));
     let profile_scope = profile.as_ref().map(|(_, p)| p.clone());
@@ -157,7 +176,7 @@ pub fn build<'a>(
         Some(list) => Some(list),
         None => also_allow_of(&global),
     };
-    let prepared = profile_policy(pack, profile, also);
+    let prepared = profile_policy(pack, profile, also, &extras);
     let label = prepared
         .as_ref()
         .map_or("tools.profile".into(), |(n, _, _)| {
@@ -169,7 +188,7 @@ pub fn build<'a>(
     let provider_profile = profile_of(&agent_provider).or_else(|| profile_of(&global_provider));
     let provider_scope = provider_profile.as_ref().map(|(_, p)| p.clone());
     let provider_also = also_allow_of(&agent_provider).or_else(|| also_allow_of(&global_provider));
-    let prepared = profile_policy(pack, provider_profile, provider_also);
+    let prepared = profile_policy(pack, provider_profile, provider_also, &extras);
     let label = prepared
         .as_ref()
         .map_or("tools.byProvider.profile".into(), |(n, _, _)| {
