@@ -18,6 +18,7 @@ pub mod path;
 pub mod secrets;
 pub mod source;
 pub mod tree;
+pub mod validate;
 
 pub use discovery::discover_config_path;
 pub use document::Document;
@@ -27,6 +28,7 @@ pub use load::{LoadOptions, LoadedConfig, load, load_inline};
 pub use path::PathSeg;
 pub use source::{Origin, SourceFile};
 pub use tree::{Node, NodeKind};
+pub use validate::{IssueCategory, ValidationIssue, validate};
 
 #[cfg(test)]
 pub(crate) mod test_support {
