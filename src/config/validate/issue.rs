@@ -82,7 +82,11 @@ impl fmt::Display for ValidationIssue {
     /// `<path>: <message>`, the root printed as `<root>` (as OpenClaw's log lines do).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.dotted_path();
-        let path = if path.is_empty() { "<root>" } else { path.as_str() };
+        let path = if path.is_empty() {
+            "<root>"
+        } else {
+            path.as_str()
+        };
         write!(f, "{path}: {}", self.message)
     }
 }
@@ -95,11 +99,15 @@ impl Diagnostic for ValidationIssue {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.origin.as_ref().map(|o| &o.source.display_source as &dyn SourceCode)
+        self.origin
+            .as_ref()
+            .map(|o| &o.source.display_source as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
@@ -108,6 +116,9 @@ impl Diagnostic for ValidationIssue {
             IssueCategory::UnknownKey | IssueCategory::MissingKey => "in this object",
             _ => "this value",
         };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(label.to_string()), origin.label_span()))))
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(
+            Some(label.to_string()),
+            origin.label_span(),
+        ))))
     }
 }

@@ -32,7 +32,9 @@ pub fn validate(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ValidationI
     issues.extend(refinements::check(cfg.value(), version));
     for issue in &mut issues {
         if issue.origin.is_none() {
-            issue.origin = cfg.origin(&issue.path).or_else(|| cfg.nearest_origin(&issue.path));
+            issue.origin = cfg
+                .origin(&issue.path)
+                .or_else(|| cfg.nearest_origin(&issue.path));
         }
     }
     issues

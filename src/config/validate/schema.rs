@@ -23,8 +23,10 @@ fn compile(text: &str) -> ReleaseSchema {
     ReleaseSchema { schema, validator }
 }
 
-static SCHEMA_2026_9: LazyLock<ReleaseSchema> = LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.9.json")));
-static SCHEMA_2026_2: LazyLock<ReleaseSchema> = LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.2.json")));
+static SCHEMA_2026_9: LazyLock<ReleaseSchema> =
+    LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.9.json")));
+static SCHEMA_2026_2: LazyLock<ReleaseSchema> =
+    LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.2.json")));
 
 fn release_schema(version: OpenClawVersion) -> &'static ReleaseSchema {
     match version {
@@ -43,7 +45,11 @@ pub fn known_channel_ids(version: OpenClawVersion) -> Vec<&'static str> {
 
 pub fn check(value: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
     let release = release_schema(version);
-    release.validator.iter_errors(value).flat_map(|error| translate(&error, &release.schema)).collect()
+    release
+        .validator
+        .iter_errors(value)
+        .flat_map(|error| translate(&error, &release.schema))
+        .collect()
 }
 
 fn to_path(location: &Location) -> Vec<PathSeg> {
@@ -89,14 +95,17 @@ fn expected_types(kind: &TypeKind) -> String {
 
 /// The literal values a union accepts when every branch is a `const` or an `enum`.
 fn union_literals(branches: Option<&Value>) -> Option<Vec<String>> {
-    branches?.as_array()?.iter().try_fold(Vec::new(), |mut acc, branch| {
-        if let Some(constant) = branch.get("const") {
-            acc.push(constant.to_string());
-        } else {
-            acc.extend(branch.get("enum")?.as_array()?.iter().map(Value::to_string));
-        }
-        Some(acc)
-    })
+    branches?
+        .as_array()?
+        .iter()
+        .try_fold(Vec::new(), |mut acc, branch| {
+            if let Some(constant) = branch.get("const") {
+                acc.push(constant.to_string());
+            } else {
+                acc.extend(branch.get("enum")?.as_array()?.iter().map(Value::to_string));
+            }
+            Some(acc)
+        })
 }
 
 fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue> {
@@ -117,10 +126,15 @@ fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue
                 .unwrap_or_default();
             let noun = if unexpected.len() == 1 { "key" } else { "keys" };
             let keys = quoted_list(unexpected.iter().map(|k| format!("\"{k}\"")), ", ");
-            let mut unknown = issue(format!("Unrecognized {noun}: {keys}"), IssueCategory::UnknownKey);
+            let mut unknown = issue(
+                format!("Unrecognized {noun}: {keys}"),
+                IssueCategory::UnknownKey,
+            );
             let hints: Vec<String> = unexpected
                 .iter()
-                .filter_map(|key| did_you_mean(key, &known).map(|s| format!("`{key}` → did you mean `{s}`?")))
+                .filter_map(|key| {
+                    did_you_mean(key, &known).map(|s| format!("`{key}` → did you mean `{s}`?"))
+                })
                 .collect();
             if !hints.is_empty() {
                 unknown = unknown.with_help(hints.join("\n"));
@@ -129,24 +143,48 @@ fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue
         }
         ValidationErrorKind::Required { property } => {
             let name = property.as_str().unwrap_or_default();
-            vec![issue(format!("Invalid input: expected a value for \"{name}\", received undefined"), IssueCategory::MissingKey)]
+            vec![issue(
+                format!("Invalid input: expected a value for \"{name}\", received undefined"),
+                IssueCategory::MissingKey,
+            )]
         }
         ValidationErrorKind::Type { kind } => {
             let received = json_type_name(error.instance());
-            vec![issue(format!("Invalid input: expected {}, received {received}", expected_types(kind)), IssueCategory::WrongType)]
+            vec![issue(
+                format!(
+                    "Invalid input: expected {}, received {received}",
+                    expected_types(kind)
+                ),
+                IssueCategory::WrongType,
+            )]
         }
         ValidationErrorKind::Enum { options } => {
-            let allowed = options.as_array().map(|o| quoted_list(o.iter().map(Value::to_string), "|")).unwrap_or_default();
-            vec![issue(format!("Invalid option: expected one of {allowed}"), IssueCategory::InvalidEnum)]
+            let allowed = options
+                .as_array()
+                .map(|o| quoted_list(o.iter().map(Value::to_string), "|"))
+                .unwrap_or_default();
+            vec![issue(
+                format!("Invalid option: expected one of {allowed}"),
+                IssueCategory::InvalidEnum,
+            )]
         }
         ValidationErrorKind::Constant { expected_value } => {
-            vec![issue(format!("Invalid input: expected {expected_value}"), IssueCategory::InvalidEnum)]
+            vec![issue(
+                format!("Invalid input: expected {expected_value}"),
+                IssueCategory::InvalidEnum,
+            )]
         }
         ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
             let branches = schema_at(schema, error.schema_path());
             match union_literals(branches) {
-                Some(allowed) => vec![issue(format!("Invalid input (allowed: {})", allowed.join(", ")), IssueCategory::InvalidEnum)],
-                None => vec![issue("Invalid input".to_string(), IssueCategory::InvalidUnion)],
+                Some(allowed) => vec![issue(
+                    format!("Invalid input (allowed: {})", allowed.join(", ")),
+                    IssueCategory::InvalidEnum,
+                )],
+                None => vec![issue(
+                    "Invalid input".to_string(),
+                    IssueCategory::InvalidUnion,
+                )],
             }
         }
         ValidationErrorKind::PropertyNames { error: inner } => {
@@ -154,22 +192,50 @@ fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue
             if let Some(key) = inner.instance().as_str() {
                 key_path.push(PathSeg::Key(key.to_string()));
             }
-            vec![ValidationIssue::new(key_path, "Invalid key in record", IssueCategory::InvalidFormat)]
+            vec![ValidationIssue::new(
+                key_path,
+                "Invalid key in record",
+                IssueCategory::InvalidFormat,
+            )]
         }
         ValidationErrorKind::Pattern { pattern } => {
-            vec![issue(format!("Invalid string: must match pattern /{pattern}/"), IssueCategory::InvalidFormat)]
+            vec![issue(
+                format!("Invalid string: must match pattern /{pattern}/"),
+                IssueCategory::InvalidFormat,
+            )]
         }
-        ValidationErrorKind::Minimum { limit } => vec![issue(format!("Too small: expected number to be >={limit}"), IssueCategory::OutOfRange)],
-        ValidationErrorKind::ExclusiveMinimum { limit } => vec![issue(format!("Too small: expected number to be >{limit}"), IssueCategory::OutOfRange)],
-        ValidationErrorKind::Maximum { limit } => vec![issue(format!("Too big: expected number to be <={limit}"), IssueCategory::OutOfRange)],
-        ValidationErrorKind::ExclusiveMaximum { limit } => vec![issue(format!("Too big: expected number to be <{limit}"), IssueCategory::OutOfRange)],
+        ValidationErrorKind::Minimum { limit } => vec![issue(
+            format!("Too small: expected number to be >={limit}"),
+            IssueCategory::OutOfRange,
+        )],
+        ValidationErrorKind::ExclusiveMinimum { limit } => vec![issue(
+            format!("Too small: expected number to be >{limit}"),
+            IssueCategory::OutOfRange,
+        )],
+        ValidationErrorKind::Maximum { limit } => vec![issue(
+            format!("Too big: expected number to be <={limit}"),
+            IssueCategory::OutOfRange,
+        )],
+        ValidationErrorKind::ExclusiveMaximum { limit } => vec![issue(
+            format!("Too big: expected number to be <{limit}"),
+            IssueCategory::OutOfRange,
+        )],
         ValidationErrorKind::MinLength { limit } | ValidationErrorKind::MinItems { limit } => {
-            vec![issue(format!("Too small: expected at least {limit}"), IssueCategory::OutOfRange)]
+            vec![issue(
+                format!("Too small: expected at least {limit}"),
+                IssueCategory::OutOfRange,
+            )]
         }
         ValidationErrorKind::MaxLength { limit } | ValidationErrorKind::MaxItems { limit } => {
-            vec![issue(format!("Too big: expected at most {limit}"), IssueCategory::OutOfRange)]
+            vec![issue(
+                format!("Too big: expected at most {limit}"),
+                IssueCategory::OutOfRange,
+            )]
         }
-        _ => vec![issue(format!("Invalid input: {error}"), IssueCategory::InvalidUnion)],
+        _ => vec![issue(
+            format!("Invalid input: {error}"),
+            IssueCategory::InvalidUnion,
+        )],
     }
 }
 
@@ -177,7 +243,12 @@ fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue
 pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
     known
         .iter()
-        .map(|candidate| (strsim::jaro_winkler(&key.to_lowercase(), &candidate.to_lowercase()), *candidate))
+        .map(|candidate| {
+            (
+                strsim::jaro_winkler(&key.to_lowercase(), &candidate.to_lowercase()),
+                *candidate,
+            )
+        })
         .filter(|(score, _)| *score >= 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, candidate)| candidate)
