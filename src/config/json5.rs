@@ -427,3 +427,70 @@ line two', $include_like: 1, _u: [1, 2,], }
         assert_eq!(js_number("+Infinity"), None);
     }
 }
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::OpenClawVersion;
+    use crate::config::{LoadOptions, load_inline, validate};
+
+    fn json_value() -> impl Strategy<Value = serde_json::Value> {
+        let leaf = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::Bool),
+            any::<i32>().prop_map(serde_json::Value::from),
+            "[a-z$]{0,6}".prop_map(serde_json::Value::String),
+        ];
+        leaf.prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+                prop::collection::vec(
+                    (
+                        "(tools|agents|allow|alsoAllow|\\$include|[a-z]{1,4})",
+                        inner
+                    ),
+                    0..6
+                )
+                .prop_map(|kv| serde_json::Value::Object(kv.into_iter().collect())),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let _ = parse("f.json5".into(), text);
+        }
+
+        #[test]
+        fn arbitrary_json5_like_text_never_panics(text in "[{}\\[\\]:,'\"a-z0-9 .+\\-\\\\\\n/*$]{0,80}") {
+            let _ = parse("f.json5".into(), text);
+        }
+
+        #[test]
+        fn arbitrary_structures_round_trip_and_validate(value in json_value()) {
+            let text = serde_json::to_string(&value).unwrap();
+            let parsed = parse("f.json5".into(), text).document.unwrap();
+            prop_assert_eq!(parsed.root.to_value(), value.clone());
+            for version in OpenClawVersion::ALL {
+                let opts = LoadOptions { version, env: Default::default(), cwd: "/".into() };
+                if let Ok(cfg) = load_inline(value.clone(), &opts) {
+                    let _ = validate(&cfg, version);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deep_nesting_of_every_kind_is_an_error() {
+        for open in ["[", "{a:", "{'a':["] {
+            let text = open.repeat(50_000);
+            assert!(parse("f.json5".into(), text).document.is_err());
+        }
+    }
+}
