@@ -23,9 +23,7 @@ fn single_call(c: &mut Criterion) {
     };
     c.bench_function("tools: load team.json5 + resolve one session", |b| {
         b.iter(|| {
-            let loaded =
-                loading::load_files(std::slice::from_ref(&config), OpenClawVersion::V2026_9)
-                    .unwrap();
+            let loaded = loading::load_files(std::slice::from_ref(&config), OpenClawVersion::V2026_9).unwrap();
             policy::resolve(OpenClawVersion::V2026_9, &loaded.config, &ctx).unwrap()
         })
     });
@@ -34,10 +32,7 @@ fn single_call(c: &mut Criterion) {
 fn batch(c: &mut Criterion) {
     let dir = fixtures().join("conformance");
     let text = std::fs::read_to_string(dir.join("tools-2026.9.cases.jsonl")).unwrap();
-    let cases: Vec<Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let cases: Vec<Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     let batch: Vec<&Value> = cases.iter().cycle().take(10_000).collect();
     let mut group = c.benchmark_group("tools batch");
     group.sample_size(10);

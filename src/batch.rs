@@ -21,33 +21,21 @@ pub fn run_tools_case(case: &Value, default_version: OpenClawVersion, base_dir: 
     }
 }
 
-fn tools_case(
-    case: &Value,
-    default_version: OpenClawVersion,
-    base_dir: &Path,
-) -> Result<Value, Value> {
+fn tools_case(case: &Value, default_version: OpenClawVersion, base_dir: &Path) -> Result<Value, Value> {
     let id = case.get("id").cloned().unwrap_or(Value::Null);
     let version = match case.get("openclawVersion").and_then(Value::as_str) {
-        Some(v) => v
-            .parse::<OpenClawVersion>()
-            .map_err(|e| json!({"kind": "case", "message": e}))?,
+        Some(v) => v.parse::<OpenClawVersion>().map_err(|e| json!({"kind": "case", "message": e}))?,
         None => default_version,
     };
-    let ctx: SessionContext = serde_json::from_value(case.clone())
-        .map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
+    let ctx: SessionContext =
+        serde_json::from_value(case.clone()).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
     let loaded = crate::loading::load_case_config(case, version, base_dir)?;
     if !loaded.issues.is_empty() {
-        return Ok(
-            json!({"id": id, "ok": false, "config": {"valid": false, "issues": loaded.issues}}),
-        );
+        return Ok(json!({"id": id, "ok": false, "config": {"valid": false, "issues": loaded.issues}}));
     }
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
-    let removed: BTreeMap<&String, &String> = resolution
-        .removed
-        .iter()
-        .map(|(tool, r)| (tool, &r.step))
-        .collect();
+    let removed: BTreeMap<&String, &String> = resolution.removed.iter().map(|(tool, r)| (tool, &r.step)).collect();
     let mut warnings = loaded.warnings;
     warnings.extend(resolution.warnings.iter().cloned());
     Ok(json!({

@@ -46,9 +46,7 @@ impl Edit {
             }
             Edit::Remove { path, .. } => {
                 let (last, list_path) = path.segments().split_last().expect("element path");
-                if let (PathSeg::Index(i), Some(Value::Array(list))) =
-                    (last, lookup_mut(config, list_path))
-                {
+                if let (PathSeg::Index(i), Some(Value::Array(list))) = (last, lookup_mut(config, list_path)) {
                     if *i < list.len() {
                         list.remove(*i);
                     }
@@ -160,9 +158,7 @@ pub fn explain(
         .filter_map(|record| {
             let verdict = record.verdicts.get(&name)?.clone();
             let by = match &verdict {
-                Verdict::Allowed { by }
-                | Verdict::Denied { by }
-                | Verdict::AllowedViaPiggyback { by, .. } => Some(by),
+                Verdict::Allowed { by } | Verdict::Denied { by } | Verdict::AllowedViaPiggyback { by, .. } => Some(by),
                 _ => None,
             };
             let list = match verdict {
@@ -179,11 +175,7 @@ pub fn explain(
         })
         .collect();
     let present = resolution.tools.contains(&name);
-    let fixes = if present {
-        Vec::new()
-    } else {
-        fixes(version, config, ctx, resolution, &name)
-    };
+    let fixes = if present { Vec::new() } else { fixes(version, config, ctx, resolution, &name) };
     Explanation {
         known_tool: pack.is_catalog_tool(&name) || resolution.candidates.contains(&name),
         present,
@@ -198,67 +190,29 @@ pub fn explain(
 }
 
 /// The edits that would lift one blocking step, at that step's own layer.
-fn step_edits(
-    pack: &VersionPack,
-    resolution: &Resolution,
-    index: usize,
-    tool: &str,
-) -> (Vec<Edit>, Option<String>) {
+fn step_edits(pack: &VersionPack, resolution: &Resolution, index: usize, tool: &str) -> (Vec<Edit>, Option<String>) {
     let record = &resolution.steps[index];
     let agent = &resolution.agent_id;
     match record.verdicts.get(tool) {
         Some(Verdict::Denied { by }) => {
-            let entry = record
-                .step
-                .policy
-                .deny
-                .as_ref()
-                .and_then(|d| d.get(by.entry));
+            let entry = record.step.policy.deny.as_ref().and_then(|d| d.get(by.entry));
             match entry.map(|e| (&e.source, &e.pattern)) {
-                Some((Source::Config { path }, pattern)) => (
-                    vec![Edit::Remove {
-                        path: path.clone(),
-                        value: pattern.clone(),
-                    }],
-                    None,
-                ),
-                _ => (
-                    Vec::new(),
-                    Some(builtin_deny_note(record.step.kind, resolution)),
-                ),
+                Some((Source::Config { path }, pattern)) => {
+                    (vec![Edit::Remove { path: path.clone(), value: pattern.clone() }], None)
+                }
+                _ => (Vec::new(), Some(builtin_deny_note(record.step.kind, resolution))),
             }
         }
         Some(Verdict::NotInAllowlist) => match record.step.kind {
             StepKind::Profile | StepKind::ProviderProfile => {
                 // alsoAllow widens the profile; write it next to the profile that is in force.
-                let scope = record
-                    .step
-                    .scope
-                    .as_ref()
-                    .map(parent)
-                    .unwrap_or_else(|| KeyPath::keys(&["tools"]));
-                (
-                    vec![Edit::Append {
-                        path: scope.key("alsoAllow"),
-                        value: tool.to_string(),
-                    }],
-                    None,
-                )
+                let scope = record.step.scope.as_ref().map(parent).unwrap_or_else(|| KeyPath::keys(&["tools"]));
+                (vec![Edit::Append { path: scope.key("alsoAllow"), value: tool.to_string() }], None)
             }
             StepKind::Sandbox => {
-                let key = if pack.sandbox.also_allow {
-                    "alsoAllow"
-                } else {
-                    "allow"
-                };
+                let key = if pack.sandbox.also_allow { "alsoAllow" } else { "allow" };
                 let path = KeyPath::keys(&["tools", "sandbox", "tools", key]);
-                (
-                    vec![Edit::Append {
-                        path,
-                        value: tool.to_string(),
-                    }],
-                    None,
-                )
+                (vec![Edit::Append { path, value: tool.to_string() }], None)
             }
             StepKind::Subagent => (
                 vec![Edit::Append {
@@ -267,22 +221,10 @@ fn step_edits(
                 }],
                 None,
             ),
-            StepKind::Runtime => (
-                Vec::new(),
-                Some("the run's own toolsAllow list must name it".into()),
-            ),
+            StepKind::Runtime => (Vec::new(), Some("the run's own toolsAllow list must name it".into())),
             _ => match &record.step.scope {
-                Some(scope) => (
-                    vec![Edit::Append {
-                        path: scope.key("allow"),
-                        value: tool.to_string(),
-                    }],
-                    None,
-                ),
-                None => (
-                    Vec::new(),
-                    Some(format!("agent `{agent}`: no config scope to edit")),
-                ),
+                Some(scope) => (vec![Edit::Append { path: scope.key("allow"), value: tool.to_string() }], None),
+                None => (Vec::new(), Some(format!("agent `{agent}`: no config scope to edit"))),
             },
         },
         _ => (Vec::new(), None),
@@ -291,20 +233,14 @@ fn step_edits(
 
 fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
     match kind {
-        StepKind::OwnerOnly => {
-            "owner-only tool: only the owner's sessions get it; no config edit lifts this".into()
-        }
+        StepKind::OwnerOnly => "owner-only tool: only the owner's sessions get it; no config edit lifts this".into(),
         StepKind::Subagent => format!(
             "built-in sub-agent deny (depth {} is a {:?}); raise agents.defaults.subagents.maxSpawnDepth if it is the leaf list",
             resolution.spawn_depth, resolution.subagent_role
         ),
         StepKind::Sandbox => format!(
             "denied by the sandbox defaults: add it to tools.sandbox.tools.allow/alsoAllow, or set {} to \"off\"",
-            resolution
-                .sandbox
-                .mode_path
-                .as_ref()
-                .map_or("agents.defaults.sandbox.mode".into(), ToString::to_string)
+            resolution.sandbox.mode_path.as_ref().map_or("agents.defaults.sandbox.mode".into(), ToString::to_string)
         ),
         _ => "a built-in rule of this release".into(),
     }
@@ -319,25 +255,14 @@ fn fixes(
 ) -> Vec<Fix> {
     let pack = VersionPack::get(version);
     let blocking: Vec<usize> = (0..resolution.steps.len())
-        .filter(|&i| {
-            resolution.steps[i]
-                .verdicts
-                .get(tool)
-                .is_some_and(|v| !v.keeps())
-        })
+        .filter(|&i| resolution.steps[i].verdicts.get(tool).is_some_and(|v| !v.keeps()))
         .collect();
     blocking
         .iter()
         .map(|&index| {
             let (edits, note) = step_edits(pack, resolution, index, tool);
             let (restores, also_grants) = try_edits(version, config, ctx, resolution, tool, &edits);
-            Fix {
-                step: resolution.steps[index].step.label.clone(),
-                edits,
-                restores,
-                also_grants,
-                note,
-            }
+            Fix { step: resolution.steps[index].step.label.clone(), edits, restores, also_grants, note }
         })
         .collect()
 }
@@ -369,12 +294,7 @@ fn try_edits(
     let Ok(after) = policy::resolve(version, &edited, ctx) else {
         return (false, Vec::new());
     };
-    let grants = after
-        .tools
-        .iter()
-        .filter(|t| *t != tool && !before.tools.contains(t))
-        .cloned()
-        .collect();
+    let grants = after.tools.iter().filter(|t| *t != tool && !before.tools.contains(t)).cloned().collect();
     (after.tools.iter().any(|t| t == tool), grants)
 }
 
@@ -390,18 +310,10 @@ fn dependences(
     if ctx.sender_is_owner.is_none() {
         variants.push((
             "if the sender is not the owner".into(),
-            SessionContext {
-                sender_is_owner: Some(false),
-                ..ctx.clone()
-            },
+            SessionContext { sender_is_owner: Some(false), ..ctx.clone() },
         ));
-        variants.push((
-            "if the sender is the owner".into(),
-            SessionContext {
-                sender_is_owner: Some(true),
-                ..ctx.clone()
-            },
-        ));
+        variants
+            .push(("if the sender is the owner".into(), SessionContext { sender_is_owner: Some(true), ..ctx.clone() }));
     }
     if ctx.session_key.is_none() && ctx.spawn_depth.is_none() {
         let agent = ctx.agent_id.clone().unwrap_or_else(|| "main".into());
@@ -409,26 +321,16 @@ fn dependences(
             let key = format!("agent:{agent}:{channel}:group:{group}");
             variants.push((
                 format!("if this session is the {channel} group chat `{group}`"),
-                SessionContext {
-                    session_key: Some(key),
-                    message_provider: Some(channel),
-                    ..ctx.clone()
-                },
+                SessionContext { session_key: Some(key), message_provider: Some(channel), ..ctx.clone() },
             ));
         }
         variants.push((
             "if this session is a sub-agent (depth 1)".into(),
-            SessionContext {
-                spawn_depth: Some(1),
-                ..ctx.clone()
-            },
+            SessionContext { spawn_depth: Some(1), ..ctx.clone() },
         ));
         variants.push((
             "if this session is not the main session (e.g. a channel thread)".into(),
-            SessionContext {
-                session_key: Some(format!("agent:{agent}:webchat:channel:other")),
-                ..ctx.clone()
-            },
+            SessionContext { session_key: Some(format!("agent:{agent}:webchat:channel:other")), ..ctx.clone() },
         ));
     }
     variants
@@ -457,16 +359,7 @@ fn configured_groups(config: &Value) -> Vec<(String, String)> {
                 .and_then(Value::as_object)
                 .into_iter()
                 .flat_map(|groups| groups.keys())
-                .map(move |group| {
-                    (
-                        channel.clone(),
-                        if group == "*" {
-                            "any".to_string()
-                        } else {
-                            group.clone()
-                        },
-                    )
-                })
+                .map(move |group| (channel.clone(), if group == "*" { "any".to_string() } else { group.clone() }))
         })
         .take(8)
         .collect()
@@ -486,18 +379,12 @@ mod tests {
     #[test]
     fn deny_fix_removes_the_entry_and_reports_side_grants() {
         let config = json!({"tools": {"deny": ["group:runtime"]}});
-        let owner = SessionContext {
-            sender_is_owner: Some(true),
-            ..Default::default()
-        };
+        let owner = SessionContext { sender_is_owner: Some(true), ..Default::default() };
         let explanation = run(config, owner, "exec");
         assert!(!explanation.present);
         let fix = &explanation.fixes[0];
         assert_eq!(fix.step, "tools.allow");
-        assert_eq!(
-            fix.edits[0].describe(),
-            "remove \"group:runtime\" from tools.deny"
-        );
+        assert_eq!(fix.edits[0].describe(), "remove \"group:runtime\" from tools.deny");
         assert!(fix.restores);
         assert!(fix.also_grants.contains(&"process".to_string()));
     }
@@ -506,10 +393,7 @@ mod tests {
     fn profile_miss_is_fixed_with_also_allow() {
         let config = json!({"tools": {"profile": "minimal"}});
         let explanation = run(config, SessionContext::default(), "exec");
-        assert_eq!(
-            explanation.fixes[0].edits[0].describe(),
-            "add \"exec\" to tools.alsoAllow"
-        );
+        assert_eq!(explanation.fixes[0].edits[0].describe(), "add \"exec\" to tools.alsoAllow");
         assert!(explanation.fixes[0].restores);
         assert!(explanation.fixes[0].also_grants.is_empty());
     }
@@ -518,11 +402,6 @@ mod tests {
     fn reports_dependence_on_owner() {
         let explanation = run(json!({}), SessionContext::default(), "gateway");
         assert!(explanation.present);
-        assert!(
-            explanation
-                .depends_on
-                .iter()
-                .any(|d| d.condition.contains("not the owner") && !d.present)
-        );
+        assert!(explanation.depends_on.iter().any(|d| d.condition.contains("not the owner") && !d.present));
     }
 }

@@ -4,11 +4,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PathSeg {
-    Key(String),
-    Index(usize),
-}
+pub use crate::config::path::PathSeg;
 
 /// A path from the config root to a value.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21,11 +17,7 @@ impl KeyPath {
 
     /// Builds a path of object keys: `KeyPath::keys(&["tools", "deny"])`.
     pub fn keys(keys: &[&str]) -> Self {
-        KeyPath(
-            keys.iter()
-                .map(|k| PathSeg::Key((*k).to_string()))
-                .collect(),
-        )
+        KeyPath(keys.iter().map(|k| PathSeg::Key((*k).to_string())).collect())
     }
 
     pub fn key(&self, key: &str) -> Self {
@@ -84,9 +76,7 @@ impl serde::Serialize for KeyPath {
 
 fn is_plain_key(key: &str) -> bool {
     let mut chars = key.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
@@ -97,14 +87,8 @@ mod tests {
 
     #[test]
     fn displays_and_looks_up() {
-        let path = KeyPath::keys(&["tools", "byProvider"])
-            .key("openai/gpt-5")
-            .key("deny")
-            .index(1);
-        assert_eq!(
-            path.to_string(),
-            r#"tools.byProvider["openai/gpt-5"].deny[1]"#
-        );
+        let path = KeyPath::keys(&["tools", "byProvider"]).key("openai/gpt-5").key("deny").index(1);
+        assert_eq!(path.to_string(), r#"tools.byProvider["openai/gpt-5"].deny[1]"#);
         let doc = json!({"tools": {"byProvider": {"openai/gpt-5": {"deny": ["a", "b"]}}}});
         assert_eq!(path.lookup(&doc), Some(&json!("b")));
         assert_eq!(KeyPath::keys(&["tools", "nope"]).lookup(&doc), None);

@@ -2,6 +2,7 @@
 
 pub mod batch;
 pub mod cli;
+pub mod config;
 pub mod explain;
 pub mod keypath;
 pub mod loading;

@@ -1,11 +1,13 @@
-//! The seam between commands and the config loader: turns a batch case's `config`/`configPath`
-//! into the config in force plus validation issues.
+//! The seam between commands and the config loader: load, validate, and report problems as
+//! diagnostics (CLI) or as `{path, message}` issues (batch).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
+use crate::config::{self, LoadOptions, LoadedConfig};
+use crate::keypath::KeyPath;
 
 /// A case's config after loading and validation.
 pub struct LoadedCase {
@@ -15,66 +17,78 @@ pub struct LoadedCase {
     pub warnings: Vec<String>,
 }
 
-/// Loads the config of a batch case: inline `config` (object or JSON5 text) or `configPath`
-/// (relative to the batch file).
-pub fn load_case_config(
-    case: &Value,
-    _version: OpenClawVersion,
-    base_dir: &Path,
-) -> Result<LoadedCase, Value> {
-    let config = match (
-        case.get("config"),
-        case.get("configPath").and_then(Value::as_str),
-    ) {
-        (Some(Value::String(text)), _) => parse_text(text)?,
-        (Some(value), _) => value.clone(),
-        (None, Some(path)) => {
-            let full = base_dir.join(path);
-            let text = std::fs::read_to_string(&full)
-                .map_err(|e| json!({"kind": "config", "message": format!("cannot read {}: {e}", full.display())}))?;
-            parse_text(&text)?
-        }
-        (None, None) => json!({}),
-    };
-    Ok(LoadedCase {
-        config,
-        issues: Vec::new(),
-        warnings: Vec::new(),
-    })
+fn options(version: OpenClawVersion, cwd: Option<&Path>) -> LoadOptions {
+    let mut opts = LoadOptions::from_process(version);
+    if let Some(cwd) = cwd {
+        opts.cwd = cwd.to_path_buf();
+    }
+    opts
 }
 
-/// Config files loaded for a command: the config in force plus a way to say where a value was
-/// written (`file:line:col`).
+/// Loads the config of a batch case: inline `config` (object, or JSON5 text) or `configPath`
+/// (relative to the batch file), through the same pipeline and validation as config files.
+pub fn load_case_config(case: &Value, version: OpenClawVersion, base_dir: &Path) -> Result<LoadedCase, Value> {
+    let opts = options(version, Some(base_dir));
+    let config_error = |e: config::ConfigError| json!({"kind": "config", "message": e.to_string()});
+    let loaded = match (case.get("config"), case.get("configPath").and_then(Value::as_str)) {
+        (Some(Value::String(text)), _) => load_text(text, &opts)?,
+        (Some(value), _) => config::load_inline(value.clone(), &opts).map_err(config_error)?,
+        (None, Some(path)) => config::load(&[base_dir.join(path)], &opts).map_err(config_error)?,
+        (None, None) => config::load_inline(json!({}), &opts).map_err(config_error)?,
+    };
+    let issues = config::validate(&loaded, version)
+        .iter()
+        .map(|issue| json!({"path": issue.dotted_path(), "message": issue.message}))
+        .collect();
+    let warnings = loaded.warnings().iter().map(|w| w.message.clone()).collect();
+    Ok(LoadedCase { config: loaded.value().clone(), issues, warnings })
+}
+
+/// JSON5 text given inline in a case: parsed with the config parser, then loaded like an inline
+/// object.
+fn load_text(text: &str, opts: &LoadOptions) -> Result<LoadedConfig, Value> {
+    let outcome = config::json5::parse(PathBuf::from("<case config>"), text.to_string());
+    let parsed = outcome
+        .document
+        .map_err(|e| json!({"kind": "config", "message": format!("JSON5 parse failed: {}", e.message)}))?;
+    config::load_inline(parsed.root.to_value(), opts).map_err(|e| json!({"kind": "config", "message": e.to_string()}))
+}
+
+/// Config files loaded and validated for a command.
 pub struct LoadedFiles {
     pub config: Value,
-    pub files: Vec<std::path::PathBuf>,
+    loaded: LoadedConfig,
 }
 
 impl LoadedFiles {
     /// Where the value at `path` was written, as `file:line:col`, if it came from a file.
-    pub fn locate(&self, path: &crate::keypath::KeyPath) -> Option<String> {
-        path.lookup(&self.config)?;
-        self.files.last().map(|f| f.display().to_string())
+    pub fn locate(&self, path: &KeyPath) -> Option<String> {
+        self.loaded.origin(path.segments()).map(|origin| origin.to_string())
+    }
+
+    pub fn loaded(&self) -> &LoadedConfig {
+        &self.loaded
     }
 }
 
-/// Loads and overlays config files (later files override earlier ones).
-pub fn load_files(
-    paths: &[std::path::PathBuf],
-    _version: OpenClawVersion,
-) -> miette::Result<LoadedFiles> {
-    let mut config = json!({});
-    for path in paths {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| miette::miette!("cannot read {}: {e}", path.display()))?;
-        config = parse_text(&text).map_err(|e| miette::miette!("{}: {e}", path.display()))?;
+/// Loads, overlays (later files override earlier ones) and validates config files. With no
+/// files, OpenClaw's own discovery finds the config. A config OpenClaw would refuse is an error.
+pub fn load_files(paths: &[PathBuf], version: OpenClawVersion) -> miette::Result<LoadedFiles> {
+    let loaded = config::load(paths, &options(version, None))?;
+    for warning in loaded.warnings() {
+        eprintln!("{:?}", miette::Report::new(warning.clone()));
     }
-    Ok(LoadedFiles {
-        config,
-        files: paths.to_vec(),
-    })
-}
-
-fn parse_text(text: &str) -> Result<Value, Value> {
-    serde_json::from_str(text).map_err(|e| json!({"kind": "config", "message": e.to_string()}))
+    let issues = config::validate(&loaded, version);
+    if let Some(first) = issues.first() {
+        for issue in &issues[1..] {
+            eprintln!("{:?}", miette::Report::new(issue.clone()));
+        }
+        let count = issues.len();
+        return Err(miette::Report::new(first.clone()).wrap_err(format!(
+            "OpenClaw {} would refuse this config ({count} problem{})",
+            version.release(),
+            if count == 1 { "" } else { "s" }
+        )));
+    }
+    Ok(LoadedFiles { config: loaded.value().clone(), loaded })
 }

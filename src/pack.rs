@@ -238,8 +238,7 @@ impl VersionPack {
 
     fn parse(text: &str) -> VersionPack {
         // The packs are compiled in and covered by tests, so a parse failure is a build defect.
-        let mut pack: VersionPack =
-            serde_json::from_str(text).expect("bundled version pack is valid");
+        let mut pack: VersionPack = serde_json::from_str(text).expect("bundled version pack is valid");
         pack.groups = pack.build_groups();
         pack
     }
@@ -250,20 +249,11 @@ impl VersionPack {
             .sections
             .iter()
             .map(|section| {
-                let members = self
-                    .tools
-                    .iter()
-                    .filter(|t| t.section == section.id)
-                    .map(|t| t.id.clone());
+                let members = self.tools.iter().filter(|t| t.section == section.id).map(|t| t.id.clone());
                 (format!("group:{}", section.id), members.collect())
             })
             .collect();
-        let openclaw = self
-            .tools
-            .iter()
-            .filter(|t| t.openclaw_group)
-            .map(|t| t.id.clone())
-            .collect();
+        let openclaw = self.tools.iter().filter(|t| t.openclaw_group).map(|t| t.id.clone()).collect();
         groups.push(("group:openclaw".to_string(), openclaw));
         groups
     }
@@ -275,10 +265,7 @@ impl VersionPack {
 
     /// Members of a static group (`group:fs`), or `None` for any other name.
     pub fn group(&self, name: &str) -> Option<&[String]> {
-        self.groups
-            .iter()
-            .find(|(id, _)| id == name)
-            .map(|(_, members)| members.as_slice())
+        self.groups.iter().find(|(id, _)| id == name).map(|(_, members)| members.as_slice())
     }
 
     pub fn is_catalog_tool(&self, id: &str) -> bool {
@@ -338,24 +325,11 @@ mod tests {
     #[test]
     fn groups_follow_catalog_order() {
         let pack = VersionPack::get(OpenClawVersion::V2026_9);
-        assert_eq!(
-            pack.group("group:fs").unwrap(),
-            ["ls", "read", "write", "edit", "apply_patch"]
-        );
-        assert_eq!(
-            pack.group("group:runtime").unwrap(),
-            ["exec", "process", "code_execution", "secrets"]
-        );
+        assert_eq!(pack.group("group:fs").unwrap(), ["ls", "read", "write", "edit", "apply_patch"]);
+        assert_eq!(pack.group("group:runtime").unwrap(), ["exec", "process", "code_execution", "secrets"]);
         let seed = VersionPack::get(OpenClawVersion::V2026_2);
-        assert_eq!(
-            seed.group("group:fs").unwrap(),
-            ["read", "write", "edit", "apply_patch"]
-        );
-        assert!(
-            seed.group("group:openclaw")
-                .unwrap()
-                .contains(&"canvas".to_string())
-        );
+        assert_eq!(seed.group("group:fs").unwrap(), ["read", "write", "edit", "apply_patch"]);
+        assert!(seed.group("group:openclaw").unwrap().contains(&"canvas".to_string()));
     }
 
     #[test]
@@ -376,11 +350,7 @@ mod tests {
                 .profiles
                 .iter()
                 .filter_map(|p| p.allow.as_ref())
-                .chain([
-                    &pack.sandbox.default_allow,
-                    &pack.sandbox.default_deny,
-                    &pack.owner_only.tools,
-                ])
+                .chain([&pack.sandbox.default_allow, &pack.sandbox.default_deny, &pack.owner_only.tools])
                 .chain([&pack.subagents.always_deny, &pack.subagents.leaf_deny]);
             for name in lists.flatten() {
                 assert_eq!(&pack.normalize(name), name, "{version}: {name}");

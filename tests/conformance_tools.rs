@@ -15,20 +15,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str)] = &[];
 
 fn read_jsonl(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
 }
 
 fn string_set(value: Option<&Value>) -> BTreeSet<String> {
-    value
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
+    value.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
 }
 
 fn removed_map(value: Option<&Value>) -> BTreeMap<String, String> {
@@ -48,28 +39,19 @@ fn compare(expected: &Value, actual: &Value) -> Option<String> {
             "ok: expected {}, got {} ({})",
             ok(expected),
             ok(actual),
-            actual
-                .get("error")
-                .or(actual.get("config"))
-                .unwrap_or(&Value::Null)
+            actual.get("error").or(actual.get("config")).unwrap_or(&Value::Null)
         ));
     }
     if !ok(expected) {
         return None;
     }
-    let (want, got) = (
-        string_set(expected.get("tools")),
-        string_set(actual.get("tools")),
-    );
+    let (want, got) = (string_set(expected.get("tools")), string_set(actual.get("tools")));
     if want != got {
         let missing: Vec<_> = want.difference(&got).collect();
         let extra: Vec<_> = got.difference(&want).collect();
         return Some(format!("tools: missing {missing:?}, extra {extra:?}"));
     }
-    let (want, got) = (
-        removed_map(expected.get("removed")),
-        removed_map(actual.get("removed")),
-    );
+    let (want, got) = (removed_map(expected.get("removed")), removed_map(actual.get("removed")));
     let diffs: Vec<String> = want
         .iter()
         .filter(|(tool, step)| got.get(*tool) != Some(step))
@@ -82,11 +64,7 @@ fn check_version(version: &str) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
     let cases = read_jsonl(&dir.join(format!("tools-{version}.cases.jsonl")));
     let expected = read_jsonl(&dir.join(format!("tools-{version}.expected.jsonl")));
-    assert_eq!(
-        cases.len(),
-        expected.len(),
-        "cases and expected outputs must line up"
-    );
+    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
     let default_version: OpenClawVersion = version.parse().unwrap();
     let mut failures = Vec::new();
     let mut known = 0;
@@ -95,10 +73,7 @@ fn check_version(version: &str) {
         assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
         let got = run_tools_case(case, default_version, &dir);
         if let Some(diff) = compare(want, &got) {
-            if KNOWN_DIFFERENCES
-                .iter()
-                .any(|(known_id, _)| *known_id == id)
-            {
+            if KNOWN_DIFFERENCES.iter().any(|(known_id, _)| *known_id == id) {
                 known += 1;
             } else {
                 failures.push(format!("{id}: {diff}"));
@@ -111,12 +86,7 @@ fn check_version(version: &str) {
         cases.len(),
         100.0 * passed as f64 / cases.len() as f64
     );
-    assert!(
-        failures.is_empty(),
-        "{} cases differ from OpenClaw {version}:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]

@@ -44,29 +44,22 @@ fn names() -> impl Strategy<Value = Vec<String>> {
 }
 
 fn scope() -> impl Strategy<Value = Value> {
-    (
-        prop::option::of(names()),
-        prop::option::of(names()),
-        prop::option::of(names()),
-    )
-        .prop_map(|(allow, also, deny)| {
-            let mut block = serde_json::Map::new();
-            if let Some(allow) = allow {
-                block.insert("allow".into(), json!(allow));
-            } else if let Some(also) = also {
-                block.insert("alsoAllow".into(), json!(also));
-            }
-            if let Some(deny) = deny {
-                block.insert("deny".into(), json!(deny));
-            }
-            Value::Object(block)
-        })
+    (prop::option::of(names()), prop::option::of(names()), prop::option::of(names())).prop_map(|(allow, also, deny)| {
+        let mut block = serde_json::Map::new();
+        if let Some(allow) = allow {
+            block.insert("allow".into(), json!(allow));
+        } else if let Some(also) = also {
+            block.insert("alsoAllow".into(), json!(also));
+        }
+        if let Some(deny) = deny {
+            block.insert("deny".into(), json!(deny));
+        }
+        Value::Object(block)
+    })
 }
 
 fn config() -> impl Strategy<Value = Value> {
-    let profile = prop::option::of(prop::sample::select(
-        &["minimal", "coding", "messaging", "full"][..],
-    ));
+    let profile = prop::option::of(prop::sample::select(&["minimal", "coding", "messaging", "full"][..]));
     let mode = prop::sample::select(&["off", "non-main", "all"][..]);
     (profile, scope(), scope(), scope(), scope(), mode).prop_map(|(profile, global, provider, agent, sandbox, mode)| {
         let mut tools = global;
@@ -84,20 +77,12 @@ fn config() -> impl Strategy<Value = Value> {
 }
 
 fn context() -> impl Strategy<Value = SessionContext> {
-    let key = prop::sample::select(
-        &[
-            "agent:main:main",
-            "agent:main:telegram:group:-1",
-            "agent:main:subagent:a",
-        ][..],
-    );
-    (key, prop::option::of(any::<bool>()), prop::bool::ANY).prop_map(|(key, owner, openai)| {
-        SessionContext {
-            session_key: Some(key.to_string()),
-            sender_is_owner: owner,
-            model_provider: openai.then(|| "openai".to_string()),
-            ..Default::default()
-        }
+    let key = prop::sample::select(&["agent:main:main", "agent:main:telegram:group:-1", "agent:main:subagent:a"][..]);
+    (key, prop::option::of(any::<bool>()), prop::bool::ANY).prop_map(|(key, owner, openai)| SessionContext {
+        session_key: Some(key.to_string()),
+        sender_is_owner: owner,
+        model_provider: openai.then(|| "openai".to_string()),
+        ..Default::default()
     })
 }
 

@@ -46,20 +46,11 @@ pub fn run(version: OpenClawVersion, args: &CatalogArgs) -> miette::Result<ExitC
             .map(|tool| CatalogTool {
                 id: &tool.id,
                 section: &tool.section,
-                groups: pack
-                    .groups()
-                    .iter()
-                    .filter(|(_, m)| m.contains(&tool.id))
-                    .map(|(g, _)| g.as_str())
-                    .collect(),
+                groups: pack.groups().iter().filter(|(_, m)| m.contains(&tool.id)).map(|(g, _)| g.as_str()).collect(),
                 profiles: pack
                     .profiles
                     .iter()
-                    .filter(|p| {
-                        p.allow
-                            .as_ref()
-                            .is_some_and(|a| a.contains(&tool.id) || a.iter().any(|x| x == "*"))
-                    })
+                    .filter(|p| p.allow.as_ref().is_some_and(|a| a.contains(&tool.id) || a.iter().any(|x| x == "*")))
                     .map(|p| p.id.as_str())
                     .collect(),
                 sandbox_default: if pack.sandbox.default_allow.contains(&tool.id) {
@@ -72,16 +63,8 @@ pub fn run(version: OpenClawVersion, args: &CatalogArgs) -> miette::Result<ExitC
                 owner_only: pack.owner_only.tools.contains(&tool.id),
             })
             .collect(),
-        groups: pack
-            .groups()
-            .iter()
-            .map(|(g, m)| (g.as_str(), m.as_slice()))
-            .collect(),
-        profiles: pack
-            .profiles
-            .iter()
-            .map(|p| (p.id.as_str(), p.allow.as_deref()))
-            .collect(),
+        groups: pack.groups().iter().map(|(g, m)| (g.as_str(), m.as_slice())).collect(),
+        profiles: pack.profiles.iter().map(|p| (p.id.as_str(), p.allow.as_deref())).collect(),
         aliases: &pack.aliases,
     };
     match args.format {
@@ -92,13 +75,7 @@ pub fn run(version: OpenClawVersion, args: &CatalogArgs) -> miette::Result<ExitC
 }
 
 fn render(catalog: &Catalog<'_>) -> String {
-    let mut tools = output::table(&[
-        "Tool",
-        "Section",
-        "Profiles",
-        "Sandbox default",
-        "Owner-only",
-    ]);
+    let mut tools = output::table(&["Tool", "Section", "Profiles", "Sandbox default", "Owner-only"]);
     for tool in &catalog.tools {
         tools.add_row(vec![
             tool.id.to_string(),
@@ -114,16 +91,9 @@ fn render(catalog: &Catalog<'_>) -> String {
     }
     let mut profiles = output::table(&["Profile", "Allows"]);
     for (profile, allow) in &catalog.profiles {
-        profiles.add_row(vec![
-            profile.to_string(),
-            allow.map_or("(no policy: every tool)".into(), |a| a.join(", ")),
-        ]);
+        profiles.add_row(vec![profile.to_string(), allow.map_or("(no policy: every tool)".into(), |a| a.join(", "))]);
     }
-    let aliases: Vec<String> = catalog
-        .aliases
-        .iter()
-        .map(|(from, to)| format!("{from} → {to}"))
-        .collect();
+    let aliases: Vec<String> = catalog.aliases.iter().map(|(from, to)| format!("{from} → {to}")).collect();
     format!(
         "OpenClaw {} tool catalog ({} tools)\n{tools}\n\nGroups\n{groups}\n\nProfiles\n{profiles}\n\nAliases: {}\n",
         catalog.openclaw_version,

@@ -26,21 +26,13 @@ pub struct ExplainArgs {
 pub fn run(version: OpenClawVersion, args: &ExplainArgs) -> miette::Result<ExitCode> {
     let loaded = loading::load_files(&args.config.files, version)?;
     let ctx = args.context.to_context()?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(|e| {
-        miette::miette!(
-            code = "session",
-            help = "pass --agent <id> or --session <key>",
-            "{e}"
-        )
-    })?;
+    let resolution = policy::resolve(version, &loaded.config, &ctx)
+        .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
     let explanation = explain(version, &loaded.config, &ctx, &resolution, &args.tool);
     match args.format {
-        Format::Table => output::write_stdout(&render(
-            &explanation,
-            &resolution.agent_id,
-            &resolution.session_key,
-            &loaded,
-        ))?,
+        Format::Table => {
+            output::write_stdout(&render(&explanation, &resolution.agent_id, &resolution.session_key, &loaded))?
+        }
         format => output::emit_machine(format, "explain", &explanation)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -67,22 +59,13 @@ fn verdict_text(verdict: &Verdict, entry: Option<&str>) -> String {
 
 fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedFiles) -> String {
     let mut out = String::new();
-    let status = if e.present {
-        "is available"
-    } else {
-        "is NOT available"
-    };
-    out.push_str(&format!(
-        "{} {status} to agent {agent} in session {session}.\n",
-        e.tool
-    ));
+    let status = if e.present { "is available" } else { "is NOT available" };
+    out.push_str(&format!("{} {status} to agent {agent} in session {session}.\n", e.tool));
     if !e.known_tool {
         out.push_str("  (not a tool of this OpenClaw release; plugin tools must be declared with --plugin-tool)\n");
     }
     if let Some(reason) = &e.not_constructed {
-        out.push_str(&format!(
-            "  It is not constructed in this session: {reason}.\n"
-        ));
+        out.push_str(&format!("  It is not constructed in this session: {reason}.\n"));
     }
     if let Some(removal) = &e.removed_by {
         out.push_str(&format!("  Removed by step `{}`.\n", removal.step));
@@ -98,11 +81,7 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
                     None => s.to_string(),
                 })
                 .unwrap_or_default();
-            table.add_row(vec![
-                step.step.clone(),
-                verdict_text(&step.verdict, step.entry.as_deref()),
-                at,
-            ]);
+            table.add_row(vec![step.step.clone(), verdict_text(&step.verdict, step.entry.as_deref()), at]);
         }
         out.push_str(&format!("\n{table}\n"));
     }
@@ -117,16 +96,9 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
                 out.push_str(&format!("    - {note}\n"));
             }
             if !fix.edits.is_empty() {
-                let grants = if fix.also_grants.is_empty() {
-                    "nothing else".to_string()
-                } else {
-                    fix.also_grants.join(", ")
-                };
-                let restores = if fix.restores {
-                    "restores it"
-                } else {
-                    "not enough on its own"
-                };
+                let grants =
+                    if fix.also_grants.is_empty() { "nothing else".to_string() } else { fix.also_grants.join(", ") };
+                let restores = if fix.restores { "restores it" } else { "not enough on its own" };
                 out.push_str(&format!("      {restores}; also grants: {grants}\n"));
             }
         }
@@ -137,10 +109,7 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
             let outcome = if d.present {
                 "it would be available".to_string()
             } else {
-                format!(
-                    "it would be removed by `{}`",
-                    d.removed_by.as_deref().unwrap_or("?")
-                )
+                format!("it would be removed by `{}`", d.removed_by.as_deref().unwrap_or("?"))
             };
             out.push_str(&format!("  - {}, {outcome}\n", d.condition));
         }

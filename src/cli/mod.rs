@@ -114,31 +114,22 @@ impl ContextArgs {
     pub fn to_context(&self) -> miette::Result<SessionContext> {
         let mut plugin_tools = match &self.plugins {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display())
-                })?;
-                serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
-                    miette::miette!(code = "cli::plugins", "{}: {e}", path.display())
-                })?
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
+                serde_json::from_str::<Vec<PluginTool>>(&text)
+                    .map_err(|e| miette::miette!(code = "cli::plugins", "{}: {e}", path.display()))?
             }
             None => Vec::new(),
         };
         for spec in &self.plugin_tools {
             let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
-                miette::miette!(
-                    code = "cli::plugin-tool",
-                    "--plugin-tool wants PLUGIN:TOOL, got `{spec}`"
-                )
+                miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
             })?;
             let (name, optional) = match tool.strip_suffix('?') {
                 Some(name) => (name, true),
                 None => (tool, false),
             };
-            plugin_tools.push(PluginTool {
-                plugin: plugin.into(),
-                name: name.into(),
-                optional,
-            });
+            plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
         }
         Ok(SessionContext {
             agent_id: self.agent.clone(),
@@ -153,21 +144,14 @@ impl ContextArgs {
             sender_name: self.sender_name.clone(),
             sender_username: self.sender_username.clone(),
             sender_e164: self.sender_e164.clone(),
-            sender_is_owner: if self.not_owner {
-                Some(false)
-            } else {
-                self.owner.then_some(true)
-            },
+            sender_is_owner: if self.not_owner { Some(false) } else { self.owner.then_some(true) },
             spawn_depth: self.depth,
             model_has_vision: None,
             sandbox: self.sandbox,
-            tools_allow: self.tools_allow.as_ref().map(|list| {
-                list.split(',')
-                    .map(str::trim)
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect()
-            }),
+            tools_allow: self
+                .tools_allow
+                .as_ref()
+                .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
             plugin_tools,
         })
     }

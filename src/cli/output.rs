@@ -32,13 +32,8 @@ pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette
     }
     let document = Value::Object(document);
     let text = match format {
-        Format::Yaml => serde_yaml_ng::to_string(&document)
-            .map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
-        _ => {
-            serde_json::to_string_pretty(&document)
-                .map_err(|e| miette::miette!("cannot write JSON: {e}"))?
-                + "\n"
-        }
+        Format::Yaml => serde_yaml_ng::to_string(&document).map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
+        _ => serde_json::to_string_pretty(&document).map_err(|e| miette::miette!("cannot write JSON: {e}"))? + "\n",
     };
     write_stdout(&text)
 }
@@ -47,9 +42,7 @@ pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette
 pub fn write_stdout(text: &str) -> miette::Result<()> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(miette::miette!("cannot write output: {e}"))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
         _ => Ok(()),
     }
 }
@@ -57,9 +50,6 @@ pub fn write_stdout(text: &str) -> miette::Result<()> {
 /// A table in the house style.
 pub fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
-    table
-        .load_preset(UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header(header);
+    table.load_preset(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
     table
 }

@@ -37,13 +37,8 @@ pub fn run(version: OpenClawVersion, args: &ToolsArgs) -> miette::Result<ExitCod
     }
     let loaded = loading::load_files(&args.config.files, version)?;
     let ctx = args.context.to_context()?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(|e| {
-        miette::miette!(
-            code = "session",
-            help = "pass --agent <id> or --session <key>",
-            "{e}"
-        )
-    })?;
+    let resolution = policy::resolve(version, &loaded.config, &ctx)
+        .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
     let report = ToolsReport::new(&resolution, &loaded);
     match args.format {
         Format::Table => output::write_stdout(&render(&report))?,
@@ -56,20 +51,14 @@ fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> 
     let reader: Box<dyn BufRead> = if path == Path::new("-") {
         Box::new(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(path).map_err(|e| {
-            miette::miette!(code = "batch::read", "cannot open {}: {e}", path.display())
-        })?;
+        let file = std::fs::File::open(path)
+            .map_err(|e| miette::miette!(code = "batch::read", "cannot open {}: {e}", path.display()))?;
         Box::new(std::io::BufReader::new(file))
     };
-    let base_dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."))
-        .to_path_buf();
+    let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     for (number, line) in reader.lines().enumerate() {
-        let line =
-            line.map_err(|e| miette::miette!(code = "batch::read", "{}: {e}", path.display()))?;
+        let line = line.map_err(|e| miette::miette!(code = "batch::read", "{}: {e}", path.display()))?;
         if line.trim().is_empty() {
             continue;
         }
@@ -80,14 +69,10 @@ fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> 
             }
         };
         if let Some(object) = answer.as_object_mut() {
-            object.insert(
-                "schemaVersion".into(),
-                crate::batch::TOOLS_BATCH_SCHEMA.into(),
-            );
+            object.insert("schemaVersion".into(), crate::batch::TOOLS_BATCH_SCHEMA.into());
         }
-        let written = serde_json::to_writer(&mut out, &answer)
-            .map_err(std::io::Error::from)
-            .and_then(|()| out.write_all(b"\n"));
+        let written =
+            serde_json::to_writer(&mut out, &answer).map_err(std::io::Error::from).and_then(|()| out.write_all(b"\n"));
         if let Err(e) = written {
             if e.kind() == std::io::ErrorKind::BrokenPipe {
                 return Ok(ExitCode::SUCCESS);
@@ -96,9 +81,7 @@ fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> 
         }
     }
     match out.flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(miette::miette!("cannot write output: {e}"))
-        }
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
         _ => Ok(ExitCode::SUCCESS),
     }
 }
@@ -158,13 +141,7 @@ impl ToolsReport {
                 .iter()
                 .map(|(tool, removal)| {
                     let location = locate(removal.source.as_ref(), loaded);
-                    (
-                        tool.clone(),
-                        LocatedRemoval {
-                            removal: removal.clone(),
-                            location,
-                        },
-                    )
+                    (tool.clone(), LocatedRemoval { removal: removal.clone(), location })
                 })
                 .collect(),
             not_constructed: resolution.not_constructed.clone(),
@@ -204,9 +181,7 @@ fn render(report: &ToolsReport) -> String {
                     format!("deny \"{pattern}\" (via {via})")
                 }
                 (Some(pattern), _) => format!("deny \"{pattern}\""),
-                (None, _) if removal.rule == policy::RemovalRule::Filter => {
-                    "filtered before the pipeline".into()
-                }
+                (None, _) if removal.rule == policy::RemovalRule::Filter => "filtered before the pipeline".into(),
                 (None, _) => "not in allowlist".into(),
             };
             let at = match (&located.location, &removal.source) {
@@ -216,10 +191,7 @@ fn render(report: &ToolsReport) -> String {
             };
             table.add_row(vec![tool.clone(), removal.step.clone(), why, at]);
         }
-        out.push_str(&format!(
-            "\nRemoved tools ({}):\n{table}\n",
-            report.removed.len()
-        ));
+        out.push_str(&format!("\nRemoved tools ({}):\n{table}\n", report.removed.len()));
     }
     for warning in &report.warnings {
         out.push_str(&format!("\nwarning: {warning}\n"));

@@ -20,9 +20,7 @@ impl<'de> Deserialize<'de> for SandboxChoice {
             serde_json::Value::Bool(false) => Ok(SandboxChoice::Off),
             serde_json::Value::Null => Ok(SandboxChoice::Auto),
             serde_json::Value::String(s) => s.parse().map_err(serde::de::Error::custom),
-            other => Err(serde::de::Error::custom(format!(
-                "sandbox must be auto, true or false, got {other}"
-            ))),
+            other => Err(serde::de::Error::custom(format!("sandbox must be auto, true or false, got {other}"))),
         }
     }
 }

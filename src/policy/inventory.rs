@@ -54,8 +54,7 @@ struct ExplicitLists {
 
 /// The marker text of the `*` that alsoAllow-only scopes get (see `ScopeLists::to_policy`).
 fn is_implicit_star(entry: &Entry) -> bool {
-    entry.pattern == "*"
-        && matches!(&entry.source, Source::Builtin { what } if what.starts_with("implicit"))
+    entry.pattern == "*" && matches!(&entry.source, Source::Builtin { what } if what.starts_with("implicit"))
 }
 
 fn explicit_lists(
@@ -64,21 +63,9 @@ fn explicit_lists(
     sandbox: Option<&SandboxPolicy>,
     ctx: &SessionContext,
 ) -> ExplicitLists {
-    let mut lists = ExplicitLists {
-        allow: Vec::new(),
-        override_allow: Vec::new(),
-        deny: Vec::new(),
-    };
+    let mut lists = ExplicitLists { allow: Vec::new(), override_allow: Vec::new(), deny: Vec::new() };
     let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
-        allow: Some(
-            allow
-                .iter()
-                .map(|p| Entry {
-                    pattern: p.clone(),
-                    source: Source::builtin("runtime"),
-                })
-                .collect(),
-        ),
+        allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
         deny: None,
     });
     let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &s.policy));
@@ -112,12 +99,7 @@ fn explicit_lists(
         if implicit {
             lists.allow.push(None);
         }
-        lists.deny.extend(
-            policy
-                .deny_patterns()
-                .map(|p| p.trim().to_string())
-                .filter(|p| !p.is_empty()),
-        );
+        lists.deny.extend(policy.deny_patterns().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()));
     }
     if is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
@@ -160,15 +142,10 @@ fn model_configured(value: Option<&Value>) -> bool {
     match value {
         Some(Value::String(s)) => !s.trim().is_empty(),
         Some(Value::Object(m)) => {
-            m.get("primary")
-                .and_then(Value::as_str)
-                .is_some_and(|p| !p.trim().is_empty())
+            m.get("primary").and_then(Value::as_str).is_some_and(|p| !p.trim().is_empty())
                 || m.get("fallbacks")
                     .and_then(Value::as_array)
-                    .is_some_and(|f| {
-                        f.iter()
-                            .any(|x| x.as_str().is_some_and(|s| !s.trim().is_empty()))
-                    })
+                    .is_some_and(|f| f.iter().any(|x| x.as_str().is_some_and(|s| !s.trim().is_empty())))
         }
         _ => false,
     }
@@ -189,39 +166,21 @@ pub fn construct(
         OpenClawVersion::V2026_9 => core_tools_2026_9(pack, config, session, ctx, steps, &explicit),
         OpenClawVersion::V2026_2 => core_tools_2026_2(pack, config, session, ctx),
     };
-    built.extend(bundled_plugin_tools(
-        pack, version, config, session, ctx, &explicit,
-    ));
+    built.extend(bundled_plugin_tools(pack, version, config, session, ctx, &explicit));
     let mut inventory = Inventory::default();
     for tool in &ctx.plugin_tools {
         if plugin_tool_selected(pack, &tool.plugin, &tool.name, tool.optional, &explicit) {
-            built.push(InventoryTool {
-                name: tool.name.clone(),
-                plugin: Some(tool.plugin.clone()),
-            });
+            built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) });
         } else {
-            inventory.not_constructed.insert(
-                tool.name.clone(),
-                "optional plugin tool not named by any allowlist".into(),
-            );
+            inventory
+                .not_constructed
+                .insert(tool.name.clone(), "optional plugin tool not named by any allowlist".into());
         }
-        inventory
-            .declared_plugins
-            .push(tool.plugin.trim().to_lowercase());
+        inventory.declared_plugins.push(tool.plugin.trim().to_lowercase());
     }
-    apply_pre_filters(
-        pack,
-        config,
-        session,
-        ctx,
-        &explicit,
-        &mut built,
-        &mut inventory,
-    );
+    apply_pre_filters(pack, config, session, ctx, &explicit, &mut built, &mut inventory);
     for tool in &pack.tools {
-        if !built.iter().any(|t| t.name == tool.id)
-            && !inventory.not_constructed.contains_key(&tool.id)
-        {
+        if !built.iter().any(|t| t.name == tool.id) && !inventory.not_constructed.contains_key(&tool.id) {
             let reason = not_built_reason(pack, config, session, ctx, &tool.id);
             inventory.not_constructed.insert(tool.id.clone(), reason);
         }
@@ -231,10 +190,7 @@ pub fn construct(
 }
 
 fn core(names: &[&str]) -> impl Iterator<Item = InventoryTool> {
-    names.iter().map(|n| InventoryTool {
-        name: (*n).to_string(),
-        plugin: None,
-    })
+    names.iter().map(|n| InventoryTool { name: (*n).to_string(), plugin: None })
 }
 
 fn read_only_sandbox(session: &Session<'_>) -> bool {
@@ -243,35 +199,17 @@ fn read_only_sandbox(session: &Session<'_>) -> bool {
 
 /// Whether `apply_patch` is built: `tools.exec.applyPatch` (agent block over global), the model
 /// allowlist, the provider gate (2026.2) and the sandbox.
-fn apply_patch_built(
-    pack: &VersionPack,
-    config: &Value,
-    session: &Session<'_>,
-    ctx: &SessionContext,
-) -> bool {
+fn apply_patch_built(pack: &VersionPack, config: &Value, session: &Session<'_>, ctx: &SessionContext) -> bool {
     let rules = &pack.apply_patch;
-    let agent_setting = session
-        .agent_tools
-        .as_ref()
-        .and_then(|t| t.value.get("exec"))
-        .and_then(|e| e.get("applyPatch"));
+    let agent_setting =
+        session.agent_tools.as_ref().and_then(|t| t.value.get("exec")).and_then(|e| e.get("applyPatch"));
     let settings = agent_setting.or_else(|| lookup(config, &["tools", "exec", "applyPatch"]));
-    let enabled = settings
-        .and_then(|s| s.get("enabled"))
-        .and_then(Value::as_bool);
+    let enabled = settings.and_then(|s| s.get("enabled")).and_then(Value::as_bool);
     if !enabled.unwrap_or(rules.enabled_by_default) || read_only_sandbox(session) {
         return false;
     }
-    let provider = ctx
-        .model_provider
-        .as_deref()
-        .map(|p| p.trim().to_lowercase())
-        .unwrap_or_default();
-    if rules
-        .providers
-        .as_ref()
-        .is_some_and(|providers| !providers.contains(&provider))
-    {
+    let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase()).unwrap_or_default();
+    if rules.providers.as_ref().is_some_and(|providers| !providers.contains(&provider)) {
         return false;
     }
     let allow_models: Vec<String> = settings
@@ -286,25 +224,16 @@ fn apply_patch_built(
     if allow_models.is_empty() {
         return true;
     }
-    let model = ctx
-        .model_id
-        .as_deref()
-        .map(|m| m.trim().to_lowercase())
-        .unwrap_or_default();
-    let qualified = if !provider.is_empty() && !model.contains('/') {
-        format!("{provider}/{model}")
-    } else {
-        model.clone()
-    };
+    let model = ctx.model_id.as_deref().map(|m| m.trim().to_lowercase()).unwrap_or_default();
+    let qualified =
+        if !provider.is_empty() && !model.contains('/') { format!("{provider}/{model}") } else { model.clone() };
     !model.is_empty() && allow_models.iter().any(|m| *m == model || *m == qualified)
 }
 
 /// The session is a primary one: not a sub-agent and not an ACP session.
 fn is_primary(session_key: &str) -> bool {
     let key = session_key.trim().to_lowercase();
-    let rest = split_agent_key(&key)
-        .map_or(key.as_str(), |(_, rest)| rest)
-        .to_string();
+    let rest = split_agent_key(&key).map_or(key.as_str(), |(_, rest)| rest).to_string();
     !rest.starts_with("subagent:") && !rest.starts_with("acp:")
 }
 
@@ -408,10 +337,8 @@ fn core_tools_2026_9(
     }
     let global_allow: Vec<String> = string_list(lookup(config, &["tools", "allow"]));
     let global_deny: Vec<String> = string_list(lookup(config, &["tools", "deny"]));
-    let construction_deny: Vec<String> =
-        global_deny.iter().chain(&explicit.deny).cloned().collect();
-    let pdf_model =
-        model_configured(lookup(config, &["agents", "defaults", "pdfModel"])) || image_model;
+    let construction_deny: Vec<String> = global_deny.iter().chain(&explicit.deny).cloned().collect();
+    let pdf_model = model_configured(lookup(config, &["agents", "defaults", "pdfModel"])) || image_model;
     if pdf_model && !is_false(lookup(config, &["plugins", "enabled"])) {
         let mut allow: Vec<String> = global_allow.clone();
         let mut includes_defaults = false;
@@ -430,18 +357,10 @@ fn core_tools_2026_9(
             tools.extend(core(&["pdf"]));
         }
     }
-    let channel = ctx
-        .message_provider
-        .as_deref()
-        .map(|m| m.trim().to_lowercase());
-    let sender = ctx
-        .sender_id
-        .as_deref()
-        .is_some_and(|s| !s.trim().is_empty());
+    let channel = ctx.message_provider.as_deref().map(|m| m.trim().to_lowercase());
+    let sender = ctx.sender_id.as_deref().is_some_and(|s| !s.trim().is_empty());
     if !is_false(lookup(config, &["transcripts", "enabled"]))
-        && channel
-            .as_deref()
-            .is_some_and(|c| GATEWAY_CHANNELS.contains(&c))
+        && channel.as_deref().is_some_and(|c| GATEWAY_CHANNELS.contains(&c))
         && sender
     {
         tools.extend(core(&["transcripts"]));
@@ -460,13 +379,7 @@ fn core_tools_2026_9(
 }
 
 fn string_list(value: Option<&Value>) -> Vec<String> {
-    value
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(str::to_string)
-        .collect()
+    value.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
 }
 
 /// `progress_card` must pass the profile, provider, global, agent and sub-agent policies (with
@@ -498,14 +411,9 @@ fn progress_card_built(
         StepKind::AgentProvider,
         StepKind::Subagent,
     ];
-    steps
-        .iter()
-        .filter(|s| gating.contains(&s.kind))
-        .all(|step| {
-            CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default())
-                .evaluate("progress_card")
-                .keeps()
-        })
+    steps.iter().filter(|s| gating.contains(&s.kind)).all(|step| {
+        CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate("progress_card").keeps()
+    })
 }
 
 /// Core tools of a 2026.2.25 agent turn.
@@ -547,20 +455,14 @@ fn core_tools_2026_2(
     if !is_false(lookup(config, &["tools", "web", "fetch", "enabled"])) {
         tools.extend(core(&["web_fetch"]));
     }
-    if lookup(config, &["agents", "defaults", "imageModel"])
-        .is_some_and(|m| !m.is_null() && m != "")
-    {
+    if lookup(config, &["agents", "defaults", "imageModel"]).is_some_and(|m| !m.is_null() && m != "") {
         tools.extend(core(&["image"]));
     }
     tools
 }
 
 /// Whether a bundled plugin is enabled by `plugins.*`.
-fn plugin_enabled(
-    version: OpenClawVersion,
-    config: &Value,
-    plugin: &crate::pack::BundledPlugin,
-) -> bool {
+fn plugin_enabled(version: OpenClawVersion, config: &Value, plugin: &crate::pack::BundledPlugin) -> bool {
     let plugins = config.get("plugins");
     let field = |key: &str| plugins.and_then(|p| p.get(key));
     if is_false(field("enabled")) {
@@ -577,9 +479,7 @@ fn plugin_enabled(
     if !allow.is_empty() && !allow.iter().any(|a| a == id) && !exempt {
         return false;
     }
-    let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"])
-        .lookup(config)
-        .and_then(Value::as_bool);
+    let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
     // 2026.2 ignores `entries.<id>.enabled: false` for the memory slot.
     let slot_ignores_entry = is_memory_slot && version == OpenClawVersion::V2026_2;
     if entry_enabled == Some(false) && !slot_ignores_entry {
@@ -603,27 +503,16 @@ fn plugin_tool_selected(
     optional: bool,
     explicit: &ExplicitLists,
 ) -> bool {
-    let entries: Vec<Option<String>> = explicit
-        .allow
-        .iter()
-        .map(|e| e.as_ref().map(|p| pack.normalize(p)))
-        .collect();
+    let entries: Vec<Option<String>> = explicit.allow.iter().map(|e| e.as_ref().map(|p| pack.normalize(p))).collect();
     let named: Vec<String> = entries.iter().flatten().cloned().collect();
     let includes_defaults = entries.is_empty() || entries.iter().any(Option::is_none);
     let plugin_id = plugin.trim().to_lowercase();
     let deny: Vec<String> = explicit.deny.iter().map(|d| pack.normalize(d)).collect();
-    let matches_any = |name: &str, patterns: &[String]| {
-        patterns.iter().any(|p| plain_glob_matches(pack, p, name))
-    };
-    if matches_any(&plugin_id, &deny)
-        || matches_any("group:plugins", &deny)
-        || matches_any(tool, &deny)
-    {
+    let matches_any = |name: &str, patterns: &[String]| patterns.iter().any(|p| plain_glob_matches(pack, p, name));
+    if matches_any(&plugin_id, &deny) || matches_any("group:plugins", &deny) || matches_any(tool, &deny) {
         return false;
     }
-    let wholesale = named
-        .iter()
-        .any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
+    let wholesale = named.iter().any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
     wholesale || (includes_defaults && !optional) || matches_any(tool, &named)
 }
 
@@ -638,28 +527,17 @@ fn bundled_plugin_tools(
     let memory_search_on = match version {
         OpenClawVersion::V2026_9 => !is_false(lookup(config, &["memory", "search", "enabled"])),
         OpenClawVersion::V2026_2 => {
-            let agent = session
-                .agent
-                .as_ref()
-                .and_then(|a| a.value.get("memorySearch"))
-                .and_then(|m| m.get("enabled"));
-            let setting = agent
-                .or_else(|| lookup(config, &["agents", "defaults", "memorySearch", "enabled"]));
+            let agent = session.agent.as_ref().and_then(|a| a.value.get("memorySearch")).and_then(|m| m.get("enabled"));
+            let setting = agent.or_else(|| lookup(config, &["agents", "defaults", "memorySearch", "enabled"]));
             !is_false(setting)
         }
     };
     let mut tools = Vec::new();
-    for plugin in pack
-        .plugins
-        .iter()
-        .filter(|p| plugin_enabled(version, config, p))
-    {
+    for plugin in pack.plugins.iter().filter(|p| plugin_enabled(version, config, p)) {
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
             let selected = match version {
-                OpenClawVersion::V2026_9 => {
-                    plugin_tool_selected(pack, &plugin.id, tool, optional, explicit)
-                }
+                OpenClawVersion::V2026_9 => plugin_tool_selected(pack, &plugin.id, tool, optional, explicit),
                 // 2026.2 loads non-optional plugin tools whatever the allowlists say; optional ones
                 // need the tool or plugin named in the global or agent allowlist.
                 OpenClawVersion::V2026_2 => {
@@ -672,10 +550,7 @@ fn bundled_plugin_tools(
                 _ => false,
             };
             if selected && !gated {
-                tools.push(InventoryTool {
-                    name: tool.clone(),
-                    plugin: Some(plugin.id.clone()),
-                });
+                tools.push(InventoryTool { name: tool.clone(), plugin: Some(plugin.id.clone()) });
             }
         }
     }
@@ -689,18 +564,12 @@ fn named_in_scope_allowlists(
     plugin: &str,
     tool: &str,
 ) -> bool {
-    let scopes = [
-        lookup(config, &["tools"]),
-        session.agent.as_ref().and_then(|a| a.value.get("tools")),
-    ];
+    let scopes = [lookup(config, &["tools"]), session.agent.as_ref().and_then(|a| a.value.get("tools"))];
     scopes.into_iter().flatten().any(|scope| {
-        ["allow", "alsoAllow"]
-            .iter()
-            .flat_map(|k| string_list(scope.get(*k)))
-            .any(|entry| {
-                let name = pack.normalize(&entry);
-                name == tool || name == plugin || name == "group:plugins"
-            })
+        ["allow", "alsoAllow"].iter().flat_map(|k| string_list(scope.get(*k))).any(|entry| {
+            let name = pack.normalize(&entry);
+            name == tool || name == plugin || name == "group:plugins"
+        })
     })
 }
 
@@ -716,37 +585,23 @@ fn apply_pre_filters(
     inventory: &mut Inventory,
 ) {
     let mut dropped: Vec<(String, PreFilter)> = Vec::new();
-    let provider = ctx
-        .message_provider
-        .as_deref()
-        .map(|p| p.trim().to_lowercase())
-        .unwrap_or_default();
+    let provider = ctx.message_provider.as_deref().map(|p| p.trim().to_lowercase()).unwrap_or_default();
     if let Some(filter) = pack.message_provider_filter.get(&provider) {
         for tool in built.iter() {
-            let kept = filter
-                .keep_only
-                .as_ref()
-                .is_none_or(|keep| keep.contains(&tool.name));
+            let kept = filter.keep_only.as_ref().is_none_or(|keep| keep.contains(&tool.name));
             if !kept || filter.remove.contains(&tool.name) {
                 dropped.push((
                     tool.name.clone(),
                     PreFilter {
                         label: format!("pre-policy: message provider ({provider})"),
-                        reason: format!(
-                            "the `{provider}` message provider does not offer this tool"
-                        ),
+                        reason: format!("the `{provider}` message provider does not offer this tool"),
                     },
                 ));
             }
         }
     }
-    if pack.owner_only.placement == crate::pack::OwnerOnlyPlacement::BeforePipeline
-        && is_non_owner(pack, ctx)
-    {
-        for tool in built
-            .iter()
-            .filter(|t| pack.owner_only.tools.contains(&t.name))
-        {
+    if pack.owner_only.placement == crate::pack::OwnerOnlyPlacement::BeforePipeline && is_non_owner(pack, ctx) {
+        for tool in built.iter().filter(|t| pack.owner_only.tools.contains(&t.name)) {
             dropped.push((
                 tool.name.clone(),
                 PreFilter {
@@ -757,23 +612,11 @@ fn apply_pre_filters(
         }
     }
     if let Some(lean) = &pack.local_model_lean {
-        let agent = session
-            .agent
-            .as_ref()
-            .and_then(|a| a.value.get("experimental"));
-        let experimental =
-            agent.or_else(|| lookup(config, &["agents", "defaults", "experimental"]));
-        let on = experimental
-            .and_then(|e| e.get("localModelLean"))
-            .and_then(Value::as_bool)
-            == Some(true);
+        let agent = session.agent.as_ref().and_then(|a| a.value.get("experimental"));
+        let experimental = agent.or_else(|| lookup(config, &["agents", "defaults", "experimental"]));
+        let on = experimental.and_then(|e| e.get("localModelLean")).and_then(Value::as_bool) == Some(true);
         if on {
-            let keep: Vec<String> = explicit
-                .override_allow
-                .iter()
-                .filter(|p| p.as_str() != "*")
-                .cloned()
-                .collect();
+            let keep: Vec<String> = explicit.override_allow.iter().filter(|p| p.as_str() != "*").cloned().collect();
             for tool in built.iter() {
                 let name = pack.normalize(&tool.name);
                 let kept = !keep.is_empty() && allowed(pack, &name, Some(&keep), &[]);
@@ -782,8 +625,7 @@ fn apply_pre_filters(
                         tool.name.clone(),
                         PreFilter {
                             label: "pre-policy: local-model lean".into(),
-                            reason: "experimental.localModelLean drops this tool for local models"
-                                .into(),
+                            reason: "experimental.localModelLean drops this tool for local models".into(),
                         },
                     ));
                 }
@@ -815,11 +657,17 @@ fn not_built_reason(
             "the sandbox workspace is read-only (workspaceAccess: ro)".into()
         }
         "apply_patch" => {
-            let gate = pack.apply_patch.providers.as_ref().map_or(String::new(), |p| format!(" and provider in {}", p.join(", ")));
+            let gate = pack
+                .apply_patch
+                .providers
+                .as_ref()
+                .map_or(String::new(), |p| format!(" and provider in {}", p.join(", ")));
             format!("needs tools.exec.applyPatch enabled{gate} and the model allowed by allowModels")
         }
         "terminal" | "portal" | "skill_workshop" | "openclaw" if sandboxed => "not built in sandboxed sessions".into(),
-        "ask_user" | "secrets" if !is_primary(&session.session_key) => "built only for primary (non-sub-agent) sessions".into(),
+        "ask_user" | "secrets" if !is_primary(&session.session_key) => {
+            "built only for primary (non-sub-agent) sessions".into()
+        }
         "view_image" | "image" => "needs a vision model (agents.defaults.imageModel)".into(),
         "pdf" => "needs agents.defaults.pdfModel or imageModel".into(),
         "computer" if ctx.model_has_vision == Some(false) => "the model has no vision".into(),

@@ -20,10 +20,7 @@ pub struct PluginGroups {
 impl PluginGroups {
     pub fn add(&mut self, plugin_id: &str, tool: &str) {
         self.all.push(tool.to_string());
-        self.by_plugin
-            .entry(plugin_id.trim().to_lowercase())
-            .or_default()
-            .push(tool.to_string());
+        self.by_plugin.entry(plugin_id.trim().to_lowercase()).or_default().push(tool.to_string());
     }
 }
 
@@ -77,11 +74,7 @@ impl Glob {
         if !pattern.contains('*') {
             return Glob::Exact(pattern.to_string());
         }
-        let body = pattern
-            .split('*')
-            .map(regex::escape)
-            .collect::<Vec<_>>()
-            .join(".*");
+        let body = pattern.split('*').map(regex::escape).collect::<Vec<_>>().join(".*");
         // Escaped literals and `.*` always form a valid expression.
         Glob::Pattern(Regex::new(&format!("^{body}$")).expect("escaped glob compiles"))
     }
@@ -120,10 +113,7 @@ impl CompiledList {
         for (index, entry) in entries.iter().enumerate() {
             for (name, via) in expand_entry(pack, &entry.pattern, plugins) {
                 if !name.is_empty() && seen.insert(name.clone()) {
-                    patterns.push(CompiledPattern {
-                        glob: Glob::compile(&name),
-                        at: MatchRef { entry: index, via },
-                    });
+                    patterns.push(CompiledPattern { glob: Glob::compile(&name), at: MatchRef { entry: index, via } });
                 }
             }
         }
@@ -135,19 +125,12 @@ impl CompiledList {
     }
 
     pub fn find(&self, name: &str) -> Option<&MatchRef> {
-        self.patterns
-            .iter()
-            .find(|p| p.glob.matches(name))
-            .map(|p| &p.at)
+        self.patterns.iter().find(|p| p.glob.matches(name)).map(|p| &p.at)
     }
 }
 
 /// The concrete names one entry stands for, each with what it expanded from.
-pub fn expand_entry(
-    pack: &VersionPack,
-    pattern: &str,
-    plugins: &PluginGroups,
-) -> Vec<(String, Option<String>)> {
+pub fn expand_entry(pack: &VersionPack, pattern: &str, plugins: &PluginGroups) -> Vec<(String, Option<String>)> {
     let normalized = pack.normalize(pattern);
     let family: Vec<String> = match pack.expansion(&normalized) {
         Some(members) => members.to_vec(),
@@ -157,18 +140,9 @@ pub fn expand_entry(
     for name in family {
         let renamed = (name != normalized).then(|| normalized.clone());
         if name == "group:plugins" && !plugins.all.is_empty() {
-            out.extend(
-                plugins
-                    .all
-                    .iter()
-                    .map(|t| (pack.normalize(t), Some(name.clone()))),
-            );
+            out.extend(plugins.all.iter().map(|t| (pack.normalize(t), Some(name.clone()))));
         } else if let Some(tools) = plugins.by_plugin.get(&name) {
-            out.extend(
-                tools
-                    .iter()
-                    .map(|t| (pack.normalize(t), Some(format!("plugin {name}")))),
-            );
+            out.extend(tools.iter().map(|t| (pack.normalize(t), Some(format!("plugin {name}")))));
         } else if let Some(members) = pack.group(&name) {
             out.extend(members.iter().map(|m| (m.clone(), Some(name.clone()))));
         } else {
@@ -187,10 +161,7 @@ pub struct CompiledPolicy {
 
 impl CompiledPolicy {
     pub fn compile(pack: &VersionPack, policy: &Policy, plugins: &PluginGroups) -> CompiledPolicy {
-        let allow = policy
-            .allow
-            .as_deref()
-            .map(|a| CompiledList::compile(pack, a, plugins));
+        let allow = policy.allow.as_deref().map(|a| CompiledList::compile(pack, a, plugins));
         CompiledPolicy {
             // An allowlist that compiles to nothing (absent, `[]`, blanks) allows everything.
             allow: allow.filter(|list| !list.is_empty()),
@@ -213,10 +184,7 @@ impl CompiledPolicy {
         }
         if name == "apply_patch" {
             if let Some(by) = allow.find(&self.piggyback) {
-                return Verdict::AllowedViaPiggyback {
-                    by: by.clone(),
-                    piggyback: self.piggyback.clone(),
-                };
+                return Verdict::AllowedViaPiggyback { by: by.clone(), piggyback: self.piggyback.clone() };
             }
         }
         Verdict::NotInAllowlist
@@ -230,27 +198,16 @@ mod tests {
     use crate::policy::rules::Source;
 
     fn entries(patterns: &[&str]) -> Vec<Entry> {
-        patterns
-            .iter()
-            .map(|p| Entry {
-                pattern: p.to_string(),
-                source: Source::builtin("test"),
-            })
-            .collect()
+        patterns.iter().map(|p| Entry { pattern: p.to_string(), source: Source::builtin("test") }).collect()
     }
 
     fn policy(allow: Option<&[&str]>, deny: Option<&[&str]>) -> Policy {
-        Policy {
-            allow: allow.map(entries),
-            deny: deny.map(entries),
-        }
+        Policy { allow: allow.map(entries), deny: deny.map(entries) }
     }
 
     fn keeps(version: OpenClawVersion, p: &Policy, name: &str) -> bool {
         let pack = VersionPack::get(version);
-        CompiledPolicy::compile(pack, p, &PluginGroups::default())
-            .evaluate(name)
-            .keeps()
+        CompiledPolicy::compile(pack, p, &PluginGroups::default()).evaluate(name).keeps()
     }
 
     #[test]
@@ -265,30 +222,14 @@ mod tests {
     #[test]
     fn globs_groups_aliases_and_case() {
         let v = OpenClawVersion::V2026_9;
-        assert!(keeps(
-            v,
-            &policy(Some(&["SESSIONS_*"]), None),
-            "sessions_list"
-        ));
+        assert!(keeps(v, &policy(Some(&["SESSIONS_*"]), None), "sessions_list"));
         assert!(keeps(v, &policy(Some(&["Bash"]), None), "exec"));
         assert!(keeps(v, &policy(Some(&["group:fs"]), None), "ls"));
         assert!(keeps(v, &policy(Some(&["cron"]), None), "automations"));
-        assert!(!keeps(
-            v,
-            &policy(Some(&["sessions_?ist"]), None),
-            "sessions_list"
-        ));
-        assert!(keeps(
-            v,
-            &policy(Some(&["sessions_?ist"]), None),
-            "sessions_?ist"
-        ));
+        assert!(!keeps(v, &policy(Some(&["sessions_?ist"]), None), "sessions_list"));
+        assert!(keeps(v, &policy(Some(&["sessions_?ist"]), None), "sessions_?ist"));
         assert!(keeps(v, &policy(Some(&["s*s*t"]), None), "sessions_list"));
-        assert!(keeps(
-            v,
-            &policy(Some(&["update_plan"]), None),
-            "progress_card"
-        ));
+        assert!(keeps(v, &policy(Some(&["update_plan"]), None), "progress_card"));
         assert!(keeps(v, &policy(Some(&["canvas"]), None), "show_widget"));
         // `image` is not an alias outside the sandbox resolver.
         assert!(keeps(v, &policy(None, Some(&["image"])), "view_image"));
@@ -298,23 +239,11 @@ mod tests {
     fn apply_patch_piggyback_differs_by_version() {
         let allow_write = policy(Some(&["w*"]), None);
         assert!(keeps(OpenClawVersion::V2026_9, &allow_write, "apply_patch"));
-        assert!(!keeps(
-            OpenClawVersion::V2026_2,
-            &allow_write,
-            "apply_patch"
-        ));
+        assert!(!keeps(OpenClawVersion::V2026_2, &allow_write, "apply_patch"));
         let allow_exec_deny_exec = policy(Some(&["read", "exec"]), Some(&["exec"]));
-        assert!(keeps(
-            OpenClawVersion::V2026_2,
-            &allow_exec_deny_exec,
-            "apply_patch"
-        ));
+        assert!(keeps(OpenClawVersion::V2026_2, &allow_exec_deny_exec, "apply_patch"));
         // Deny has no mirror rule.
-        assert!(keeps(
-            OpenClawVersion::V2026_9,
-            &policy(None, Some(&["write"])),
-            "apply_patch"
-        ));
+        assert!(keeps(OpenClawVersion::V2026_9, &policy(None, Some(&["write"])), "apply_patch"));
     }
 
     #[test]
@@ -330,12 +259,7 @@ mod tests {
         let all = CompiledPolicy::compile(pack, &policy(Some(&["group:plugins"]), None), &plugins);
         assert_eq!(
             all.evaluate("other_plugin_tool"),
-            Verdict::Allowed {
-                by: MatchRef {
-                    entry: 0,
-                    via: Some("group:plugins".into())
-                }
-            }
+            Verdict::Allowed { by: MatchRef { entry: 0, via: Some("group:plugins".into()) } }
         );
     }
 }

@@ -100,23 +100,11 @@ impl Serialize for OpenClawVersion {
 }
 
 /// Resolves the tool list of one session. `config` is the loaded, validated config in force.
-pub fn resolve(
-    version: OpenClawVersion,
-    config: &Value,
-    ctx: &SessionContext,
-) -> Result<Resolution, SessionError> {
+pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -> Result<Resolution, SessionError> {
     let pack = VersionPack::get(version);
     let session = Session::resolve(config, ctx, version)?;
     let built = steps::build(version, config, &session, ctx);
-    let inventory = inventory::construct(
-        pack,
-        version,
-        config,
-        &session,
-        ctx,
-        &built.steps,
-        built.sandbox.as_ref(),
-    );
+    let inventory = inventory::construct(pack, version, config, &session, ctx, &built.steps, built.sandbox.as_ref());
 
     let mut removed: BTreeMap<String, Removal> = BTreeMap::new();
     for (tool, filter) in &inventory.pre_filtered {
@@ -149,11 +137,8 @@ pub fn resolve(
             warnings.extend(analysis.warning);
         }
         let compiled = CompiledPolicy::compile(pack, &effective, &plugins);
-        let verdicts: BTreeMap<String, Verdict> = inventory
-            .tools
-            .iter()
-            .map(|t| (t.name.clone(), compiled.evaluate(&pack.normalize(&t.name))))
-            .collect();
+        let verdicts: BTreeMap<String, Verdict> =
+            inventory.tools.iter().map(|t| (t.name.clone(), compiled.evaluate(&pack.normalize(&t.name)))).collect();
         let mut step_removed = Vec::new();
         alive.retain(|(name, _)| {
             let verdict = &verdicts[name];
@@ -165,27 +150,11 @@ pub fn resolve(
             false
         });
         step_removed.sort();
-        records.push(StepRecord {
-            step,
-            allowlist_ignored,
-            removed: step_removed,
-            verdicts,
-        });
+        records.push(StepRecord { step, allowlist_ignored, removed: step_removed, verdicts });
     }
 
-    if let Some(runtime) = ctx
-        .tools_allow
-        .as_ref()
-        .filter(|_| pack.runtime_tools_allow.cap_after_pipeline)
-    {
-        apply_runtime_allowlist(
-            pack,
-            runtime,
-            &plugins,
-            &mut alive,
-            &mut removed,
-            &mut records,
-        );
+    if let Some(runtime) = ctx.tools_allow.as_ref().filter(|_| pack.runtime_tools_allow.cap_after_pipeline) {
+        apply_runtime_allowlist(pack, runtime, &plugins, &mut alive, &mut removed, &mut records);
     }
     if session::is_cron_session(&session.session_key) {
         let dropped = &pack.post_policy.cron_sessions_drop;
@@ -193,10 +162,7 @@ pub fn resolve(
             if !dropped.contains(name) {
                 return true;
             }
-            removed.insert(
-                name.clone(),
-                post_policy_removal("scheduled (cron) sessions never get this tool"),
-            );
+            removed.insert(name.clone(), post_policy_removal("scheduled (cron) sessions never get this tool"));
             false
         });
     }
@@ -225,10 +191,7 @@ pub fn resolve(
 
 fn dedupe(items: Vec<String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
-    items
-        .into_iter()
-        .filter(|w| seen.insert(w.clone()))
-        .collect()
+    items.into_iter().filter(|w| seen.insert(w.clone())).collect()
 }
 
 /// The label of the per-run `toolsAllow` cap. OpenClaw applies it in the run attempt, outside
@@ -246,20 +209,12 @@ fn apply_runtime_allowlist(
 ) {
     let entries: Vec<Entry> = runtime
         .iter()
-        .map(|p| Entry {
-            pattern: p.clone(),
-            source: Source::Context {
-                what: "runtime toolsAllow".into(),
-            },
-        })
+        .map(|p| Entry { pattern: p.clone(), source: Source::Context { what: "runtime toolsAllow".into() } })
         .collect();
     let step = Step {
         kind: StepKind::Runtime,
         label: RUNTIME_CAP_LABEL.into(),
-        policy: rules::Policy {
-            allow: Some(entries),
-            deny: None,
-        },
+        policy: rules::Policy { allow: Some(entries), deny: None },
         scope: None,
         suppress: Vec::new(),
     };
@@ -269,11 +224,7 @@ fn apply_runtime_allowlist(
     let mut verdicts = BTreeMap::new();
     let mut step_removed = Vec::new();
     alive.retain(|(name, normalized)| {
-        let verdict = if everything_denied {
-            Verdict::NotInAllowlist
-        } else {
-            compiled.evaluate(normalized)
-        };
+        let verdict = if everything_denied { Verdict::NotInAllowlist } else { compiled.evaluate(normalized) };
         let keeps = verdict.keeps();
         if !keeps {
             removed.insert(name.clone(), step_removal(&step, &step.policy, &verdict));
@@ -283,12 +234,7 @@ fn apply_runtime_allowlist(
         keeps
     });
     step_removed.sort();
-    records.push(StepRecord {
-        step,
-        allowlist_ignored: false,
-        removed: step_removed,
-        verdicts,
-    });
+    records.push(StepRecord { step, allowlist_ignored: false, removed: step_removed, verdicts });
 }
 
 /// OpenClaw's audit relabelling of a deny removal: `.allow` → `.deny`, else the word `allow`,
@@ -311,14 +257,9 @@ pub fn audit_label(label: &str, rule: RemovalRule) -> String {
 
 fn step_removal(step: &Step, policy: &rules::Policy, verdict: &Verdict) -> Removal {
     let (rule, entry) = match verdict {
-        Verdict::Denied { by } => (
-            RemovalRule::Deny,
-            policy
-                .deny
-                .as_ref()
-                .and_then(|d| d.get(by.entry))
-                .map(|e| (e, by)),
-        ),
+        Verdict::Denied { by } => {
+            (RemovalRule::Deny, policy.deny.as_ref().and_then(|d| d.get(by.entry)).map(|e| (e, by)))
+        }
         _ => (RemovalRule::Allow, None),
     };
     // An allowlist miss is attributed to the list itself (the first entry written in config).
@@ -327,14 +268,11 @@ fn step_removal(step: &Step, policy: &rules::Policy, verdict: &Verdict) -> Remov
             return step.scope.clone().map(Source::config);
         }
         let entries = policy.allow.as_ref()?;
-        let written = entries
-            .iter()
-            .find_map(|e| e.source.config_path())
-            .map(|path| {
-                let mut list = path.clone();
-                list.0.pop();
-                Source::config(list)
-            });
+        let written = entries.iter().find_map(|e| e.source.config_path()).map(|path| {
+            let mut list = path.clone();
+            list.0.pop();
+            Source::config(list)
+        });
         written.or_else(|| entries.first().map(|e| e.source.clone()))
     };
     Removal {
@@ -379,25 +317,13 @@ mod tests {
     #[test]
     fn audit_labels() {
         assert_eq!(audit_label("tools.allow", RemovalRule::Deny), "tools.deny");
-        assert_eq!(
-            audit_label("agents.main.tools.allow", RemovalRule::Deny),
-            "agents.main.tools.deny"
-        );
-        assert_eq!(
-            audit_label("group tools.allow", RemovalRule::Deny),
-            "group tools.deny"
-        );
-        assert_eq!(
-            audit_label("tools.toolsBySender", RemovalRule::Deny),
-            "tools.toolsBySender.deny"
-        );
+        assert_eq!(audit_label("agents.main.tools.allow", RemovalRule::Deny), "agents.main.tools.deny");
+        assert_eq!(audit_label("group tools.allow", RemovalRule::Deny), "group tools.deny");
+        assert_eq!(audit_label("tools.toolsBySender", RemovalRule::Deny), "tools.toolsBySender.deny");
         assert_eq!(
             audit_label("gateway sender owner-only tools", RemovalRule::Deny),
             "gateway sender owner-only tools.deny"
         );
-        assert_eq!(
-            audit_label("tools.profile (coding)", RemovalRule::Allow),
-            "tools.profile (coding)"
-        );
+        assert_eq!(audit_label("tools.profile (coding)", RemovalRule::Allow), "tools.profile (coding)");
     }
 }

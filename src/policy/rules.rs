@@ -83,10 +83,7 @@ pub fn list_entries(value: Option<&Value>, path: &KeyPath) -> Option<Vec<Entry>>
         .enumerate()
         .filter_map(|(i, item)| {
             let pattern = item.as_str()?;
-            Some(Entry {
-                pattern: pattern.to_string(),
-                source: Source::config(path.index(i)),
-            })
+            Some(Entry { pattern: pattern.to_string(), source: Source::config(path.index(i)) })
         })
         .collect();
     Some(entries)
@@ -125,30 +122,22 @@ impl ScopeLists {
             None if !also.is_empty() => Some(star_then(also)),
             None => None,
         };
-        let policy = Policy {
-            allow,
-            deny: self.deny.clone(),
-        };
+        let policy = Policy { allow, deny: self.deny.clone() };
         (!policy.is_empty()).then_some(policy)
     }
 }
 
 /// `["*", ...extras]`, the implicit allow-all that alsoAllow produces outside profile steps.
 fn star_then(extras: &[Entry]) -> Vec<Entry> {
-    let star = Entry {
-        pattern: "*".into(),
-        source: Source::builtin("implicit \"*\" added because only alsoAllow is set"),
-    };
+    let star =
+        Entry { pattern: "*".into(), source: Source::builtin("implicit \"*\" added because only alsoAllow is set") };
     unique_entries(std::iter::once(&star).chain(extras))
 }
 
 /// De-duplicates by pattern text, keeping the first occurrence.
 pub fn unique_entries<'a>(entries: impl Iterator<Item = &'a Entry>) -> Vec<Entry> {
     let mut seen = std::collections::HashSet::new();
-    entries
-        .filter(|e| seen.insert(e.pattern.clone()))
-        .cloned()
-        .collect()
+    entries.filter(|e| seen.insert(e.pattern.clone())).cloned().collect()
 }
 
 #[cfg(test)]
@@ -158,10 +147,7 @@ mod tests {
 
     fn patterns(policy: &Option<Policy>) -> (Option<Vec<String>>, Option<Vec<String>>) {
         let p = policy.as_ref().unwrap();
-        let names = |l: &Option<Vec<Entry>>| {
-            l.as_ref()
-                .map(|v| v.iter().map(|e| e.pattern.clone()).collect())
-        };
+        let names = |l: &Option<Vec<Entry>>| l.as_ref().map(|v| v.iter().map(|e| e.pattern.clone()).collect());
         (names(&p.allow), names(&p.deny))
     }
 
@@ -169,32 +155,11 @@ mod tests {
     fn also_allow_conversion_matches_openclaw() {
         let read = |v: Value| ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"])).to_policy();
         assert_eq!(read(json!({})), None);
-        assert_eq!(
-            patterns(&read(json!({"alsoAllow": ["browser"]})))
-                .0
-                .unwrap(),
-            ["*", "browser"]
-        );
-        assert_eq!(
-            patterns(&read(json!({"allow": [], "alsoAllow": ["x"]})))
-                .0
-                .unwrap(),
-            ["*", "x"]
-        );
-        assert_eq!(
-            patterns(&read(json!({"allow": ["a"], "alsoAllow": ["b", "a"]})))
-                .0
-                .unwrap(),
-            ["a", "b"]
-        );
-        assert_eq!(
-            patterns(&read(json!({"allow": []}))).0.unwrap(),
-            Vec::<String>::new()
-        );
-        assert_eq!(
-            patterns(&read(json!({"deny": ["exec"]}))),
-            (None, Some(vec!["exec".to_string()]))
-        );
+        assert_eq!(patterns(&read(json!({"alsoAllow": ["browser"]}))).0.unwrap(), ["*", "browser"]);
+        assert_eq!(patterns(&read(json!({"allow": [], "alsoAllow": ["x"]}))).0.unwrap(), ["*", "x"]);
+        assert_eq!(patterns(&read(json!({"allow": ["a"], "alsoAllow": ["b", "a"]}))).0.unwrap(), ["a", "b"]);
+        assert_eq!(patterns(&read(json!({"allow": []}))).0.unwrap(), Vec::<String>::new());
+        assert_eq!(patterns(&read(json!({"deny": ["exec"]}))), (None, Some(vec!["exec".to_string()])));
     }
 
     #[test]
@@ -203,9 +168,6 @@ mod tests {
         let lists = ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"]));
         let deny = lists.deny.unwrap();
         assert_eq!(deny[1].pattern, "exec");
-        assert_eq!(
-            deny[1].source.config_path().unwrap().to_string(),
-            "tools.deny[2]"
-        );
+        assert_eq!(deny[1].source.config_path().unwrap().to_string(), "tools.deny[2]");
     }
 }

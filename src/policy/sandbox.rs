@@ -40,60 +40,35 @@ fn resolve_field(config: &Value, agent_tools: Option<&AgentEntry<'_>>, field: &s
     let agent_path = agent_tools.map(|t| t.path.key("sandbox").key("tools").key(field));
     if let Some(path) = agent_path {
         if let Some(entries) = list_entries(path.lookup(config), &path) {
-            return Field {
-                entries: Some(entries),
-                source: FieldSource::Agent,
-            };
+            return Field { entries: Some(entries), source: FieldSource::Agent };
         }
     }
     let global = KeyPath::keys(&["tools", "sandbox", "tools", field]);
     match list_entries(global.lookup(config), &global) {
-        Some(entries) => Field {
-            entries: Some(entries),
-            source: FieldSource::Global,
-        },
-        None => Field {
-            entries: None,
-            source: FieldSource::Default,
-        },
+        Some(entries) => Field { entries: Some(entries), source: FieldSource::Global },
+        None => Field { entries: None, source: FieldSource::Default },
     }
 }
 
 fn builtin(names: &[String], what: &str) -> Vec<Entry> {
-    names
-        .iter()
-        .map(|n| Entry {
-            pattern: n.clone(),
-            source: Source::builtin(what),
-        })
-        .collect()
+    names.iter().map(|n| Entry { pattern: n.clone(), source: Source::builtin(what) }).collect()
 }
 
 fn field_key(pack: &VersionPack, source: FieldSource, field: &str) -> String {
     match source {
-        FieldSource::Agent => format!(
-            "{}.tools.sandbox.tools.{field}",
-            pack.sandbox.agent_key_prefix
-        ),
+        FieldSource::Agent => format!("{}.tools.sandbox.tools.{field}", pack.sandbox.agent_key_prefix),
         _ => format!("tools.sandbox.tools.{field}"),
     }
 }
 
 /// Resolves the sandbox step's policy for an agent.
-pub fn resolve(
-    pack: &VersionPack,
-    config: &Value,
-    agent_tools: Option<&AgentEntry<'_>>,
-) -> SandboxPolicy {
+pub fn resolve(pack: &VersionPack, config: &Value, agent_tools: Option<&AgentEntry<'_>>) -> SandboxPolicy {
     let rules = &pack.sandbox;
     let allow = resolve_field(config, agent_tools, "allow");
     let also = if rules.also_allow {
         resolve_field(config, agent_tools, "alsoAllow")
     } else {
-        Field {
-            entries: None,
-            source: FieldSource::Default,
-        }
+        Field { entries: None, source: FieldSource::Default }
     };
     let deny = resolve_field(config, agent_tools, "deny");
     let also_entries = also.entries.clone().unwrap_or_default();
@@ -112,19 +87,11 @@ pub fn resolve(
     let mut deny_list = match &deny.entries {
         Some(d) => d.clone(),
         None => {
-            let reallowed: Vec<Entry> = allow
-                .entries
-                .iter()
-                .flatten()
-                .chain(&also_entries)
-                .cloned()
-                .collect();
+            let reallowed: Vec<Entry> = allow.entries.iter().flatten().chain(&also_entries).cloned().collect();
             let reallow = CompiledList::compile(pack, &reallowed, &no_plugins);
             builtin(&rules.default_deny, "sandbox default deny")
                 .into_iter()
-                .filter(|d| {
-                    !(rules.reallow_subtracts_default_deny && reallow.find(&d.pattern).is_some())
-                })
+                .filter(|d| !(rules.reallow_subtracts_default_deny && reallow.find(&d.pattern).is_some()))
                 .collect()
         }
     };
@@ -140,17 +107,12 @@ pub fn resolve(
     }
     let forced = &rules.forced_allow;
     let expanded_contains = |list: &[Entry]| {
-        list.iter().any(|e| {
-            super::matcher::expand_entry(pack, &e.pattern, &no_plugins)
-                .iter()
-                .any(|(n, _)| n == forced)
-        })
+        list.iter()
+            .any(|e| super::matcher::expand_entry(pack, &e.pattern, &no_plugins).iter().any(|(n, _)| n == forced))
     };
     if !allow_list.is_empty() && !expanded_contains(&allow_list) && !expanded_contains(&deny_list) {
-        allow_list.push(Entry {
-            pattern: forced.clone(),
-            source: Source::builtin("sandbox always allows the image viewer"),
-        });
+        allow_list
+            .push(Entry { pattern: forced.clone(), source: Source::builtin("sandbox always allows the image viewer") });
     }
 
     // The allow list is attributed to the most specific field that shaped it.
@@ -158,14 +120,9 @@ pub fn resolve(
         .into_iter()
         .flat_map(|layer| [(layer, &allow, "allow"), (layer, &also, "alsoAllow")])
         .find(|(layer, field, _)| field.source == *layer && field.entries.is_some())
-        .map_or((FieldSource::Default, "allow"), |(layer, _, name)| {
-            (layer, name)
-        });
+        .map_or((FieldSource::Default, "allow"), |(layer, _, name)| (layer, name));
     SandboxPolicy {
-        policy: Policy {
-            allow: Some(allow_list),
-            deny: Some(deny_list),
-        },
+        policy: Policy { allow: Some(allow_list), deny: Some(deny_list) },
         allow_source: allow_source.0,
         allow_key: field_key(pack, allow_source.0, allow_source.1),
         deny_source: deny.source,
@@ -206,17 +163,13 @@ mod tests {
         let resolved = resolve(pack, &config, Some(&agent_tools));
         assert_eq!(names(&resolved.policy.allow), ["read"]);
         assert_eq!(names(&resolved.policy.deny), ["image", "view_image"]);
-        assert_eq!(
-            resolved.deny_key,
-            "agents.entries.*.tools.sandbox.tools.deny"
-        );
+        assert_eq!(resolved.deny_key, "agents.entries.*.tools.sandbox.tools.deny");
     }
 
     #[test]
     fn empty_allow_ignores_also_allow() {
         let pack = VersionPack::get(OpenClawVersion::V2026_9);
-        let config =
-            json!({"tools": {"sandbox": {"tools": {"allow": [], "alsoAllow": ["browser"]}}}});
+        let config = json!({"tools": {"sandbox": {"tools": {"allow": [], "alsoAllow": ["browser"]}}}});
         let resolved = resolve(pack, &config, None);
         assert!(names(&resolved.policy.allow).is_empty());
     }
@@ -224,8 +177,7 @@ mod tests {
     #[test]
     fn seed_release_has_no_also_allow_and_forces_image() {
         let pack = VersionPack::get(OpenClawVersion::V2026_2);
-        let config =
-            json!({"tools": {"sandbox": {"tools": {"allow": ["read"], "alsoAllow": ["browser"]}}}});
+        let config = json!({"tools": {"sandbox": {"tools": {"allow": ["read"], "alsoAllow": ["browser"]}}}});
         let resolved = resolve(pack, &config, None);
         assert_eq!(names(&resolved.policy.allow), ["read", "image"]);
         assert!(names(&resolved.policy.deny).contains(&"browser".to_string()));

@@ -44,32 +44,20 @@ pub fn provider_block<'a>(
         match whole.find('/') {
             Some(slash) if rules.split_model_keys && slash > 0 => {
                 let (p, m) = (&whole[..slash], &whole[slash + 1..]);
-                if m.is_empty() {
-                    p.to_string()
-                } else {
-                    whole.clone()
-                }
+                if m.is_empty() { p.to_string() } else { whole.clone() }
             }
             _ => whole,
         }
     };
     let find = |wanted: &str| -> Option<(&String, &'a Value)> {
-        let hits = map
-            .iter()
-            .filter(|(k, v)| v.is_object() && normalize_key(k) == wanted);
+        let hits = map.iter().filter(|(k, v)| v.is_object() && normalize_key(k) == wanted);
         match rules.duplicate_keys {
             DuplicateKeyRule::Last => hits.last(),
             DuplicateKeyRule::First => hits.into_iter().next(),
         }
     };
-    let (key, value) = model_key
-        .as_deref()
-        .and_then(find)
-        .or_else(|| find(&provider))?;
-    Some(Block {
-        path: by_provider.path.key(key),
-        value,
-    })
+    let (key, value) = model_key.as_deref().and_then(find).or_else(|| find(&provider))?;
+    Some(Block { path: by_provider.path.key(key), value })
 }
 
 /// The sender facts used for `toolsBySender` matching, normalized once.
@@ -89,8 +77,7 @@ impl Sender {
             channel,
             id: norm(&ctx.sender_id),
             e164: norm(&ctx.sender_e164),
-            username: norm(&ctx.sender_username)
-                .map(|u| u.strip_prefix('@').map(str::to_string).unwrap_or(u)),
+            username: norm(&ctx.sender_username).map(|u| u.strip_prefix('@').map(str::to_string).unwrap_or(u)),
             name: norm(&ctx.sender_name),
         }
     }
@@ -113,31 +100,19 @@ fn parse_sender_key(pack: &VersionPack, raw: &str) -> SenderKey {
         return SenderKey::Wildcard;
     }
     for prefix in ["channel", "id", "e164", "username", "name"] {
-        if !pack
-            .tools_by_sender
-            .key_prefixes
-            .iter()
-            .any(|p| p == prefix)
-        {
+        if !pack.tools_by_sender.key_prefixes.iter().any(|p| p == prefix) {
             continue;
         }
         let head = format!("{prefix}:");
-        if raw.len() >= head.len()
-            && raw.is_char_boundary(head.len())
-            && raw[..head.len()].eq_ignore_ascii_case(&head)
+        if raw.len() >= head.len() && raw.is_char_boundary(head.len()) && raw[..head.len()].eq_ignore_ascii_case(&head)
         {
             let value = lower_trim(&raw[head.len()..]);
             return match prefix {
                 "channel" => match value.split_once(':') {
-                    Some((channel, id)) => {
-                        SenderKey::Channel(normalize_channel(channel), lower_trim(id))
-                    }
+                    Some((channel, id)) => SenderKey::Channel(normalize_channel(channel), lower_trim(id)),
                     None => SenderKey::Channel(normalize_channel(&value), String::new()),
                 },
-                "username" => SenderKey::Typed(
-                    "username",
-                    value.strip_prefix('@').unwrap_or(&value).to_string(),
-                ),
+                "username" => SenderKey::Typed("username", value.strip_prefix('@').unwrap_or(&value).to_string()),
                 "id" => SenderKey::Typed("id", value),
                 "e164" => SenderKey::Typed("e164", value),
                 _ => SenderKey::Typed("name", value),
@@ -167,30 +142,18 @@ pub fn legacy_sender_keys(pack: &VersionPack, map: &Value) -> Vec<String> {
     map.keys()
         .filter(|k| {
             let lowered = k.to_ascii_lowercase();
-            k.trim() != "*"
-                && !pack
-                    .tools_by_sender
-                    .key_prefixes
-                    .iter()
-                    .any(|p| lowered.starts_with(&format!("{p}:")))
+            k.trim() != "*" && !pack.tools_by_sender.key_prefixes.iter().any(|p| lowered.starts_with(&format!("{p}:")))
         })
         .cloned()
         .collect()
 }
 
 /// The first `toolsBySender` entry matching the sender, in OpenClaw's fixed order.
-pub fn sender_block<'a>(
-    pack: &VersionPack,
-    map: Option<Block<'a>>,
-    sender: &Sender,
-) -> Option<Block<'a>> {
+pub fn sender_block<'a>(pack: &VersionPack, map: Option<Block<'a>>, sender: &Sender) -> Option<Block<'a>> {
     let map_block = map?;
     let object = map_block.value.as_object()?;
-    let keys: Vec<(&String, SenderKey, &'a Value)> = object
-        .iter()
-        .filter(|(_, v)| !v.is_null())
-        .map(|(k, v)| (k, parse_sender_key(pack, k), v))
-        .collect();
+    let keys: Vec<(&String, SenderKey, &'a Value)> =
+        object.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k, parse_sender_key(pack, k), v)).collect();
     let hit = |wanted: &SenderKey| keys.iter().find(|(_, key, _)| key == wanted);
     let ids: Vec<String> = sender
         .id
@@ -202,36 +165,15 @@ pub fn sender_block<'a>(
         .collect();
     let mut order: Vec<SenderKey> = Vec::new();
     if let Some(channel) = &sender.channel {
-        order.extend(
-            ids.iter()
-                .map(|id| SenderKey::Channel(channel.clone(), id.clone())),
-        );
+        order.extend(ids.iter().map(|id| SenderKey::Channel(channel.clone(), id.clone())));
     }
     order.extend(ids.iter().map(|id| SenderKey::Typed("id", id.clone())));
-    order.extend(
-        sender
-            .e164
-            .iter()
-            .map(|v| SenderKey::Typed("e164", v.clone())),
-    );
-    order.extend(
-        sender
-            .username
-            .iter()
-            .map(|v| SenderKey::Typed("username", v.clone())),
-    );
-    order.extend(
-        sender
-            .name
-            .iter()
-            .map(|v| SenderKey::Typed("name", v.clone())),
-    );
+    order.extend(sender.e164.iter().map(|v| SenderKey::Typed("e164", v.clone())));
+    order.extend(sender.username.iter().map(|v| SenderKey::Typed("username", v.clone())));
+    order.extend(sender.name.iter().map(|v| SenderKey::Typed("name", v.clone())));
     order.push(SenderKey::Wildcard);
     let (key, _, value) = order.iter().find_map(hit)?;
-    Some(Block {
-        path: map_block.path.key(key),
-        value,
-    })
+    Some(Block { path: map_block.path.key(key), value })
 }
 
 /// Where a group conversation's tool policy comes from.
@@ -252,8 +194,7 @@ fn group_key_parts(session_key: &str) -> Option<(&str, &str, &str)> {
     let tail = tail.strip_prefix("subagent:").unwrap_or(tail);
     let mut parts = tail.splitn(3, ':');
     let (channel, kind, id) = (parts.next()?, parts.next()?, parts.next()?);
-    (matches!(kind, "group" | "channel") && !channel.is_empty() && !id.is_empty())
-        .then_some((channel, kind, id))
+    (matches!(kind, "group" | "channel") && !channel.is_empty() && !id.is_empty()).then_some((channel, kind, id))
 }
 
 /// Strips a trailing `:thread:<id>` suffix.
@@ -276,59 +217,31 @@ fn candidate_ids(raw: &str) -> Vec<String> {
 
 fn dedupe(items: Vec<String>) -> Vec<String> {
     let mut seen = std::collections::HashSet::new();
-    items
-        .into_iter()
-        .filter(|i| seen.insert(i.clone()))
-        .collect()
+    items.into_iter().filter(|i| seen.insert(i.clone())).collect()
 }
 
 /// Works out the group scope of a session, or `None` when it is not a group conversation.
-pub fn group_scope(
-    version: OpenClawVersion,
-    session_key: &str,
-    ctx: &SessionContext,
-) -> Option<GroupScope> {
+pub fn group_scope(version: OpenClawVersion, session_key: &str, ctx: &SessionContext) -> Option<GroupScope> {
     let from_key = group_key_parts(strip_thread(session_key));
-    let from_spawner = ctx
-        .spawned_by
-        .as_deref()
-        .and_then(|k| group_key_parts(strip_thread(k)));
-    let provider = ctx
-        .message_provider
-        .as_deref()
-        .map(normalize_channel)
-        .filter(|c| !c.is_empty());
-    let caller_group = ctx
-        .group_id
-        .as_deref()
-        .map(str::trim)
-        .filter(|g| !g.is_empty());
-    let key_channel = from_key
-        .or(from_spawner)
-        .map(|(c, _, _)| normalize_channel(c));
+    let from_spawner = ctx.spawned_by.as_deref().and_then(|k| group_key_parts(strip_thread(k)));
+    let provider = ctx.message_provider.as_deref().map(normalize_channel).filter(|c| !c.is_empty());
+    let caller_group = ctx.group_id.as_deref().map(str::trim).filter(|g| !g.is_empty());
+    let key_channel = from_key.or(from_spawner).map(|(c, _, _)| normalize_channel(c));
     match version {
         OpenClawVersion::V2026_9 => {
             // Only server-derived ids count: a caller-supplied group id that the session key does not
             // imply is dropped as untrusted, and one it does imply adds nothing new.
-            let candidates = from_key
-                .or(from_spawner)
-                .map(|(_, _, id)| candidate_ids(id))
-                .unwrap_or_default();
+            let candidates = from_key.or(from_spawner).map(|(_, _, id)| candidate_ids(id)).unwrap_or_default();
             let channel = key_channel.or(provider)?;
-            (!candidates.is_empty()).then_some(GroupScope {
-                channel,
-                candidates,
-            })
+            (!candidates.is_empty()).then_some(GroupScope { channel, candidates })
         }
         OpenClawVersion::V2026_2 => {
-            let group = caller_group
+            // The caller's group id is trusted as is; the channel docks resolve topic suffixes.
+            let raw = caller_group
                 .map(str::to_string)
                 .or_else(|| from_key.or(from_spawner).map(|(_, _, id)| id.to_string()))?;
             let channel = provider.or(key_channel)?;
-            Some(GroupScope {
-                channel,
-                candidates: vec![group],
-            })
+            Some(GroupScope { channel, candidates: candidate_ids(&raw) })
         }
     }
 }
@@ -343,15 +256,11 @@ pub fn group_entries<'a>(
     let channel_path = KeyPath::keys(&["channels"]).key(&scope.channel);
     let account_groups = account.and_then(|a| {
         let path = channel_path.key("accounts").key(a).key("groups");
-        path.lookup(config)
-            .filter(|g| g.is_object())
-            .map(|g| (path, g))
+        path.lookup(config).filter(|g| g.is_object()).map(|g| (path, g))
     });
     let groups = account_groups.or_else(|| {
         let path = channel_path.key("groups");
-        path.lookup(config)
-            .filter(|g| g.is_object())
-            .map(|g| (path, g))
+        path.lookup(config).filter(|g| g.is_object()).map(|g| (path, g))
     });
     let Some((groups_path, groups)) = groups else {
         return (None, None);
@@ -361,14 +270,8 @@ pub fn group_entries<'a>(
         .candidates
         .iter()
         .find_map(|id| map.get_key_value(id.as_str()))
-        .map(|(k, v)| Block {
-            path: groups_path.key(k),
-            value: v,
-        });
-    let wildcard = map.get_key_value("*").map(|(k, v)| Block {
-        path: groups_path.key(k),
-        value: v,
-    });
+        .map(|(k, v)| Block { path: groups_path.key(k), value: v });
+    let wildcard = map.get_key_value("*").map(|(k, v)| Block { path: groups_path.key(k), value: v });
     (selected, wildcard)
 }
 
@@ -383,10 +286,7 @@ mod tests {
 
     fn block(value: &Value, path: &[&str]) -> Option<Block<'static>> {
         let leaked: &'static Value = Box::leak(Box::new(value.clone()));
-        Some(Block {
-            path: KeyPath::keys(path),
-            value: leaked,
-        })
+        Some(Block { path: KeyPath::keys(path), value: leaked })
     }
 
     #[test]
@@ -404,104 +304,45 @@ mod tests {
     fn provider_model_with_slash_differs_by_version() {
         let map = json!({"anthropic/claude": {"deny": ["a"]}, "openrouter/anthropic/claude": {"deny": ["b"]}});
         let by = || block(&map, &["tools", "byProvider"]);
-        let current =
-            provider_block(pack(), by(), Some("openrouter"), Some("anthropic/claude")).unwrap();
-        assert!(
-            current
-                .path
-                .to_string()
-                .contains("openrouter/anthropic/claude")
-        );
+        let current = provider_block(pack(), by(), Some("openrouter"), Some("anthropic/claude")).unwrap();
+        assert!(current.path.to_string().contains("openrouter/anthropic/claude"));
         let seed = VersionPack::get(OpenClawVersion::V2026_2);
         let old = provider_block(seed, by(), Some("openrouter"), Some("anthropic/claude")).unwrap();
-        assert_eq!(
-            old.path.to_string(),
-            r#"tools.byProvider["anthropic/claude"]"#
-        );
+        assert_eq!(old.path.to_string(), r#"tools.byProvider["anthropic/claude"]"#);
     }
 
     #[test]
     fn duplicate_provider_keys() {
         let map = json!({"OpenAI": {"deny": ["a"]}, "openai": {"deny": ["b"]}, "OPENAI": {"deny": ["c"]}});
         let by = || block(&map, &["p"]);
-        assert_eq!(
-            provider_block(pack(), by(), Some("openai"), None)
-                .unwrap()
-                .path
-                .to_string(),
-            "p.openai"
-        );
+        assert_eq!(provider_block(pack(), by(), Some("openai"), None).unwrap().path.to_string(), "p.openai");
         let seed = VersionPack::get(OpenClawVersion::V2026_2);
-        assert_eq!(
-            provider_block(seed, by(), Some("openai"), None)
-                .unwrap()
-                .path
-                .to_string(),
-            "p.OPENAI"
-        );
+        assert_eq!(provider_block(seed, by(), Some("openai"), None).unwrap().path.to_string(), "p.OPENAI");
     }
 
     #[test]
     fn sender_match_order() {
         let map = json!({"*": {}, "username:@Bob": {"allow": ["read"]}, "id:42": {}, "channel:teams:42": {}});
         let by = || block(&map, &["s"]);
-        let bob = Sender {
-            username: Some("bob".into()),
-            ..Default::default()
-        };
-        assert_eq!(
-            sender_block(pack(), by(), &bob).unwrap().path.to_string(),
-            r#"s["username:@Bob"]"#
-        );
-        let id = Sender {
-            id: Some("42".into()),
-            username: Some("bob".into()),
-            ..Default::default()
-        };
-        assert_eq!(
-            sender_block(pack(), by(), &id).unwrap().path.to_string(),
-            r#"s["id:42"]"#
-        );
-        let teams = Sender {
-            channel: Some("msteams".into()),
-            id: Some("42".into()),
-            ..Default::default()
-        };
-        assert_eq!(
-            sender_block(pack(), by(), &teams).unwrap().path.to_string(),
-            r#"s["channel:teams:42"]"#
-        );
-        assert_eq!(
-            sender_block(pack(), by(), &Sender::default())
-                .unwrap()
-                .path
-                .to_string(),
-            r#"s["*"]"#
-        );
+        let bob = Sender { username: Some("bob".into()), ..Default::default() };
+        assert_eq!(sender_block(pack(), by(), &bob).unwrap().path.to_string(), r#"s["username:@Bob"]"#);
+        let id = Sender { id: Some("42".into()), username: Some("bob".into()), ..Default::default() };
+        assert_eq!(sender_block(pack(), by(), &id).unwrap().path.to_string(), r#"s["id:42"]"#);
+        let teams = Sender { channel: Some("msteams".into()), id: Some("42".into()), ..Default::default() };
+        assert_eq!(sender_block(pack(), by(), &teams).unwrap().path.to_string(), r#"s["channel:teams:42"]"#);
+        assert_eq!(sender_block(pack(), by(), &Sender::default()).unwrap().path.to_string(), r#"s["*"]"#);
     }
 
     #[test]
     fn group_candidates_from_session_keys() {
         let ctx = SessionContext::default();
-        let scope = group_scope(
-            OpenClawVersion::V2026_9,
-            "agent:main:telegram:group:-100:topic:7",
-            &ctx,
-        )
-        .unwrap();
+        let scope = group_scope(OpenClawVersion::V2026_9, "agent:main:telegram:group:-100:topic:7", &ctx).unwrap();
         assert_eq!(scope.channel, "telegram");
         assert_eq!(scope.candidates, ["-100:topic:7", "-100"]);
-        let untrusted = SessionContext {
-            group_id: Some("-100".into()),
-            ..Default::default()
-        };
+        let untrusted = SessionContext { group_id: Some("-100".into()), ..Default::default() };
         assert!(group_scope(OpenClawVersion::V2026_9, "agent:main:main", &untrusted).is_none());
-        let with_provider = SessionContext {
-            message_provider: Some("telegram".into()),
-            ..untrusted
-        };
-        let seed =
-            group_scope(OpenClawVersion::V2026_2, "agent:main:main", &with_provider).unwrap();
+        let with_provider = SessionContext { message_provider: Some("telegram".into()), ..untrusted };
+        let seed = group_scope(OpenClawVersion::V2026_2, "agent:main:main", &with_provider).unwrap();
         assert_eq!(seed.candidates, ["-100"]);
     }
 }

@@ -75,13 +75,8 @@ pub enum SessionError {
 pub fn normalize_agent_id(raw: &str) -> String {
     let trimmed = js_trim(raw);
     let valid = trimmed.len() <= 64
-        && trimmed
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_ascii_alphanumeric())
-        && trimmed
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+        && trimmed.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && trimmed.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
     if valid {
         return trimmed.to_ascii_lowercase();
     }
@@ -102,31 +97,16 @@ pub fn normalize_agent_id(raw: &str) -> String {
 pub fn roster(config: &Value, version: OpenClawVersion) -> Vec<AgentEntry<'_>> {
     let agents = config.get("agents");
     if version == OpenClawVersion::V2026_9 {
-        if let Some(entries) = agents
-            .and_then(|a| a.get("entries"))
-            .and_then(Value::as_object)
-        {
+        if let Some(entries) = agents.and_then(|a| a.get("entries")).and_then(Value::as_object) {
             let base = KeyPath::keys(&["agents", "entries"]);
-            return entries
-                .iter()
-                .map(|(k, v)| AgentEntry {
-                    path: base.key(k),
-                    value: v,
-                })
-                .collect();
+            return entries.iter().map(|(k, v)| AgentEntry { path: base.key(k), value: v }).collect();
         }
     }
     let Some(list) = agents.and_then(|a| a.get("list")).and_then(Value::as_array) else {
         return Vec::new();
     };
     let base = KeyPath::keys(&["agents", "list"]);
-    list.iter()
-        .enumerate()
-        .map(|(i, v)| AgentEntry {
-            path: base.index(i),
-            value: v,
-        })
-        .collect()
+    list.iter().enumerate().map(|(i, v)| AgentEntry { path: base.index(i), value: v }).collect()
 }
 
 /// The id an entry stands for: its key in `agents.entries`, its `id` field in `agents.list`.
@@ -148,20 +128,14 @@ fn default_agent_id(
     version: OpenClawVersion,
     entries: &[AgentEntry<'_>],
 ) -> Result<String, SessionError> {
-    let marked = entries
-        .iter()
-        .find(|e| e.value.get("default").and_then(Value::as_bool) == Some(true));
+    let marked = entries.iter().find(|e| e.value.get("default").and_then(Value::as_bool) == Some(true));
     if let Some(entry) = marked {
         return Ok(entry_id(entry));
     }
     match version {
-        OpenClawVersion::V2026_2 => Ok(entries
-            .first()
-            .map(entry_id)
-            .unwrap_or_else(|| "main".into())),
+        OpenClawVersion::V2026_2 => Ok(entries.first().map(entry_id).unwrap_or_else(|| "main".into())),
         OpenClawVersion::V2026_9 => {
-            let system =
-                KeyPath::keys(&["agents", "defaults", "systemAgent", "agentId"]).lookup(config);
+            let system = KeyPath::keys(&["agents", "defaults", "systemAgent", "agentId"]).lookup(config);
             if let Some(id) = system.and_then(Value::as_str) {
                 return Ok(normalize_agent_id(id));
             }
@@ -190,16 +164,13 @@ pub fn is_cron_session(key: &str) -> bool {
 
 /// Whether a session key names a sub-agent session.
 pub fn is_subagent_key(key: &str) -> bool {
-    split_agent_key(key)
-        .map_or(key, |(_, tail)| tail)
-        .starts_with("subagent:")
+    split_agent_key(key).map_or(key, |(_, tail)| tail).starts_with("subagent:")
 }
 
 /// The number of `subagent:` segments in a session key. 2026.2 derives depth only from keys with
 /// an `agent:` prefix; a bare `subagent:x` key is a sub-agent of depth 0 there.
 pub fn key_depth(key: &str, version: OpenClawVersion) -> u32 {
-    if !is_subagent_key(key) || (version == OpenClawVersion::V2026_2 && !key.starts_with("agent:"))
-    {
+    if !is_subagent_key(key) || (version == OpenClawVersion::V2026_2 && !key.starts_with("agent:")) {
         return 0;
     }
     let tail = split_agent_key(key).map_or(key, |(_, tail)| tail);
@@ -216,25 +187,14 @@ pub fn key_depth(key: &str, version: OpenClawVersion) -> u32 {
 }
 
 impl<'a> Session<'a> {
-    pub fn resolve(
-        config: &'a Value,
-        ctx: &SessionContext,
-        version: OpenClawVersion,
-    ) -> Result<Self, SessionError> {
+    pub fn resolve(config: &'a Value, ctx: &SessionContext, version: OpenClawVersion) -> Result<Self, SessionError> {
         let pack = VersionPack::get(version);
         let entries = roster(config, version);
         let mut assumptions = Vec::new();
 
-        let key_agent = match ctx
-            .session_key
-            .as_deref()
-            .map(str::trim)
-            .filter(|k| !k.is_empty())
-        {
+        let key_agent = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
             Some(key) if key.starts_with("agent:") => match split_agent_key(key) {
-                Some((agent, tail)) if !agent.is_empty() && !tail.is_empty() => {
-                    Some(normalize_agent_id(agent))
-                }
+                Some((agent, tail)) if !agent.is_empty() && !tail.is_empty() => Some(normalize_agent_id(agent)),
                 _ => return Err(SessionError::MalformedSessionKey),
             },
             _ => None,
@@ -250,40 +210,26 @@ impl<'a> Session<'a> {
 
         let agent = entries.iter().find(|e| entry_id(e) == agent_id).cloned();
         let agent_tools = match &agent {
-            Some(entry) => entry.value.get("tools").map(|tools| AgentEntry {
-                path: entry.path.key("tools"),
-                value: tools,
-            }),
-            None if !has_roster_property(config, version) => {
-                KeyPath::keys(&["agents", "defaults", "tools"])
-                    .lookup(config)
-                    .map(|tools| AgentEntry {
-                        path: KeyPath::keys(&["agents", "defaults", "tools"]),
-                        value: tools,
-                    })
+            Some(entry) => {
+                entry.value.get("tools").map(|tools| AgentEntry { path: entry.path.key("tools"), value: tools })
             }
+            None if !has_roster_property(config, version) => KeyPath::keys(&["agents", "defaults", "tools"])
+                .lookup(config)
+                .map(|tools| AgentEntry { path: KeyPath::keys(&["agents", "defaults", "tools"]), value: tools }),
             None => None,
         };
 
-        let session_key = match ctx
-            .session_key
-            .as_deref()
-            .map(str::trim)
-            .filter(|k| !k.is_empty())
-        {
+        let session_key = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
             Some(key) => key.to_string(),
             None => match ctx.spawn_depth.filter(|d| *d > 0) {
                 Some(depth) => {
-                    let chain: Vec<String> =
-                        (1..=depth).map(|i| format!("subagent:s{i}")).collect();
+                    let chain: Vec<String> = (1..=depth).map(|i| format!("subagent:s{i}")).collect();
                     format!("agent:{agent_id}:{}", chain.join(":"))
                 }
                 None => {
                     assumptions.push(Assumption {
                         fact: "session".into(),
-                        assumed: format!(
-                            "the agent's main (direct message) session agent:{agent_id}:main"
-                        ),
+                        assumed: format!("the agent's main (direct message) session agent:{agent_id}:main"),
                     });
                     format!("agent:{agent_id}:main")
                 }
@@ -292,12 +238,10 @@ impl<'a> Session<'a> {
 
         let sandbox = sandbox_state(config, &agent, &agent_id, &session_key, ctx.sandbox);
         let depth = key_depth(&session_key, version);
-        let configured_max = KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"])
-            .lookup(config)
-            .and_then(Value::as_f64);
-        let max_spawn_depth = configured_max.map_or(pack.subagents.default_max_spawn_depth, |m| {
-            m.floor().max(1.0) as u32
-        });
+        let configured_max =
+            KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"]).lookup(config).and_then(Value::as_f64);
+        let max_spawn_depth =
+            configured_max.map_or(pack.subagents.default_max_spawn_depth, |m| m.floor().max(1.0) as u32);
         let role = match depth {
             0 if is_subagent_key(&session_key) => SubagentRole::Orchestrator,
             0 => SubagentRole::Main,
@@ -313,10 +257,7 @@ impl<'a> Session<'a> {
                     "not the owner (2026.2 treats an unknown sender as a non-owner)"
                 }
             };
-            assumptions.push(Assumption {
-                fact: "sender".into(),
-                assumed: assumed.into(),
-            });
+            assumptions.push(Assumption { fact: "sender".into(), assumed: assumed.into() });
         }
         if ctx.model_provider.is_none() {
             assumptions.push(Assumption {
@@ -325,17 +266,7 @@ impl<'a> Session<'a> {
             });
         }
 
-        Ok(Session {
-            agent_id,
-            agent,
-            agent_tools,
-            session_key,
-            sandbox,
-            depth,
-            max_spawn_depth,
-            role,
-            assumptions,
-        })
+        Ok(Session { agent_id, agent, agent_tools, session_key, sandbox, depth, max_spawn_depth, role, assumptions })
     }
 }
 
@@ -350,32 +281,20 @@ fn sandbox_state(
     let agent_field = |field: &str| {
         let entry = agent.as_ref()?;
         let path = entry.path.key("sandbox").key(field);
-        path.lookup(config)
-            .and_then(Value::as_str)
-            .map(|v| (v.to_string(), path))
+        path.lookup(config).and_then(Value::as_str).map(|v| (v.to_string(), path))
     };
     let default_field = |field: &str| {
         let path = KeyPath::keys(&["agents", "defaults", "sandbox", field]);
-        path.lookup(config)
-            .and_then(Value::as_str)
-            .map(|v| (v.to_string(), path))
+        path.lookup(config).and_then(Value::as_str).map(|v| (v.to_string(), path))
     };
     let (mode, mode_path) = match agent_field("mode").or_else(|| default_field("mode")) {
         Some((mode, path)) => (mode, Some(path)),
         None => ("off".to_string(), None),
     };
-    let workspace_access = agent_field("workspaceAccess")
-        .or_else(|| default_field("workspaceAccess"))
-        .map_or("none".into(), |(v, _)| v);
-    let global_scope = KeyPath::keys(&["session", "scope"])
-        .lookup(config)
-        .and_then(Value::as_str)
-        == Some("global");
-    let main_session_key = if global_scope {
-        "global".to_string()
-    } else {
-        format!("agent:{agent_id}:main")
-    };
+    let workspace_access =
+        agent_field("workspaceAccess").or_else(|| default_field("workspaceAccess")).map_or("none".into(), |(v, _)| v);
+    let global_scope = KeyPath::keys(&["session", "scope"]).lookup(config).and_then(Value::as_str) == Some("global");
+    let main_session_key = if global_scope { "global".to_string() } else { format!("agent:{agent_id}:main") };
     let comparable = comparable_session_key(session_key, agent_id, &main_session_key);
     let by_config = match mode.as_str() {
         "all" => true,
@@ -387,29 +306,14 @@ fn sandbox_state(
         SandboxChoice::On => (true, true),
         SandboxChoice::Off => (false, true),
     };
-    SandboxState {
-        mode,
-        mode_path,
-        sandboxed,
-        forced,
-        main_session_key,
-        workspace_access,
-    }
+    SandboxState { mode, mode_path, sandboxed, forced, main_session_key, workspace_access }
 }
 
 /// Canonicalizes main-session aliases (`main`, `agent:main:main`, …) to the agent's main key.
 fn comparable_session_key(raw: &str, agent_id: &str, main_key: &str) -> String {
     let key = raw.trim();
-    let aliases = [
-        "main".to_string(),
-        format!("agent:{agent_id}:main"),
-        "agent:main:main".to_string(),
-    ];
-    if aliases.iter().any(|a| a == key) {
-        main_key.to_string()
-    } else {
-        key.to_string()
-    }
+    let aliases = ["main".to_string(), format!("agent:{agent_id}:main"), "agent:main:main".to_string()];
+    if aliases.iter().any(|a| a == key) { main_key.to_string() } else { key.to_string() }
 }
 
 #[cfg(test)]
@@ -447,10 +351,7 @@ mod tests {
         assert!(!main.sandbox.sandboxed);
         let group = session(
             &config,
-            SessionContext {
-                session_key: Some("agent:main:discord:channel:1".into()),
-                ..Default::default()
-            },
+            SessionContext { session_key: Some("agent:main:discord:channel:1".into()), ..Default::default() },
         );
         assert!(group.sandbox.sandboxed);
     }
@@ -458,16 +359,7 @@ mod tests {
     #[test]
     fn roles_follow_max_spawn_depth() {
         let config = json!({"agents": {"defaults": {"subagents": {"maxSpawnDepth": 2}}}});
-        let depth = |d| {
-            session(
-                &config,
-                SessionContext {
-                    spawn_depth: Some(d),
-                    ..Default::default()
-                },
-            )
-            .role
-        };
+        let depth = |d| session(&config, SessionContext { spawn_depth: Some(d), ..Default::default() }).role;
         assert_eq!(depth(1), SubagentRole::Orchestrator);
         assert_eq!(depth(2), SubagentRole::Leaf);
     }
@@ -475,16 +367,10 @@ mod tests {
     #[test]
     fn multiple_agents_without_owner_is_an_error() {
         let config = json!({"agents": {"ownership": "explicit", "entries": {"a": {}, "b": {}}}});
-        let err = Session::resolve(
-            &config,
-            &SessionContext::default(),
-            OpenClawVersion::V2026_9,
-        )
-        .unwrap_err();
+        let err = Session::resolve(&config, &SessionContext::default(), OpenClawVersion::V2026_9).unwrap_err();
         assert!(matches!(err, SessionError::NoDefaultAgent { .. }));
         let seed = json!({"agents": {"list": [{"id": "a"}, {"id": "b"}]}});
-        let s =
-            Session::resolve(&seed, &SessionContext::default(), OpenClawVersion::V2026_2).unwrap();
+        let s = Session::resolve(&seed, &SessionContext::default(), OpenClawVersion::V2026_2).unwrap();
         assert_eq!(s.agent_id, "a");
     }
 }

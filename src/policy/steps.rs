@@ -66,10 +66,7 @@ fn block<'a>(config: &'a Value, path: KeyPath) -> Option<Block<'a>> {
 
 fn child<'a>(parent: &Option<Block<'a>>, key: &str) -> Option<Block<'a>> {
     let parent = parent.as_ref()?;
-    parent.value.get(key).map(|value| Block {
-        path: parent.path.key(key),
-        value,
-    })
+    parent.value.get(key).map(|value| Block { path: parent.path.key(key), value })
 }
 
 fn scope_policy(block: &Option<Block<'_>>) -> Option<Policy> {
@@ -88,20 +85,10 @@ fn profile_policy(
     let allow = pack.profile_allow(name)?;
     let base: Vec<Entry> = allow
         .iter()
-        .map(|t| Entry {
-            pattern: t.clone(),
-            source: Source::builtin(format!("profile `{name}` via {path}")),
-        })
+        .map(|t| Entry { pattern: t.clone(), source: Source::builtin(format!("profile `{name}` via {path}")) })
         .collect();
     let merged = unique_entries(base.iter().chain(also_allow.iter().flatten()).chain(extras));
-    Some((
-        name.to_string(),
-        Policy {
-            allow: Some(merged),
-            deny: None,
-        },
-        allow.to_vec(),
-    ))
+    Some((name.to_string(), Policy { allow: Some(merged), deny: None }, allow.to_vec()))
 }
 
 fn profile_of<'a>(tools: &Option<Block<'a>>) -> Option<(&'a str, KeyPath)> {
@@ -124,46 +111,26 @@ pub fn build<'a>(
 ) -> BuiltSteps {
     let pack = VersionPack::get(version);
     let global = block(config, KeyPath::keys(&["tools"]));
-    let agent = session.agent_tools.as_ref().map(|a| Block {
-        path: a.path.clone(),
-        value: a.value,
-    });
+    let agent = session.agent_tools.as_ref().map(|a| Block { path: a.path.clone(), value: a.value });
     let provider = ctx.model_provider.as_deref();
     let model = ctx.model_id.as_deref();
-    let global_provider =
-        scopes::provider_block(pack, child(&global, "byProvider"), provider, model);
+    let global_provider = scopes::provider_block(pack, child(&global, "byProvider"), provider, model);
     let agent_provider = scopes::provider_block(pack, child(&agent, "byProvider"), provider, model);
 
     let mut steps = Vec::new();
-    let mut push = |kind,
-                    label: String,
-                    policy: Option<Policy>,
-                    scope: Option<KeyPath>,
-                    suppress: Vec<String>| {
+    let mut push = |kind, label: String, policy: Option<Policy>, scope: Option<KeyPath>, suppress: Vec<String>| {
         if let Some(policy) = policy {
-            steps.push(Step {
-                kind,
-                label,
-                policy,
-                scope,
-                suppress,
-            });
+            steps.push(Step { kind, label, policy, scope, suppress });
         }
     };
 
     // A run whose toolsAllow names `message` (or `*`) keeps the message tool past the profiles.
     let runtime_names_message = pack.runtime_tools_allow.profiles_gain_message
-        && ctx
-            .tools_allow
-            .iter()
-            .flatten()
-            .any(|t| matches!(pack.normalize(t).as_str(), "message" | "*"));
+        && ctx.tools_allow.iter().flatten().any(|t| matches!(pack.normalize(t).as_str(), "message" | "*"));
     let extras: Vec<Entry> = if runtime_names_message {
         vec![Entry {
             pattern: "message".into(),
-            source: Source::Context {
-                what: "runtime toolsAllow names message".into(),
-            },
+            source: Source::Context { what: "runtime toolsAllow names message".into() },
         }]
     } else {
         Vec::new()
@@ -177,11 +144,7 @@ pub fn build<'a>(
         None => also_allow_of(&global),
     };
     let prepared = profile_policy(pack, profile, also, &extras);
-    let label = prepared
-        .as_ref()
-        .map_or("tools.profile".into(), |(n, _, _)| {
-            format!("tools.profile ({n})")
-        });
+    let label = prepared.as_ref().map_or("tools.profile".into(), |(n, _, _)| format!("tools.profile ({n})"));
     let (policy, suppress) = prepared.map_or((None, Vec::new()), |(_, p, s)| (Some(p), s));
     push(StepKind::Profile, label, policy, profile_scope, suppress);
 
@@ -191,17 +154,9 @@ pub fn build<'a>(
     let prepared = profile_policy(pack, provider_profile, provider_also, &extras);
     let label = prepared
         .as_ref()
-        .map_or("tools.byProvider.profile".into(), |(n, _, _)| {
-            format!("tools.byProvider.profile ({n})")
-        });
+        .map_or("tools.byProvider.profile".into(), |(n, _, _)| format!("tools.byProvider.profile ({n})"));
     let (policy, suppress) = prepared.map_or((None, Vec::new()), |(_, p, s)| (Some(p), s));
-    push(
-        StepKind::ProviderProfile,
-        label,
-        policy,
-        provider_scope,
-        suppress,
-    );
+    push(StepKind::ProviderProfile, label, policy, provider_scope, suppress);
 
     // Steps 3–6: global, global provider, agent, agent provider allow/deny.
     push(
@@ -236,73 +191,42 @@ pub fn build<'a>(
 
     // Steps 7–8: group and sender policy.
     let group_scope = scopes::group_scope(version, &session.session_key, ctx);
-    let sender_channel = scopes::session_channel(&session.session_key).or_else(|| {
-        ctx.message_provider
-            .as_deref()
-            .map(scopes::normalize_channel)
-    });
+    let sender_channel = scopes::session_channel(&session.session_key)
+        .or_else(|| ctx.message_provider.as_deref().map(scopes::normalize_channel));
     let sender = Sender::from_context(ctx, sender_channel);
     let group_block = group_scope.as_ref().and_then(|scope| {
         let (selected, wildcard) = scopes::group_entries(config, scope, ctx.account_id.as_deref());
         let from_entry = |entry: &Option<Block<'a>>| -> Option<Block<'a>> {
-            scopes::sender_block(pack, child(entry, "toolsBySender"), &sender)
-                .or_else(|| child(entry, "tools"))
+            scopes::sender_block(pack, child(entry, "toolsBySender"), &sender).or_else(|| child(entry, "tools"))
         };
         from_entry(&selected).or_else(|| from_entry(&wildcard))
     });
-    push(
-        StepKind::Group,
-        "group tools.allow".into(),
-        scope_policy(&group_block),
-        group_block.map(|b| b.path),
-        vec![],
-    );
+    push(StepKind::Group, "group tools.allow".into(), scope_policy(&group_block), group_block.map(|b| b.path), vec![]);
 
     if pack.tools_by_sender.scopes.iter().any(|s| s == "global") {
-        let webchat_owner =
-            ctx.sender_is_owner != Some(false) && sender.channel.as_deref() == Some("webchat");
+        let webchat_owner = ctx.sender_is_owner != Some(false) && sender.channel.as_deref() == Some("webchat");
         if !webchat_owner {
             let sender_block = scopes::sender_block(pack, child(&agent, "toolsBySender"), &sender)
                 .or_else(|| scopes::sender_block(pack, child(&global, "toolsBySender"), &sender));
             let scope = sender_block.as_ref().map(|b| b.path.clone());
-            push(
-                StepKind::Sender,
-                "tools.toolsBySender".into(),
-                scope_policy(&sender_block),
-                scope,
-                vec![],
-            );
+            push(StepKind::Sender, "tools.toolsBySender".into(), scope_policy(&sender_block), scope, vec![]);
         }
     }
 
     // Step 9: sandbox.
-    let sandbox_policy = session
-        .sandbox
-        .sandboxed
-        .then(|| sandbox::resolve(pack, config, session.agent_tools.as_ref()));
+    let sandbox_policy =
+        session.sandbox.sandboxed.then(|| sandbox::resolve(pack, config, session.agent_tools.as_ref()));
     if let Some(resolved) = &sandbox_policy {
-        push(
-            StepKind::Sandbox,
-            "sandbox tools.allow".into(),
-            Some(resolved.policy.clone()),
-            None,
-            vec![],
-        );
+        push(StepKind::Sandbox, "sandbox tools.allow".into(), Some(resolved.policy.clone()), None, vec![]);
     }
 
     // Step 10: owner-only tools as a deny step (2026.9); 2026.2 filters before the pipeline.
     if pack.owner_only.placement == OwnerOnlyPlacement::PipelineStep && is_non_owner(pack, ctx) {
-        let deny = builtin_entries(
-            &pack.owner_only.tools,
-            "owner-only tools (sender is not the owner)",
-        );
+        let deny = builtin_entries(&pack.owner_only.tools, "owner-only tools (sender is not the owner)");
         push(
             StepKind::OwnerOnly,
             "gateway sender owner-only tools".into(),
-            Some(Policy {
-                allow: None,
-                deny: Some(deny),
-            }),
+            Some(Policy { allow: None, deny: Some(deny) }),
             None,
             vec![],
         );
@@ -319,11 +243,7 @@ pub fn build<'a>(
         );
     }
 
-    BuiltSteps {
-        steps,
-        sandbox: sandbox_policy,
-        group_scope,
-    }
+    BuiltSteps { steps, sandbox: sandbox_policy, group_scope }
 }
 
 /// Whether the owner-only filter applies to this sender.
@@ -335,13 +255,7 @@ pub fn is_non_owner(pack: &VersionPack, ctx: &SessionContext) -> bool {
 }
 
 fn builtin_entries(names: &[String], what: &str) -> Vec<Entry> {
-    names
-        .iter()
-        .map(|n| Entry {
-            pattern: n.clone(),
-            source: Source::builtin(what),
-        })
-        .collect()
+    names.iter().map(|n| Entry { pattern: n.clone(), source: Source::builtin(what) }).collect()
 }
 
 /// The sub-agent step: built-in denies by role plus `tools.subagents.tools`.
@@ -351,19 +265,11 @@ fn subagent_policy(pack: &VersionPack, config: &Value, role: SubagentRole) -> Po
     let lists = ScopeLists::read(base.lookup(config), &base);
     let mut defaults = builtin_entries(&rules.always_deny, "sub-agent deny list");
     if role == SubagentRole::Leaf {
-        defaults.extend(builtin_entries(
-            &rules.leaf_deny,
-            "leaf sub-agent deny list",
-        ));
+        defaults.extend(builtin_entries(&rules.leaf_deny, "leaf sub-agent deny list"));
     }
     if rules.allow_removes_from_default_deny {
-        let named: Vec<String> = lists
-            .allow
-            .iter()
-            .chain(&lists.also_allow)
-            .flatten()
-            .map(|e| pack.normalize(&e.pattern))
-            .collect();
+        let named: Vec<String> =
+            lists.allow.iter().chain(&lists.also_allow).flatten().map(|e| pack.normalize(&e.pattern)).collect();
         defaults.retain(|d| !named.contains(&d.pattern));
     }
     let deny = unique_entries(defaults.iter().chain(lists.deny.iter().flatten()));
@@ -372,10 +278,7 @@ fn subagent_policy(pack: &VersionPack, config: &Value, role: SubagentRole) -> Po
         Some(also) => unique_entries(allow.iter().chain(also)),
         None => allow,
     });
-    Policy {
-        allow,
-        deny: Some(deny),
-    }
+    Policy { allow, deny: Some(deny) }
 }
 
 #[cfg(test)]
@@ -385,11 +288,7 @@ mod tests {
 
     fn labels(version: OpenClawVersion, config: &Value, ctx: SessionContext) -> Vec<String> {
         let session = Session::resolve(config, &ctx, version).unwrap();
-        build(version, config, &session, &ctx)
-            .steps
-            .into_iter()
-            .map(|s| s.label)
-            .collect()
+        build(version, config, &session, &ctx).steps.into_iter().map(|s| s.label).collect()
     }
 
     #[test]

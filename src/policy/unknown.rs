@@ -7,8 +7,7 @@ use serde_json::Value;
 
 use super::Removal;
 use super::inventory::Inventory;
-use super::matcher::{CompiledList, PluginGroups};
-use super::rules::{Entry, Source};
+use super::rules::Entry;
 use super::steps::Step;
 use crate::pack::{UnknownEntryHandling, VersionPack};
 
@@ -21,15 +20,8 @@ pub struct InputNames {
 
 impl InputNames {
     pub fn new(inventory: &Inventory, removed_before: &BTreeMap<String, Removal>) -> Self {
-        let present = inventory
-            .tools
-            .iter()
-            .filter(|t| !removed_before.contains_key(&t.name));
-        let mut names = InputNames {
-            core: Vec::new(),
-            plugin_tools: BTreeSet::new(),
-            plugin_ids: BTreeSet::new(),
-        };
+        let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
+        let mut names = InputNames { core: Vec::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new() };
         for tool in present {
             match &tool.plugin {
                 Some(plugin) => {
@@ -39,9 +31,7 @@ impl InputNames {
                 None => names.core.push(tool.name.clone()),
             }
         }
-        names
-            .plugin_ids
-            .extend(inventory.declared_plugins.iter().cloned());
+        names.plugin_ids.extend(inventory.declared_plugins.iter().cloned());
         names
     }
 }
@@ -55,33 +45,24 @@ pub struct Analysis {
 pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames, config: &Value) -> Analysis {
     let allow = step.policy.allow.as_deref().unwrap_or_default();
     if allow.is_empty() {
-        return Analysis {
-            strip_allowlist: false,
-            warning: None,
-        };
+        return Analysis { strip_allowlist: false, warning: None };
     }
     match pack.unknown_allowlist_entries {
-        UnknownEntryHandling::Warn => Analysis {
-            strip_allowlist: false,
-            warning: warn_unknown(pack, step, allow, input, config),
-        },
+        UnknownEntryHandling::Warn => {
+            Analysis { strip_allowlist: false, warning: warn_unknown(pack, step, allow, input, config) }
+        }
         UnknownEntryHandling::StripPluginOnly => strip_plugin_only(pack, step, allow, input),
     }
 }
 
-/// Whether an entry names at least one core tool present in this run.
+/// Whether an entry names at least one core tool present in this run: after static group
+/// expansion, exact membership. Globs are not expanded here, so a glob-only allowlist counts as
+/// naming no core tool.
 fn names_present_core(pack: &VersionPack, entry: &str, input: &InputNames) -> bool {
-    let list = CompiledList::compile(pack, &[plain(entry)], &PluginGroups::default());
-    input
-        .core
-        .iter()
-        .any(|name| list.find(&pack.normalize(name)).is_some())
-}
-
-fn plain(pattern: &str) -> Entry {
-    Entry {
-        pattern: pattern.to_string(),
-        source: Source::builtin("analysis"),
+    let name = pack.normalize(entry);
+    match pack.group(&name) {
+        Some(members) => members.iter().any(|m| input.core.contains(m)),
+        None => input.core.contains(&name),
     }
 }
 
@@ -90,36 +71,16 @@ fn mcp_prefixes(config: &Value) -> Vec<String> {
     let Some(servers) = config.pointer("/mcp/servers").and_then(Value::as_object) else {
         return Vec::new();
     };
-    servers
-        .keys()
-        .map(|name| format!("{}__", safe_mcp_name(name)).to_lowercase())
-        .collect()
+    servers.keys().map(|name| format!("{}__", safe_mcp_name(name)).to_lowercase()).collect()
 }
 
 /// OpenClaw's MCP server name sanitizing: `[A-Za-z0-9_-]` kept, others `-`, must start with a
 /// letter (else `mcp-` prefix), at most 30 characters.
 pub fn safe_mcp_name(raw: &str) -> String {
-    let replaced: String = raw
-        .trim()
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    let named = if replaced.is_empty() {
-        "mcp".to_string()
-    } else {
-        replaced
-    };
-    let prefixed = if named.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        named
-    } else {
-        format!("mcp-{named}")
-    };
+    let replaced: String =
+        raw.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect();
+    let named = if replaced.is_empty() { "mcp".to_string() } else { replaced };
+    let prefixed = if named.starts_with(|c: char| c.is_ascii_alphabetic()) { named } else { format!("mcp-{named}") };
     prefixed.chars().take(30).collect()
 }
 
@@ -136,9 +97,7 @@ fn warn_unknown(
     let mut seen = BTreeSet::new();
     for entry in allow {
         let normalized = pack.normalize(&entry.pattern);
-        let names = pack
-            .expansion(&normalized)
-            .map_or_else(|| vec![normalized.clone()], <[String]>::to_vec);
+        let names = pack.expansion(&normalized).map_or_else(|| vec![normalized.clone()], <[String]>::to_vec);
         for name in names {
             if name.is_empty() || name == "*" || !seen.insert(name.clone()) {
                 continue;
@@ -148,10 +107,7 @@ fn warn_unknown(
                 || input.plugin_ids.contains(&name)
                 || input.plugin_tools.contains(&name)
                 || (!mcp.is_empty()
-                    && (name == "bundle-mcp"
-                        || mcp
-                            .iter()
-                            .any(|p| name.starts_with(p) && name.len() > p.len())));
+                    && (name == "bundle-mcp" || mcp.iter().any(|p| name.starts_with(p) && name.len() > p.len())));
             if known {
                 continue;
             }
@@ -177,23 +133,11 @@ fn warn_unknown(
         }
         _ => "These entries won't match any tool unless the plugin is enabled.",
     };
-    let entries = gated
-        .into_iter()
-        .chain(other)
-        .collect::<Vec<_>>()
-        .join(", ");
-    Some(format!(
-        "tools: {} allowlist contains unknown entries ({entries}). {suffix}",
-        step.label
-    ))
+    let entries = gated.into_iter().chain(other).collect::<Vec<_>>().join(", ");
+    Some(format!("tools: {} allowlist contains unknown entries ({entries}). {suffix}", step.label))
 }
 
-fn strip_plugin_only(
-    pack: &VersionPack,
-    step: &Step,
-    allow: &[Entry],
-    input: &InputNames,
-) -> Analysis {
+fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputNames) -> Analysis {
     let mut has_core = false;
     let mut unknown: Vec<String> = Vec::new();
     for entry in allow {
@@ -203,9 +147,7 @@ fn strip_plugin_only(
         }
         if name == "*" || names_present_core(pack, &name, input) {
             has_core = true;
-        } else if !(name == "group:plugins"
-            || input.plugin_ids.contains(&name)
-            || input.plugin_tools.contains(&name))
+        } else if !(name == "group:plugins" || input.plugin_ids.contains(&name) || input.plugin_tools.contains(&name))
             && !unknown.contains(&name)
         {
             unknown.push(name);
@@ -220,10 +162,7 @@ fn strip_plugin_only(
         };
         format!("tools: {} allowlist contains unknown entries ({}). {tail}", step.label, unknown.join(", "))
     });
-    Analysis {
-        strip_allowlist: strip,
-        warning,
-    }
+    Analysis { strip_allowlist: strip, warning }
 }
 
 #[cfg(test)]

@@ -1,0 +1,247 @@
+//! Load errors and warnings, as miette diagnostics with stable codes.
+
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, Severity, SourceCode, SourceSpan};
+
+use super::source::Origin;
+
+/// A labelled place in a source file.
+#[derive(Clone)]
+pub struct Snippet {
+    pub src: NamedSource<Arc<str>>,
+    pub span: SourceSpan,
+    pub label: String,
+}
+
+impl Snippet {
+    pub fn at(origin: &Origin, label: impl Into<String>) -> Box<Self> {
+        Box::new(Snippet { src: origin.named_source(), span: origin.span, label: label.into() })
+    }
+
+    fn labels(&self) -> Box<dyn Iterator<Item = LabeledSpan> + '_> {
+        Box::new(std::iter::once(LabeledSpan::new_with_span(Some(self.label.clone()), self.span)))
+    }
+}
+
+impl fmt::Debug for Snippet {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Snippet({} @{:?}: {})", self.src.name(), self.span, self.label)
+    }
+}
+
+/// Why an `$include` failed; each kind has its own diagnostic code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IncludeErrorKind {
+    /// `Circular include detected: …`
+    Cycle,
+    /// `Maximum include depth (10) exceeded at: …`
+    Depth,
+    /// `Failed to read include file: …`
+    Missing,
+    /// `Failed to parse include file: …`
+    Parse,
+    /// Confinement: `Include path escapes config directory` / `… (symlink)`.
+    Escape,
+    /// Guards on the path or file: null byte, length, regular file, size, hardlinks.
+    Guard,
+    /// A malformed directive: bad `$include` value, or sibling keys with non-object content.
+    Invalid,
+}
+
+impl IncludeErrorKind {
+    fn code(self) -> &'static str {
+        match self {
+            IncludeErrorKind::Cycle => "config::include-cycle",
+            IncludeErrorKind::Depth => "config::include-depth",
+            IncludeErrorKind::Missing => "config::include-missing",
+            IncludeErrorKind::Parse => "config::include-parse",
+            IncludeErrorKind::Escape => "config::include-escape",
+            IncludeErrorKind::Guard => "config::include-guard",
+            IncludeErrorKind::Invalid => "config::include-invalid",
+        }
+    }
+
+    fn help(self) -> &'static str {
+        match self {
+            IncludeErrorKind::Cycle => {
+                "remove one `$include` of the chain; a file may not include one of its ancestors"
+            }
+            IncludeErrorKind::Depth => "include files may nest at most 10 levels deep; flatten the chain",
+            IncludeErrorKind::Missing => "include paths are relative to the file that contains the `$include`",
+            IncludeErrorKind::Parse => "fix the syntax of the included file (JSON5)",
+            IncludeErrorKind::Escape => {
+                "included files must live under the config file's directory (2026.9: or under a directory listed in OPENCLAW_INCLUDE_ROOTS)"
+            }
+            IncludeErrorKind::Guard => {
+                "includes must be regular files of at most 2 MiB, with a path under 4096 characters"
+            }
+            IncludeErrorKind::Invalid => {
+                "`$include` takes a path string or an array of path strings; with sibling keys it must yield an object"
+            }
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("config file not found: {}", path.display())]
+    NotFound { path: PathBuf },
+    #[error("failed to read config file {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("config file {} is too large ({size} bytes; at most {limit} bytes are read)", path.display())]
+    TooLarge { path: PathBuf, size: u64, limit: u64 },
+    #[error("JSON5 parse failed: {message}")]
+    Parse { path: PathBuf, message: String, at: Box<Snippet> },
+    #[error("config nests deeper than {limit} levels")]
+    TooDeep { limit: usize, at: Option<Box<Snippet>> },
+    #[error("config root must be an object, found {found}")]
+    NotObject { path: PathBuf, found: &'static str, at: Option<Box<Snippet>> },
+    /// `message` is OpenClaw's own text for the failure.
+    #[error("{message}")]
+    Include {
+        kind: IncludeErrorKind,
+        message: String,
+        at: Option<Box<Snippet>>,
+        /// The underlying cause (I/O or parse error), shown as a note.
+        detail: Option<String>,
+    },
+}
+
+impl ConfigError {
+    fn snippet(&self) -> Option<&Snippet> {
+        match self {
+            ConfigError::Parse { at, .. } => Some(at),
+            ConfigError::NotObject { at, .. } | ConfigError::Include { at, .. } | ConfigError::TooDeep { at, .. } => {
+                at.as_deref()
+            }
+            ConfigError::NotFound { .. } | ConfigError::Read { .. } | ConfigError::TooLarge { .. } => None,
+        }
+    }
+}
+
+impl Diagnostic for ConfigError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let code = match self {
+            ConfigError::NotFound { .. } => "config::not-found",
+            ConfigError::Read { .. } => "config::read",
+            ConfigError::TooLarge { .. } => "config::too-large",
+            ConfigError::TooDeep { .. } => "config::too-deep",
+            ConfigError::Parse { .. } => "config::parse",
+            ConfigError::NotObject { .. } => "config::not-object",
+            ConfigError::Include { kind, .. } => kind.code(),
+        };
+        Some(Box::new(code))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let help: Box<dyn fmt::Display + 'a> = match self {
+            ConfigError::NotFound { .. } => {
+                Box::new("check the --config path; without --config a missing default file means an empty config")
+            }
+            ConfigError::Read { .. } => return None,
+            ConfigError::TooLarge { .. } => Box::new(
+                "OpenClaw configs are small; split the file with `$include` or check that the right file was given",
+            ),
+            ConfigError::Parse { .. } => Box::new(
+                "openclaw.json is JSON5: comments, trailing commas and unquoted keys are fine, but every value must be complete",
+            ),
+            ConfigError::TooDeep { .. } => Box::new(
+                "OpenClaw configs nest a few levels deep; check for runaway nesting or includes inside includes",
+            ),
+            ConfigError::NotObject { .. } => Box::new("the config must be a JSON5 object: `{ ... }`"),
+            ConfigError::Include { kind, detail, .. } => match detail {
+                Some(detail) => Box::new(format!("{}\ncause: {detail}", kind.help())),
+                None => Box::new(kind.help()),
+            },
+        };
+        Some(help)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.snippet().map(|s| &s.src as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.snippet().map(Snippet::labels)
+    }
+}
+
+/// Something OpenClaw accepts but a user almost never means.
+#[derive(Debug, Clone)]
+pub struct ConfigWarning {
+    pub kind: WarningKind,
+    pub message: String,
+    /// Key path the warning is about (in the resolved config, or in its file for duplicate keys).
+    pub path: Vec<super::path::PathSeg>,
+    pub origin: Option<Arc<Origin>>,
+    /// Where the overridden/earlier occurrence was (duplicate keys).
+    pub related: Option<Arc<Origin>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WarningKind {
+    DuplicateKey,
+    /// 2026.9: `${VAR}` with no value is kept literally.
+    MissingEnvVar,
+    NonFiniteNumber,
+}
+
+impl WarningKind {
+    fn code(self) -> &'static str {
+        match self {
+            WarningKind::DuplicateKey => "config::duplicate-key",
+            WarningKind::MissingEnvVar => "config::missing-env-var",
+            WarningKind::NonFiniteNumber => "config::non-finite-number",
+        }
+    }
+}
+
+impl fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ConfigWarning {}
+
+impl Diagnostic for ConfigWarning {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.kind.code()))
+    }
+
+    fn severity(&self) -> Option<Severity> {
+        Some(Severity::Warning)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        let help = match self.kind {
+            WarningKind::DuplicateKey => "only the last value is used; merge the two entries into one",
+            WarningKind::MissingEnvVar => {
+                "set the variable (process env, .env or the config `env` block); until then the literal text is used"
+            }
+            WarningKind::NonFiniteNumber => "use a finite number",
+        };
+        Some(Box::new(help))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.origin.as_ref().map(|o| &o.source.display_source as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let origin = self.origin.as_ref()?;
+        let mut labels = vec![LabeledSpan::new_with_span(Some("here".to_string()), origin.label_span())];
+        // Only same-file related spans can be drawn in this snippet.
+        if let Some(related) = self.related.as_ref().filter(|r| Arc::ptr_eq(&r.source, &origin.source)) {
+            labels.push(LabeledSpan::new_with_span(Some("first written here".to_string()), related.label_span()));
+        }
+        Some(Box::new(labels.into_iter()))
+    }
+}

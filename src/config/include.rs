@@ -1,0 +1,483 @@
+//! `$include` resolution (spec §4), ported from both releases' `src/config/includes.ts`.
+//!
+//! 2026.2: confinement to the config directory (lexical + symlink), depth 10, cycle detection.
+//! 2026.9 adds: null-byte and 4096-character path limits, `OPENCLAW_INCLUDE_ROOTS`, and the
+//! guarded read (regular file, at most 2 MiB, no hardlinks).
+
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+
+use super::document::Documents;
+use super::error::{ConfigError, IncludeErrorKind, Snippet};
+use super::fspath;
+use super::json5::MAX_FILE_BYTES;
+use super::merge::deep_merge;
+use super::source::Origin;
+use super::tree::{Node, NodeKind};
+use crate::OpenClawVersion;
+
+const INCLUDE_KEY: &str = "$include";
+const MAX_INCLUDE_DEPTH: usize = 10;
+const MAX_INCLUDE_PATH_LENGTH: usize = 4096;
+/// Nesting limit of the resolved tree. Each file is already limited by the parser; this bounds
+/// includes nested inside includes, so later recursive passes cannot exhaust the stack.
+pub(crate) const MAX_NESTING: usize = 512;
+
+/// A directory includes may read from, as written and with symlinks resolved.
+struct IncludeRoot {
+    lexical: PathBuf,
+    real: PathBuf,
+}
+
+impl IncludeRoot {
+    fn new(dir: PathBuf) -> Self {
+        let lexical = fspath::normalize(&dir);
+        let real = std::fs::canonicalize(&lexical).unwrap_or_else(|_| lexical.clone());
+        IncludeRoot { lexical, real }
+    }
+}
+
+/// The file whose `$include`s are being resolved, and its ancestors.
+struct Frame {
+    base: PathBuf,
+    /// Top-level config first, `base` last: a file found here again is a cycle.
+    chain: Vec<PathBuf>,
+    depth: usize,
+}
+
+pub(crate) struct IncludeResolver<'d> {
+    version: OpenClawVersion,
+    /// The top-level config's directory first (its name is the one error texts print).
+    roots: Vec<IncludeRoot>,
+    documents: &'d mut Documents,
+}
+
+impl<'d> IncludeResolver<'d> {
+    /// `extra_roots`: `OPENCLAW_INCLUDE_ROOTS` entries (absolute); ignored before 2026.9.
+    pub fn new(
+        config_path: &Path,
+        extra_roots: Vec<PathBuf>,
+        version: OpenClawVersion,
+        documents: &'d mut Documents,
+    ) -> Self {
+        let config_dir = config_path.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
+        let extra = match version {
+            OpenClawVersion::V2026_9 => extra_roots,
+            OpenClawVersion::V2026_2 => Vec::new(),
+        };
+        let roots = std::iter::once(config_dir).chain(extra).map(IncludeRoot::new).collect();
+        IncludeResolver { version, roots, documents }
+    }
+
+    /// Resolves every `$include` in `root`, the parsed content of `config_path`.
+    pub fn resolve(&mut self, config_path: &Path, root: Node) -> Result<Node, ConfigError> {
+        let base = fspath::normalize(config_path);
+        let frame = Frame { chain: vec![base.clone()], base, depth: 0 };
+        self.process(root, &frame, 0)
+    }
+
+    /// `nesting`: depth of `node` in the resolved tree.
+    fn process(&mut self, node: Node, frame: &Frame, nesting: usize) -> Result<Node, ConfigError> {
+        if nesting > MAX_NESTING {
+            return Err(ConfigError::TooDeep {
+                limit: MAX_NESTING,
+                at: node.origin.as_deref().map(|o| Snippet::at(o, "nested too deeply")),
+            });
+        }
+        match node.kind {
+            NodeKind::Array(items) => {
+                let items =
+                    items.into_iter().map(|item| self.process(item, frame, nesting + 1)).collect::<Result<_, _>>()?;
+                Ok(Node::new(NodeKind::Array(items), node.origin))
+            }
+            NodeKind::Object(mut map) => match map.shift_remove(INCLUDE_KEY) {
+                None => Ok(Node::new(NodeKind::Object(self.process_members(map, frame, nesting)?), node.origin)),
+                Some(directive) => self.process_include(&directive, map, node.origin, frame, nesting),
+            },
+            kind => Ok(Node::new(kind, node.origin)),
+        }
+    }
+
+    fn process_members(
+        &mut self,
+        map: IndexMap<String, Node>,
+        frame: &Frame,
+        nesting: usize,
+    ) -> Result<IndexMap<String, Node>, ConfigError> {
+        map.into_iter().map(|(key, value)| Ok((key, self.process(value, frame, nesting + 1)?))).collect()
+    }
+
+    /// An object holding `$include`: alone it is replaced by the included value; with siblings the
+    /// included value must be an object and the siblings are merged over it.
+    fn process_include(
+        &mut self,
+        directive: &Node,
+        siblings: IndexMap<String, Node>,
+        origin: Option<std::sync::Arc<Origin>>,
+        frame: &Frame,
+        nesting: usize,
+    ) -> Result<Node, ConfigError> {
+        let included = self.resolve_directive(directive, frame, nesting)?;
+        if siblings.is_empty() {
+            return Ok(included);
+        }
+        if !included.is_object() {
+            return Err(include_error(
+                IncludeErrorKind::Invalid,
+                "Sibling keys require included content to be an object".to_string(),
+                directive,
+                None,
+            ));
+        }
+        let siblings = Node::new(NodeKind::Object(self.process_members(siblings, frame, nesting)?), origin);
+        Ok(deep_merge(included, siblings, self.version))
+    }
+
+    fn resolve_directive(&mut self, directive: &Node, frame: &Frame, nesting: usize) -> Result<Node, ConfigError> {
+        match &directive.kind {
+            NodeKind::String(path) => self.load_file(path, directive, frame, nesting),
+            NodeKind::Array(items) => items.iter().try_fold(Node::empty_object(), |merged, item| {
+                let Some(path) = item.as_str() else {
+                    let message = format!("Invalid $include array item: expected string, got {}", item.js_type());
+                    return Err(include_error(IncludeErrorKind::Invalid, message, item, None));
+                };
+                let loaded = self.load_file(path, item, frame, nesting)?;
+                Ok(deep_merge(merged, loaded, self.version))
+            }),
+            _ => {
+                let message =
+                    format!("Invalid $include value: expected string or array of strings, got {}", directive.js_type());
+                Err(include_error(IncludeErrorKind::Invalid, message, directive, None))
+            }
+        }
+    }
+
+    /// Order of checks as in OpenClaw: path → cycle → depth → read → parse → recurse.
+    fn load_file(&mut self, include_path: &str, at: &Node, frame: &Frame, nesting: usize) -> Result<Node, ConfigError> {
+        let fail = |kind, message: String| include_error(kind, message, at, None);
+        let resolved = self.resolve_path(include_path, frame).map_err(|(kind, message)| fail(kind, message))?;
+        if frame.chain.contains(&resolved) {
+            let chain: Vec<String> = frame.chain.iter().chain([&resolved]).map(|p| p.display().to_string()).collect();
+            return Err(fail(IncludeErrorKind::Cycle, format!("Circular include detected: {}", chain.join(" -> "))));
+        }
+        if frame.depth >= MAX_INCLUDE_DEPTH {
+            return Err(fail(
+                IncludeErrorKind::Depth,
+                format!("Maximum include depth ({MAX_INCLUDE_DEPTH}) exceeded at: {include_path}"),
+            ));
+        }
+        let text = self
+            .read(include_path, &resolved)
+            .map_err(|(kind, message, detail)| include_error(kind, message, at, detail))?;
+        let root = self.documents.parse(resolved.clone(), text).map_err(|failure| ConfigError::Include {
+            kind: IncludeErrorKind::Parse,
+            message: format!("Failed to parse include file: {include_path} (resolved: {})", resolved.display()),
+            detail: Some(failure.message),
+            at: Some(failure.at),
+        })?;
+        let nested = Frame {
+            base: resolved.clone(),
+            chain: frame.chain.iter().cloned().chain([resolved]).collect(),
+            depth: frame.depth + 1,
+        };
+        self.process(root, &nested, nesting)
+    }
+
+    fn resolve_path(&self, include_path: &str, frame: &Frame) -> Result<PathBuf, (IncludeErrorKind, String)> {
+        let limits = self.version == OpenClawVersion::V2026_9;
+        if limits && include_path.contains('\0') {
+            return Err((IncludeErrorKind::Guard, "Include path must not contain null bytes".to_string()));
+        }
+        if limits && js_length(include_path) >= MAX_INCLUDE_PATH_LENGTH {
+            return Err((
+                IncludeErrorKind::Guard,
+                format!("Include path exceeds maximum length ({MAX_INCLUDE_PATH_LENGTH} characters)"),
+            ));
+        }
+        let base_dir = frame.base.parent().unwrap_or(Path::new("/"));
+        let resolved = fspath::resolve(base_dir, Path::new(include_path));
+        if limits && js_length(&resolved.to_string_lossy()) >= MAX_INCLUDE_PATH_LENGTH {
+            return Err((
+                IncludeErrorKind::Guard,
+                format!("Resolved include path exceeds maximum length ({MAX_INCLUDE_PATH_LENGTH} characters)"),
+            ));
+        }
+        let root_dir = self.roots[0].lexical.display();
+        if !self.roots.iter().any(|root| fspath::is_inside(&root.lexical, &resolved)) {
+            return Err((
+                IncludeErrorKind::Escape,
+                format!("Include path escapes config directory: {include_path} (root: {root_dir})"),
+            ));
+        }
+        match std::fs::canonicalize(&resolved) {
+            Ok(real) if !self.roots.iter().any(|root| fspath::is_inside(&root.real, &real)) => Err((
+                IncludeErrorKind::Escape,
+                format!("Include path resolves outside config directory (symlink): {include_path} (root: {root_dir})"),
+            )),
+            // A missing file skips the symlink check; the read reports it.
+            Ok(_) | Err(_) => Ok(resolved),
+        }
+    }
+
+    /// 2026.9 reads through a guard (regular file, ≤ 2 MiB, one link); 2026.2 reads plainly, but we
+    /// still refuse files over the same size so hostile input cannot exhaust memory.
+    fn read(&self, include_path: &str, resolved: &Path) -> Result<String, (IncludeErrorKind, String, Option<String>)> {
+        let read_failed = |detail: String| {
+            (
+                IncludeErrorKind::Missing,
+                format!("Failed to read include file: {include_path} (resolved: {})", resolved.display()),
+                Some(detail),
+            )
+        };
+        let meta = std::fs::metadata(resolved).map_err(|e| read_failed(e.to_string()))?;
+        let guard_failed = match self.version {
+            OpenClawVersion::V2026_9 => !meta.is_file() || meta.len() > MAX_FILE_BYTES || hard_link_count(&meta) > 1,
+            OpenClawVersion::V2026_2 => meta.len() > MAX_FILE_BYTES,
+        };
+        if guard_failed {
+            let message = format!(
+                "Include file failed security checks (regular file, max {MAX_FILE_BYTES} bytes, no hardlinks): {include_path}"
+            );
+            return Err((IncludeErrorKind::Guard, message, None));
+        }
+        std::fs::read_to_string(resolved).map_err(|e| read_failed(e.to_string()))
+    }
+}
+
+/// JavaScript string length (UTF-16 code units), which OpenClaw's limits count.
+fn js_length(s: &str) -> usize {
+    s.encode_utf16().count()
+}
+
+#[cfg(unix)]
+fn hard_link_count(meta: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::nlink(meta)
+}
+
+#[cfg(not(unix))]
+fn hard_link_count(_: &std::fs::Metadata) -> u64 {
+    1
+}
+
+fn include_error(kind: IncludeErrorKind, message: String, at: &Node, detail: Option<String>) -> ConfigError {
+    ConfigError::Include {
+        kind,
+        at: at.origin.as_deref().map(|origin| Snippet::at(origin, "in this $include")),
+        message,
+        detail,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::OpenClawVersion;
+    use crate::config::error::{ConfigError, IncludeErrorKind};
+    use crate::config::test_support::{fixture, options};
+    use crate::config::{PathSeg, load};
+
+    const BOTH: [OpenClawVersion; 2] = OpenClawVersion::ALL;
+
+    fn load_fixture(path: &str, version: OpenClawVersion) -> Result<crate::config::LoadedConfig, ConfigError> {
+        load(&[fixture(path)], &options(version, &[]))
+    }
+
+    fn include_error(path: &str, version: OpenClawVersion) -> (IncludeErrorKind, String) {
+        match load_fixture(path, version) {
+            Err(ConfigError::Include { kind, message, .. }) => (kind, message),
+            other => panic!("expected an include error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn spec_vectors_resolve() {
+        for version in BOTH {
+            let cfg = load_fixture("includes/openclaw.json5", version).unwrap();
+            assert_eq!(
+                cfg.value(),
+                &json!({
+                    "gateway": {"port": 1, "bind": "lan"},
+                    "agents": {"defaults": {"sandbox": {"mode": "off"}}, "list": [{"id": "main"}]},
+                    "tools": {"deny": ["exec", "browser"], "profile": "minimal"},
+                })
+            );
+        }
+    }
+
+    #[test]
+    fn provenance_survives_includes_and_concatenation() {
+        let cfg = load_fixture("includes/openclaw.json5", OpenClawVersion::V2026_9).unwrap();
+        let deny1 = cfg.origin(&[PathSeg::key("tools"), PathSeg::key("deny"), PathSeg::Index(1)]).unwrap();
+        assert!(deny1.file().ends_with("includes/b.json5"));
+        assert_eq!(deny1.key_path, vec![PathSeg::key("deny"), PathSeg::Index(0)]);
+        assert_eq!((deny1.line, deny1.column), (1, 10));
+        let profile = cfg.origin(&[PathSeg::key("tools"), PathSeg::key("profile")]).unwrap();
+        assert!(profile.file().ends_with("includes/openclaw.json5"));
+        assert_eq!(profile.line, 6);
+        let bind = cfg.origin(&[PathSeg::key("gateway"), PathSeg::key("bind")]).unwrap();
+        assert!(bind.file().ends_with("includes/base.json5"));
+        let missing = [PathSeg::key("agents"), PathSeg::key("entries"), PathSeg::key("x")];
+        assert!(cfg.origin(&missing).is_none());
+        assert!(cfg.nearest_origin(&missing).unwrap().file().ends_with("includes/agents.json5"));
+        // The top-level file and all five includes were kept as written.
+        assert_eq!(cfg.documents().len(), 5);
+        assert_eq!(
+            cfg.documents()[0].root.get(&[PathSeg::key("tools"), PathSeg::key("profile")]).and_then(|n| n.as_str()),
+            Some("minimal")
+        );
+    }
+
+    #[test]
+    fn error_texts_match_openclaw() {
+        for version in BOTH {
+            assert_eq!(
+                include_error("includes/sibling-array.json5", version),
+                (IncludeErrorKind::Invalid, "Sibling keys require included content to be an object".to_string())
+            );
+            assert_eq!(
+                include_error("includes/bad-value.json5", version),
+                (
+                    IncludeErrorKind::Invalid,
+                    "Invalid $include value: expected string or array of strings, got number".to_string()
+                )
+            );
+            assert_eq!(
+                include_error("includes/bad-item.json5", version),
+                (IncludeErrorKind::Invalid, "Invalid $include array item: expected string, got boolean".to_string())
+            );
+            let dir = fixture("includes");
+            assert_eq!(
+                include_error("includes/missing.json5", version),
+                (
+                    IncludeErrorKind::Missing,
+                    format!("Failed to read include file: ./nope.json5 (resolved: {}/nope.json5)", dir.display())
+                )
+            );
+            assert_eq!(
+                include_error("includes/includes-broken.json5", version),
+                (
+                    IncludeErrorKind::Parse,
+                    format!("Failed to parse include file: ./broken.json5 (resolved: {}/broken.json5)", dir.display())
+                )
+            );
+            let cycle = fixture("cycle");
+            let chain =
+                ["openclaw.json5", "a.json5", "b.json5", "a.json5"].map(|f| cycle.join(f).display().to_string());
+            assert_eq!(
+                include_error("cycle/openclaw.json5", version),
+                (IncludeErrorKind::Cycle, format!("Circular include detected: {}", chain.join(" -> ")))
+            );
+            assert_eq!(
+                include_error("escape/cfg/openclaw.json5", version),
+                (
+                    IncludeErrorKind::Escape,
+                    format!(
+                        "Include path escapes config directory: ../outside.json5 (root: {})",
+                        fixture("escape/cfg").display()
+                    )
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn include_roots_widen_confinement_in_2026_9_only() {
+        let roots = fixture("escape").display().to_string();
+        let with_roots = |version| {
+            load(&[fixture("escape/cfg/openclaw.json5")], &options(version, &[("OPENCLAW_INCLUDE_ROOTS", &roots)]))
+        };
+        assert_eq!(with_roots(OpenClawVersion::V2026_9).unwrap().value(), &json!({"tools": {"profile": "full"}}));
+        assert!(matches!(
+            with_roots(OpenClawVersion::V2026_2),
+            Err(ConfigError::Include { kind: IncludeErrorKind::Escape, .. })
+        ));
+    }
+
+    /// Writes `files` into a fresh directory and loads `openclaw.json5` from it.
+    fn load_in_tempdir(
+        files: &[(String, String)],
+        version: OpenClawVersion,
+    ) -> (tempfile::TempDir, Result<crate::config::LoadedConfig, ConfigError>) {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, text) in files {
+            std::fs::write(dir.path().join(name), text).unwrap();
+        }
+        let result = load(&[dir.path().join("openclaw.json5")], &options(version, &[]));
+        (dir, result)
+    }
+
+    #[test]
+    fn depth_limit_is_ten_nested_files() {
+        let chain = |levels: usize| -> Vec<(String, String)> {
+            let name = |i: usize| format!("f{i}.json5");
+            let mut files = vec![("openclaw.json5".to_string(), format!("{{ $include: './{}' }}", name(0)))];
+            files.extend((0..levels).map(|i| (name(i), format!("{{ $include: './{}' }}", name(i + 1)))));
+            files.push((name(levels), "{ ok: true }".to_string()));
+            files
+        };
+        // openclaw.json5 -> f0 -> ... -> f9 is ten levels of include files: fine.
+        let (_dir, ten) = load_in_tempdir(&chain(9), OpenClawVersion::V2026_9);
+        assert_eq!(ten.unwrap().value(), &json!({"ok": true}));
+        let (_dir, eleven) = load_in_tempdir(&chain(10), OpenClawVersion::V2026_9);
+        assert!(matches!(eleven, Err(ConfigError::Include { kind: IncludeErrorKind::Depth, message, .. })
+            if message == "Maximum include depth (10) exceeded at: ./f10.json5"));
+    }
+
+    #[test]
+    fn guards_in_2026_9() {
+        let big = format!("{{ a: \"{}\" }}", "x".repeat(2 * 1024 * 1024));
+        let (_dir, result) = load_in_tempdir(
+            &[("openclaw.json5".into(), "{ $include: './big.json5' }".into()), ("big.json5".into(), big)],
+            OpenClawVersion::V2026_9,
+        );
+        assert!(matches!(result, Err(ConfigError::Include { kind: IncludeErrorKind::Guard, message, .. })
+            if message == "Include file failed security checks (regular file, max 2097152 bytes, no hardlinks): ./big.json5"));
+        let long = format!("{{ $include: './{}' }}", "a".repeat(4096));
+        let (_dir, result) = load_in_tempdir(&[("openclaw.json5".into(), long.clone())], OpenClawVersion::V2026_9);
+        assert!(matches!(result, Err(ConfigError::Include { kind: IncludeErrorKind::Guard, message, .. })
+            if message == "Include path exceeds maximum length (4096 characters)"));
+        let (_dir, result) = load_in_tempdir(
+            &[("openclaw.json5".into(), "{ $include: './a\\u0000' }".into())],
+            OpenClawVersion::V2026_9,
+        );
+        assert!(matches!(result, Err(ConfigError::Include { kind: IncludeErrorKind::Guard, message, .. })
+            if message == "Include path must not contain null bytes"));
+        // 2026.2 has no path guards: the long path is simply unreadable.
+        let (_dir, result) = load_in_tempdir(&[("openclaw.json5".into(), long)], OpenClawVersion::V2026_2);
+        assert!(matches!(result, Err(ConfigError::Include { kind: IncludeErrorKind::Missing, .. })));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_config_dir_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.json5"), "{ a: 1 }").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret.json5"), dir.path().join("link.json5")).unwrap();
+        std::fs::write(dir.path().join("openclaw.json5"), "{ $include: './link.json5' }").unwrap();
+        for version in BOTH {
+            let result = load(&[dir.path().join("openclaw.json5")], &options(version, &[]));
+            let expected = format!(
+                "Include path resolves outside config directory (symlink): ./link.json5 (root: {})",
+                dir.path().display()
+            );
+            assert!(
+                matches!(&result, Err(ConfigError::Include { kind: IncludeErrorKind::Escape, message, .. }) if *message == expected),
+                "{result:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn include_paths_are_not_substituted() {
+        let (_dir, result) = load_in_tempdir(
+            &[("openclaw.json5".into(), "{ $include: './${DIR}/a.json5' }".into())],
+            OpenClawVersion::V2026_9,
+        );
+        assert!(
+            matches!(result, Err(ConfigError::Include { kind: IncludeErrorKind::Missing, message, .. }) if message.contains("${DIR}"))
+        );
+    }
+}

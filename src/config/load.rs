@@ -1,0 +1,393 @@
+//! The load pipeline (spec §2): read → parse → `$include` → overlays → `env` block → `${VAR}`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::discovery::{self, DiscoveryEnv};
+use super::document::{Document, Documents};
+use super::env::{self, MissingEnvVar};
+use super::error::{ConfigError, ConfigWarning, Snippet, WarningKind};
+use super::include::{IncludeResolver, MAX_NESTING};
+use super::json5::ParseNote;
+use super::merge::deep_merge;
+use super::path::{PathSeg, substitution_path};
+use super::source::{Origin, SourceFile};
+use super::tree::Node;
+use crate::OpenClawVersion;
+
+/// Everything loading depends on, passed in so that loading is reproducible and testable.
+#[derive(Debug, Clone)]
+pub struct LoadOptions {
+    pub version: OpenClawVersion,
+    /// Snapshot of the process environment (for discovery, `OPENCLAW_INCLUDE_ROOTS`, `${VAR}`).
+    pub env: HashMap<String, String>,
+    /// Directory relative paths are resolved against.
+    pub cwd: PathBuf,
+}
+
+impl LoadOptions {
+    /// Options from the real process environment and working directory.
+    pub fn from_process(version: OpenClawVersion) -> Self {
+        LoadOptions {
+            version,
+            env: std::env::vars().collect(),
+            cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
+        }
+    }
+}
+
+/// A loaded config: the value in force, where each part of it came from, and the files as written.
+#[derive(Debug)]
+pub struct LoadedConfig {
+    version: OpenClawVersion,
+    tree: Node,
+    value: Value,
+    /// Top-level files in overlay order (empty when no file exists).
+    config_paths: Vec<PathBuf>,
+    documents: Vec<Document>,
+    sources: Vec<Arc<SourceFile>>,
+    warnings: Vec<ConfigWarning>,
+    missing_env_vars: Vec<MissingEnvVar>,
+    env: HashMap<String, String>,
+}
+
+impl LoadedConfig {
+    pub fn version(&self) -> OpenClawVersion {
+        self.version
+    }
+
+    /// The config in force (after includes, overlays and substitution), key order preserved.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// The value in force with its origins.
+    pub fn tree(&self) -> &Node {
+        &self.tree
+    }
+
+    /// Where the value at `path` was written; `None` if absent or inline.
+    pub fn origin(&self, path: &[PathSeg]) -> Option<Origin> {
+        self.tree.get(path)?.origin.as_deref().cloned()
+    }
+
+    /// The origin of `path`, or of its nearest existing ancestor (where a missing key would go).
+    pub fn nearest_origin(&self, path: &[PathSeg]) -> Option<Origin> {
+        self.tree.nearest(path).origin.as_deref().cloned()
+    }
+
+    /// The top-level config files, in overlay order.
+    pub fn config_paths(&self) -> &[PathBuf] {
+        &self.config_paths
+    }
+
+    /// What each file said, in the order the files were read (includes after their includer).
+    pub fn documents(&self) -> &[Document] {
+        &self.documents
+    }
+
+    /// Every file read, for rendering snippets.
+    pub fn sources(&self) -> &[Arc<SourceFile>] {
+        &self.sources
+    }
+
+    pub fn warnings(&self) -> &[ConfigWarning] {
+        &self.warnings
+    }
+
+    /// `${VAR}` references without a value, in config order. 2026.2 rejects the config for the
+    /// first one (see validation); 2026.9 keeps the literal and warns.
+    pub fn missing_env_vars(&self) -> &[MissingEnvVar] {
+        &self.missing_env_vars
+    }
+
+    /// The environment after the config's `env` block was applied.
+    pub fn effective_env(&self) -> &HashMap<String, String> {
+        &self.env
+    }
+}
+
+/// Loads `paths` (later files overlay earlier ones), or the discovered default when `paths` is
+/// empty. A missing default file is an empty config; a missing explicit file is an error.
+pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
+    let explicit = !paths.is_empty();
+    let files: Vec<PathBuf> = if explicit {
+        paths.iter().map(|p| super::fspath::resolve(&opts.cwd, p)).collect()
+    } else {
+        vec![discover(opts)]
+    };
+    let include_roots = include_roots(opts);
+    let mut documents = Documents::default();
+    let mut merged: Option<Node> = None;
+    let mut config_paths = Vec::new();
+    for path in files {
+        if !explicit && !path.exists() {
+            continue;
+        }
+        if !path.exists() {
+            return Err(ConfigError::NotFound { path });
+        }
+        let text = Documents::read(&path)?;
+        let root = documents.parse(path.clone(), text).map_err(|failure| ConfigError::Parse {
+            path: path.clone(),
+            message: failure.message,
+            at: failure.at,
+        })?;
+        ensure_object(&root, &path)?;
+        let resolved =
+            IncludeResolver::new(&path, include_roots.clone(), opts.version, &mut documents).resolve(&path, root)?;
+        ensure_object(&resolved, &path)?;
+        merged = Some(match merged {
+            Some(earlier) => deep_merge(earlier, resolved, opts.version),
+            None => resolved,
+        });
+        config_paths.push(path);
+    }
+    Ok(finish(merged.unwrap_or_else(Node::empty_object), config_paths, documents, opts))
+}
+
+/// Loads a config given as a JSON value (batch cases): same pipeline, no files, no `$include`.
+pub fn load_inline(value: Value, opts: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
+    if exceeds_depth(&value, MAX_NESTING) {
+        return Err(ConfigError::TooDeep { limit: MAX_NESTING, at: None });
+    }
+    let root = Node::from_value(&value);
+    ensure_object(&root, Path::new("<inline>"))?;
+    Ok(finish(root, Vec::new(), Documents::default(), opts))
+}
+
+fn discover(opts: &LoadOptions) -> PathBuf {
+    let exists = |p: &Path| p.exists();
+    discovery::discover_config_path_in(&DiscoveryEnv { env: &opts.env, cwd: &opts.cwd, exists: &exists }, opts.version)
+}
+
+/// `OPENCLAW_INCLUDE_ROOTS`: `:`-separated, trimmed, `~`-expanded, absolute, de-duplicated.
+fn include_roots(opts: &LoadOptions) -> Vec<PathBuf> {
+    let Some(raw) = opts.env.get("OPENCLAW_INCLUDE_ROOTS").map(|s| s.trim()).filter(|s| !s.is_empty()) else {
+        return Vec::new();
+    };
+    let home = discovery::home_dir(&opts.env, &opts.cwd);
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for entry in raw.split(':').map(str::trim).filter(|e| !e.is_empty()) {
+        let root = discovery::resolve_user_path(entry, &home, &opts.cwd);
+        if !roots.contains(&root) {
+            roots.push(root);
+        }
+    }
+    roots
+}
+
+fn ensure_object(root: &Node, path: &Path) -> Result<(), ConfigError> {
+    if root.is_object() {
+        return Ok(());
+    }
+    Err(ConfigError::NotObject {
+        path: path.to_path_buf(),
+        found: json_type(root),
+        at: root.origin.as_deref().map(|o| Snippet::at(o, "expected `{ ... }`")),
+    })
+}
+
+fn json_type(node: &Node) -> &'static str {
+    use super::tree::NodeKind;
+    match node.kind {
+        NodeKind::Null => "null",
+        NodeKind::Bool(_) => "a boolean",
+        NodeKind::Number(_) => "a number",
+        NodeKind::String(_) => "a string",
+        NodeKind::Array(_) => "an array",
+        NodeKind::Object(_) => "an object",
+    }
+}
+
+/// Iterative, so a hostile value cannot overflow the stack while being measured.
+fn exceeds_depth(value: &Value, limit: usize) -> bool {
+    let mut stack = vec![(value, 0usize)];
+    while let Some((value, depth)) = stack.pop() {
+        if depth > limit {
+            return true;
+        }
+        match value {
+            Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
+            Value::Object(map) => stack.extend(map.values().map(|v| (v, depth + 1))),
+            _ => {}
+        }
+    }
+    false
+}
+
+/// Steps shared by files and inline values: `env` block, substitution, warnings.
+fn finish(mut tree: Node, config_paths: Vec<PathBuf>, documents: Documents, opts: &LoadOptions) -> LoadedConfig {
+    let mut env = opts.env.clone();
+    env::export_env_block(&tree, &mut env, opts.version);
+    let missing = env::substitute(&mut tree, &env);
+    let mut warnings: Vec<ConfigWarning> = documents.notes.into_iter().map(note_warning).collect();
+    let missing_env_vars = match opts.version {
+        OpenClawVersion::V2026_9 => {
+            warnings.extend(missing.into_iter().map(|m| ConfigWarning {
+                kind: WarningKind::MissingEnvVar,
+                message: format!(
+                    "{}: Missing env var \"{}\" - feature using this value will be unavailable",
+                    substitution_path(&m.path, opts.version),
+                    m.name
+                ),
+                path: m.path,
+                origin: m.origin,
+                related: None,
+            }));
+            Vec::new()
+        }
+        OpenClawVersion::V2026_2 => missing,
+    };
+    let sources = documents.documents.iter().map(|d| d.source.clone()).collect();
+    LoadedConfig {
+        version: opts.version,
+        value: tree.to_value(),
+        tree,
+        config_paths,
+        documents: documents.documents,
+        sources,
+        warnings,
+        missing_env_vars,
+        env,
+    }
+}
+
+fn note_warning(note: ParseNote) -> ConfigWarning {
+    match note {
+        ParseNote::DuplicateKey { key, first, last } => ConfigWarning {
+            kind: WarningKind::DuplicateKey,
+            message: format!("duplicate key \"{key}\": the earlier value is ignored, the key keeps its first position"),
+            path: last.key_path.clone(),
+            origin: Some(last),
+            related: Some(first),
+        },
+        ParseNote::NonFiniteNumber { literal, origin } => ConfigWarning {
+            kind: WarningKind::NonFiniteNumber,
+            message: format!("{literal} is not a finite number; it is read as null"),
+            path: origin.key_path.clone(),
+            origin: Some(origin),
+            related: None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::test_support::{fixture, options};
+    use serde_json::json;
+
+    const V9: OpenClawVersion = OpenClawVersion::V2026_9;
+    const V2: OpenClawVersion = OpenClawVersion::V2026_2;
+
+    fn key_path(dotted: &str) -> Vec<PathSeg> {
+        crate::config::path::parse_dotted(dotted)
+    }
+
+    #[test]
+    fn overlays_deep_merge_in_order_with_provenance() {
+        let cfg = load(&[fixture("overlays/base.json5"), fixture("overlays/prod.json5")], &options(V9, &[])).unwrap();
+        assert_eq!(
+            cfg.value(),
+            &json!({"tools": {"profile": "coding", "deny": ["browser", "exec"]}, "gateway": {"bind": "lan"}})
+        );
+        assert!(cfg.origin(&key_path("tools.deny.0")).unwrap().file().ends_with("base.json5"));
+        assert!(cfg.origin(&key_path("tools.deny.1")).unwrap().file().ends_with("prod.json5"));
+        assert!(cfg.origin(&key_path("gateway.bind")).unwrap().file().ends_with("prod.json5"));
+        assert_eq!(cfg.config_paths().len(), 2);
+        assert_eq!(cfg.sources().len(), 2);
+    }
+
+    #[test]
+    fn env_block_then_substitution() {
+        let env = [("GATEWAY_TOKEN", "tok")];
+        let cfg = load(&[fixture("env/openclaw.json5")], &options(V9, &env)).unwrap();
+        assert_eq!(cfg.value()["gateway"]["auth"]["token"], "tok");
+        assert_eq!(cfg.value()["models"]["providers"]["x"]["baseUrl"], "cfg-value/v1");
+        assert_eq!(cfg.value()["models"]["providers"]["x"]["apiKey"], "${LITERAL}");
+        assert_eq!(cfg.value()["agents"]["list"][0]["workspace"], "${MISSING_DIR}");
+        let [warning] = cfg.warnings() else { panic!("{:?}", cfg.warnings()) };
+        assert_eq!(warning.kind, WarningKind::MissingEnvVar);
+        assert_eq!(
+            warning.message,
+            "agents.list[0].workspace: Missing env var \"MISSING_DIR\" - feature using this value will be unavailable"
+        );
+        assert!(cfg.missing_env_vars().is_empty());
+        assert_eq!(cfg.effective_env().get("FROM_CONFIG").map(String::as_str), Some("cfg-value"));
+
+        // 2026.2 records the missing variable for validation instead of warning.
+        let cfg = load(&[fixture("env/openclaw.json5")], &options(V2, &env)).unwrap();
+        assert!(cfg.warnings().is_empty());
+        assert_eq!(cfg.missing_env_vars()[0].name, "MISSING_DIR");
+        assert_eq!(cfg.missing_env_vars()[0].path, key_path("agents.list.0.workspace"));
+    }
+
+    #[test]
+    fn missing_files() {
+        let opts = options(V9, &[("HOME", "/nonexistent-home-for-test")]);
+        let cfg = load(&[], &opts).unwrap();
+        assert_eq!(cfg.value(), &json!({}));
+        assert!(cfg.config_paths().is_empty());
+        assert!(matches!(load(&[PathBuf::from("nope.json5")], &opts), Err(ConfigError::NotFound { .. })));
+    }
+
+    #[test]
+    fn discovered_default_file_is_loaded() {
+        let opts = options(V9, &[("OPENCLAW_CONFIG_PATH", "overlays/base.json5")]);
+        let cfg = load(&[], &opts).unwrap();
+        assert_eq!(cfg.value()["gateway"]["bind"], "loopback");
+    }
+
+    #[test]
+    fn parse_and_shape_errors() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let broken = write("broken.json5", "{\n  tools: { deny: [\"exec\" }\n}");
+        match load(&[broken], &options(V9, &[])) {
+            Err(err @ ConfigError::Parse { .. }) => {
+                use miette::Diagnostic;
+                assert_eq!(err.code().unwrap().to_string(), "config::parse");
+                assert!(err.to_string().starts_with("JSON5 parse failed: "));
+                assert_eq!(err.labels().unwrap().count(), 1);
+            }
+            other => panic!("{other:?}"),
+        }
+        let array = write("array.json5", "[1]");
+        assert!(matches!(load(&[array], &options(V9, &[])), Err(ConfigError::NotObject { found: "an array", .. })));
+        let big = write("big.json5", &format!("{{a: '{}'}}", "x".repeat(3 * 1024 * 1024)));
+        assert!(matches!(load(&[big], &options(V9, &[])), Err(ConfigError::TooLarge { .. })));
+    }
+
+    #[test]
+    fn duplicate_keys_warn_with_both_places() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("dup.json5");
+        std::fs::write(&path, "{a:1, tools:{x:1}, b:2, tools:{y:2}}").unwrap();
+        let cfg = load(&[path], &options(V9, &[])).unwrap();
+        let [warning] = cfg.warnings() else { panic!() };
+        assert_eq!(warning.kind, WarningKind::DuplicateKey);
+        assert_eq!(warning.related.as_ref().unwrap().column, 7);
+        assert_eq!(warning.origin.as_ref().unwrap().column, 25);
+    }
+
+    #[test]
+    fn inline_configs_share_the_pipeline() {
+        let cfg = load_inline(json!({"env": {"vars": {"T": "v"}}, "a": "${T}"}), &options(V9, &[])).unwrap();
+        assert_eq!(cfg.value()["a"], "v");
+        assert!(cfg.origin(&key_path("a")).is_none());
+        assert!(matches!(load_inline(json!([]), &options(V9, &[])), Err(ConfigError::NotObject { .. })));
+        let mut deep = json!(1);
+        for _ in 0..600 {
+            deep = json!({ "a": deep });
+        }
+        assert!(matches!(load_inline(deep, &options(V9, &[])), Err(ConfigError::TooDeep { .. })));
+    }
+}

@@ -1,0 +1,52 @@
+//! Loading `openclaw.json` the way OpenClaw does, keeping where every value came from.
+//!
+//! Pipeline ([`load`]): discovery ([`discovery`]) → read + JSON5 parse with spans ([`json5`]) →
+//! `$include` ([`include`]) → `--config` overlays ([`merge`]) → `env` block + `${VAR}` ([`env`]).
+//! Each file's own tree is kept ([`Document`]) apart from the merged tree in force
+//! ([`LoadedConfig::value`], [`LoadedConfig::origin`]).
+
+pub mod discovery;
+pub mod document;
+pub mod env;
+pub mod error;
+pub mod fspath;
+pub mod include;
+pub mod json5;
+pub mod load;
+pub mod merge;
+pub mod path;
+pub mod secrets;
+pub mod source;
+pub mod tree;
+pub mod validate;
+
+pub use discovery::discover_config_path;
+pub use document::Document;
+pub use env::MissingEnvVar;
+pub use error::{ConfigError, ConfigWarning, IncludeErrorKind, WarningKind};
+pub use load::{LoadOptions, LoadedConfig, load, load_inline};
+pub use path::PathSeg;
+pub use source::{Origin, SourceFile};
+pub use tree::{Node, NodeKind};
+pub use validate::{IssueCategory, ValidationIssue, validate};
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::collections::HashMap;
+    use std::path::PathBuf;
+
+    use super::LoadOptions;
+    use crate::OpenClawVersion;
+
+    pub fn fixture(relative: &str) -> PathBuf {
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/config").join(relative)
+    }
+
+    pub fn options(version: OpenClawVersion, env: &[(&str, &str)]) -> LoadOptions {
+        LoadOptions {
+            version,
+            env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>(),
+            cwd: fixture(""),
+        }
+    }
+}

@@ -1,0 +1,107 @@
+//! One validation issue, rendered like OpenClaw (`- <path>: <message>`) and as a miette diagnostic.
+
+use std::fmt;
+
+use miette::{Diagnostic, LabeledSpan, SourceCode};
+
+use crate::config::path::{PathSeg, dotted};
+use crate::config::source::Origin;
+
+/// What kind of mistake an issue is, for grouping and for hints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum IssueCategory {
+    /// A key the schema does not know (strict objects).
+    UnknownKey,
+    /// A required key is absent.
+    MissingKey,
+    WrongType,
+    /// A value outside an enumeration (`profile: "default"`).
+    InvalidEnum,
+    /// A number or length outside its range.
+    OutOfRange,
+    /// A string or key not matching the required pattern (e.g. agent ids).
+    InvalidFormat,
+    /// A value matching none of the allowed shapes.
+    InvalidUnion,
+    /// A cross-field rule OpenClaw writes by hand (allow + alsoAllow, roster rules, …).
+    Refinement,
+    /// A `${VAR}` without a value (2026.2).
+    MissingEnvVar,
+}
+
+impl IssueCategory {
+    pub fn code(self) -> &'static str {
+        match self {
+            IssueCategory::UnknownKey => "config::invalid::unknown-key",
+            IssueCategory::MissingKey => "config::invalid::missing-key",
+            IssueCategory::WrongType => "config::invalid::wrong-type",
+            IssueCategory::InvalidEnum => "config::invalid::enum",
+            IssueCategory::OutOfRange => "config::invalid::range",
+            IssueCategory::InvalidFormat => "config::invalid::format",
+            IssueCategory::InvalidUnion => "config::invalid::union",
+            IssueCategory::Refinement => "config::invalid::rule",
+            IssueCategory::MissingEnvVar => "config::invalid::missing-env-var",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct ValidationIssue {
+    /// Where the issue is; for unknown or missing keys, the object that holds them.
+    pub path: Vec<PathSeg>,
+    pub message: String,
+    pub category: IssueCategory,
+    /// A fix hint (e.g. "did you mean `alsoAllow`?").
+    pub help: Option<String>,
+    pub origin: Option<Origin>,
+}
+
+impl ValidationIssue {
+    pub fn new(path: Vec<PathSeg>, message: impl Into<String>, category: IssueCategory) -> Self {
+        ValidationIssue { path, message: message.into(), category, help: None, origin: None }
+    }
+
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// OpenClaw's path format: dot-joined, array indexes as bare numbers, root `""`.
+    pub fn dotted_path(&self) -> String {
+        dotted(&self.path)
+    }
+}
+
+impl fmt::Display for ValidationIssue {
+    /// `<path>: <message>`, the root printed as `<root>` (as OpenClaw's log lines do).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.dotted_path();
+        let path = if path.is_empty() { "<root>" } else { path.as_str() };
+        write!(f, "{path}: {}", self.message)
+    }
+}
+
+impl std::error::Error for ValidationIssue {}
+
+impl Diagnostic for ValidationIssue {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.category.code()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        self.origin.as_ref().map(|o| &o.source.display_source as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let origin = self.origin.as_ref()?;
+        let label = match self.category {
+            IssueCategory::UnknownKey | IssueCategory::MissingKey => "in this object",
+            _ => "this value",
+        };
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(label.to_string()), origin.label_span()))))
+    }
+}

@@ -1,0 +1,380 @@
+//! Checks OpenClaw writes by hand (zod refinements); they are in neither release's JSON Schema.
+//! Texts are the releases' own (read from the 2026.2.25 and 2026.9.6 bundles and oracle runs).
+
+use serde_json::{Map, Value};
+
+use super::issue::{IssueCategory, ValidationIssue};
+use super::schema::known_channel_ids;
+use crate::OpenClawVersion;
+use crate::config::path::PathSeg;
+
+const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
+
+pub fn check(config: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let mut rules = Rules { version, issues: Vec::new() };
+    rules.tool_scopes(config);
+    rules.agent_roster(config);
+    rules.sandboxes(config);
+    rules.channels(config);
+    rules.loop_detection(config);
+    rules.issues
+}
+
+fn key(k: &str) -> PathSeg {
+    PathSeg::Key(k.to_string())
+}
+
+fn child(path: &[PathSeg], seg: PathSeg) -> Vec<PathSeg> {
+    let mut p = path.to_vec();
+    p.push(seg);
+    p
+}
+
+fn non_empty_array(obj: &Map<String, Value>, name: &str) -> bool {
+    obj.get(name).and_then(Value::as_array).is_some_and(|a| !a.is_empty())
+}
+
+/// Agent blocks of the roster the release validates, with their paths.
+fn agent_entries(config: &Value, version: OpenClawVersion) -> Vec<(Vec<PathSeg>, &Value)> {
+    let agents = &config["agents"];
+    let base = vec![key("agents")];
+    match version {
+        OpenClawVersion::V2026_2 => agents["list"]
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .enumerate()
+                    .map(|(i, a)| (child(&child(&base, key("list")), PathSeg::Index(i)), a))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        OpenClawVersion::V2026_9 => agents["entries"]
+            .as_object()
+            .map(|entries| entries.iter().map(|(id, a)| (child(&child(&base, key("entries")), key(id)), a)).collect())
+            .unwrap_or_default(),
+    }
+}
+
+struct Rules {
+    version: OpenClawVersion,
+    issues: Vec<ValidationIssue>,
+}
+
+impl Rules {
+    fn push(&mut self, path: Vec<PathSeg>, message: String) {
+        self.issues.push(ValidationIssue::new(path, message, IssueCategory::Refinement));
+    }
+
+    /// allow + alsoAllow (both non-empty) in one scope; the message prefix names the scope kind.
+    fn also_allow(&mut self, value: &Value, path: Vec<PathSeg>, scope: &str) {
+        if let Some(obj) = value.as_object()
+            && non_empty_array(obj, "allow")
+            && non_empty_array(obj, "alsoAllow")
+        {
+            self.push(path, format!("{scope} {ALSO_ALLOW_FIX}"));
+        }
+    }
+
+    fn tool_scopes(&mut self, config: &Value) {
+        let tools_path = vec![key("tools")];
+        self.tool_block(&config["tools"], tools_path.clone(), "tools");
+        self.policy(&config["tools"]["subagents"]["tools"], child(&child(&tools_path, key("subagents")), key("tools")));
+        for (path, agent) in agent_entries(config, self.version) {
+            self.tool_block(&agent["tools"], child(&path, key("tools")), "agent tools");
+        }
+        for (path, group) in channel_groups(config) {
+            self.policy(&group["tools"], child(&path, key("tools")));
+            self.sender_policies(&group["toolsBySender"], child(&path, key("toolsBySender")));
+        }
+    }
+
+    /// Global or per-agent `tools`: its own scope, byProvider entries, sandbox tools, senders, exec.
+    fn tool_block(&mut self, tools: &Value, path: Vec<PathSeg>, scope: &str) {
+        self.also_allow(tools, path.clone(), scope);
+        if let Some(by_provider) = tools["byProvider"].as_object() {
+            for (provider, policy) in by_provider {
+                self.also_allow(
+                    policy,
+                    child(&child(&path, key("byProvider")), key(provider)),
+                    "tools.byProvider policy",
+                );
+            }
+        }
+        self.policy(&tools["sandbox"]["tools"], child(&child(&path, key("sandbox")), key("tools")));
+        self.sender_policies(&tools["toolsBySender"], child(&path, key("toolsBySender")));
+        if self.version == OpenClawVersion::V2026_9 {
+            self.exec_mode(&tools["exec"], child(&path, key("exec")));
+        }
+    }
+
+    fn policy(&mut self, value: &Value, path: Vec<PathSeg>) {
+        self.also_allow(value, path, "tools policy");
+    }
+
+    fn sender_policies(&mut self, value: &Value, path: Vec<PathSeg>) {
+        for (sender, policy) in value.as_object().into_iter().flatten() {
+            self.policy(policy, child(&path, key(sender)));
+        }
+    }
+
+    /// 2026.9: `mode` may not sit beside the legacy `security`/`ask` in one exec object.
+    fn exec_mode(&mut self, exec: &Value, path: Vec<PathSeg>) {
+        let Some(obj) = exec.as_object() else { return };
+        if !obj.contains_key("mode") || !(obj.contains_key("security") || obj.contains_key("ask")) {
+            return;
+        }
+        let security = obj.get("security").and_then(Value::as_str);
+        let ask = obj.get("ask").and_then(Value::as_str);
+        let equivalent = match (security, ask) {
+            (Some("deny"), _) => "deny",
+            (Some("allowlist"), Some("off")) => "allowlist",
+            (Some("full"), ask) if ask != Some("always") => "full",
+            _ => "ask",
+        };
+        let legacy: Vec<String> = [("security", security), ("ask", ask)]
+            .into_iter()
+            .filter_map(|(name, value)| Some(format!("{name}=\"{}\"", value?)))
+            .collect();
+        self.push(
+            child(&path, key("mode")),
+            format!(
+                "mode cannot be combined with security or ask in the same exec object. Update the deploy script, template, or patch at this scope. Replace security/ask with mode=\"{equivalent}\" (the equivalent of {}). Doctor migrates supported legacy policies to mode; run \"openclaw doctor --fix\" only when the saved file still needs migration.",
+                legacy.join(" + ")
+            ),
+        );
+    }
+
+    /// 2026.9 roster rules on `agents.entries`.
+    fn agent_roster(&mut self, config: &Value) {
+        if self.version != OpenClawVersion::V2026_9 {
+            return;
+        }
+        let agents = vec![key("agents")];
+        let Some(entries) = config["agents"]["entries"].as_object() else {
+            return;
+        };
+        let entries_path = child(&agents, key("entries"));
+        // `entries: {}` alone means "no roster" and is accepted; with explicit ownership it is not.
+        // (The release also reports this after migrating a multi-entry legacy `agents.list`.)
+        if entries.is_empty() {
+            if config["agents"]["ownership"] == "explicit" {
+                self.push(entries_path, "agents.entries must contain at least one configured agent".to_string());
+            }
+            return;
+        }
+        let mut seen: Vec<(String, &String)> = Vec::new();
+        for id in entries.keys() {
+            let normalized = normalize_agent_id(id);
+            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == normalized) {
+                self.push(
+                    child(&entries_path, key(id)),
+                    format!("agents.entries keys \"{first}\" and \"{id}\" resolve to the same agent id \"{normalized}\"; rename one key so each agent has a unique id"),
+                );
+            } else {
+                seen.push((normalized, id));
+            }
+        }
+        let defaults = entries.values().filter(|e| e["default"] == Value::Bool(true)).count();
+        if defaults > 1 {
+            self.push(
+                entries_path,
+                format!("agents.entries must contain at most one default=true entry (found {defaults})"),
+            );
+        }
+        let explicit = config["agents"]["ownership"] == "explicit";
+        let ownership = child(&agents, key("ownership"));
+        if explicit && defaults > 0 {
+            self.push(
+                ownership,
+                "agents.ownership=explicit cannot be combined with a legacy default=true marker".to_string(),
+            );
+        } else if !explicit && defaults == 0 && entries.len() > 1 {
+            self.push(
+                ownership,
+                "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true marker; add agents.ownership=\"explicit\" or run openclaw doctor".to_string(),
+            );
+        }
+    }
+
+    fn sandboxes(&mut self, config: &Value) {
+        let defaults = vec![key("agents"), key("defaults"), key("sandbox")];
+        self.sandbox(&config["agents"]["defaults"]["sandbox"], defaults);
+        for (path, agent) in agent_entries(config, self.version) {
+            self.sandbox(&agent["sandbox"], child(&path, key("sandbox")));
+        }
+    }
+
+    fn sandbox(&mut self, sandbox: &Value, path: Vec<PathSeg>) {
+        let docker = &sandbox["docker"];
+        let docker_path = child(&path, key("docker"));
+        for (i, bind) in docker["binds"].as_array().into_iter().flatten().enumerate() {
+            let Some(bind) = bind.as_str().map(str::trim) else {
+                continue;
+            };
+            let bind_path = child(&child(&docker_path, key("binds")), PathSeg::Index(i));
+            if bind.is_empty() {
+                self.push(bind_path, "Sandbox security: bind mount entry must be a non-empty string.".to_string());
+                continue;
+            }
+            let source = match bind.find(':') {
+                Some(colon) if colon > 0 => bind[..colon].trim(),
+                _ => bind,
+            };
+            let (absolute, supported) = match self.version {
+                OpenClawVersion::V2026_2 => (source.starts_with('/'), "absolute POSIX paths are"),
+                OpenClawVersion::V2026_9 => (
+                    source.starts_with('/') || is_windows_drive_path(bind),
+                    "absolute POSIX or Windows drive-letter paths are",
+                ),
+            };
+            if !absolute {
+                self.push(
+                    bind_path,
+                    format!("Sandbox security: bind mount \"{bind}\" uses a non-absolute source path \"{source}\". Only {supported} supported for sandbox binds."),
+                );
+            }
+        }
+        let join_allowed = docker["dangerouslyAllowContainerNamespaceJoin"] == Value::Bool(true);
+        match network_mode(&docker["network"]) {
+            Some("host") => self.push(child(&docker_path, key("network")), "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or \"none\" instead.".to_string()),
+            Some(mode) if mode.starts_with("container:") && !join_allowed => self.push(
+                child(&docker_path, key("network")),
+                "Sandbox security: network mode \"container:*\" is blocked by default. Use a custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true only when you fully trust this runtime.".to_string(),
+            ),
+            _ => {}
+        }
+        for (field, name, fix) in [
+            ("seccompProfile", "seccomp", "Use a custom seccomp profile file or omit this setting."),
+            ("apparmorProfile", "apparmor", "Use a named AppArmor profile or omit this setting."),
+        ] {
+            if network_mode(&docker[field]) == Some("unconfined") {
+                self.push(
+                    child(&docker_path, key(field)),
+                    format!("Sandbox security: {name} profile \"unconfined\" is blocked. {fix}"),
+                );
+            }
+        }
+        if network_mode(&sandbox["browser"]["network"]) == Some("host") {
+            self.push(
+                child(&child(&path, key("browser")), key("network")),
+                "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a custom bridge network instead.".to_string(),
+            );
+        }
+    }
+
+    fn channels(&mut self, config: &Value) {
+        let Some(channels) = config["channels"].as_object() else {
+            return;
+        };
+        let known = known_channel_ids(self.version);
+        for (id, body) in channels {
+            let path = vec![key("channels"), key(id)];
+            let reserved = id == "defaults" || (self.version == OpenClawVersion::V2026_9 && id == "modelByChannel");
+            if !reserved && !known.contains(&id.as_str()) {
+                self.push(path, format!("unknown channel id: {id}"));
+                continue;
+            }
+            if self.version == OpenClawVersion::V2026_2 {
+                self.open_dm_policy(id, body, path);
+            }
+        }
+    }
+
+    /// 2026.2: `dmPolicy: "open"` needs `"*"` in `allowFrom` (Discord/Slack also accept `dm.allowFrom`).
+    fn open_dm_policy(&mut self, channel: &str, body: &Value, path: Vec<PathSeg>) {
+        if body["dmPolicy"] != "open" {
+            return;
+        }
+        let has_wildcard =
+            |v: &Value| v.as_array().into_iter().flatten().any(|e| e.as_str().map(str::trim) == Some("*"));
+        let nested_dm = matches!(channel, "discord" | "slack");
+        if has_wildcard(&body["allowFrom"]) || (nested_dm && has_wildcard(&body["dm"]["allowFrom"])) {
+            return;
+        }
+        let alternative = if nested_dm { format!(" (or channels.{channel}.dm.allowFrom)") } else { String::new() };
+        self.push(
+            child(&path, key("allowFrom")),
+            format!("channels.{channel}.dmPolicy=\"open\" requires channels.{channel}.allowFrom{alternative} to include \"*\""),
+        );
+    }
+
+    /// 2026.2: loop-detection thresholds must increase.
+    fn loop_detection(&mut self, config: &Value) {
+        if self.version != OpenClawVersion::V2026_2 {
+            return;
+        }
+        let ld = &config["tools"]["loopDetection"];
+        let path = vec![key("tools"), key("loopDetection")];
+        let threshold = |name: &str| ld[name].as_f64();
+        let pairs = [
+            (
+                "warningThreshold",
+                "criticalThreshold",
+                "tools.loopDetection.warningThreshold must be lower than criticalThreshold.",
+            ),
+            (
+                "criticalThreshold",
+                "globalCircuitBreakerThreshold",
+                "tools.loopDetection.criticalThreshold must be lower than globalCircuitBreakerThreshold.",
+            ),
+        ];
+        for (lower, higher, message) in pairs {
+            if let (Some(l), Some(h)) = (threshold(lower), threshold(higher))
+                && l >= h
+            {
+                self.push(child(&path, key(higher)), message.to_string());
+            }
+        }
+    }
+}
+
+/// Trimmed, lower-cased string value (network modes and profiles compare that way).
+fn network_mode(value: &Value) -> Option<&'static str> {
+    let mode = value.as_str()?.trim().to_lowercase();
+    match mode.as_str() {
+        "host" => Some("host"),
+        "unconfined" => Some("unconfined"),
+        m if m.starts_with("container:") => Some("container:"),
+        _ => None,
+    }
+}
+
+fn is_windows_drive_path(bind: &str) -> bool {
+    let b = bind.as_bytes();
+    b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && (b[2] == b'\\' || b[2] == b'/')
+}
+
+/// `channels.<ch>.groups.<gid>` and `channels.<ch>.accounts.<acc>.groups.<gid>`.
+fn channel_groups(config: &Value) -> Vec<(Vec<PathSeg>, &Value)> {
+    let mut out = Vec::new();
+    for (ch, body) in config["channels"].as_object().into_iter().flatten() {
+        let base = vec![key("channels"), key(ch)];
+        let accounts = body["accounts"].as_object().into_iter().flatten();
+        let scopes = std::iter::once((base.clone(), body))
+            .chain(accounts.map(|(acc, account)| (child(&child(&base, key("accounts")), key(acc)), account)));
+        for (path, scope) in scopes {
+            for (gid, group) in scope["groups"].as_object().into_iter().flatten() {
+                out.push((child(&child(&path, key("groups")), key(gid)), group));
+            }
+        }
+    }
+    out
+}
+
+/// OpenClaw's agent id normalization (spec tool-policy §3.4).
+pub fn normalize_agent_id(raw: &str) -> String {
+    let trimmed = raw.trim().to_lowercase();
+    if trimmed.is_empty() {
+        return "main".to_string();
+    }
+    let mut out = String::new();
+    for c in trimmed.chars() {
+        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out: String = out.trim_matches('-').chars().take(64).collect();
+    if out.is_empty() { "main".to_string() } else { out }
+}

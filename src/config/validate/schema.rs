@@ -1,0 +1,203 @@
+//! The release's own JSON Schema (`data/config-schema-<version>.json`, see
+//! `data/trim-config-schema.py`), and its errors translated to OpenClaw-style issues.
+
+use std::sync::LazyLock;
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::paths::{Location, LocationSegment};
+use jsonschema::{ValidationError, Validator};
+use serde_json::Value;
+
+use super::issue::{IssueCategory, ValidationIssue};
+use crate::OpenClawVersion;
+use crate::config::path::PathSeg;
+
+struct ReleaseSchema {
+    schema: Value,
+    validator: Validator,
+}
+
+fn compile(text: &str) -> ReleaseSchema {
+    let schema: Value = serde_json::from_str(text).expect("bundled schema is JSON");
+    let validator = jsonschema::validator_for(&schema).expect("bundled schema compiles");
+    ReleaseSchema { schema, validator }
+}
+
+static SCHEMA_2026_9: LazyLock<ReleaseSchema> =
+    LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.9.json")));
+static SCHEMA_2026_2: LazyLock<ReleaseSchema> =
+    LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.2.json")));
+
+fn release_schema(version: OpenClawVersion) -> &'static ReleaseSchema {
+    match version {
+        OpenClawVersion::V2026_9 => &SCHEMA_2026_9,
+        OpenClawVersion::V2026_2 => &SCHEMA_2026_2,
+    }
+}
+
+/// The top-level channel ids the release's schema knows (`channels.<id>`).
+pub fn known_channel_ids(version: OpenClawVersion) -> Vec<&'static str> {
+    release_schema(version).schema["properties"]["channels"]["properties"]
+        .as_object()
+        .map(|props| props.keys().map(String::as_str).collect())
+        .unwrap_or_default()
+}
+
+pub fn check(value: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let release = release_schema(version);
+    release.validator.iter_errors(value).flat_map(|error| translate(&error, &release.schema)).collect()
+}
+
+fn to_path(location: &Location) -> Vec<PathSeg> {
+    location
+        .iter()
+        .map(|seg| match seg {
+            LocationSegment::Property(name) => PathSeg::Key(name.into_owned()),
+            LocationSegment::Index(index) => PathSeg::Index(index),
+        })
+        .collect()
+}
+
+/// The schema node at a JSON-pointer-like location.
+fn schema_at<'s>(schema: &'s Value, location: &Location) -> Option<&'s Value> {
+    location.iter().try_fold(schema, |node, seg| match seg {
+        LocationSegment::Property(name) => node.get(name.as_ref()),
+        LocationSegment::Index(index) => node.get(index),
+    })
+}
+
+fn quoted_list(values: impl IntoIterator<Item = String>, separator: &str) -> String {
+    values.into_iter().collect::<Vec<_>>().join(separator)
+}
+
+fn json_type_name(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn expected_types(kind: &TypeKind) -> String {
+    let name = |t: &jsonschema::JsonType| t.to_string();
+    match kind {
+        TypeKind::Single(t) => name(t),
+        TypeKind::Multiple(types) => quoted_list(types.iter().map(|t| name(&t)), " | "),
+    }
+}
+
+/// The literal values a union accepts when every branch is a `const` or an `enum`.
+fn union_literals(branches: Option<&Value>) -> Option<Vec<String>> {
+    branches?.as_array()?.iter().try_fold(Vec::new(), |mut acc, branch| {
+        if let Some(constant) = branch.get("const") {
+            acc.push(constant.to_string());
+        } else {
+            acc.extend(branch.get("enum")?.as_array()?.iter().map(Value::to_string));
+        }
+        Some(acc)
+    })
+}
+
+fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue> {
+    let path = to_path(error.instance_path());
+    let issue = |message: String, category| ValidationIssue::new(path.clone(), message, category);
+    match error.kind() {
+        ValidationErrorKind::AdditionalProperties { unexpected } => {
+            let mut schema_path = error.schema_path().iter().collect::<Vec<_>>();
+            schema_path.pop();
+            let parent = schema_path.iter().try_fold(schema, |node, seg| match seg {
+                LocationSegment::Property(name) => node.get(name.as_ref()),
+                LocationSegment::Index(index) => node.get(index),
+            });
+            let known: Vec<&str> = parent
+                .and_then(|p| p.get("properties"))
+                .and_then(Value::as_object)
+                .map(|props| props.keys().map(String::as_str).collect())
+                .unwrap_or_default();
+            let noun = if unexpected.len() == 1 { "key" } else { "keys" };
+            let keys = quoted_list(unexpected.iter().map(|k| format!("\"{k}\"")), ", ");
+            let mut unknown = issue(format!("Unrecognized {noun}: {keys}"), IssueCategory::UnknownKey);
+            let hints: Vec<String> = unexpected
+                .iter()
+                .filter_map(|key| did_you_mean(key, &known).map(|s| format!("`{key}` → did you mean `{s}`?")))
+                .collect();
+            if !hints.is_empty() {
+                unknown = unknown.with_help(hints.join("\n"));
+            }
+            vec![unknown]
+        }
+        ValidationErrorKind::Required { property } => {
+            let name = property.as_str().unwrap_or_default();
+            vec![issue(
+                format!("Invalid input: expected a value for \"{name}\", received undefined"),
+                IssueCategory::MissingKey,
+            )]
+        }
+        ValidationErrorKind::Type { kind } => {
+            let received = json_type_name(error.instance());
+            vec![issue(
+                format!("Invalid input: expected {}, received {received}", expected_types(kind)),
+                IssueCategory::WrongType,
+            )]
+        }
+        ValidationErrorKind::Enum { options } => {
+            let allowed =
+                options.as_array().map(|o| quoted_list(o.iter().map(Value::to_string), "|")).unwrap_or_default();
+            vec![issue(format!("Invalid option: expected one of {allowed}"), IssueCategory::InvalidEnum)]
+        }
+        ValidationErrorKind::Constant { expected_value } => {
+            vec![issue(format!("Invalid input: expected {expected_value}"), IssueCategory::InvalidEnum)]
+        }
+        ValidationErrorKind::AnyOf { .. } | ValidationErrorKind::OneOfNotValid { .. } => {
+            let branches = schema_at(schema, error.schema_path());
+            match union_literals(branches) {
+                Some(allowed) => {
+                    vec![issue(format!("Invalid input (allowed: {})", allowed.join(", ")), IssueCategory::InvalidEnum)]
+                }
+                None => vec![issue("Invalid input".to_string(), IssueCategory::InvalidUnion)],
+            }
+        }
+        ValidationErrorKind::PropertyNames { error: inner } => {
+            let mut key_path = path.clone();
+            if let Some(key) = inner.instance().as_str() {
+                key_path.push(PathSeg::Key(key.to_string()));
+            }
+            vec![ValidationIssue::new(key_path, "Invalid key in record", IssueCategory::InvalidFormat)]
+        }
+        ValidationErrorKind::Pattern { pattern } => {
+            vec![issue(format!("Invalid string: must match pattern /{pattern}/"), IssueCategory::InvalidFormat)]
+        }
+        ValidationErrorKind::Minimum { limit } => {
+            vec![issue(format!("Too small: expected number to be >={limit}"), IssueCategory::OutOfRange)]
+        }
+        ValidationErrorKind::ExclusiveMinimum { limit } => {
+            vec![issue(format!("Too small: expected number to be >{limit}"), IssueCategory::OutOfRange)]
+        }
+        ValidationErrorKind::Maximum { limit } => {
+            vec![issue(format!("Too big: expected number to be <={limit}"), IssueCategory::OutOfRange)]
+        }
+        ValidationErrorKind::ExclusiveMaximum { limit } => {
+            vec![issue(format!("Too big: expected number to be <{limit}"), IssueCategory::OutOfRange)]
+        }
+        ValidationErrorKind::MinLength { limit } | ValidationErrorKind::MinItems { limit } => {
+            vec![issue(format!("Too small: expected at least {limit}"), IssueCategory::OutOfRange)]
+        }
+        ValidationErrorKind::MaxLength { limit } | ValidationErrorKind::MaxItems { limit } => {
+            vec![issue(format!("Too big: expected at most {limit}"), IssueCategory::OutOfRange)]
+        }
+        _ => vec![issue(format!("Invalid input: {error}"), IssueCategory::InvalidUnion)],
+    }
+}
+
+/// The closest known key, if it is close enough to be a likely typo.
+pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    known
+        .iter()
+        .map(|candidate| (strsim::jaro_winkler(&key.to_lowercase(), &candidate.to_lowercase()), *candidate))
+        .filter(|(score, _)| *score >= 0.85)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, candidate)| candidate)
+}

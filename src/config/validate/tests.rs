@@ -1,0 +1,76 @@
+use std::collections::{BTreeSet, HashMap};
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::OpenClawVersion;
+use crate::config::{LoadOptions, load_inline, validate};
+
+fn options(version: OpenClawVersion) -> LoadOptions {
+    LoadOptions { version, env: HashMap::new(), cwd: PathBuf::from("/") }
+}
+
+fn issues(config: Value, version: OpenClawVersion) -> Vec<(String, String)> {
+    let cfg = load_inline(config, &options(version)).unwrap();
+    validate(&cfg, version).into_iter().map(|i| (i.dotted_path(), i.message)).collect()
+}
+
+/// Configs where our verdict differs from the release's, with the reason. Kept empty when possible.
+const RESIDUAL_DIFFERENCES: &[(&str, &str)] = &[(
+    "cfg-2026.9-0085",
+    "2026.9 migrates a legacy one-entry `agents.list` to `agents.entries` before validating; the raw schema rejects `list` and the migration is not simulated",
+)];
+
+/// Replays `fixtures/config/agreement/expected-<version>.jsonl` (recorded from the real release by
+/// `agreement.py`): our valid/invalid verdict must match on every config.
+fn agreement(version: OpenClawVersion) {
+    let path = format!("{}/fixtures/config/agreement/expected-{version}.jsonl", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(path).unwrap();
+    let (mut total, mut same_verdict, mut same_paths) = (0, 0, 0);
+    let mut mismatches = Vec::new();
+    for line in text.lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let Some(expected_valid) = case["valid"].as_bool() else {
+            continue;
+        };
+        total += 1;
+        let ours = issues(case["config"].clone(), version);
+        let id = case["id"].as_str().unwrap();
+        if ours.is_empty() == expected_valid {
+            same_verdict += 1;
+        } else if !RESIDUAL_DIFFERENCES.iter().any(|(residual, _)| *residual == id) {
+            mismatches.push(format!(
+                "{id}: release valid={expected_valid}, ours={ours:?}\n  config={}\n  release={}",
+                case["config"], case["issues"]
+            ));
+        }
+        let expected_paths: BTreeSet<String> =
+            case["issues"].as_array().unwrap().iter().map(|i| i["path"].as_str().unwrap().to_string()).collect();
+        let our_paths: BTreeSet<String> = ours.iter().map(|(p, _)| p.clone()).collect();
+        if expected_paths == our_paths {
+            same_paths += 1;
+        }
+    }
+    eprintln!("{version}: verdict agreement {same_verdict}/{total}, identical issue paths {same_paths}/{total}");
+    assert!(mismatches.is_empty(), "{} disagreements:\n{}", mismatches.len(), mismatches.join("\n"));
+}
+
+#[test]
+fn agreement_with_oracle_2026_9() {
+    agreement(OpenClawVersion::V2026_9);
+}
+
+#[test]
+fn agreement_with_oracle_2026_2() {
+    agreement(OpenClawVersion::V2026_2);
+}
+
+#[test]
+fn unknown_key_has_did_you_mean_and_parent_path() {
+    let cfg = load_inline(json!({"tools": {"alsoAlow": ["exec"]}}), &options(OpenClawVersion::V2026_9)).unwrap();
+    let found = validate(&cfg, OpenClawVersion::V2026_9);
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].dotted_path(), "tools");
+    assert_eq!(found[0].message, "Unrecognized key: \"alsoAlow\"");
+    assert!(found[0].help.as_deref().unwrap().contains("alsoAllow"));
+}
