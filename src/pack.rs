@@ -37,6 +37,8 @@ pub struct VersionPack {
     pub pre_filtered_tools: PreFilterReport,
     pub runtime_tools_allow: RuntimeAllowRules,
     pub post_policy: PostPolicyRules,
+    /// When the provider searches natively, the managed `web_search` tool is not offered.
+    pub native_web_search: Option<NativeWebSearch>,
     #[serde(skip)]
     groups: Vec<(String, Vec<String>)>,
 }
@@ -174,6 +176,13 @@ pub struct RuntimeAllowRules {
     pub profiles_gain_message: bool,
 }
 
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NativeWebSearch {
+    pub provider: String,
+    pub model_api: String,
+}
+
 /// Removals after the pipeline.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -192,6 +201,17 @@ pub struct BundledPlugin {
     pub optional: Vec<String>,
     /// `None`: the plugin is the memory slot, enabled by `plugins.slots.memory` rather than a flag.
     pub enabled_by_default: Option<bool>,
+    /// Provider-activated plugins load only for that provider when a config key is set.
+    #[serde(default)]
+    pub activation: Option<PluginActivation>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PluginActivation {
+    pub provider: String,
+    /// Dotted config path that must hold a value.
+    pub config_key: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

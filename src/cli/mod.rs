@@ -147,6 +147,7 @@ impl ContextArgs {
             sender_is_owner: if self.not_owner { Some(false) } else { self.owner.then_some(true) },
             spawn_depth: self.depth,
             model_has_vision: None,
+            model_api: None,
             sandbox: self.sandbox,
             tools_allow: self
                 .tools_allow

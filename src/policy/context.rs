@@ -73,6 +73,8 @@ pub struct SessionContext {
     pub spawn_depth: Option<u32>,
     /// Whether the model accepts images; `None`: unknown (vision tools follow the config).
     pub model_has_vision: Option<bool>,
+    /// The model's API family (`openai-responses`, …); native web search depends on it.
+    pub model_api: Option<String>,
     #[serde(default)]
     pub sandbox: SandboxChoice,
     /// The per-run runtime allowlist (`toolsAllow`); `Some([])` means no tools at all.

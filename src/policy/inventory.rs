@@ -178,7 +178,7 @@ pub fn construct(
         }
         inventory.declared_plugins.push(tool.plugin.trim().to_lowercase());
     }
-    apply_pre_filters(pack, config, session, ctx, &explicit, &mut built, &mut inventory);
+    apply_pre_filters(pack, config, session, ctx, steps, &explicit, &mut built, &mut inventory);
     for tool in &pack.tools {
         if !built.iter().any(|t| t.name == tool.id) && !inventory.not_constructed.contains_key(&tool.id) {
             let reason = not_built_reason(pack, config, session, ctx, &tool.id);
@@ -322,7 +322,8 @@ fn core_tools_2026_9(
             tools.extend(core(&["openclaw"]));
         }
     }
-    if !is_false(lookup(config, &["tools", "swarm", "enabled"])) {
+    let agent_swarm = session.agent_tools.as_ref().and_then(|t| KeyPath::keys(&["swarm", "enabled"]).lookup(t.value));
+    if !is_false(agent_swarm.or_else(|| lookup(config, &["tools", "swarm", "enabled"]))) {
         tools.extend(core(&["agents_wait"]));
     }
     if !is_false(lookup(config, &["tools", "web", "search", "enabled"])) {
@@ -338,8 +339,20 @@ fn core_tools_2026_9(
     let global_allow: Vec<String> = string_list(lookup(config, &["tools", "allow"]));
     let global_deny: Vec<String> = string_list(lookup(config, &["tools", "deny"]));
     let construction_deny: Vec<String> = global_deny.iter().chain(&explicit.deny).cloned().collect();
+    let plugins_on = !is_false(lookup(config, &["plugins", "enabled"]));
     let pdf_model = model_configured(lookup(config, &["agents", "defaults", "pdfModel"])) || image_model;
-    if pdf_model && !is_false(lookup(config, &["plugins", "enabled"])) {
+    let media = |kind: &str| model_configured(lookup(config, &["agents", "defaults", "mediaModels", kind]));
+    let factory_tools: Vec<&str> = [
+        ("pdf", pdf_model),
+        ("image_generate", media("image")),
+        ("video_generate", media("video")),
+        ("music_generate", media("music")),
+    ]
+    .into_iter()
+    .filter(|(_, configured)| *configured && plugins_on)
+    .map(|(tool, _)| tool)
+    .collect();
+    if !factory_tools.is_empty() {
         let mut allow: Vec<String> = global_allow.clone();
         let mut includes_defaults = false;
         for entry in &explicit.allow {
@@ -353,8 +366,10 @@ fn core_tools_2026_9(
         }
         allow.dedup();
         let allow = (!allow.is_empty()).then_some(allow.as_slice());
-        if allowed(pack, "pdf", allow, &construction_deny) {
-            tools.extend(core(&["pdf"]));
+        for tool in factory_tools {
+            if allowed(pack, tool, allow, &construction_deny) {
+                tools.extend(core(&[tool]));
+            }
         }
     }
     let channel = ctx.message_provider.as_deref().map(|m| m.trim().to_lowercase());
@@ -394,7 +409,14 @@ fn progress_card_built(
     if is_false(lookup(config, &["tools", "updatePlan"])) {
         return false;
     }
-    if !allowed(pack, "progress_card", None, &explicit.deny) {
+    // These checks apply the shipped renames, so a deny of `update_plan` blocks it.
+    let renamed_deny = Policy {
+        allow: None,
+        deny: Some(
+            explicit.deny.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("deny") }).collect(),
+        ),
+    };
+    if !CompiledPolicy::compile(pack, &renamed_deny, &PluginGroups::default()).evaluate("progress_card").keeps() {
         return false;
     }
     if let Some(runtime) = &ctx.tools_allow {
@@ -462,7 +484,20 @@ fn core_tools_2026_2(
 }
 
 /// Whether a bundled plugin is enabled by `plugins.*`.
-fn plugin_enabled(version: OpenClawVersion, config: &Value, plugin: &crate::pack::BundledPlugin) -> bool {
+fn plugin_enabled(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+    plugin: &crate::pack::BundledPlugin,
+) -> bool {
+    if let Some(activation) = &plugin.activation {
+        let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase());
+        let keys: Vec<&str> = activation.config_key.split('.').collect();
+        let configured = lookup(config, &keys).is_some_and(|v| !v.is_null() && v != "");
+        if provider.as_deref() != Some(activation.provider.as_str()) || !configured {
+            return false;
+        }
+    }
     let plugins = config.get("plugins");
     let field = |key: &str| plugins.and_then(|p| p.get(key));
     if is_false(field("enabled")) {
@@ -476,10 +511,12 @@ fn plugin_enabled(version: OpenClawVersion, config: &Value, plugin: &crate::pack
     // 2026.9 exempts the memory slot plugin from plugins.allow.
     let is_memory_slot = plugin.enabled_by_default.is_none();
     let exempt = is_memory_slot && version == OpenClawVersion::V2026_9;
-    if !allow.is_empty() && !allow.iter().any(|a| a == id) && !exempt {
+    let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
+    // 2026.9 also lets an explicit `entries.<id>.enabled: true` through plugins.allow.
+    let explicitly_enabled = entry_enabled == Some(true) && version == OpenClawVersion::V2026_9;
+    if !allow.is_empty() && !allow.iter().any(|a| a == id) && !exempt && !explicitly_enabled {
         return false;
     }
-    let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
     // 2026.2 ignores `entries.<id>.enabled: false` for the memory slot.
     let slot_ignores_entry = is_memory_slot && version == OpenClawVersion::V2026_2;
     if entry_enabled == Some(false) && !slot_ignores_entry {
@@ -525,7 +562,11 @@ fn bundled_plugin_tools(
     explicit: &ExplicitLists,
 ) -> Vec<InventoryTool> {
     let memory_search_on = match version {
-        OpenClawVersion::V2026_9 => !is_false(lookup(config, &["memory", "search", "enabled"])),
+        OpenClawVersion::V2026_9 => {
+            let agent =
+                session.agent.as_ref().and_then(|a| KeyPath::keys(&["memory", "search", "enabled"]).lookup(a.value));
+            !is_false(agent.or_else(|| lookup(config, &["memory", "search", "enabled"])))
+        }
         OpenClawVersion::V2026_2 => {
             let agent = session.agent.as_ref().and_then(|a| a.value.get("memorySearch")).and_then(|m| m.get("enabled"));
             let setting = agent.or_else(|| lookup(config, &["agents", "defaults", "memorySearch", "enabled"]));
@@ -533,20 +574,25 @@ fn bundled_plugin_tools(
         }
     };
     let mut tools = Vec::new();
-    for plugin in pack.plugins.iter().filter(|p| plugin_enabled(version, config, p)) {
+    for plugin in pack.plugins.iter().filter(|p| plugin_enabled(version, config, ctx, p)) {
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
             let selected = match version {
                 OpenClawVersion::V2026_9 => plugin_tool_selected(pack, &plugin.id, tool, optional, explicit),
                 // 2026.2 loads non-optional plugin tools whatever the allowlists say; optional ones
-                // need the tool or plugin named in the global or agent allowlist.
+                // need the tool, its plugin or `group:plugins` named exactly (not `*`, not globs).
                 OpenClawVersion::V2026_2 => {
-                    !optional || named_in_scope_allowlists(pack, config, session, &plugin.id, tool)
+                    !optional
+                        || explicit.allow.iter().flatten().any(|entry| {
+                            let name = pack.normalize(entry);
+                            name == *tool || name == plugin.id || name == "group:plugins"
+                        })
                 }
             };
             let gated = match tool.as_str() {
                 "intent" => ctx.sender_is_owner != Some(true),
                 "memory_search" | "memory_get" => !memory_search_on,
+                "lobster" => session.sandbox.sandboxed,
                 _ => false,
             };
             if selected && !gated {
@@ -557,22 +603,6 @@ fn bundled_plugin_tools(
     tools
 }
 
-fn named_in_scope_allowlists(
-    pack: &VersionPack,
-    config: &Value,
-    session: &Session<'_>,
-    plugin: &str,
-    tool: &str,
-) -> bool {
-    let scopes = [lookup(config, &["tools"]), session.agent.as_ref().and_then(|a| a.value.get("tools"))];
-    scopes.into_iter().flatten().any(|scope| {
-        ["allow", "alsoAllow"].iter().flat_map(|k| string_list(scope.get(*k))).any(|entry| {
-            let name = pack.normalize(&entry);
-            name == tool || name == plugin || name == "group:plugins"
-        })
-    })
-}
-
 /// Filters applied before the pipeline: the message-provider filter, the 2026.2 owner-only
 /// filter and the 2026.9 local-model lean filter.
 fn apply_pre_filters(
@@ -580,6 +610,7 @@ fn apply_pre_filters(
     config: &Value,
     session: &Session<'_>,
     ctx: &SessionContext,
+    steps: &[Step],
     explicit: &ExplicitLists,
     built: &mut Vec<InventoryTool>,
     inventory: &mut Inventory,
@@ -612,9 +643,10 @@ fn apply_pre_filters(
         }
     }
     if let Some(lean) = &pack.local_model_lean {
-        let agent = session.agent.as_ref().and_then(|a| a.value.get("experimental"));
-        let experimental = agent.or_else(|| lookup(config, &["agents", "defaults", "experimental"]));
-        let on = experimental.and_then(|e| e.get("localModelLean")).and_then(Value::as_bool) == Some(true);
+        let agent =
+            session.agent.as_ref().and_then(|a| KeyPath::keys(&["experimental", "localModelLean"]).lookup(a.value));
+        let setting = agent.or_else(|| lookup(config, &["agents", "defaults", "experimental", "localModelLean"]));
+        let on = setting.and_then(Value::as_bool) == Some(true);
         if on {
             let keep: Vec<String> = explicit.override_allow.iter().filter(|p| p.as_str() != "*").cloned().collect();
             for tool in built.iter() {
@@ -632,6 +664,10 @@ fn apply_pre_filters(
             }
         }
     }
+    if native_web_search(pack, config, ctx, steps) && built.iter().any(|t| t.name == "web_search") {
+        let reason = "the provider searches natively, so the managed web_search tool is not offered".to_string();
+        dropped.push(("web_search".into(), PreFilter { label: "pre-policy: native web search".into(), reason }));
+    }
     match pack.pre_filtered_tools {
         PreFilterReport::NotConstructed => {
             built.retain(|t| !dropped.iter().any(|(name, _)| *name == t.name));
@@ -641,6 +677,26 @@ fn apply_pre_filters(
         }
         PreFilterReport::Removed => inventory.pre_filtered = dropped,
     }
+}
+
+/// Whether the run's provider searches natively: the provider and API match, search is on and not
+/// pinned to another provider, no custom endpoint, and every policy layer allows `web_search`.
+fn native_web_search(pack: &VersionPack, config: &Value, ctx: &SessionContext, steps: &[Step]) -> bool {
+    let Some(native) = &pack.native_web_search else { return false };
+    let lower = |v: &Option<String>| v.as_deref().map(|s| s.trim().to_lowercase());
+    if lower(&ctx.model_provider).as_deref() != Some(native.provider.as_str())
+        || lower(&ctx.model_api).as_deref() != Some(native.model_api.as_str())
+    {
+        return false;
+    }
+    let search_provider = lookup(config, &["tools", "web", "search", "provider"]).and_then(Value::as_str);
+    let custom_endpoint = lookup(config, &["models", "providers", native.provider.as_str(), "baseUrl"]).is_some();
+    !is_false(lookup(config, &["tools", "web", "search", "enabled"]))
+        && search_provider.is_none_or(|p| p == "auto" || p == native.provider)
+        && !custom_endpoint
+        && steps.iter().all(|step| {
+            CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate("web_search").keeps()
+        })
 }
 
 /// A readable reason for a catalog tool that was not built.

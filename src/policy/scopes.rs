@@ -236,12 +236,17 @@ pub fn group_scope(version: OpenClawVersion, session_key: &str, ctx: &SessionCon
             (!candidates.is_empty()).then_some(GroupScope { channel, candidates })
         }
         OpenClawVersion::V2026_2 => {
-            // The caller's group id is trusted as is; the channel docks resolve topic suffixes.
+            // The caller's group id is trusted as is. A forum topic (`<chat>:topic:<t>…`) maps to
+            // its chat; nothing else (such as `:sender:`) is expanded.
             let raw = caller_group
                 .map(str::to_string)
                 .or_else(|| from_key.or(from_spawner).map(|(_, _, id)| id.to_string()))?;
             let channel = provider.or(key_channel)?;
-            Some(GroupScope { channel, candidates: candidate_ids(&raw) })
+            let group = match raw.split_once(":topic:") {
+                Some((chat, _)) => chat.to_string(),
+                _ => raw,
+            };
+            Some(GroupScope { channel, candidates: vec![group] })
         }
     }
 }

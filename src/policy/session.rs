@@ -128,12 +128,13 @@ fn default_agent_id(
     version: OpenClawVersion,
     entries: &[AgentEntry<'_>],
 ) -> Result<String, SessionError> {
-    let marked = entries.iter().find(|e| e.value.get("default").and_then(Value::as_bool) == Some(true));
-    if let Some(entry) = marked {
-        return Ok(entry_id(entry));
-    }
     match version {
-        OpenClawVersion::V2026_2 => Ok(entries.first().map(entry_id).unwrap_or_else(|| "main".into())),
+        OpenClawVersion::V2026_2 => {
+            let marked = entries.iter().find(|e| e.value.get("default").and_then(Value::as_bool) == Some(true));
+            Ok(marked.or(entries.first()).map(entry_id).unwrap_or_else(|| "main".into()))
+        }
+        // 2026.9 retired the `default: true` marker (the loader strips it): only the system agent
+        // or a single-agent roster select an agent implicitly.
         OpenClawVersion::V2026_9 => {
             let system = KeyPath::keys(&["agents", "defaults", "systemAgent", "agentId"]).lookup(config);
             if let Some(id) = system.and_then(Value::as_str) {
@@ -204,8 +205,10 @@ impl<'a> Session<'a> {
             (Some(explicit), Some(from_key)) if explicit != from_key => {
                 return Err(SessionError::AgentMismatch { explicit, from_key });
             }
-            (Some(id), _) | (None, Some(id)) => id,
-            (None, None) => default_agent_id(config, version, &entries)?,
+            (Some(id), _) => id,
+            // 2026.9 needs an explicit owner in a multi-agent roster even when the key names one.
+            (None, Some(id)) if version == OpenClawVersion::V2026_2 || entries.len() < 2 => id,
+            (None, _) => default_agent_id(config, version, &entries)?,
         };
 
         let agent = entries.iter().find(|e| entry_id(e) == agent_id).cloned();
@@ -369,6 +372,8 @@ mod tests {
         let config = json!({"agents": {"ownership": "explicit", "entries": {"a": {}, "b": {}}}});
         let err = Session::resolve(&config, &SessionContext::default(), OpenClawVersion::V2026_9).unwrap_err();
         assert!(matches!(err, SessionError::NoDefaultAgent { .. }));
+        let by_key = SessionContext { session_key: Some("agent:b:main".into()), ..Default::default() };
+        assert!(Session::resolve(&config, &by_key, OpenClawVersion::V2026_9).is_err());
         let seed = json!({"agents": {"list": [{"id": "a"}, {"id": "b"}]}});
         let s = Session::resolve(&seed, &SessionContext::default(), OpenClawVersion::V2026_2).unwrap();
         assert_eq!(s.agent_id, "a");

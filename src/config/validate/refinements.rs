@@ -82,9 +82,13 @@ impl Rules {
         for (path, agent) in agent_entries(config, self.version) {
             self.tool_block(&agent["tools"], child(&path, key("tools")), "agent tools");
         }
-        for (path, group) in channel_groups(config) {
-            self.policy(&group["tools"], child(&path, key("tools")));
-            self.sender_policies(&group["toolsBySender"], child(&path, key("toolsBySender")));
+        // 2026.9 validates channel groups with the channel plugins' own schemas, which do not
+        // carry this refinement (checked against the release).
+        if self.version == OpenClawVersion::V2026_2 {
+            for (path, group) in channel_groups(config) {
+                self.policy(&group["tools"], child(&path, key("tools")));
+                self.sender_policies(&group["toolsBySender"], child(&path, key("toolsBySender")));
+            }
         }
     }
 
