@@ -49,13 +49,23 @@ fn compare(expected: &Value, actual: &Value) -> Option<String> {
     if !ok(expected) {
         return None;
     }
-    let (want, got) = (string_set(expected.get("tools")), string_set(actual.get("tools")));
+    // The oracle observes `createOpenClawCodingTools`; the per-run toolsAllow cap runs later, in
+    // the run attempt (docs/conformance.md), so tools it removed count as present here.
+    let capped: BTreeSet<String> = removed_map(actual.get("removed"))
+        .into_iter()
+        .filter(|(_, step)| step == RUNTIME_CAP_LABEL)
+        .map(|(t, _)| t)
+        .collect();
+    let want = string_set(expected.get("tools"));
+    let got: BTreeSet<String> = string_set(actual.get("tools")).union(&capped).cloned().collect();
     if want != got {
         let missing: Vec<_> = want.difference(&got).collect();
         let extra: Vec<_> = got.difference(&want).collect();
         return Some(format!("tools: missing {missing:?}, extra {extra:?}"));
     }
-    let (want, got) = (removed_map(expected.get("removed")), removed_map(actual.get("removed")));
+    let want = removed_map(expected.get("removed"));
+    let got: BTreeMap<String, String> =
+        removed_map(actual.get("removed")).into_iter().filter(|(_, step)| step != RUNTIME_CAP_LABEL).collect();
     let diffs: Vec<String> = want
         .iter()
         .filter(|(tool, step)| got.get(*tool) != Some(step))

@@ -320,7 +320,8 @@ mod tests {
     fn duplicate_provider_keys() {
         let map = json!({"OpenAI": {"deny": ["a"]}, "openai": {"deny": ["b"]}, "OPENAI": {"deny": ["c"]}});
         let by = || block(&map, &["p"]);
-        assert_eq!(provider_block(pack(), by(), Some("openai"), None).unwrap().path.to_string(), "p.openai");
+        // 2026.9: the first key in object order wins (checked against the release).
+        assert_eq!(provider_block(pack(), by(), Some("openai"), None).unwrap().path.to_string(), "p.OpenAI");
         let seed = VersionPack::get(OpenClawVersion::V2026_2);
         assert_eq!(provider_block(seed, by(), Some("openai"), None).unwrap().path.to_string(), "p.OPENAI");
     }
