@@ -46,10 +46,10 @@ impl Edit {
             }
             Edit::Remove { path, .. } => {
                 let (last, list_path) = path.segments().split_last().expect("element path");
-                if let (PathSeg::Index(i), Some(Value::Array(list))) = (last, lookup_mut(config, list_path)) {
-                    if *i < list.len() {
-                        list.remove(*i);
-                    }
+                if let (PathSeg::Index(i), Some(Value::Array(list))) = (last, lookup_mut(config, list_path))
+                    && *i < list.len()
+                {
+                    list.remove(*i);
                 }
             }
             Edit::Set { path, value } => {

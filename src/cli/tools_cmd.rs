@@ -210,7 +210,7 @@ fn textwrap(text: &str, width: usize, indent: &str) -> String {
     let mut out = String::new();
     let mut line = String::from(indent);
     for word in text.split(' ') {
-        if line.len() + word.len() + 1 > width && line.trim().len() > 0 {
+        if line.len() + word.len() + 1 > width && !line.trim().is_empty() {
             out.push_str(line.trim_end());
             out.push('\n');
             line = String::from(indent);

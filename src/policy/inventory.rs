@@ -178,7 +178,16 @@ pub fn construct(
         }
         inventory.declared_plugins.push(tool.plugin.trim().to_lowercase());
     }
-    apply_pre_filters(pack, config, session, ctx, steps, &explicit, &mut built, &mut inventory);
+    let dropped = pre_filter_drops(pack, config, session, ctx, steps, &explicit, &built);
+    match pack.pre_filtered_tools {
+        PreFilterReport::NotConstructed => {
+            built.retain(|t| !dropped.iter().any(|(name, _)| *name == t.name));
+            for (name, filter) in dropped {
+                inventory.not_constructed.insert(name, filter.reason);
+            }
+        }
+        PreFilterReport::Removed => inventory.pre_filtered = dropped,
+    }
     for tool in &pack.tools {
         if !built.iter().any(|t| t.name == tool.id) && !inventory.not_constructed.contains_key(&tool.id) {
             let reason = not_built_reason(pack, config, session, ctx, &tool.id);
@@ -419,10 +428,10 @@ fn progress_card_built(
     if !CompiledPolicy::compile(pack, &renamed_deny, &PluginGroups::default()).evaluate("progress_card").keeps() {
         return false;
     }
-    if let Some(runtime) = &ctx.tools_allow {
-        if runtime.is_empty() || !allowed(pack, "progress_card", Some(runtime), &[]) {
-            return false;
-        }
+    if let Some(runtime) = &ctx.tools_allow
+        && (runtime.is_empty() || !allowed(pack, "progress_card", Some(runtime), &[]))
+    {
+        return false;
     }
     let gating = [
         StepKind::Profile,
@@ -603,18 +612,17 @@ fn bundled_plugin_tools(
     tools
 }
 
-/// Filters applied before the pipeline: the message-provider filter, the 2026.2 owner-only
-/// filter and the 2026.9 local-model lean filter.
-fn apply_pre_filters(
+/// The tools the pre-pipeline filters drop: the message-provider filter, the 2026.2 owner-only
+/// filter, the 2026.9 local-model lean filter and native web search.
+fn pre_filter_drops(
     pack: &VersionPack,
     config: &Value,
     session: &Session<'_>,
     ctx: &SessionContext,
     steps: &[Step],
     explicit: &ExplicitLists,
-    built: &mut Vec<InventoryTool>,
-    inventory: &mut Inventory,
-) {
+    built: &[InventoryTool],
+) -> Vec<(String, PreFilter)> {
     let mut dropped: Vec<(String, PreFilter)> = Vec::new();
     let provider = ctx.message_provider.as_deref().map(|p| p.trim().to_lowercase()).unwrap_or_default();
     if let Some(filter) = pack.message_provider_filter.get(&provider) {
@@ -668,15 +676,7 @@ fn apply_pre_filters(
         let reason = "the provider searches natively, so the managed web_search tool is not offered".to_string();
         dropped.push(("web_search".into(), PreFilter { label: "pre-policy: native web search".into(), reason }));
     }
-    match pack.pre_filtered_tools {
-        PreFilterReport::NotConstructed => {
-            built.retain(|t| !dropped.iter().any(|(name, _)| *name == t.name));
-            for (name, filter) in dropped {
-                inventory.not_constructed.insert(name, filter.reason);
-            }
-        }
-        PreFilterReport::Removed => inventory.pre_filtered = dropped,
-    }
+    dropped
 }
 
 /// Whether the run's provider searches natively: the provider and API match, search is on and not

@@ -182,10 +182,10 @@ impl CompiledPolicy {
         if let Some(by) = allow.find(name) {
             return Verdict::Allowed { by: by.clone() };
         }
-        if name == "apply_patch" {
-            if let Some(by) = allow.find(&self.piggyback) {
-                return Verdict::AllowedViaPiggyback { by: by.clone(), piggyback: self.piggyback.clone() };
-            }
+        if name == "apply_patch"
+            && let Some(by) = allow.find(&self.piggyback)
+        {
+            return Verdict::AllowedViaPiggyback { by: by.clone(), piggyback: self.piggyback.clone() };
         }
         Verdict::NotInAllowlist
     }

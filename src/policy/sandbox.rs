@@ -38,10 +38,10 @@ struct Field {
 
 fn resolve_field(config: &Value, agent_tools: Option<&AgentEntry<'_>>, field: &str) -> Field {
     let agent_path = agent_tools.map(|t| t.path.key("sandbox").key("tools").key(field));
-    if let Some(path) = agent_path {
-        if let Some(entries) = list_entries(path.lookup(config), &path) {
-            return Field { entries: Some(entries), source: FieldSource::Agent };
-        }
+    if let Some(path) = agent_path
+        && let Some(entries) = list_entries(path.lookup(config), &path)
+    {
+        return Field { entries: Some(entries), source: FieldSource::Agent };
     }
     let global = KeyPath::keys(&["tools", "sandbox", "tools", field]);
     match list_entries(global.lookup(config), &global) {
@@ -97,13 +97,14 @@ pub fn resolve(pack: &VersionPack, config: &Value, agent_tools: Option<&AgentEnt
     };
 
     let compiled_deny = CompiledList::compile(pack, &deny_list, &no_plugins);
-    if let Some(extra) = &rules.legacy_image_deny_also_denies {
-        if compiled_deny.find("image").is_some() && compiled_deny.find(extra).is_none() {
-            deny_list.push(Entry {
-                pattern: extra.clone(),
-                source: Source::builtin("legacy `image` deny also denies view_image"),
-            });
-        }
+    if let Some(extra) = &rules.legacy_image_deny_also_denies
+        && compiled_deny.find("image").is_some()
+        && compiled_deny.find(extra).is_none()
+    {
+        deny_list.push(Entry {
+            pattern: extra.clone(),
+            source: Source::builtin("legacy `image` deny also denies view_image"),
+        });
     }
     let forced = &rules.forced_allow;
     let expanded_contains = |list: &[Entry]| {

@@ -50,10 +50,10 @@ pub fn provider_block<'a>(
         }
     };
     let find = |wanted: &str| -> Option<(&String, &'a Value)> {
-        let hits = map.iter().filter(|(k, v)| v.is_object() && normalize_key(k) == wanted);
+        let mut hits = map.iter().filter(|(k, v)| v.is_object() && normalize_key(k) == wanted);
         match rules.duplicate_keys {
-            DuplicateKeyRule::Last => hits.last(),
-            DuplicateKeyRule::First => hits.into_iter().next(),
+            DuplicateKeyRule::Last => hits.next_back(),
+            DuplicateKeyRule::First => hits.next(),
         }
     };
     let (key, value) = model_key.as_deref().and_then(find).or_else(|| find(&provider))?;

@@ -96,11 +96,11 @@ pub fn normalize_agent_id(raw: &str) -> String {
 /// The agent roster: `agents.entries` wins over the legacy `agents.list`.
 pub fn roster(config: &Value, version: OpenClawVersion) -> Vec<AgentEntry<'_>> {
     let agents = config.get("agents");
-    if version == OpenClawVersion::V2026_9 {
-        if let Some(entries) = agents.and_then(|a| a.get("entries")).and_then(Value::as_object) {
-            let base = KeyPath::keys(&["agents", "entries"]);
-            return entries.iter().map(|(k, v)| AgentEntry { path: base.key(k), value: v }).collect();
-        }
+    if version == OpenClawVersion::V2026_9
+        && let Some(entries) = agents.and_then(|a| a.get("entries")).and_then(Value::as_object)
+    {
+        let base = KeyPath::keys(&["agents", "entries"]);
+        return entries.iter().map(|(k, v)| AgentEntry { path: base.key(k), value: v }).collect();
     }
     let Some(list) = agents.and_then(|a| a.get("list")).and_then(Value::as_array) else {
         return Vec::new();

@@ -147,8 +147,10 @@ fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &I
         }
         if name == "*" || names_present_core(pack, &name, input) {
             has_core = true;
-        } else if !(name == "group:plugins" || input.plugin_ids.contains(&name) || input.plugin_tools.contains(&name))
-            && !unknown.contains(&name)
+        } else if !(name == "group:plugins"
+            || input.plugin_ids.contains(&name)
+            || input.plugin_tools.contains(&name)
+            || unknown.contains(&name))
         {
             unknown.push(name);
         }
