@@ -47,8 +47,14 @@ impl FromStr for OpenClawVersion {
         let s = s.trim();
         OpenClawVersion::ALL
             .into_iter()
-            .find(|v| s == v.short() || s.strip_prefix(v.short()).is_some_and(|rest| rest.starts_with('.')))
-            .ok_or_else(|| format!("unsupported OpenClaw version `{s}` (supported: 2026.9, 2026.2)"))
+            .find(|v| {
+                s == v.short()
+                    || s.strip_prefix(v.short())
+                        .is_some_and(|rest| rest.starts_with('.'))
+            })
+            .ok_or_else(|| {
+                format!("unsupported OpenClaw version `{s}` (supported: 2026.9, 2026.2)")
+            })
     }
 }
 
@@ -58,8 +64,14 @@ mod tests {
 
     #[test]
     fn parses_short_and_full_versions() {
-        assert_eq!("2026.9".parse::<OpenClawVersion>(), Ok(OpenClawVersion::V2026_9));
-        assert_eq!("2026.2.25".parse::<OpenClawVersion>(), Ok(OpenClawVersion::V2026_2));
+        assert_eq!(
+            "2026.9".parse::<OpenClawVersion>(),
+            Ok(OpenClawVersion::V2026_9)
+        );
+        assert_eq!(
+            "2026.2.25".parse::<OpenClawVersion>(),
+            Ok(OpenClawVersion::V2026_2)
+        );
         assert!("2026.90".parse::<OpenClawVersion>().is_err());
         assert!("2025.1".parse::<OpenClawVersion>().is_err());
     }
