@@ -36,6 +36,98 @@ pub struct ReleaseData {
     #[serde(default)]
     pub safe_builtins: BTreeSet<String>,
     pub safe_bin_profiles: BTreeMap<String, SafeBinProfile>,
+    /// Interpreter inline-eval flags (2026.9 strict inline eval, `risks.ts`).
+    #[serde(default)]
+    pub inline_eval_specs: Vec<InlineEvalSpec>,
+    /// Interpreters whose first positional is code (awk, sed) or a command (xargs).
+    #[serde(default)]
+    pub positional_inline_eval_specs: Vec<PositionalEvalSpec>,
+    /// 2026.2's obfuscation detector.
+    #[serde(default)]
+    pub obfuscation_patterns: Vec<ObfuscationPattern>,
+    #[serde(default)]
+    pub obfuscation_suppressions: Vec<ObfuscationSuppression>,
+}
+
+/// A `-c`-style short flag that may follow a cluster of harmless option letters (`python3 -Ic`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ClusterFlag {
+    pub label: String,
+    pub flag: String,
+    pub prefix_chars: Vec<String>,
+    #[serde(default)]
+    pub allow_numeric_record_separator: bool,
+    #[serde(default)]
+    pub numeric_value_prefix_chars: Vec<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct LabelledFlag {
+    pub label: String,
+    #[serde(default)]
+    pub prefix: String,
+    #[serde(default)]
+    pub full: String,
+    #[serde(default)]
+    pub min: String,
+}
+
+/// How one interpreter family takes inline code on the command line.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct InlineEvalSpec {
+    pub names: Vec<String>,
+    pub exact_flags: Vec<String>,
+    #[serde(default)]
+    pub short_cluster_flags: Vec<ClusterFlag>,
+    #[serde(default)]
+    pub abbreviated_flags: Vec<LabelledFlag>,
+    #[serde(default)]
+    pub prefix_flags: Vec<LabelledFlag>,
+    #[serde(default)]
+    pub raw_exact_flags: BTreeMap<String, String>,
+    #[serde(default)]
+    pub raw_prefix_flags: Vec<LabelledFlag>,
+    /// `None` = the exact flags also match joined (`-eCODE`); `Some([])` = never joined.
+    #[serde(default)]
+    pub joined_exact_flags: Option<Vec<String>>,
+    #[serde(default)]
+    pub joined_flag_deny_exact: Vec<String>,
+    #[serde(default)]
+    pub joined_flag_deny_prefixes: Vec<String>,
+    #[serde(default)]
+    pub scan_past_double_dash: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PositionalEvalSpec {
+    pub names: Vec<String>,
+    #[serde(default)]
+    pub file_flags: Vec<String>,
+    #[serde(default)]
+    pub file_flag_prefixes: Vec<String>,
+    #[serde(default)]
+    pub exact_value_flags: Vec<String>,
+    #[serde(default)]
+    pub exact_optional_value_flags: Vec<String>,
+    #[serde(default)]
+    pub prefix_value_flags: Vec<String>,
+    pub flag: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ObfuscationPattern {
+    pub id: String,
+    pub description: String,
+    pub regex: String,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+pub struct ObfuscationSuppression {
+    pub suppresses: Vec<String>,
+    pub regex: String,
 }
 
 const DATA_2026_9: &str = include_str!("../../data/exec-2026.9.json");

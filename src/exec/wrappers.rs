@@ -123,7 +123,8 @@ pub fn normalize_executable(token: &str) -> String {
     base
 }
 
-fn is_env_assignment(token: &str) -> bool {
+/// `NAME=value` (an environment assignment word).
+pub fn is_env_assignment(token: &str) -> bool {
     let Some((name, _)) = token.split_once('=') else {
         return false;
     };
