@@ -110,90 +110,126 @@ pub fn compile_v2(pattern: &str) -> Result<Regex, InvalidPattern> {
         pattern: pattern.to_string(),
         message: format!("Invalid regular expression: /{source}/i: {why}"),
     };
-    js_syntax_problem(&source).map_or(Ok(()), |why| Err(invalid(why)))?;
-    regex::RegexBuilder::new(&source)
-        .case_insensitive(true)
-        .build()
-        .map_err(|_| invalid("Invalid regular expression"))
+    let rust = js_to_rust_regex(&source).map_err(invalid)?;
+    regex::RegexBuilder::new(&rust).case_insensitive(true).build().map_err(|_| invalid("Invalid regular expression"))
 }
 
-/// The JavaScript `RegExp` syntax errors a path-shaped source can hit.
-fn js_syntax_problem(source: &str) -> Option<&'static str> {
+/// Translates a JavaScript regex source (non-unicode mode) to the `regex` crate's syntax, or
+/// returns the JavaScript `SyntaxError` text. Lone `{`, `}` and `]` are literals in JavaScript.
+fn js_to_rust_regex(source: &str) -> Result<String, &'static str> {
     let chars: Vec<char> = source.chars().collect();
+    let quantifier = Regex::new(r"^\{\d+(,\d*)?\}").expect("static regex");
+    let mut out = String::new();
     let mut depth = 0i32;
     let mut in_class = false;
-    let mut prev_quantifiable = false;
+    let mut quantifiable = false;
     let mut i = 0;
     while i < chars.len() {
         let c = chars[i];
         if in_class {
             match c {
-                '\\' => i += 1,
+                '\\' if i + 1 < chars.len() => {
+                    out.push(c);
+                    out.push(chars[i + 1]);
+                    i += 1;
+                }
                 ']' => {
                     in_class = false;
-                    prev_quantifiable = true;
+                    quantifiable = true;
+                    out.push(c);
                 }
-                _ => {}
+                '[' | '&' | '~' => out.push_str(&format!("\\{c}")),
+                _ => out.push(c),
             }
             i += 1;
             continue;
         }
         match c {
             '\\' => {
-                if i + 1 >= chars.len() {
-                    return Some("\\ at end of pattern");
-                }
-                i += 1;
-                prev_quantifiable = true;
+                let next = *chars.get(i + 1).ok_or("\\ at end of pattern")?;
+                out.push(c);
+                out.push(next);
+                i += 2;
+                quantifiable = true;
+                continue;
             }
-            '[' => in_class = true,
+            '[' => {
+                in_class = true;
+                out.push(c);
+                if chars.get(i + 1) == Some(&'^') {
+                    out.push('^');
+                    i += 1;
+                }
+                if chars.get(i + 1) == Some(&']') {
+                    // `[]` matches nothing and `[^]` anything in JavaScript.
+                    return Err("Unsupported empty character class");
+                }
+            }
             '(' => {
                 depth += 1;
-                prev_quantifiable = false;
+                quantifiable = false;
+                out.push(c);
                 i += 1;
                 continue;
             }
             ')' => {
                 depth -= 1;
                 if depth < 0 {
-                    return Some("Unmatched ')'");
+                    return Err("Unmatched ')'");
                 }
-                prev_quantifiable = true;
+                quantifiable = true;
+                out.push(c);
             }
             '*' | '+' | '?' => {
-                if !prev_quantifiable {
-                    return Some("Nothing to repeat");
+                if !quantifiable {
+                    return Err("Nothing to repeat");
                 }
-                prev_quantifiable = false;
-                i += 1;
-                if chars.get(i) == Some(&'?') {
+                out.push(c);
+                if chars.get(i + 1) == Some(&'?') {
+                    out.push('?');
                     i += 1;
                 }
+                quantifiable = false;
+                i += 1;
                 continue;
             }
             '{' => {
-                // JavaScript treats a `{` that does not start `{n}`, `{n,}` or `{n,m}` as a literal.
                 let rest: String = chars[i..].iter().collect();
-                let quantifier = Regex::new(r"^\{\d+(,\d*)?\}").expect("static regex");
                 if let Some(m) = quantifier.find(&rest) {
-                    if !prev_quantifiable {
-                        return Some("Nothing to repeat");
+                    if !quantifiable {
+                        return Err("Nothing to repeat");
                     }
-                    i += m.end();
-                    prev_quantifiable = false;
+                    out.push_str(m.as_str());
+                    i += m.as_str().chars().count();
+                    quantifiable = false;
                     continue;
                 }
-                prev_quantifiable = true;
+                out.push_str("\\{");
+                quantifiable = true;
             }
-            '^' | '$' | '|' => prev_quantifiable = false,
-            _ => prev_quantifiable = true,
+            '}' | ']' => {
+                out.push('\\');
+                out.push(c);
+                quantifiable = true;
+            }
+            '^' | '$' | '|' => {
+                out.push(c);
+                quantifiable = false;
+            }
+            _ => {
+                out.push(c);
+                quantifiable = true;
+            }
         }
         i += 1;
     }
     if in_class {
-        return Some("Unterminated character class");
+        return Err("Unterminated character class");
     }
-    (depth > 0).then_some("Unterminated group")
+    if depth > 0 {
+        return Err("Unterminated group");
+    }
+    Ok(out)
 }
 
 /// Normalizes `.`/`..` segments (2026.9 does so for wildcard patterns).
@@ -379,6 +415,8 @@ mod tests {
         let err = compile_v2("/usr/bin/g++").unwrap_err();
         assert!(err.message.contains("Nothing to repeat"), "{}", err.message);
         assert!(compile_v2("/usr/bin/(x").is_err());
+        assert!(compile_v2("/usr/bin/{x").unwrap().is_match("/usr/bin/{x"));
+        assert!(compile_v2("/usr/bin/x{2}").unwrap().is_match("/usr/bin/xx"));
     }
 
     #[test]

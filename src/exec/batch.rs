@@ -18,8 +18,16 @@ fn str_field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
     case.get(key).and_then(Value::as_str)
 }
 
-fn satisfied_by(eval_segments: &[super::Segment]) -> Value {
-    Value::Array(eval_segments.iter().map(|s| s.satisfied_by.map_or(Value::Null, |b| Value::String(b.as_str().into()))).collect())
+/// Per-segment satisfaction as OpenClaw reports it: 2026.2 stops at the first unsatisfied segment.
+fn satisfied_by(eval_segments: &[super::Segment], version: OpenClawVersion) -> Value {
+    let mut out = Vec::new();
+    for s in eval_segments {
+        out.push(s.satisfied_by.map_or(Value::Null, |b| Value::String(b.as_str().into())));
+        if s.satisfied_by.is_none() && version == OpenClawVersion::V2026_2 {
+            break;
+        }
+    }
+    Value::Array(out)
 }
 
 fn argvs(eval_segments: &[super::Segment]) -> Value {
@@ -74,9 +82,10 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
     let mut out = json!({
         "decision": decision,
         "analysisOk": eval.analysis_ok,
-        "allowlistSatisfied": allowlist_ok,
+        // The oracle reports the evaluation's own value here, not the allowlist-mode-zeroed one.
+        "allowlistSatisfied": eval.allowlist_satisfied,
         "segments": argvs(&eval.segments),
-        "segmentSatisfiedBy": if eval.analysis_ok { satisfied_by(&eval.segments) } else { json!([]) },
+        "segmentSatisfiedBy": if eval.analysis_ok { satisfied_by(&eval.segments, version) } else { json!([]) },
         "requiresExecApproval": requires,
     });
     if let Some(f) = eval.plan_failure {
@@ -180,7 +189,7 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
         out.insert("analysisOk".into(), json!(o.analysis_ok));
         out.insert("allowlistSatisfied".into(), json!(o.allowlist_satisfied));
         out.insert("segments".into(), argvs(&o.segments));
-        out.insert("segmentSatisfiedBy".into(), if o.analysis_ok { satisfied_by(&o.segments) } else { json!([]) });
+        out.insert("segmentSatisfiedBy".into(), if o.analysis_ok { satisfied_by(&o.segments, o.version) } else { json!([]) });
         if let Some(cmd) = &o.enforced_command {
             out.insert("enforcedCommand".into(), json!(cmd));
         }
@@ -217,7 +226,7 @@ pub fn evaluate_batch_case(case: &Value) -> Value {
             out["analysisOk"] = json!(o.analysis_ok);
             out["allowlistSatisfied"] = json!(o.allowlist_satisfied);
             out["segments"] = argvs(&o.segments);
-            out["segmentSatisfiedBy"] = satisfied_by(&o.segments);
+            out["segmentSatisfiedBy"] = satisfied_by(&o.segments, version);
             out["reasons"] = json!(o.reasons);
             out["hostSecurity"] = json!(o.security.value);
             out["hostAsk"] = json!(o.ask.value);

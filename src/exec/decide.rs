@@ -230,6 +230,9 @@ fn select_host(input: &DecisionInput, version: OpenClawVersion) -> Result<Source
 /// Decides one exec call end to end for `version`.
 pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let settings = input.settings;
+    if let Some(issue) = settings.config_issues.first() {
+        return finish(base_outcome(version, settings, settings.host.clone()), Decision::Error, Some(format!("config invalid: {issue}")));
+    }
     let host = match select_host(input, version) {
         Ok(h) => h,
         Err((decision, message, host)) => return finish(base_outcome(version, settings, host), decision, Some(message)),

@@ -36,6 +36,8 @@ pub struct RequestedSettings {
     pub strict_inline_eval: Sourced<bool>,
     pub path_prepend: Vec<String>,
     pub extra_allow: Vec<String>,
+    /// Config validation errors OpenClaw would refuse to load the config for.
+    pub config_issues: Vec<String>,
 }
 
 /// One config scope holding `tools.exec`, with the key-path prefix used for sources.
@@ -110,7 +112,11 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
     let mut mode: Option<Sourced<String>> = None;
     let mut security: Option<Sourced<Security>> = None;
     let mut ask: Option<Sourced<Ask>> = None;
+    let mut config_issues = Vec::new();
     for scope in &scopes {
+        if v9 && scope.exec.contains_key("mode") && (scope.exec.contains_key("security") || scope.exec.contains_key("ask")) {
+            config_issues.push(format!("{}.mode: mode cannot be combined with security or ask in the same exec object", scope.prefix));
+        }
         if let Some((m, pair)) = scope.str("mode").filter(|_| v9).and_then(|m| mode_policy(m).map(|p| (m, p))) {
             mode = Some(Sourced::new(m.to_string(), scope.key("mode")));
             security = Some(Sourced::new(pair.0, scope.key("mode")));
@@ -184,6 +190,7 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
         strict_inline_eval,
         path_prepend,
         extra_allow: what_if.allow.clone(),
+        config_issues,
     }
 }
 
