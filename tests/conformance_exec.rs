@@ -44,8 +44,21 @@ fn read_jsonl(path: &Path) -> Vec<Value> {
         .collect()
 }
 
-const LAYER_FIELDS: &[&str] = &["decision", "analysisOk", "allowlistSatisfied", "segments", "segmentSatisfiedBy"];
-const GATEWAY_ONLY_FIELDS: &[&str] = &["hostSecurity", "hostAsk", "askFallback", "policyRequiresAsk", "reasons", "enforcedCommand"];
+const LAYER_FIELDS: &[&str] = &[
+    "decision",
+    "analysisOk",
+    "allowlistSatisfied",
+    "segments",
+    "segmentSatisfiedBy",
+];
+const GATEWAY_ONLY_FIELDS: &[&str] = &[
+    "hostSecurity",
+    "hostAsk",
+    "askFallback",
+    "policyRequiresAsk",
+    "reasons",
+    "enforcedCommand",
+];
 
 /// Compares one case; returns the differing field paths with both values.
 fn compare(expected: &Value, actual: &Value) -> Vec<(String, String)> {
@@ -56,16 +69,30 @@ fn compare(expected: &Value, actual: &Value) -> Vec<(String, String)> {
         }
     };
     // The oracle's top-level decision is its gateway layer's (or core's when that did not run).
-    let ours_top = actual.get("gateway").and_then(|g| g.get("decision")).or(actual.get("decision")).unwrap_or(&Value::Null);
+    let ours_top = actual
+        .get("gateway")
+        .and_then(|g| g.get("decision"))
+        .or(actual.get("decision"))
+        .unwrap_or(&Value::Null);
     check("decision".into(), &expected["decision"], ours_top);
     for layer in ["core", "gateway"] {
-        let Some(want) = expected.get(layer).and_then(Value::as_object) else { continue };
+        let Some(want) = expected.get(layer).and_then(Value::as_object) else {
+            continue;
+        };
         let got = actual.get(layer).cloned().unwrap_or(Value::Null);
-        let fields = LAYER_FIELDS.iter().chain(if layer == "gateway" { GATEWAY_ONLY_FIELDS } else { &[] });
+        let fields = LAYER_FIELDS.iter().chain(if layer == "gateway" {
+            GATEWAY_ONLY_FIELDS
+        } else {
+            &[]
+        });
         for field in fields {
             // Fields the oracle did not report (e.g. segments of a deny before analysis) are not compared.
             if let Some(w) = want.get(*field) {
-                check(format!("{layer}.{field}"), w, got.get(*field).unwrap_or(&Value::Null));
+                check(
+                    format!("{layer}.{field}"),
+                    w,
+                    got.get(*field).unwrap_or(&Value::Null),
+                );
             }
         }
     }
@@ -75,10 +102,11 @@ fn compare(expected: &Value, actual: &Value) -> Vec<(String, String)> {
 fn run_version(version: &str) -> (usize, usize, Vec<String>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
     let cases = read_jsonl(&dir.join(format!("exec-{version}.cases.jsonl")));
-    let expected: BTreeMap<String, Value> = read_jsonl(&dir.join(format!("exec-{version}.expected.jsonl")))
-        .into_iter()
-        .map(|e| (e["id"].as_str().unwrap().to_string(), e))
-        .collect();
+    let expected: BTreeMap<String, Value> =
+        read_jsonl(&dir.join(format!("exec-{version}.expected.jsonl")))
+            .into_iter()
+            .map(|e| (e["id"].as_str().unwrap().to_string(), e))
+            .collect();
     let mut passed = 0;
     let mut unexpected = Vec::new();
     for case in &cases {
@@ -86,12 +114,22 @@ fn run_version(version: &str) -> (usize, usize, Vec<String>) {
         let want = &expected[id];
         let got = evaluate_batch_case(case);
         let diffs = compare(want, &got);
-        let unknown: Vec<_> = diffs.iter().filter(|(field, _)| !KNOWN_DIFFERENCES.iter().any(|k| k.0 == version && k.1 == id && k.2 == field)).collect();
+        let unknown: Vec<_> = diffs
+            .iter()
+            .filter(|(field, _)| {
+                !KNOWN_DIFFERENCES
+                    .iter()
+                    .any(|k| k.0 == version && k.1 == id && k.2 == field)
+            })
+            .collect();
         if diffs.is_empty() {
             passed += 1;
         }
         for (field, detail) in unknown {
-            unexpected.push(format!("{version} {id} {field}: {detail}\n    command: {:?}", case["command"].as_str().unwrap_or("")));
+            unexpected.push(format!(
+                "{version} {id} {field}: {detail}\n    command: {:?}",
+                case["command"].as_str().unwrap_or("")
+            ));
         }
     }
     (passed, cases.len(), unexpected)
@@ -103,11 +141,18 @@ fn exec_conformance_against_oracles() {
     let mut failures = Vec::new();
     for version in ["2026.9", "2026.2"] {
         let (passed, total, unexpected) = run_version(version);
-        println!("exec conformance {version}: {passed}/{total} cases identical ({:.1} %)", 100.0 * passed as f64 / total as f64);
+        println!(
+            "exec conformance {version}: {passed}/{total} cases identical ({:.1} %)",
+            100.0 * passed as f64 / total as f64
+        );
         failures.extend(unexpected);
     }
     for f in &failures {
         println!("{f}");
     }
-    assert!(failures.is_empty(), "{} unexpected difference(s) from the oracles", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} unexpected difference(s) from the oracles",
+        failures.len()
+    );
 }

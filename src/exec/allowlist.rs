@@ -111,7 +111,10 @@ pub fn compile_v2(pattern: &str) -> Result<Regex, InvalidPattern> {
         message: format!("Invalid regular expression: /{source}/i: {why}"),
     };
     let rust = js_to_rust_regex(&source).map_err(invalid)?;
-    regex::RegexBuilder::new(&rust).case_insensitive(true).build().map_err(|_| invalid("Invalid regular expression"))
+    regex::RegexBuilder::new(&rust)
+        .case_insensitive(true)
+        .build()
+        .map_err(|_| invalid("Invalid regular expression"))
 }
 
 /// Translates a JavaScript regex source (non-unicode mode) to the `regex` crate's syntax, or

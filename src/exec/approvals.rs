@@ -45,12 +45,18 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, String> {
     if !path.exists() {
         return Err(format!("approvals store {} does not exist", path.display()));
     }
-    let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(|e| e.to_string())?;
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .map_err(|e| e.to_string())?;
     // The row's schema is internal to OpenClaw; read the first text column of the `current` row.
-    let mut stmt = conn.prepare("SELECT * FROM exec_approvals_config WHERE key = 'current'").map_err(|e| e.to_string())?;
+    let mut stmt = conn
+        .prepare("SELECT * FROM exec_approvals_config WHERE key = 'current'")
+        .map_err(|e| e.to_string())?;
     let columns = stmt.column_count();
     let mut rows = stmt.query([]).map_err(|e| e.to_string())?;
-    let Some(row) = rows.next().map_err(|e| e.to_string())? else { return Ok(None) };
+    let Some(row) = rows.next().map_err(|e| e.to_string())? else {
+        return Ok(None);
+    };
     for i in 0..columns {
         if let Ok(text) = row.get::<_, String>(i) {
             if text.trim_start().starts_with('{') {
@@ -70,14 +76,19 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
         ApprovalsInput::Document(v) => (Ok(Some(v.clone())), "(inline document)".to_string()),
         ApprovalsInput::Sqlite(p) => {
             let text = read_sqlite(p);
-            let parsed = text.and_then(|t| t.map(|t| serde_json::from_str(&t).map_err(|e| format!("invalid JSON: {e}"))).transpose());
+            let parsed = text.and_then(|t| {
+                t.map(|t| serde_json::from_str(&t).map_err(|e| format!("invalid JSON: {e}")))
+                    .transpose()
+            });
             (parsed, format!("{}#exec_approvals_config", p.display()))
         }
         ApprovalsInput::JsonFile(p) => {
             let parsed = match std::fs::read_to_string(p) {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(e) => Err(e.to_string()),
-                Ok(t) => serde_json::from_str(&t).map(Some).map_err(|e| format!("invalid JSON: {e}")),
+                Ok(t) => serde_json::from_str(&t)
+                    .map(Some)
+                    .map_err(|e| format!("invalid JSON: {e}")),
             };
             (parsed, p.display().to_string())
         }
@@ -85,13 +96,27 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
     let checked = raw.and_then(|doc| match doc {
         None => Ok(empty_document()),
         Some(doc) if v9 => validate_strict(&doc).map(|()| doc),
-        Some(doc) if doc.get("version").and_then(Value::as_i64) == Some(1) && doc.is_object() => Ok(doc),
+        Some(doc) if doc.get("version").and_then(Value::as_i64) == Some(1) && doc.is_object() => {
+            Ok(doc)
+        }
         Some(_) => Ok(empty_document()),
     });
     match checked {
-        Ok(document) => LoadedApprovals { document, locator, fail_closed: None },
-        Err(why) if v9 => LoadedApprovals { document: fail_closed_document(), locator, fail_closed: Some(why) },
-        Err(_) => LoadedApprovals { document: empty_document(), locator, fail_closed: None },
+        Ok(document) => LoadedApprovals {
+            document,
+            locator,
+            fail_closed: None,
+        },
+        Err(why) if v9 => LoadedApprovals {
+            document: fail_closed_document(),
+            locator,
+            fail_closed: Some(why),
+        },
+        Err(_) => LoadedApprovals {
+            document: empty_document(),
+            locator,
+            fail_closed: None,
+        },
     }
 }
 
@@ -102,30 +127,51 @@ fn validate_strict(doc: &Value) -> Result<(), String> {
         return Err("version must be 1".into());
     }
     let check_policy = |scope: &Map<String, Value>, at: &str| -> Result<(), String> {
-        for (key, parse) in [("security", is_security as fn(&str) -> bool), ("ask", is_ask), ("askFallback", is_security)] {
+        for (key, parse) in [
+            ("security", is_security as fn(&str) -> bool),
+            ("ask", is_ask),
+            ("askFallback", is_security),
+        ] {
             if let Some(v) = scope.get(key) {
                 if !v.as_str().is_some_and(parse) {
                     return Err(format!("{at}.{key} is invalid"));
                 }
             }
         }
-        if scope.get("autoAllowSkills").is_some_and(|v| !v.is_boolean()) {
+        if scope
+            .get("autoAllowSkills")
+            .is_some_and(|v| !v.is_boolean())
+        {
             return Err(format!("{at}.autoAllowSkills is invalid"));
         }
         Ok(())
     };
     if let Some(defaults) = obj.get("defaults") {
-        check_policy(defaults.as_object().ok_or("defaults is not an object")?, "defaults")?;
+        check_policy(
+            defaults.as_object().ok_or("defaults is not an object")?,
+            "defaults",
+        )?;
     }
     if let Some(agents) = obj.get("agents") {
         for (id, agent) in agents.as_object().ok_or("agents is not an object")? {
             if id == "__proto__" {
                 return Err("agents.__proto__ is rejected".into());
             }
-            let agent = agent.as_object().ok_or(format!("agents.{id} is not an object"))?;
+            let agent = agent
+                .as_object()
+                .ok_or(format!("agents.{id} is not an object"))?;
             check_policy(agent, &format!("agents.{id}"))?;
-            for (i, entry) in agent.get("allowlist").and_then(Value::as_array).into_iter().flatten().enumerate() {
-                let ok = entry.is_string() || entry.get("pattern").is_some_and(|p| p.as_str().is_some_and(|s| !s.is_empty()));
+            for (i, entry) in agent
+                .get("allowlist")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let ok = entry.is_string()
+                    || entry
+                        .get("pattern")
+                        .is_some_and(|p| p.as_str().is_some_and(|s| !s.is_empty()));
                 if !ok {
                     return Err(format!("agents.{id}.allowlist[{i}] has no valid pattern"));
                 }
@@ -156,11 +202,28 @@ pub struct AgentApprovals {
 
 /// Merges `agents.default` into `agents.main` (normalization on load; both releases).
 fn agents_map(doc: &Value) -> Map<String, Value> {
-    let mut agents = doc.get("agents").and_then(Value::as_object).cloned().unwrap_or_default();
+    let mut agents = doc
+        .get("agents")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
     if let Some(Value::Object(legacy)) = agents.remove("default") {
-        let mut main = agents.get("main").and_then(Value::as_object).cloned().unwrap_or_default();
-        let mut merged_list: Vec<Value> = legacy.get("allowlist").and_then(Value::as_array).cloned().unwrap_or_default();
-        merged_list.extend(main.get("allowlist").and_then(Value::as_array).cloned().unwrap_or_default());
+        let mut main = agents
+            .get("main")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let mut merged_list: Vec<Value> = legacy
+            .get("allowlist")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        merged_list.extend(
+            main.get("allowlist")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default(),
+        );
         for (k, v) in legacy {
             main.entry(k).or_insert(v);
         }
@@ -212,22 +275,53 @@ pub fn resolve_for_agent(
     let agent = obj(agents.get(agent_id));
     let wildcard = obj(agents.get("*"));
     let defaults = obj(doc.get("defaults"));
-    let security = resolve_field(agent_id, &agent, &wildcard, &defaults, "security", requested_security);
+    let security = resolve_field(
+        agent_id,
+        &agent,
+        &wildcard,
+        &defaults,
+        "security",
+        requested_security,
+    );
     let ask = resolve_field(agent_id, &agent, &wildcard, &defaults, "ask", requested_ask);
-    let ask_fallback = resolve_field(agent_id, &agent, &wildcard, &defaults, "askFallback", Sourced::default_value(Security::Deny));
+    let ask_fallback = resolve_field(
+        agent_id,
+        &agent,
+        &wildcard,
+        &defaults,
+        "askFallback",
+        Sourced::default_value(Security::Deny),
+    );
     let auto_allow_skills = [&agent, &wildcard, &defaults]
         .iter()
         .find_map(|s| s.get("autoAllowSkills").filter(|v| !v.is_null()))
         .is_some_and(|v| v.as_bool().unwrap_or(false));
     let mut allowlist = Vec::new();
-    for (label, scope) in [("*", &wildcard), (agent_id, if agent_id == "*" { &empty } else { &agent })] {
-        for (i, entry) in scope.get("allowlist").and_then(Value::as_array).into_iter().flatten().enumerate() {
-            if let Some(e) = AllowlistEntry::from_json(entry, format!("agents.{label}.allowlist[{i}]")) {
+    for (label, scope) in [
+        ("*", &wildcard),
+        (agent_id, if agent_id == "*" { &empty } else { &agent }),
+    ] {
+        for (i, entry) in scope
+            .get("allowlist")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .enumerate()
+        {
+            if let Some(e) =
+                AllowlistEntry::from_json(entry, format!("agents.{label}.allowlist[{i}]"))
+            {
                 allowlist.push(e);
             }
         }
     }
-    AgentApprovals { security, ask, ask_fallback, auto_allow_skills, allowlist }
+    AgentApprovals {
+        security,
+        ask,
+        ask_fallback,
+        auto_allow_skills,
+        allowlist,
+    }
 }
 
 #[cfg(test)]
@@ -236,7 +330,10 @@ mod tests {
     use serde_json::json;
 
     fn req() -> (Sourced<Security>, Sourced<Ask>) {
-        (Sourced::default_value(Security::Full), Sourced::default_value(Ask::Off))
+        (
+            Sourced::default_value(Security::Full),
+            Sourced::default_value(Ask::Off),
+        )
     }
 
     #[test]
@@ -245,21 +342,36 @@ mod tests {
         let (s, a) = req();
         let r = resolve_for_agent(&doc, "main", s, a);
         assert_eq!(r.security.value, Security::Allowlist);
-        assert_eq!(r.security.source, Source::Approvals("defaults.security".into()));
+        assert_eq!(
+            r.security.source,
+            Source::Approvals("defaults.security".into())
+        );
         assert_eq!(r.ask.value, Ask::Always);
-        assert_eq!(r.allowlist.iter().map(|e| e.pattern.as_str()).collect::<Vec<_>>(), vec!["/a", "/b"]);
+        assert_eq!(
+            r.allowlist
+                .iter()
+                .map(|e| e.pattern.as_str())
+                .collect::<Vec<_>>(),
+            vec!["/a", "/b"]
+        );
         assert_eq!(r.ask_fallback.value, Security::Deny);
     }
 
     #[test]
     fn invalid_stored_document_fails_closed_in_v9_only() {
         let doc = json!({"version":1,"agents":{"main":{"security":"bogus"}}});
-        let v9 = load(&ApprovalsInput::Document(doc.clone()), OpenClawVersion::V2026_9);
+        let v9 = load(
+            &ApprovalsInput::Document(doc.clone()),
+            OpenClawVersion::V2026_9,
+        );
         assert!(v9.fail_closed.is_some());
         assert_eq!(v9.document["defaults"]["security"], "deny");
         let v2 = load(&ApprovalsInput::Document(doc), OpenClawVersion::V2026_2);
         assert!(v2.fail_closed.is_none());
-        let missing = load(&ApprovalsInput::Sqlite("/nonexistent/openclaw.sqlite".into()), OpenClawVersion::V2026_9);
+        let missing = load(
+            &ApprovalsInput::Sqlite("/nonexistent/openclaw.sqlite".into()),
+            OpenClawVersion::V2026_9,
+        );
         assert!(missing.fail_closed.is_some());
     }
 }

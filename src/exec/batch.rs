@@ -11,7 +11,9 @@ use super::policy::{Ask, Security};
 use super::resolve::ExecEnv;
 use super::safe_bins::SafeBinPolicy;
 use super::segments::{EvalContext, Evaluation};
-use super::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, data::release_data, evaluate, settings};
+use super::{
+    ApprovalsInput, Decision, ExecOutcome, ExecRequest, data::release_data, evaluate, settings,
+};
 use crate::OpenClawVersion;
 
 fn str_field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
@@ -22,7 +24,10 @@ fn str_field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
 fn satisfied_by(eval_segments: &[super::Segment], version: OpenClawVersion) -> Value {
     let mut out = Vec::new();
     for s in eval_segments {
-        out.push(s.satisfied_by.map_or(Value::Null, |b| Value::String(b.as_str().into())));
+        out.push(
+            s.satisfied_by
+                .map_or(Value::Null, |b| Value::String(b.as_str().into())),
+        );
         if s.satisfied_by.is_none() && version == OpenClawVersion::V2026_2 {
             break;
         }
@@ -31,13 +36,26 @@ fn satisfied_by(eval_segments: &[super::Segment], version: OpenClawVersion) -> V
 }
 
 fn argvs(eval_segments: &[super::Segment]) -> Value {
-    json!(eval_segments.iter().map(|s| s.argv.clone()).collect::<Vec<_>>())
+    json!(
+        eval_segments
+            .iter()
+            .map(|s| s.argv.clone())
+            .collect::<Vec<_>>()
+    )
 }
 
 fn case_env(case: &Value) -> (String, Option<String>) {
     let env = case.get("env");
-    let path = env.and_then(|e| e.get("PATH")).and_then(Value::as_str).map(String::from).unwrap_or_else(|| std::env::var("PATH").unwrap_or_default());
-    let home = env.and_then(|e| e.get("HOME")).and_then(Value::as_str).map(String::from).or_else(|| std::env::var("HOME").ok());
+    let path = env
+        .and_then(|e| e.get("PATH"))
+        .and_then(Value::as_str)
+        .map(String::from)
+        .unwrap_or_else(|| std::env::var("PATH").unwrap_or_default());
+    let home = env
+        .and_then(|e| e.get("HOME"))
+        .and_then(Value::as_str)
+        .map(String::from)
+        .or_else(|| std::env::var("HOME").ok());
     (path, home)
 }
 
@@ -56,18 +74,42 @@ fn allowlist_entries(list: Option<&Value>) -> Vec<AllowlistEntry> {
 
 /// The oracle's `core` layer: the building blocks with the case's raw security/ask, no approvals store.
 fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
-    let security: Security = str_field(case, "security").and_then(|s| s.parse().ok()).unwrap_or(Security::Full);
-    let ask: Ask = str_field(case, "ask").and_then(|s| s.parse().ok()).unwrap_or(Ask::Off);
-    let bins: Option<Vec<String>> = case.get("safeBins").and_then(Value::as_array).map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect());
-    let profiles = case.get("safeBinProfiles").and_then(Value::as_object).cloned().unwrap_or_default();
-    let dirs: Vec<String> = case.get("safeBinTrustedDirs").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(String::from).collect();
+    let security: Security = str_field(case, "security")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(Security::Full);
+    let ask: Ask = str_field(case, "ask")
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(Ask::Off);
+    let bins: Option<Vec<String>> = case.get("safeBins").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(String::from)
+            .collect()
+    });
+    let profiles = case
+        .get("safeBinProfiles")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let dirs: Vec<String> = case
+        .get("safeBinTrustedDirs")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(String::from)
+        .collect();
     let (path_var, home) = case_env(case);
     let windows = str_field(case, "platform").is_some_and(|p| p.starts_with("win"));
     let ctx = EvalContext {
         allowlist: allowlist_entries(case.get("allowlist")),
         safe_bins: SafeBinPolicy::resolve(version, bins.as_deref(), &profiles, &dirs),
         safe_builtins: release_data(version).safe_builtins.clone(),
-        env: ExecEnv { cwd: case_cwd(case), path_var, home },
+        env: ExecEnv {
+            cwd: case_cwd(case),
+            path_var,
+            home,
+        },
         windows,
         auto_allow_skills: false,
         skill_bins: Vec::new(),
@@ -76,9 +118,16 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
         Ok(e) => e,
         Err(message) => return json!({"decision": "error", "error": message}),
     };
-    let allowlist_ok = security == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
+    let allowlist_ok =
+        security == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
     let requires = requires_approval(ask, security, eval.analysis_ok, allowlist_ok, false);
-    let decision = if security == Security::Deny { "deny" } else if requires { "ask" } else { "allow" };
+    let decision = if security == Security::Deny {
+        "deny"
+    } else if requires {
+        "ask"
+    } else {
+        "allow"
+    };
     let mut out = json!({
         "decision": decision,
         "analysisOk": eval.analysis_ok,
@@ -98,18 +147,32 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
 /// knobs written into `tools.exec`, the approvals document plus `allowlist` for the session agent.
 fn gateway_request(case: &Value, command: &str, version: OpenClawVersion) -> ExecRequest {
     let v9 = version == OpenClawVersion::V2026_9;
-    let mut config = case.get("config").cloned().filter(Value::is_object).unwrap_or_else(|| json!({}));
+    let mut config = case
+        .get("config")
+        .cloned()
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
     let root = config.as_object_mut().expect("config is an object");
     let tools = root.entry("tools").or_insert_with(|| json!({}));
     if !tools.is_object() {
         *tools = json!({});
     }
-    let exec = tools.as_object_mut().expect("object").entry("exec").or_insert_with(|| json!({}));
+    let exec = tools
+        .as_object_mut()
+        .expect("object")
+        .entry("exec")
+        .or_insert_with(|| json!({}));
     if !exec.is_object() {
         *exec = json!({});
     }
     let exec = exec.as_object_mut().expect("object");
-    let mut knobs = vec!["security", "ask", "safeBins", "safeBinProfiles", "safeBinTrustedDirs"];
+    let mut knobs = vec![
+        "security",
+        "ask",
+        "safeBins",
+        "safeBinProfiles",
+        "safeBinTrustedDirs",
+    ];
     if v9 {
         knobs.push("strictInlineEval");
     }
@@ -134,16 +197,32 @@ fn gateway_request(case: &Value, command: &str, version: OpenClawVersion) -> Exe
             exec.insert("host".into(), Value::String("gateway".into()));
         }
     }
-    let agent_id = str_field(case, "agentId").map(str::trim).filter(|a| !a.is_empty()).map(String::from).unwrap_or_else(|| settings::default_agent_id(&config, version));
-    let mut approvals = case.get("approvals").cloned().filter(Value::is_object).unwrap_or_else(|| json!({}));
+    let agent_id = str_field(case, "agentId")
+        .map(str::trim)
+        .filter(|a| !a.is_empty())
+        .map(String::from)
+        .unwrap_or_else(|| settings::default_agent_id(&config, version));
+    let mut approvals = case
+        .get("approvals")
+        .cloned()
+        .filter(Value::is_object)
+        .unwrap_or_else(|| json!({}));
     let doc = approvals.as_object_mut().expect("object");
     doc.entry("version").or_insert(json!(1));
-    if let Some(extra) = case.get("allowlist").and_then(Value::as_array).filter(|a| !a.is_empty()) {
+    if let Some(extra) = case
+        .get("allowlist")
+        .and_then(Value::as_array)
+        .filter(|a| !a.is_empty())
+    {
         let agents = doc.entry("agents").or_insert_with(|| json!({}));
         if let Some(agents) = agents.as_object_mut() {
             let agent = agents.entry(agent_id.clone()).or_insert_with(|| json!({}));
             if let Some(agent) = agent.as_object_mut() {
-                let mut list: Vec<Value> = agent.get("allowlist").and_then(Value::as_array).cloned().unwrap_or_default();
+                let mut list: Vec<Value> = agent
+                    .get("allowlist")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
                 list.extend(extra.iter().cloned());
                 agent.insert("allowlist".into(), Value::Array(list));
             }
@@ -156,7 +235,10 @@ fn gateway_request(case: &Value, command: &str, version: OpenClawVersion) -> Exe
     request.approvals = ApprovalsInput::Document(approvals);
     request.path_var = Some(path_var);
     request.home = home;
-    request.sandboxed = case.get("sandboxed").and_then(Value::as_bool).unwrap_or(false);
+    request.sandboxed = case
+        .get("sandboxed")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     request
 }
 
@@ -167,19 +249,47 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
     let mut out = Map::new();
     out.insert("decision".into(), json!(decision.as_str()));
     if let Some(m) = &o.message {
-        out.insert(if matches!(o.decision, Decision::Deny | Decision::Error) { "error" } else { "note" }.into(), json!(m));
+        out.insert(
+            if matches!(o.decision, Decision::Deny | Decision::Error) {
+                "error"
+            } else {
+                "note"
+            }
+            .into(),
+            json!(m),
+        );
+    }
+    if !o.evaluated && o.host.value == "sandbox" && o.decision == Decision::Allow {
+        // The oracle reports the policy the sandbox run would carry.
+        out.insert("hostSecurity".into(), json!(o.security.value));
+        out.insert("hostAsk".into(), json!(o.ask.value));
     }
     if o.evaluated {
         let f = o.approval_flags;
-        let special = f.allowlist_plan || f.heredoc || f.inline_eval || f.audit_suppression || f.obfuscation;
+        let special =
+            f.allowlist_plan || f.heredoc || f.inline_eval || f.audit_suppression || f.obfuscation;
         let mut reasons = Map::new();
         if o.policy_requires_ask && !special {
             reasons.insert("requiresExecApproval".into(), json!(true));
         }
-        for (flag, key) in [(f.allowlist_plan, "allowlistPlan"), (f.heredoc, "heredoc"), (f.inline_eval, "inlineEval"), (f.audit_suppression, "securityAuditSuppression"), (f.obfuscation, "obfuscation")] {
+        for (flag, key) in [
+            (f.allowlist_plan, "allowlistPlan"),
+            (f.heredoc, "heredoc"),
+            (f.inline_eval, "inlineEval"),
+            (f.audit_suppression, "securityAuditSuppression"),
+        ] {
             if flag {
                 reasons.insert(key.into(), json!(true));
             }
+        }
+        if f.obfuscation {
+            // 2026.2 reports the detector's descriptions.
+            let descriptions: Vec<&str> = o
+                .reasons
+                .iter()
+                .filter_map(|r| r.strip_prefix("obfuscation: "))
+                .collect();
+            reasons.insert("obfuscation".into(), json!(descriptions));
         }
         out.insert("hostSecurity".into(), json!(o.security.value));
         out.insert("hostAsk".into(), json!(o.ask.value));
@@ -189,7 +299,14 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
         out.insert("analysisOk".into(), json!(o.analysis_ok));
         out.insert("allowlistSatisfied".into(), json!(o.allowlist_satisfied));
         out.insert("segments".into(), argvs(&o.segments));
-        out.insert("segmentSatisfiedBy".into(), if o.analysis_ok { satisfied_by(&o.segments, o.version) } else { json!([]) });
+        out.insert(
+            "segmentSatisfiedBy".into(),
+            if o.analysis_ok {
+                satisfied_by(&o.segments, o.version)
+            } else {
+                json!([])
+            },
+        );
         if let Some(cmd) = &o.enforced_command {
             out.insert("enforcedCommand".into(), json!(cmd));
         }
@@ -202,11 +319,14 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
 pub fn evaluate_batch_case(case: &Value) -> Value {
     let id = case.get("id").cloned().unwrap_or(Value::Null);
     let error = |version: &str, message: String| json!({"id": id, "openclawVersion": version, "decision": "error", "error": message});
-    let version: OpenClawVersion = match str_field(case, "openclawVersion").map_or(Ok(OpenClawVersion::V2026_9), str::parse) {
-        Ok(v) => v,
-        Err(e) => return error("?", e),
+    let version: OpenClawVersion =
+        match str_field(case, "openclawVersion").map_or(Ok(OpenClawVersion::V2026_9), str::parse) {
+            Ok(v) => v,
+            Err(e) => return error("?", e),
+        };
+    let Some(command) = str_field(case, "command") else {
+        return error(version.short(), "exec case needs a string `command`".into());
     };
-    let Some(command) = str_field(case, "command") else { return error(version.short(), "exec case needs a string `command`".into()) };
     let core = core_layer(case, command, version);
     let mut out = json!({"id": id, "openclawVersion": version.short(), "core": core});
     if case.get("gateway") == Some(&Value::Bool(false)) {

@@ -34,7 +34,13 @@ pub struct DecisionInput<'a> {
 }
 
 /// `requiresExecApproval` (2026.2 has no durable parameter: pass `false`).
-pub fn requires_approval(ask: Ask, security: Security, analysis_ok: bool, allowlist_ok: bool, durable: bool) -> bool {
+pub fn requires_approval(
+    ask: Ask,
+    security: Security,
+    analysis_ok: bool,
+    allowlist_ok: bool,
+    durable: bool,
+) -> bool {
     if ask == Ask::Always {
         return true;
     }
@@ -45,7 +51,12 @@ pub fn requires_approval(ask: Ask, security: Security, analysis_ok: bool, allowl
 }
 
 /// Builds the evaluation context for a gateway run.
-pub fn eval_context(input: &DecisionInput, allowlist: Vec<AllowlistEntry>, auto_allow_skills: bool, version: OpenClawVersion) -> EvalContext {
+pub fn eval_context(
+    input: &DecisionInput,
+    allowlist: Vec<AllowlistEntry>,
+    auto_allow_skills: bool,
+    version: OpenClawVersion,
+) -> EvalContext {
     let s = input.settings;
     let safe_bins = SafeBinPolicy::resolve(
         version,
@@ -53,12 +64,23 @@ pub fn eval_context(input: &DecisionInput, allowlist: Vec<AllowlistEntry>, auto_
         &s.safe_bin_profiles,
         &s.safe_bin_trusted_dirs,
     );
-    let path_var = s.path_prepend.iter().cloned().chain(std::iter::once(input.path_var.clone())).filter(|p| !p.is_empty()).collect::<Vec<_>>().join(":");
+    let path_var = s
+        .path_prepend
+        .iter()
+        .cloned()
+        .chain(std::iter::once(input.path_var.clone()))
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join(":");
     EvalContext {
         allowlist,
         safe_bins,
         safe_builtins: release_data(version).safe_builtins.clone(),
-        env: ExecEnv { cwd: input.cwd.clone(), path_var, home: input.home.clone() },
+        env: ExecEnv {
+            cwd: input.cwd.clone(),
+            path_var,
+            home: input.home.clone(),
+        },
         windows: input.windows,
         auto_allow_skills,
         skill_bins: input.skill_bins.clone(),
@@ -66,11 +88,21 @@ pub fn eval_context(input: &DecisionInput, allowlist: Vec<AllowlistEntry>, auto_
 }
 
 /// Evaluates with the release's analyser; 2026.2 may fail on an invalid allowlist pattern.
-pub fn evaluate(command: &str, ctx: &EvalContext, version: OpenClawVersion) -> Result<Evaluation, String> {
+pub fn evaluate(
+    command: &str,
+    ctx: &EvalContext,
+    version: OpenClawVersion,
+) -> Result<Evaluation, String> {
     if ctx.windows {
         // Windows command analysis (cmd/PowerShell tokenizing) is not simulated.
         let reason = "windows shell analysis is not simulated".to_string();
-        return Ok(Evaluation { analysis_ok: false, allowlist_satisfied: false, segments: Vec::new(), plan_failure: Some(super::segments::PlanFailure { reason, span: None }), candidates: Vec::new() });
+        return Ok(Evaluation {
+            analysis_ok: false,
+            allowlist_satisfied: false,
+            segments: Vec::new(),
+            plan_failure: Some(super::segments::PlanFailure { reason, span: None }),
+            candidates: Vec::new(),
+        });
     }
     match version {
         OpenClawVersion::V2026_9 => Ok(plan::evaluate(command, ctx)),
@@ -90,7 +122,13 @@ fn exact_durable(allowlist: &[AllowlistEntry], command: &str) -> bool {
         return false;
     }
     let marker = exact_command_marker(trimmed);
-    allowlist.iter().any(|e| e.is_generated() && (e.pattern == marker || e.command_text.as_deref().is_some_and(|t| t.trim() == trimmed)))
+    allowlist.iter().any(|e| {
+        e.is_generated()
+            && (e.pattern == marker
+                || e.command_text
+                    .as_deref()
+                    .is_some_and(|t| t.trim() == trimmed))
+    })
 }
 
 /// Security-audit-suppression edits need approval unless full/off (spec §4.14).
@@ -99,18 +137,29 @@ fn mentions_audit_suppressions(text: &str) -> bool {
     if lower.contains("security.audit.suppressions") {
         return true;
     }
-    let Some(s) = lower.find("security") else { return false };
+    let Some(s) = lower.find("security") else {
+        return false;
+    };
     let after_security = &lower[s + "security".len()..];
     // `security … audit … suppressions`, each gap at most 200 characters (quotes allowed around words).
-    after_security.match_indices("audit").filter(|(i, _)| after_security[..*i].chars().count() <= 201).any(|(i, _)| {
-        let rest = &after_security[i + "audit".len()..];
-        rest.match_indices("suppressions").any(|(j, _)| rest[..j].chars().count() <= 201)
-    })
+    after_security
+        .match_indices("audit")
+        .filter(|(i, _)| after_security[..*i].chars().count() <= 201)
+        .any(|(i, _)| {
+            let rest = &after_security[i + "audit".len()..];
+            rest.match_indices("suppressions")
+                .any(|(j, _)| rest[..j].chars().count() <= 201)
+        })
 }
 
 fn read_only_inspection(argv: &[String]) -> bool {
-    let name = |t: Option<&String>| t.map(|t| t.rsplit(['/', '\\']).next().unwrap_or("").to_lowercase()).unwrap_or_default();
-    let mut i = usize::from(name(argv.first()) == "pnpm" && argv.get(1).map(String::as_str) == Some("openclaw"));
+    let name = |t: Option<&String>| {
+        t.map(|t| t.rsplit(['/', '\\']).next().unwrap_or("").to_lowercase())
+            .unwrap_or_default()
+    };
+    let mut i = usize::from(
+        name(argv.first()) == "pnpm" && argv.get(1).map(String::as_str) == Some("openclaw"),
+    );
     if name(argv.get(i)) != "openclaw" {
         return false;
     }
@@ -120,13 +169,19 @@ fn read_only_inspection(argv: &[String]) -> bool {
             i += 1;
         } else if ["--profile", "--container", "--log-level"].contains(&arg.as_str()) {
             i += 2;
-        } else if ["--profile=", "--container=", "--log-level="].iter().any(|p| arg.starts_with(p)) {
+        } else if ["--profile=", "--container=", "--log-level="]
+            .iter()
+            .any(|p| arg.starts_with(p))
+        {
             i += 1;
         } else {
             break;
         }
     }
-    argv.get(i).map(String::as_str) == Some("config") && argv.get(i + 1).is_some_and(|s| ["get", "schema", "validate"].contains(&s.as_str()))
+    argv.get(i).map(String::as_str) == Some("config")
+        && argv
+            .get(i + 1)
+            .is_some_and(|s| ["get", "schema", "validate"].contains(&s.as_str()))
 }
 
 fn audit_suppression_edit(command: &str, eval: &Evaluation) -> bool {
@@ -153,7 +208,11 @@ fn audit_suppression_edit(command: &str, eval: &Evaluation) -> bool {
     mentions_audit_suppressions(command)
 }
 
-fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: Sourced<String>) -> ExecOutcome {
+fn base_outcome(
+    version: OpenClawVersion,
+    settings: &RequestedSettings,
+    host: Sourced<String>,
+) -> ExecOutcome {
     ExecOutcome {
         version,
         decision: Decision::Allow,
@@ -188,19 +247,34 @@ fn finish(mut out: ExecOutcome, decision: Decision, message: Option<String>) -> 
 }
 
 /// Host selection; `Err` is a terminal outcome (deny or error) for sandbox hosts and bad values.
-fn select_host(input: &DecisionInput, version: OpenClawVersion) -> Result<Sourced<String>, (Decision, String, Sourced<String>)> {
+fn select_host(
+    input: &DecisionInput,
+    version: OpenClawVersion,
+) -> Result<Sourced<String>, (Decision, String, Sourced<String>)> {
     let configured = input.settings.host.clone();
     let valid: &[&str] = match version {
         OpenClawVersion::V2026_9 => &["auto", "sandbox", "gateway", "node"],
         OpenClawVersion::V2026_2 => &["sandbox", "gateway", "node"],
     };
     if !valid.contains(&configured.value.as_str()) {
-        let msg = format!("Invalid exec host \"{}\". Allowed values: {}.", configured.value, valid.join(", "));
+        let msg = format!(
+            "Invalid exec host \"{}\". Allowed values: {}.",
+            configured.value,
+            valid.join(", ")
+        );
         return Err((Decision::Error, msg, configured));
     }
     let explicit_sandbox = configured.value == "sandbox" && configured.source != Source::Default;
     let resolved = match configured.value.as_str() {
-        "auto" => Sourced::new(if input.sandboxed { "sandbox" } else { "gateway" }.to_string(), Source::Combined(format!("host auto ({})", configured.source))),
+        "auto" => Sourced::new(
+            if input.sandboxed {
+                "sandbox"
+            } else {
+                "gateway"
+            }
+            .to_string(),
+            Source::Combined(format!("host auto ({})", configured.source)),
+        ),
         _ => configured.clone(),
     };
     if resolved.value != "sandbox" {
@@ -231,18 +305,37 @@ fn select_host(input: &DecisionInput, version: OpenClawVersion) -> Result<Source
 pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let settings = input.settings;
     if let Some(issue) = settings.config_issues.first() {
-        return finish(base_outcome(version, settings, settings.host.clone()), Decision::Error, Some(format!("config invalid: {issue}")));
+        return finish(
+            base_outcome(version, settings, settings.host.clone()),
+            Decision::Error,
+            Some(format!("config invalid: {issue}")),
+        );
     }
     let host = match select_host(input, version) {
         Ok(h) => h,
-        Err((decision, message, host)) => return finish(base_outcome(version, settings, host), decision, Some(message)),
+        Err((decision, message, host)) => {
+            return finish(
+                base_outcome(version, settings, host),
+                decision,
+                Some(message),
+            );
+        }
     };
     let mut out = base_outcome(version, settings, host.clone());
     out.approvals_locator = Some(input.approvals.locator.clone());
     out.approvals_fail_closed = input.approvals.fail_closed.clone();
-    let agent = resolve_for_agent(&input.approvals.document, &settings.agent_id, settings.security.clone(), settings.ask.clone());
+    let agent = resolve_for_agent(
+        &input.approvals.document,
+        &settings.agent_id,
+        settings.security.clone(),
+        settings.ask.clone(),
+    );
     let security = min_sourced(&settings.security, &agent.security);
-    let ask = if agent.ask.value > settings.ask.value { agent.ask.clone() } else { settings.ask.clone() };
+    let ask = if agent.ask.value > settings.ask.value {
+        agent.ask.clone()
+    } else {
+        settings.ask.clone()
+    };
     let ask_fallback = match version {
         OpenClawVersion::V2026_9 => min_sourced(&security, &agent.ask_fallback),
         OpenClawVersion::V2026_2 => agent.ask_fallback.clone(),
@@ -250,17 +343,37 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     out.security = security.clone();
     out.ask = ask.clone();
     out.ask_fallback = ask_fallback.clone();
-    let host_label = if host.value == "node" { "node" } else { "gateway" };
+    let host_label = if host.value == "node" {
+        "node"
+    } else {
+        "gateway"
+    };
     if security.value == Security::Deny {
-        return finish(out, Decision::Deny, Some(format!("exec denied: host={host_label} security=deny")));
+        return finish(
+            out,
+            Decision::Deny,
+            Some(format!("exec denied: host={host_label} security=deny")),
+        );
     }
     if host.value == "node" {
-        out.warnings.push("host=node: the node's own approvals snapshot is not simulated; gateway policy shown".into());
+        out.warnings.push(
+            "host=node: the node's own approvals snapshot is not simulated; gateway policy shown"
+                .into(),
+        );
     }
     let mut allowlist = agent.allowlist.clone();
-    allowlist.extend(settings.extra_allow.iter().enumerate().filter_map(|(i, p)| {
-        AllowlistEntry::from_json(&serde_json::Value::String(p.clone()), format!("what-if --allow[{i}]"))
-    }));
+    allowlist.extend(
+        settings
+            .extra_allow
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                AllowlistEntry::from_json(
+                    &serde_json::Value::String(p.clone()),
+                    format!("what-if --allow[{i}]"),
+                )
+            }),
+    );
     let ctx = eval_context(input, allowlist, agent.auto_allow_skills, version);
     out.warnings.extend(ctx.safe_bins.unprofiled.iter().map(|b| format!("exec: ignoring unprofiled safeBins entry {b}; use allowlist or define tools.exec.safeBinProfiles.{b}")));
     let eval = match evaluate(input.command, &ctx, version) {
@@ -270,38 +383,72 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     out.evaluated = true;
     out.analysis_ok = eval.analysis_ok;
     out.plan_failure = eval.plan_failure.clone();
-    let allowlist_ok = security.value == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
+    let allowlist_ok =
+        security.value == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
     out.allowlist_satisfied = allowlist_ok;
     out.segments = eval.segments.clone();
     match version {
-        OpenClawVersion::V2026_9 => compose_v9(out, input, &ctx, &eval, security.value, ask.value, ask_fallback.value),
+        OpenClawVersion::V2026_9 => compose_v9(
+            out,
+            input,
+            &ctx,
+            &eval,
+            security.value,
+            ask.value,
+            ask_fallback.value,
+        ),
         OpenClawVersion::V2026_2 => compose_v2(out, input, &eval, security.value, ask.value),
     }
 }
 
 fn min_sourced(a: &Sourced<Security>, b: &Sourced<Security>) -> Sourced<Security> {
-    if b.value < a.value { b.clone() } else { a.clone() }
+    if b.value < a.value {
+        b.clone()
+    } else {
+        a.clone()
+    }
 }
 
 fn has_heredoc_token(eval: &Evaluation) -> bool {
-    eval.segments.iter().any(|s| s.argv.iter().any(|t| t.starts_with("<<")))
+    eval.segments
+        .iter()
+        .any(|s| s.argv.iter().any(|t| t.starts_with("<<")))
 }
 
-fn compose_v9(mut out: ExecOutcome, input: &DecisionInput, ctx: &EvalContext, eval: &Evaluation, security: Security, ask: Ask, ask_fallback: Security) -> ExecOutcome {
+fn compose_v9(
+    mut out: ExecOutcome,
+    input: &DecisionInput,
+    ctx: &EvalContext,
+    eval: &Evaluation,
+    security: Security,
+    ask: Ask,
+    ask_fallback: Security,
+) -> ExecOutcome {
     let allowlist_ok = out.allowlist_satisfied;
     let exact = exact_durable(&ctx.allowlist, input.command);
-    let segment_durable = eval.analysis_ok && !eval.segments.is_empty() && eval.segments.iter().all(|s| s.matched.as_ref().is_some_and(AllowlistEntry::is_generated));
+    let segment_durable = eval.analysis_ok
+        && !eval.segments.is_empty()
+        && eval
+            .segments
+            .iter()
+            .all(|s| s.matched.as_ref().is_some_and(AllowlistEntry::is_generated));
     let durable = exact || segment_durable;
     out.durable_approval = durable;
     let inline_eval = input.settings.strict_inline_eval.value.then(|| {
         eval.segments.iter().find_map(|s| {
-            let resolved = s.effective_argv.clone().or_else(|| plan::resolve_argv(&s.argv, ctx).map(|r| r.effective_argv));
+            let resolved = s
+                .effective_argv
+                .clone()
+                .or_else(|| plan::resolve_argv(&s.argv, ctx).map(|r| r.effective_argv));
             detect_in_segment(resolved.as_deref(), &s.argv)
         })
     });
     let inline_eval = inline_eval.flatten();
     if let Some(hit) = &inline_eval {
-        out.warnings.push(format!("Warning: strict inline-eval mode requires reviewer or explicit approval for {}.", hit.describe()));
+        out.warnings.push(format!(
+            "Warning: strict inline-eval mode requires reviewer or explicit approval for {}.",
+            hit.describe()
+        ));
     }
     if security == Security::Allowlist && allowlist_ok {
         let satisfied: Vec<_> = eval.segments.iter().map(|s| s.satisfied_by).collect();
@@ -312,10 +459,14 @@ fn compose_v9(mut out: ExecOutcome, input: &DecisionInput, ctx: &EvalContext, ev
     }
     let needs_plan = allowlist_ok && !exact && out.plan_unavailable_reason.is_some();
     let heredoc = allowlist_ok && has_heredoc_token(eval);
-    let audit = audit_suppression_edit(input.command, eval) && !(security == Security::Full && ask == Ask::Off);
+    let audit = audit_suppression_edit(input.command, eval)
+        && !(security == Security::Full && ask == Ask::Off);
     let base = requires_approval(ask, security, eval.analysis_ok, allowlist_ok, durable);
     if heredoc {
-        out.warnings.push("Warning: heredoc execution requires reviewer or explicit approval in allowlist mode.".into());
+        out.warnings.push(
+            "Warning: heredoc execution requires reviewer or explicit approval in allowlist mode."
+                .into(),
+        );
     }
     if needs_plan {
         out.warnings.push("Warning: allowlist auto-execution is unavailable on linux; reviewer or explicit approval is required.".into());
@@ -323,15 +474,46 @@ fn compose_v9(mut out: ExecOutcome, input: &DecisionInput, ctx: &EvalContext, ev
     if audit {
         out.warnings.push("Warning: security audit suppression changes require explicit approval unless exec is running in yolo mode.".into());
     }
-    out.approval_flags = ApprovalFlags { base, allowlist_plan: needs_plan, heredoc, inline_eval: inline_eval.is_some(), audit_suppression: audit, obfuscation: false };
+    out.approval_flags = ApprovalFlags {
+        base,
+        allowlist_plan: needs_plan,
+        heredoc,
+        inline_eval: inline_eval.is_some(),
+        audit_suppression: audit,
+        obfuscation: false,
+    };
     out.policy_requires_ask = base || needs_plan || heredoc || inline_eval.is_some() || audit;
-    out.reasons = v9_reasons(&out, eval, ask, security, allowlist_ok, inline_eval.as_ref().map(|h| h.describe()));
-    let observed = if out.policy_requires_ask { Decision::Ask } else { Decision::Allow };
+    out.reasons = v9_reasons(
+        &out,
+        eval,
+        ask,
+        security,
+        allowlist_ok,
+        inline_eval.as_ref().map(|h| h.describe()),
+    );
+    let observed = if out.policy_requires_ask {
+        Decision::Ask
+    } else {
+        Decision::Allow
+    };
     let (decision, message) = if out.policy_requires_ask {
-        let fallback_deny = needs_plan && out.plan_unavailable_reason.as_deref() == Some(SHELL_EXPANSION) && ask == Ask::Off && ask_fallback == Security::Deny;
-        if fallback_deny { (Decision::Deny, Some("ask-fallback-deny: execution-plan-miss".to_string())) } else { (Decision::Ask, None) }
+        let fallback_deny = needs_plan
+            && out.plan_unavailable_reason.as_deref() == Some(SHELL_EXPANSION)
+            && ask == Ask::Off
+            && ask_fallback == Security::Deny;
+        if fallback_deny {
+            (
+                Decision::Deny,
+                Some("ask-fallback-deny: execution-plan-miss".to_string()),
+            )
+        } else {
+            (Decision::Ask, None)
+        }
     } else if security == Security::Allowlist && (!eval.analysis_ok || !allowlist_ok) && !durable {
-        (Decision::Deny, Some("exec denied: allowlist miss".to_string()))
+        (
+            Decision::Deny,
+            Some("exec denied: allowlist miss".to_string()),
+        )
     } else {
         (Decision::Allow, None)
     };
@@ -341,7 +523,14 @@ fn compose_v9(mut out: ExecOutcome, input: &DecisionInput, ctx: &EvalContext, ev
     out
 }
 
-fn v9_reasons(out: &ExecOutcome, eval: &Evaluation, ask: Ask, security: Security, allowlist_ok: bool, inline: Option<String>) -> Vec<String> {
+fn v9_reasons(
+    out: &ExecOutcome,
+    eval: &Evaluation,
+    ask: Ask,
+    security: Security,
+    allowlist_ok: bool,
+    inline: Option<String>,
+) -> Vec<String> {
     let mut reasons = Vec::new();
     if ask == Ask::Always {
         reasons.push("ask=always".to_string());
@@ -366,27 +555,49 @@ fn v9_reasons(out: &ExecOutcome, eval: &Evaluation, ask: Ask, security: Security
     reasons
 }
 
-fn compose_v2(mut out: ExecOutcome, input: &DecisionInput, eval: &Evaluation, security: Security, ask: Ask) -> ExecOutcome {
+fn compose_v2(
+    mut out: ExecOutcome,
+    input: &DecisionInput,
+    eval: &Evaluation,
+    security: Security,
+    ask: Ask,
+) -> ExecOutcome {
     let allowlist_ok = out.allowlist_satisfied;
     if security == Security::Allowlist && allowlist_ok {
         match legacy::enforced_command(input.command, eval) {
             Ok(cmd) => out.enforced_command = Some(cmd),
             Err(reason) => {
                 out.plan_unavailable_reason = Some(reason.clone());
-                return finish(out, Decision::Deny, Some(format!("exec denied: allowlist execution plan unavailable ({reason})")));
+                return finish(
+                    out,
+                    Decision::Deny,
+                    Some(format!(
+                        "exec denied: allowlist execution plan unavailable ({reason})"
+                    )),
+                );
             }
         }
     }
     let obfuscation = legacy::detect_obfuscation(input.command);
     if !obfuscation.is_empty() {
-        out.warnings.push(format!("⚠️ Obfuscated command detected: {}", obfuscation.join("; ")));
+        out.warnings.push(format!(
+            "⚠️ Obfuscated command detected: {}",
+            obfuscation.join("; ")
+        ));
     }
     let heredoc = allowlist_ok && has_heredoc_token(eval);
     if heredoc {
-        out.warnings.push("Warning: heredoc execution requires explicit approval in allowlist mode.".into());
+        out.warnings.push(
+            "Warning: heredoc execution requires explicit approval in allowlist mode.".into(),
+        );
     }
     let base = requires_approval(ask, security, eval.analysis_ok, allowlist_ok, false);
-    out.approval_flags = ApprovalFlags { base, heredoc, obfuscation: !obfuscation.is_empty(), ..Default::default() };
+    out.approval_flags = ApprovalFlags {
+        base,
+        heredoc,
+        obfuscation: !obfuscation.is_empty(),
+        ..Default::default()
+    };
     out.policy_requires_ask = base || heredoc || !obfuscation.is_empty();
     if ask == Ask::Always {
         out.reasons.push("ask=always".into());
@@ -396,14 +607,19 @@ fn compose_v2(mut out: ExecOutcome, input: &DecisionInput, eval: &Evaluation, se
     } else if security == Security::Allowlist && !allowlist_ok {
         out.reasons.push("allowlist-miss".into());
     }
-    out.reasons.extend(obfuscation.iter().map(|o| format!("obfuscation: {o}")));
+    out.reasons
+        .extend(obfuscation.iter().map(|o| format!("obfuscation: {o}")));
     if heredoc {
         out.reasons.push("heredoc".into());
     }
     if out.policy_requires_ask {
         finish(out, Decision::Ask, None)
     } else if security == Security::Allowlist && !allowlist_ok {
-        finish(out, Decision::Deny, Some("exec denied: allowlist miss".into()))
+        finish(
+            out,
+            Decision::Deny,
+            Some("exec denied: allowlist miss".into()),
+        )
     } else {
         finish(out, Decision::Allow, None)
     }
@@ -427,18 +643,55 @@ mod tests {
 
     #[test]
     fn requires_approval_table() {
-        assert!(requires_approval(Ask::Always, Security::Full, true, true, true));
-        assert!(!requires_approval(Ask::OnMiss, Security::Full, false, false, false));
-        assert!(requires_approval(Ask::OnMiss, Security::Allowlist, true, false, false));
-        assert!(!requires_approval(Ask::OnMiss, Security::Allowlist, true, false, true));
-        assert!(!requires_approval(Ask::Off, Security::Allowlist, false, false, false));
+        assert!(requires_approval(
+            Ask::Always,
+            Security::Full,
+            true,
+            true,
+            true
+        ));
+        assert!(!requires_approval(
+            Ask::OnMiss,
+            Security::Full,
+            false,
+            false,
+            false
+        ));
+        assert!(requires_approval(
+            Ask::OnMiss,
+            Security::Allowlist,
+            true,
+            false,
+            false
+        ));
+        assert!(!requires_approval(
+            Ask::OnMiss,
+            Security::Allowlist,
+            true,
+            false,
+            true
+        ));
+        assert!(!requires_approval(
+            Ask::Off,
+            Security::Allowlist,
+            false,
+            false,
+            false
+        ));
     }
 
     #[test]
     fn audit_suppression_mentions() {
-        assert!(mentions_audit_suppressions("openclaw config set security.audit.suppressions []"));
-        assert!(mentions_audit_suppressions("echo Security and Audit with suppressions"));
+        assert!(mentions_audit_suppressions(
+            "openclaw config set security.audit.suppressions []"
+        ));
+        assert!(mentions_audit_suppressions(
+            "echo Security and Audit with suppressions"
+        ));
         assert!(!mentions_audit_suppressions("echo security audit"));
-        assert_eq!(exact_command_marker("ls > out.txt"), "=command:f15baa997f7a31ce");
+        assert_eq!(
+            exact_command_marker("ls > out.txt"),
+            "=command:f15baa997f7a31ce"
+        );
     }
 }

@@ -5,7 +5,10 @@
 use std::collections::HashSet;
 
 use super::data::{InlineEvalSpec, PositionalEvalSpec, release_data};
-use super::wrappers::{Unwrap, carried_argv, normalize_executable, posix_inline_command, unwrap_dispatch_syntax, PARSEABLE_SHELLS};
+use super::wrappers::{
+    PARSEABLE_SHELLS, Unwrap, carried_argv, normalize_executable, posix_inline_command,
+    unwrap_dispatch_syntax,
+};
 use crate::OpenClawVersion;
 
 /// A detected inline-eval invocation: `python3 -c`, `awk inline program`…
@@ -30,7 +33,11 @@ impl InlineEvalHit {
 fn name_variants(name: &str) -> Vec<String> {
     let stripped = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     let stripped = stripped.strip_suffix('-').unwrap_or(stripped);
-    if stripped == name || stripped.len() < 2 { vec![name.to_string()] } else { vec![name.to_string(), stripped.to_string()] }
+    if stripped == name || stripped.len() < 2 {
+        vec![name.to_string()]
+    } else {
+        vec![name.to_string(), stripped.to_string()]
+    }
 }
 
 fn names_include(names: &[String], executable: &str) -> bool {
@@ -70,22 +77,37 @@ fn flag_hit(spec: &InlineEvalSpec, token: &str) -> Option<String> {
         return Some(label.clone());
     }
     for (flag, label) in &spec.raw_exact_flags {
-        if is_single_letter_flag(flag) && token.starts_with(flag.as_str()) && token.len() > flag.len() {
+        if is_single_letter_flag(flag)
+            && token.starts_with(flag.as_str())
+            && token.len() > flag.len()
+        {
             return Some(label.clone());
         }
     }
-    if let Some(f) = spec.raw_prefix_flags.iter().find(|f| token.starts_with(&f.prefix) && token.len() > f.prefix.len()) {
+    if let Some(f) = spec
+        .raw_prefix_flags
+        .iter()
+        .find(|f| token.starts_with(&f.prefix) && token.len() > f.prefix.len())
+    {
         return Some(f.label.clone());
     }
     let lower = token.to_lowercase();
     let option = lower.split('=').next().unwrap_or(&lower);
-    if let Some(f) = spec.abbreviated_flags.iter().find(|f| option.len() >= f.min.len() && f.full.starts_with(option) && f.min.starts_with(&option[..f.min.len()])) {
+    if let Some(f) = spec.abbreviated_flags.iter().find(|f| {
+        option.len() >= f.min.len()
+            && f.full.starts_with(option)
+            && f.min.starts_with(&option[..f.min.len()])
+    }) {
         return Some(f.label.clone());
     }
     if spec.exact_flags.contains(&lower) {
         return Some(lower);
     }
-    let denied_joined = spec.joined_flag_deny_exact.contains(&lower) || spec.joined_flag_deny_prefixes.iter().any(|p| lower.starts_with(p.as_str()));
+    let denied_joined = spec.joined_flag_deny_exact.contains(&lower)
+        || spec
+            .joined_flag_deny_prefixes
+            .iter()
+            .any(|p| lower.starts_with(p.as_str()));
     if !denied_joined {
         for flag in spec.exact_flags.iter().filter(|f| f.starts_with("--")) {
             let prefix = format!("{flag}=");
@@ -93,21 +115,33 @@ fn flag_hit(spec: &InlineEvalSpec, token: &str) -> Option<String> {
                 return Some(flag.clone());
             }
         }
-        let joined = spec.joined_exact_flags.as_ref().unwrap_or(&spec.exact_flags);
-        if let Some(f) = joined.iter().find(|f| is_single_letter_flag(f) && token.starts_with(f.as_str()) && token.len() > f.len()) {
+        let joined = spec
+            .joined_exact_flags
+            .as_ref()
+            .unwrap_or(&spec.exact_flags);
+        if let Some(f) = joined.iter().find(|f| {
+            is_single_letter_flag(f) && token.starts_with(f.as_str()) && token.len() > f.len()
+        }) {
             return Some(f.to_lowercase());
         }
     }
     if token.starts_with('-') && !token.starts_with("--") {
         for cluster in &spec.short_cluster_flags {
-            if let Some(index) = token.get(2..).and_then(|rest| rest.find(cluster.flag.as_str())).map(|i| i + 2) {
+            if let Some(index) = token
+                .get(2..)
+                .and_then(|rest| rest.find(cluster.flag.as_str()))
+                .map(|i| i + 2)
+            {
                 if cluster_prefix_allowed(cluster, &token[1..index]) {
                     return Some(cluster.label.clone());
                 }
             }
         }
     }
-    spec.prefix_flags.iter().find(|f| lower.starts_with(&f.prefix) && lower.len() > f.prefix.len()).map(|f| f.label.clone())
+    spec.prefix_flags
+        .iter()
+        .find(|f| lower.starts_with(&f.prefix) && lower.len() > f.prefix.len())
+        .map(|f| f.label.clone())
 }
 
 fn positional_hit(spec: &PositionalEvalSpec, argv: &[String]) -> bool {
@@ -121,7 +155,12 @@ fn positional_hit(spec: &PositionalEvalSpec, argv: &[String]) -> bool {
         if token == "--" {
             return argv.get(idx + 1).is_some_and(|t| !t.trim().is_empty());
         }
-        if spec.file_flags.iter().any(|f| f == token) || spec.file_flag_prefixes.iter().any(|p| token.starts_with(p.as_str()) && token.len() > p.len()) {
+        if spec.file_flags.iter().any(|f| f == token)
+            || spec
+                .file_flag_prefixes
+                .iter()
+                .any(|p| token.starts_with(p.as_str()) && token.len() > p.len())
+        {
             return false;
         }
         if spec.exact_value_flags.iter().any(|f| f == token) {
@@ -129,7 +168,10 @@ fn positional_hit(spec: &PositionalEvalSpec, argv: &[String]) -> bool {
             continue;
         }
         let optional_or_prefixed = spec.exact_optional_value_flags.iter().any(|f| f == token)
-            || spec.prefix_value_flags.iter().any(|p| token.starts_with(p.as_str()) && token.len() > p.len());
+            || spec
+                .prefix_value_flags
+                .iter()
+                .any(|p| token.starts_with(p.as_str()) && token.len() > p.len());
         if optional_or_prefixed || token.starts_with('-') {
             idx += 1;
             continue;
@@ -147,8 +189,15 @@ fn interpreter_hit(argv: &[String]) -> Option<InlineEvalHit> {
     }
     let name = normalize_executable(executable);
     let data = release_data(OpenClawVersion::V2026_9);
-    let hit = |flag: String| InlineEvalHit { interpreter: name.clone(), flag };
-    if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(&s.names, &name)) {
+    let hit = |flag: String| InlineEvalHit {
+        interpreter: name.clone(),
+        flag,
+    };
+    if let Some(spec) = data
+        .inline_eval_specs
+        .iter()
+        .find(|s| names_include(&s.names, &name))
+    {
         for token in argv.iter().skip(1).map(|t| t.trim()) {
             if token.is_empty() {
                 continue;
@@ -164,12 +213,18 @@ fn interpreter_hit(argv: &[String]) -> Option<InlineEvalHit> {
             }
         }
     }
-    let spec = data.positional_inline_eval_specs.iter().find(|s| names_include(&s.names, &name))?;
+    let spec = data
+        .positional_inline_eval_specs
+        .iter()
+        .find(|s| names_include(&s.names, &name))?;
     positional_hit(spec, argv).then(|| hit(spec.flag.clone()))
 }
 
 fn strip_assignments(argv: &[String]) -> &[String] {
-    let n = argv.iter().take_while(|t| super::wrappers::is_env_assignment(t)).count();
+    let n = argv
+        .iter()
+        .take_while(|t| super::wrappers::is_env_assignment(t))
+        .count();
     &argv[n..]
 }
 
@@ -185,9 +240,17 @@ fn positional_carrier_argv(argv: &[String]) -> Option<Vec<String>> {
         }
     }
     let positional = |t: &str| -> Option<String> {
-        let t = t.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(t);
-        let inner = t.strip_prefix("${").and_then(|x| x.strip_suffix('}')).or_else(|| t.strip_prefix('$'))?;
-        (inner.len() == 1 && (inner == "@" || inner == "*" || inner.chars().all(|c| c.is_ascii_digit()))).then(|| inner.to_string())
+        let t = t
+            .strip_prefix('"')
+            .and_then(|x| x.strip_suffix('"'))
+            .unwrap_or(t);
+        let inner = t
+            .strip_prefix("${")
+            .and_then(|x| x.strip_suffix('}'))
+            .or_else(|| t.strip_prefix('$'))?;
+        (inner.len() == 1
+            && (inner == "@" || inner == "*" || inner.chars().all(|c| c.is_ascii_digit())))
+        .then(|| inner.to_string())
     };
     if positional(tokens.get(i)?)?.as_str() != "0" {
         return None;
@@ -196,12 +259,29 @@ fn positional_carrier_argv(argv: &[String]) -> Option<Vec<String>> {
     let mut picked = vec![rest.first()?.clone()];
     for t in &tokens[i + 1..] {
         match positional(t)?.as_str() {
-            "@" => return Some(rest.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()),
+            "@" => {
+                return Some(
+                    rest.iter()
+                        .map(|s| s.trim().to_string())
+                        .filter(|s| !s.is_empty())
+                        .collect(),
+                );
+            }
             "0" | "*" => return None,
-            n => picked.push(rest.get(n.parse::<usize>().ok()?).cloned().unwrap_or_default()),
+            n => picked.push(
+                rest.get(n.parse::<usize>().ok()?)
+                    .cloned()
+                    .unwrap_or_default(),
+            ),
         }
     }
-    Some(picked.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+    Some(
+        picked
+            .into_iter()
+            .map(|s| s.trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
+    )
 }
 
 fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>) -> Option<InlineEvalHit> {
@@ -218,7 +298,9 @@ fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>) -> Option<InlineEval
             return detect(&carried, seen);
         }
     }
-    if let Unwrap::Unwrapped { argv: inner, .. } = unwrap_dispatch_syntax(argv, OpenClawVersion::V2026_9) {
+    if let Unwrap::Unwrapped { argv: inner, .. } =
+        unwrap_dispatch_syntax(argv, OpenClawVersion::V2026_9)
+    {
         return detect(&inner, seen);
     }
     if ["sudo", "doas", "env", "command", "builtin", "exec"].contains(&name.as_str()) {
@@ -229,7 +311,9 @@ fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>) -> Option<InlineEval
 
 /// `detectInlineEvalArgv` on a segment's effective argv, then its raw argv.
 pub fn detect_in_segment(effective: Option<&[String]>, raw: &[String]) -> Option<InlineEvalHit> {
-    effective.and_then(|e| detect(e, &mut HashSet::new())).or_else(|| detect(raw, &mut HashSet::new()))
+    effective
+        .and_then(|e| detect(e, &mut HashSet::new()))
+        .or_else(|| detect(raw, &mut HashSet::new()))
 }
 
 #[cfg(test)]

