@@ -17,8 +17,43 @@ use serde_json::Value;
 /// Same tree as `generate_exec_cases.py --setup-fixture` (absolute paths are part of the cases).
 const FIXTURE: &str = "/tmp/clawpolicy-exec-fixture";
 
-/// Differences we know about, with why. Format: (version, case id, field path).
+/// Case-level differences we know about: (version, case id, field path, why). Empty: every
+/// compared field matches the oracles.
+///
+/// One difference is structural and checked separately by `final_decision_differs_only_after_the_probe`:
+/// the 2026.9 oracle stops at the point OpenClaw computes `policyRequiresAsk`, so a command that is
+/// refused *after* that point (`exec denied: allowlist miss` with ask=off, or
+/// `ask-fallback-deny: execution-plan-miss`) is reported by the oracle as `allow`/`ask`.
+/// clawpolicy's `gateway.decision` reproduces the oracle's observation; its top-level `decision`
+/// is the final outcome (spec §4.10, rows 2, 31, 36).
 const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[];
+
+/// The top-level (final) decision may differ from the observed gateway decision only by a
+/// post-probe refusal, and only in 2026.9.
+fn final_decision_differs_only_after_the_probe(
+    version: &str,
+    actual: &Value,
+) -> Result<(), String> {
+    let (Some(observed), Some(final_)) = (
+        actual.get("gateway").and_then(|g| g.get("decision")),
+        actual.get("decision"),
+    ) else {
+        return Ok(());
+    };
+    if observed == final_ {
+        return Ok(());
+    }
+    let message = actual["message"].as_str().unwrap_or("");
+    let allowed = version == "2026.9"
+        && final_ == "deny"
+        && ((observed == "allow" && message == "exec denied: allowlist miss")
+            || (observed == "ask" && message == "ask-fallback-deny: execution-plan-miss"));
+    if allowed {
+        Ok(())
+    } else {
+        Err(format!("final {final_} vs observed {observed} ({message})"))
+    }
+}
 
 fn setup_fixture() {
     for dir in ["proj/bin", "s", "work"] {
@@ -113,7 +148,10 @@ fn run_version(version: &str) -> (usize, usize, Vec<String>) {
         let id = case["id"].as_str().unwrap();
         let want = &expected[id];
         let got = evaluate_batch_case(case);
-        let diffs = compare(want, &got);
+        let mut diffs = compare(want, &got);
+        if let Err(why) = final_decision_differs_only_after_the_probe(version, &got) {
+            diffs.push(("finalDecision".into(), why));
+        }
         let unknown: Vec<_> = diffs
             .iter()
             .filter(|(field, _)| {

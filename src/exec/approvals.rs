@@ -41,6 +41,7 @@ fn fail_closed_document() -> Value {
     serde_json::json!({"version": 1, "defaults": {"security": "deny", "ask": "off", "askFallback": "deny", "autoAllowSkills": false}, "agents": {}})
 }
 
+/// Reads the raw JSON of the `current` row; `Ok(None)` when the row was never written.
 fn read_sqlite(path: &Path) -> Result<Option<String>, String> {
     if !path.exists() {
         return Err(format!("approvals store {} does not exist", path.display()));
@@ -48,23 +49,19 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, String> {
     let conn =
         rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
             .map_err(|e| e.to_string())?;
-    // The row's schema is internal to OpenClaw; read the first text column of the `current` row.
     let mut stmt = conn
-        .prepare("SELECT * FROM exec_approvals_config WHERE key = 'current'")
+        .prepare("SELECT raw_json FROM exec_approvals_config WHERE config_key = 'current'")
         .map_err(|e| e.to_string())?;
-    let columns = stmt.column_count();
     let mut rows = stmt.query([]).map_err(|e| e.to_string())?;
-    let Some(row) = rows.next().map_err(|e| e.to_string())? else {
-        return Ok(None);
-    };
-    for i in 0..columns {
-        if let Ok(text) = row.get::<_, String>(i) {
-            if text.trim_start().starts_with('{') {
-                return Ok(Some(text));
-            }
-        }
+    match rows.next().map_err(|e| e.to_string())? {
+        Some(row) => row.get::<_, String>(0).map(Some).map_err(|e| e.to_string()),
+        None => Ok(None),
     }
-    Err("exec_approvals_config row has no JSON value".to_string())
+}
+
+/// The store path OpenClaw 2026.9 uses for a state dir (`$OPENCLAW_STATE_DIR/state/openclaw.sqlite`).
+pub fn sqlite_store_path(state_dir: &Path) -> PathBuf {
+    state_dir.join("state").join("openclaw.sqlite")
 }
 
 /// Loads the document the way `version` reads it: 2026.9 fails closed on anything invalid,
@@ -132,10 +129,11 @@ fn validate_strict(doc: &Value) -> Result<(), String> {
             ("ask", is_ask),
             ("askFallback", is_security),
         ] {
-            if let Some(v) = scope.get(key) {
-                if !v.as_str().is_some_and(parse) {
-                    return Err(format!("{at}.{key} is invalid"));
-                }
+            if scope
+                .get(key)
+                .is_some_and(|v| !v.as_str().is_some_and(parse))
+            {
+                return Err(format!("{at}.{key} is invalid"));
             }
         }
         if scope
@@ -355,6 +353,41 @@ mod tests {
             vec!["/a", "/b"]
         );
         assert_eq!(r.ask_fallback.value, Security::Deny);
+    }
+
+    #[test]
+    fn reads_the_sqlite_row_and_fails_closed_on_corruption() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = sqlite_store_path(dir.path());
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch("CREATE TABLE exec_approvals_config (config_key TEXT NOT NULL PRIMARY KEY, raw_json TEXT NOT NULL) STRICT;").unwrap();
+        let input = ApprovalsInput::Sqlite(path.clone());
+        assert_eq!(
+            load(&input, OpenClawVersion::V2026_9).document,
+            empty_document(),
+            "a missing row is an empty document"
+        );
+        conn.execute(
+            "INSERT INTO exec_approvals_config VALUES ('current', ?1)",
+            [r#"{"version":1,"defaults":{"security":"allowlist"}}"#],
+        )
+        .unwrap();
+        let loaded = load(&input, OpenClawVersion::V2026_9);
+        assert_eq!(loaded.fail_closed, None);
+        assert_eq!(loaded.document["defaults"]["security"], "allowlist");
+        drop(conn);
+        std::fs::write(&path, b"not a database").unwrap();
+        let corrupt = load(&input, OpenClawVersion::V2026_9);
+        assert!(corrupt.fail_closed.is_some());
+        assert_eq!(corrupt.document["defaults"]["security"], "deny");
+        let legacy = dir.path().join("exec-approvals.json");
+        std::fs::write(&legacy, b"{ not json").unwrap();
+        let tolerant = load(&ApprovalsInput::JsonFile(legacy), OpenClawVersion::V2026_2);
+        assert_eq!(
+            (tolerant.document, tolerant.fail_closed),
+            (empty_document(), None)
+        );
     }
 
     #[test]

@@ -181,10 +181,8 @@ fn gateway_request(case: &Value, command: &str, version: OpenClawVersion) -> Exe
             exec.insert(k.to_string(), v.clone());
         }
     }
-    if v9 {
-        if let Some(m) = case.get("execMode") {
-            exec.insert("mode".into(), m.clone());
-        }
+    if let Some(m) = case.get("execMode").filter(|_| v9) {
+        exec.insert("mode".into(), m.clone());
     }
     match case.get("host") {
         Some(Value::Null) if !v9 => {

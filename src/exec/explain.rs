@@ -708,9 +708,9 @@ impl Walker {
         let text = node_text(node, src);
         let span = state.base.span(node.byte_range());
         let kind = node.kind();
-        if kind == "program" && has_escaped_line_continuation(text) {
-            self.risk(RiskKind::LineContinuation, span.clone(), text);
-        } else if kind == "word" && (text.contains("\n\\") || text.contains("\r\\")) {
+        let continued_program = kind == "program" && has_escaped_line_continuation(text);
+        let continued_word = kind == "word" && (text.contains("\n\\") || text.contains("\r\\"));
+        if continued_program || continued_word {
             self.risk(RiskKind::LineContinuation, span.clone(), text);
         }
         let mut child_context = context;
@@ -764,8 +764,7 @@ impl Walker {
             "declaration_command" => argv_from_declaration(node, src),
             _ => argv_from_test(node, src),
         };
-        if node.kind() == "command" && name_node.is_some() && parsed.is_none() {
-            let name = name_node.expect("checked above");
+        if let (Some(name), None) = (name_node.filter(|_| node.kind() == "command"), &parsed) {
             self.risk(
                 RiskKind::DynamicExecutable,
                 state.base.span(name.byte_range()),

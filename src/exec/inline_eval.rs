@@ -127,14 +127,12 @@ fn flag_hit(spec: &InlineEvalSpec, token: &str) -> Option<String> {
     }
     if token.starts_with('-') && !token.starts_with("--") {
         for cluster in &spec.short_cluster_flags {
-            if let Some(index) = token
+            let index = token
                 .get(2..)
                 .and_then(|rest| rest.find(cluster.flag.as_str()))
-                .map(|i| i + 2)
-            {
-                if cluster_prefix_allowed(cluster, &token[1..index]) {
-                    return Some(cluster.label.clone());
-                }
+                .map(|i| i + 2);
+            if index.is_some_and(|i| cluster_prefix_allowed(cluster, &token[1..i])) {
+                return Some(cluster.label.clone());
             }
         }
     }
@@ -293,10 +291,12 @@ fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>) -> Option<InlineEval
         return None;
     }
     let name = normalize_executable(&argv[0]);
-    if PARSEABLE_SHELLS.contains(&name.as_str()) {
-        if let Some(carried) = positional_carrier_argv(argv).filter(|c| !c.is_empty()) {
-            return detect(&carried, seen);
-        }
+    let carried = PARSEABLE_SHELLS
+        .contains(&name.as_str())
+        .then(|| positional_carrier_argv(argv))
+        .flatten();
+    if let Some(carried) = carried.filter(|c| !c.is_empty()) {
+        return detect(&carried, seen);
     }
     if let Unwrap::Unwrapped { argv: inner, .. } =
         unwrap_dispatch_syntax(argv, OpenClawVersion::V2026_9)

@@ -193,7 +193,7 @@ fn create_candidate(
 }
 
 /// `wrapperPayloadPlan`: replace a lone `sh -c '…'` step by its payload commands when allowed.
-fn wrapper_payload_steps<'e>(e: &'e Explanation, allow_nested: bool) -> Option<Vec<&'e Step>> {
+fn wrapper_payload_steps(e: &Explanation, allow_nested: bool) -> Option<Vec<&Step>> {
     let [wrapper] = e.top_level.as_slice() else {
         return None;
     };
@@ -221,19 +221,22 @@ fn wrapper_payload_steps<'e>(e: &'e Explanation, allow_nested: bool) -> Option<V
     reusable.then_some(payload)
 }
 
+/// Why planning failed, with the explanation when one was produced (for the segment report).
+pub type PlanError = (PlanFailure, Option<Explanation>);
+
 /// Plans `command`: the candidates to authorize, or why the command cannot be analyzed.
 pub fn plan(
     command: &str,
     ctx: &EvalContext,
-) -> Result<(Explanation, Vec<Candidate>), (PlanFailure, Option<Explanation>)> {
+) -> Result<(Explanation, Vec<Candidate>), Box<PlanError>> {
     let e = explain(command).map_err(|err: ExplainError| {
-        (
+        Box::new((
             PlanFailure {
                 reason: err.message().to_string(),
                 span: None,
             },
             None,
-        )
+        ))
     })?;
     let blocking = blocking_reason(&e);
     let first_unanalyzable = e.risks.iter().find(|r| r.kind.is_unanalyzable());
@@ -243,7 +246,7 @@ pub fn plan(
     if !e.ok || (blocking.is_some() && !can_fall_back_to_exact_wrapper) {
         let (reason, span) =
             blocking.unwrap_or_else(|| ("unable to parse command".to_string(), None));
-        return Err((PlanFailure { reason, span }, Some(e)));
+        return Err(Box::new((PlanFailure { reason, span }, Some(e))));
     }
     let allow_nested = blocking.is_none() && !e.shapes.iter().any(|s| s.blocks_planning());
     let candidates: Vec<Candidate> = match wrapper_payload_steps(&e, allow_nested) {
@@ -265,13 +268,13 @@ pub fn plan(
         }
     };
     if candidates.is_empty() {
-        return Err((
+        return Err(Box::new((
             PlanFailure {
                 reason: "no commands to authorize".to_string(),
                 span: None,
             },
             Some(e),
-        ));
+        )));
     }
     Ok((e, candidates))
 }
@@ -541,25 +544,28 @@ fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Optio
 /// `evaluateShellAllowlistWithAuthorization` does on POSIX.
 pub fn evaluate(command: &str, ctx: &EvalContext) -> Evaluation {
     match plan(command, ctx) {
-        Err((failure, explanation)) => Evaluation {
-            analysis_ok: false,
-            allowlist_satisfied: false,
-            segments: explanation
-                .map(|e| {
-                    e.all_steps()
-                        .map(|s| {
-                            Segment::unevaluated(
-                                s.argv.clone(),
-                                s.text.clone(),
-                                Some(s.span.clone()),
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
-            plan_failure: Some(failure),
-            candidates: Vec::new(),
-        },
+        Err(failed) => {
+            let (failure, explanation) = *failed;
+            Evaluation {
+                analysis_ok: false,
+                allowlist_satisfied: false,
+                segments: explanation
+                    .map(|e| {
+                        e.all_steps()
+                            .map(|s| {
+                                Segment::unevaluated(
+                                    s.argv.clone(),
+                                    s.text.clone(),
+                                    Some(s.span.clone()),
+                                )
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+                plan_failure: Some(failure),
+                candidates: Vec::new(),
+            }
+        }
         Ok((_, candidates)) => {
             let mut segments = Vec::with_capacity(candidates.len());
             for c in &candidates {

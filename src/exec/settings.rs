@@ -296,8 +296,10 @@ mod tests {
             (s9.security.value, s9.ask.value),
             (Security::Full, Ask::Off)
         );
-        let mut wi = WhatIf::default();
-        wi.host = Some("gateway".into());
+        let wi = WhatIf {
+            host: Some("gateway".into()),
+            ..WhatIf::default()
+        };
         let s2 = resolve(&json!({}), "main", &wi, OpenClawVersion::V2026_2);
         assert_eq!(
             (s2.security.value, s2.ask.value),
