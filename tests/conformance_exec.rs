@@ -68,6 +68,10 @@ fn setup_fixture() {
         write(exe, "#!/bin/sh\nexit 0\n", 0o755);
     }
     write("proj/bin/notexec", "data\n", 0o644);
+    let link = format!("{FIXTURE}/proj/bin/lslink");
+    if std::fs::symlink_metadata(&link).is_err() {
+        std::os::unix::fs::symlink("/usr/bin/ls", &link).unwrap();
+    }
 }
 
 fn read_jsonl(path: &Path) -> Vec<Value> {
