@@ -172,7 +172,8 @@ impl Shape {
 pub struct Explanation {
     /// False when tree-sitter reported an error anywhere (including wrapper payloads).
     pub ok: bool,
-    pub shapes: Vec<Shape>,
+    /// Each shape once, with the span of its first occurrence.
+    pub shapes: Vec<(Shape, Range<usize>)>,
     pub top_level: Vec<Step>,
     pub nested: Vec<Step>,
     pub risks: Vec<Risk>,
@@ -630,10 +631,11 @@ impl Walker {
         });
     }
 
-    fn record_shape(&mut self, node: Node) {
+    fn record_shape(&mut self, node: Node, base: &SpanBase) {
+        let span = base.span(node.byte_range());
         let add = |s: Shape, out: &mut Explanation| {
-            if !out.shapes.contains(&s) {
-                out.shapes.push(s);
+            if !out.shapes.iter().any(|(known, _)| *known == s) {
+                out.shapes.push((s, span.clone()));
             }
         };
         let kind = node.kind();
@@ -649,8 +651,13 @@ impl Walker {
         {
             add(Shape::Sequence, &mut self.out);
         }
-        if has_direct_child(node, "&") {
-            add(Shape::Background, &mut self.out);
+        let mut cursor = node.walk();
+        if let Some(amp) = node.children(&mut cursor).find(|c| c.kind() == "&") {
+            if !self.out.shapes.iter().any(|(s, _)| *s == Shape::Background) {
+                self.out
+                    .shapes
+                    .push((Shape::Background, base.span(amp.byte_range())));
+            }
         }
         let shape = match kind {
             "pipeline" => Some(Shape::Pipeline),
@@ -704,7 +711,7 @@ impl Walker {
         context: StepContext,
         state: &State,
     ) -> Result<StepContext, ExplainError> {
-        self.record_shape(node);
+        self.record_shape(node, &state.base);
         let text = node_text(node, src);
         let span = state.base.span(node.byte_range());
         let kind = node.kind();
@@ -1165,7 +1172,18 @@ mod tests {
         let e = explain("ls -la | head -n 5").unwrap();
         assert!(e.ok);
         assert_eq!(argvs(&e), vec![vec!["ls", "-la"], vec!["head", "-n", "5"]]);
-        assert_eq!(e.shapes, vec![Shape::Pipeline]);
+        assert_eq!(
+            e.shapes.iter().map(|s| s.0).collect::<Vec<_>>(),
+            vec![Shape::Pipeline]
+        );
+        let e = explain("sleep 1 & ls").unwrap();
+        assert_eq!(
+            e.shapes
+                .iter()
+                .find(|s| s.0 == Shape::Background)
+                .map(|s| s.1.clone()),
+            Some(8..9)
+        );
         assert!(e.risks.is_empty());
     }
 

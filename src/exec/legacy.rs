@@ -458,7 +458,10 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
         analysis_ok: false,
         allowlist_satisfied: false,
         segments: Vec::new(),
-        plan_failure: Some(PlanFailure { reason, span: None }),
+        plan_failure: Some(PlanFailure {
+            span: failure_span(command, &reason),
+            reason,
+        }),
         candidates: Vec::new(),
     };
     if command.contains("\\\n") || command.contains("\\\r") {
@@ -504,6 +507,20 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
         plan_failure: None,
         candidates: Vec::new(),
     })
+}
+
+/// Where the construct a 2026.2 failure reason names first appears (a best effort: the splitter
+/// works on chain parts, so the exact offset is not kept).
+fn failure_span(command: &str, reason: &str) -> Option<std::ops::Range<usize>> {
+    let token = match reason {
+        "line continuation" => "\\\n",
+        "unsupported shell token: newline" => "\n",
+        r if r.starts_with("unsupported shell token: ") => &r["unsupported shell token: ".len()..],
+        "command substitution in unquoted heredoc" | "unterminated heredoc" => "<<",
+        _ => return None,
+    };
+    let token = if token == "$()" { "$(" } else { token };
+    command.find(token).map(|start| start..start + token.len())
 }
 
 fn single_quote(token: &str) -> String {
@@ -662,6 +679,13 @@ mod tests {
             split_pipeline("cat <<EOF\nhi").unwrap_err(),
             "unterminated heredoc"
         );
+    }
+
+    #[test]
+    fn failure_spans_point_at_the_token() {
+        assert_eq!(failure_span("ls > out", "unsupported shell token: >"), Some(3..4));
+        assert_eq!(failure_span("echo \"$(id)\"", "unsupported shell token: $()"), Some(6..8));
+        assert_eq!(failure_span("ls", "empty command"), None);
     }
 
     #[test]

@@ -125,8 +125,8 @@ fn blocking_reason(e: &Explanation) -> Option<(String, Option<Range<usize>>)> {
     if let Some(r) = e.risks.iter().find(|r| r.kind.is_unanalyzable()) {
         return Some((r.kind.label().to_string(), Some(r.span.clone())));
     }
-    if let Some(shape) = e.shapes.iter().find(|s| s.blocks_planning()) {
-        return Some((shape.label().to_string(), None));
+    if let Some((shape, span)) = e.shapes.iter().find(|s| s.0.blocks_planning()) {
+        return Some((shape.label().to_string(), Some(span.clone())));
     }
     let in_prompt_only_step = |span: &Range<usize>| {
         e.all_steps()
@@ -248,7 +248,7 @@ pub fn plan(
             blocking.unwrap_or_else(|| ("unable to parse command".to_string(), None));
         return Err(Box::new((PlanFailure { reason, span }, Some(e))));
     }
-    let allow_nested = blocking.is_none() && !e.shapes.iter().any(|s| s.blocks_planning());
+    let allow_nested = blocking.is_none() && !e.shapes.iter().any(|s| s.0.blocks_planning());
     let candidates: Vec<Candidate> = match wrapper_payload_steps(&e, allow_nested) {
         Some(steps) => {
             let mut steps = steps;
