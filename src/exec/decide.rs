@@ -17,7 +17,7 @@ use super::resolve::ExecEnv;
 use super::safe_bins::SafeBinPolicy;
 use super::segments::{EvalContext, Evaluation, SkillBin};
 use super::settings::RequestedSettings;
-use super::{Decision, ExecOutcome};
+use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
 
 /// The inputs of one decision besides the config-derived settings.
@@ -31,6 +31,7 @@ pub struct DecisionInput<'a> {
     pub windows: bool,
     pub sandboxed: bool,
     pub skill_bins: Vec<SkillBin>,
+    pub elevated: Elevated,
 }
 
 /// `requiresExecApproval` (2026.2 has no durable parameter: pass `false`).
@@ -265,6 +266,18 @@ fn select_host(
         return Err((Decision::Error, msg, configured));
     }
     let explicit_sandbox = configured.value == "sandbox" && configured.source != Source::Default;
+    if input.elevated != Elevated::Off {
+        // Elevated escapes the sandbox: to the node when node was selected, else the gateway.
+        let target = if configured.value == "node" {
+            "node"
+        } else {
+            "gateway"
+        };
+        return Ok(Sourced::new(
+            target.to_string(),
+            Source::Combined(format!("elevated ({})", configured.source)),
+        ));
+    }
     let resolved = match configured.value.as_str() {
         "auto" => Sourced::new(
             if input.sandboxed {
@@ -343,6 +356,26 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     out.security = security.clone();
     out.ask = ask.clone();
     out.ask_fallback = ask_fallback.clone();
+    let floors_full_off = |s: Security, a: Ask| s == Security::Full && a == Ask::Off;
+    let bypass = input.elevated == Elevated::Full
+        && match version {
+            // 2026.9: only when both the requested policy and the host document are full/off.
+            OpenClawVersion::V2026_9 => {
+                floors_full_off(settings.security.value, settings.ask.value)
+                    && floors_full_off(agent.security.value, agent.ask.value)
+            }
+            // 2026.2: elevated full forces full/off and skips the allowlist step.
+            OpenClawVersion::V2026_2 => true,
+        };
+    if bypass {
+        out.security = Sourced::new(Security::Full, Source::Combined("elevated full".into()));
+        out.ask = Sourced::new(Ask::Off, Source::Combined("elevated full".into()));
+        return finish(
+            out,
+            Decision::Allow,
+            Some("elevated full: exec approvals are bypassed".into()),
+        );
+    }
     let host_label = if host.value == "node" {
         "node"
     } else {
@@ -640,6 +673,71 @@ pub struct ApprovalFlags {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn request(command: &str, security: Security, ask: Ask) -> super::super::ExecRequest {
+        let mut r = super::super::ExecRequest::new(command, "/tmp");
+        r.path_var = Some("/usr/bin:/bin".into());
+        r.what_if.security = Some(security);
+        r.what_if.ask = Some(ask);
+        r
+    }
+
+    #[test]
+    fn elevated_full_bypasses_only_full_off_in_v9() {
+        let v9 = OpenClawVersion::V2026_9;
+        let mut r = request("rm -rf x", Security::Full, Ask::Off);
+        r.elevated = Elevated::Full;
+        r.sandboxed = true;
+        let o = super::super::evaluate(&r, v9).unwrap();
+        assert_eq!(
+            (o.decision, o.host.value.as_str(), o.evaluated),
+            (Decision::Allow, "gateway", false)
+        );
+        r.approvals = super::super::ApprovalsInput::Document(
+            serde_json::json!({"version":1,"defaults":{"ask":"always"}}),
+        );
+        assert_eq!(
+            super::super::evaluate(&r, v9).unwrap().decision,
+            Decision::Ask
+        );
+        let mut legacy = request("rm -rf x", Security::Allowlist, Ask::OnMiss);
+        legacy.what_if.host = Some("gateway".into());
+        legacy.elevated = Elevated::Full;
+        assert_eq!(
+            super::super::evaluate(&legacy, OpenClawVersion::V2026_2)
+                .unwrap()
+                .decision,
+            Decision::Allow
+        );
+    }
+
+    #[test]
+    fn sandbox_and_hosts() {
+        let v9 = OpenClawVersion::V2026_9;
+        let mut r = request("ls", Security::Allowlist, Ask::OnMiss);
+        r.sandboxed = true;
+        let o = super::super::evaluate(&r, v9).unwrap();
+        assert_eq!(
+            (o.decision, o.host.value.as_str()),
+            (Decision::Allow, "sandbox")
+        );
+        r.what_if.security = Some(Security::Deny);
+        assert_eq!(
+            super::super::evaluate(&r, v9).unwrap().decision,
+            Decision::Deny
+        );
+        let mut explicit = request("ls", Security::Full, Ask::Off);
+        explicit.what_if.host = Some("sandbox".into());
+        assert_eq!(
+            super::super::evaluate(&explicit, v9).unwrap().decision,
+            Decision::Error
+        );
+        explicit.what_if.host = Some("bogus".into());
+        assert_eq!(
+            super::super::evaluate(&explicit, v9).unwrap().decision,
+            Decision::Error
+        );
+    }
 
     #[test]
     fn requires_approval_table() {

@@ -683,8 +683,14 @@ mod tests {
 
     #[test]
     fn failure_spans_point_at_the_token() {
-        assert_eq!(failure_span("ls > out", "unsupported shell token: >"), Some(3..4));
-        assert_eq!(failure_span("echo \"$(id)\"", "unsupported shell token: $()"), Some(6..8));
+        assert_eq!(
+            failure_span("ls > out", "unsupported shell token: >"),
+            Some(3..4)
+        );
+        assert_eq!(
+            failure_span("echo \"$(id)\"", "unsupported shell token: $()"),
+            Some(6..8)
+        );
         assert_eq!(failure_span("ls", "empty command"), None);
     }
 

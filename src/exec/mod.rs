@@ -61,6 +61,18 @@ pub struct ExecRequest {
     pub sandboxed: bool,
     /// Skill CLIs the gateway reports (auto-allowed when the approvals document enables it).
     pub skill_bins: Vec<SkillBin>,
+    /// The session's elevated level (`/elevated`), assumed available when not `Off`.
+    pub elevated: Elevated,
+}
+
+/// Elevated exec levels (spec §2.8): `on` behaves as `ask`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Elevated {
+    #[default]
+    Off,
+    Ask,
+    Full,
 }
 
 impl ExecRequest {
@@ -78,6 +90,7 @@ impl ExecRequest {
             platform: "linux".into(),
             sandboxed: false,
             skill_bins: Vec::new(),
+            elevated: Elevated::Off,
         }
     }
 }
@@ -208,6 +221,7 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
         windows: request.platform.trim().to_lowercase().starts_with("win"),
         sandboxed: request.sandboxed,
         skill_bins: request.skill_bins.clone(),
+        elevated: request.elevated,
     };
     Ok(decide::decide(&input, version))
 }
