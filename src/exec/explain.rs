@@ -652,12 +652,13 @@ impl Walker {
             add(Shape::Sequence, &mut self.out);
         }
         let mut cursor = node.walk();
-        if let Some(amp) = node.children(&mut cursor).find(|c| c.kind() == "&") {
-            if !self.out.shapes.iter().any(|(s, _)| *s == Shape::Background) {
-                self.out
-                    .shapes
-                    .push((Shape::Background, base.span(amp.byte_range())));
-            }
+        let amp = node.children(&mut cursor).find(|c| c.kind() == "&");
+        let known = self.out.shapes.iter().any(|(s, _)| *s == Shape::Background);
+        if let Some(amp) = amp.filter(|_| !known) {
+            // Point at the `&` itself rather than the whole list.
+            self.out
+                .shapes
+                .push((Shape::Background, base.span(amp.byte_range())));
         }
         let shape = match kind {
             "pipeline" => Some(Shape::Pipeline),
