@@ -105,11 +105,39 @@ fn glob_regex_v2(pattern: &str) -> String {
 
 /// Compiles the 2026.2 regex; a pattern JavaScript rejects is an error for the whole evaluation.
 pub fn compile_v2(pattern: &str) -> Result<Regex, InvalidPattern> {
+    cached(&format!("v2\0{pattern}"), || compile_v2_uncached(pattern)).map_err(|message| {
+        InvalidPattern {
+            pattern: pattern.to_string(),
+            message,
+        }
+    })
+}
+
+/// Compiled patterns are cached per thread, bounded like OpenClaw's own glob cache (512 entries).
+fn cached(key: &str, compile: impl FnOnce() -> Result<Regex, String>) -> Result<Regex, String> {
+    use std::cell::RefCell;
+    use std::collections::HashMap;
+    thread_local! {
+        static CACHE: RefCell<HashMap<String, Result<Regex, String>>> = RefCell::new(HashMap::new());
+    }
+    CACHE.with(|cache| {
+        if let Some(hit) = cache.borrow().get(key) {
+            return hit.clone();
+        }
+        let result = compile();
+        let mut cache = cache.borrow_mut();
+        if cache.len() >= 512 {
+            cache.clear();
+        }
+        cache.insert(key.to_string(), result.clone());
+        result
+    })
+}
+
+/// The JavaScript error message when the 2026.2 regex source does not compile.
+fn compile_v2_uncached(pattern: &str) -> Result<Regex, String> {
     let source = glob_regex_v2(&pattern.to_lowercase());
-    let invalid = |why: &str| InvalidPattern {
-        pattern: pattern.to_string(),
-        message: format!("Invalid regular expression: /{source}/i: {why}"),
-    };
+    let invalid = |why: &str| format!("Invalid regular expression: /{source}/i: {why}");
     let rust = js_to_rust_regex(&source).map_err(invalid)?;
     regex::RegexBuilder::new(&rust)
         .case_insensitive(true)
@@ -121,7 +149,9 @@ pub fn compile_v2(pattern: &str) -> Result<Regex, InvalidPattern> {
 /// returns the JavaScript `SyntaxError` text. Lone `{`, `}` and `]` are literals in JavaScript.
 fn js_to_rust_regex(source: &str) -> Result<String, &'static str> {
     let chars: Vec<char> = source.chars().collect();
-    let quantifier = Regex::new(r"^\{\d+(,\d*)?\}").expect("static regex");
+    static QUANTIFIER: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
+    let quantifier =
+        QUANTIFIER.get_or_init(|| Regex::new(r"^\{\d+(,\d*)?\}").expect("static regex"));
     let mut out = String::new();
     let mut depth = 0i32;
     let mut in_class = false;
@@ -254,7 +284,10 @@ pub fn glob_matches_v9(pattern: &str, target: &str, home: Option<&str>) -> bool 
     if has_wildcard && target.split(['/', '\\']).any(|s| s == "." || s == "..") {
         target = normalize_dot_segments(&target);
     }
-    Regex::new(&glob_regex_v9(&expanded)).is_ok_and(|re| re.is_match(&target))
+    cached(&format!("v9\0{expanded}"), || {
+        Regex::new(&glob_regex_v9(&expanded)).map_err(|e| e.to_string())
+    })
+    .is_ok_and(|re| re.is_match(&target))
 }
 
 /// argPattern: regex over the args joined by a space (or NUL-terminated when the pattern has a NUL).
@@ -273,7 +306,10 @@ fn arg_pattern_matches(arg_pattern: &str, argv: &[String]) -> bool {
         args.join(" ")
     };
     // ECMAScript-only syntax (lookaround, backreferences) fails to compile here and never matches.
-    Regex::new(arg_pattern).is_ok_and(|re| re.is_match(&subject))
+    cached(&format!("arg\0{arg_pattern}"), || {
+        Regex::new(arg_pattern).map_err(|e| e.to_string())
+    })
+    .is_ok_and(|re| re.is_match(&subject))
 }
 
 /// `buildCwdBoundHashedArgPattern`: the hash generated allow-always entries carry.

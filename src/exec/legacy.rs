@@ -625,7 +625,11 @@ pub fn detect_obfuscation(command: &str) -> Vec<String> {
         return Vec::new();
     }
     let rules = obfuscation_rules();
-    let url_count = Regex::new(r"https?://\S+").map_or(0, |re| re.find_iter(command).count());
+    static URL: OnceLock<Regex> = OnceLock::new();
+    let url_count = URL
+        .get_or_init(|| Regex::new(r"https?://\S+").expect("static regex"))
+        .find_iter(command)
+        .count();
     rules
         .patterns
         .iter()
