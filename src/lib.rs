@@ -3,6 +3,7 @@
 pub mod batch;
 pub mod cli;
 pub mod config;
+pub mod exec;
 pub mod explain;
 pub mod keypath;
 pub mod loading;

@@ -1,0 +1,1045 @@
+//! 2026.9 shell explanation: tree-sitter-bash → commands, shapes and risks (spec §3.2–§3.3).
+//!
+//! Mirrors `explainShellCommand`: a pre-order walk over named nodes that records command steps
+//! (with argv decoded from the words), the topology shapes, and the risks the planner refuses.
+//! Inline shell-wrapper payloads (`sh -c '…'`) are parsed too, with their spans mapped back into
+//! the original command text.
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use tree_sitter::{Node, Parser, Tree};
+
+use super::wrappers::{
+    Unwrap, carried_argv, is_dispatch_wrapper, is_parseable_shell, is_shell_wrapper_executable, normalize_executable,
+    shell_wrapper, unwrap_dispatch_syntax,
+};
+use crate::OpenClawVersion;
+
+/// Longest command text OpenClaw explains (`MAX_COMMAND_EXPLANATION_SOURCE_CHARS`).
+pub const MAX_SOURCE_CHARS: usize = 131_072;
+const MAX_NODES: usize = 50_000;
+const MAX_WRAPPER_PAYLOAD_DEPTH: usize = 2;
+
+/// Where a command step was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StepContext {
+    TopLevel,
+    WrapperPayload,
+    CommandSubstitution,
+    ProcessSubstitution,
+    FunctionDefinition,
+}
+
+/// One simple command found in the text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    pub id: usize,
+    pub context: StepContext,
+    pub argv: Vec<String>,
+    /// The command's source text (in its own parse source: the payload for wrapper payloads).
+    pub text: String,
+    /// Byte span in the original command text.
+    pub span: Range<usize>,
+    pub executable_span: Range<usize>,
+    /// The wrapper step whose payload this step came from.
+    pub parent: Option<usize>,
+}
+
+/// The risk kinds of spec §3.3.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RiskKind {
+    CommandSubstitution,
+    ProcessSubstitution,
+    Heredoc,
+    HereString,
+    Redirect,
+    LineContinuation,
+    SyntaxError,
+    FunctionDefinition,
+    DynamicExecutable,
+    DynamicArgument,
+    Eval,
+    Source,
+    Alias,
+    ShellWrapperThroughCarrier,
+    CommandCarrier,
+    ShellWrapper,
+}
+
+impl RiskKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            RiskKind::CommandSubstitution => "command-substitution",
+            RiskKind::ProcessSubstitution => "process-substitution",
+            RiskKind::Heredoc => "heredoc",
+            RiskKind::HereString => "here-string",
+            RiskKind::Redirect => "redirect",
+            RiskKind::LineContinuation => "line-continuation",
+            RiskKind::SyntaxError => "syntax-error",
+            RiskKind::FunctionDefinition => "function-definition",
+            RiskKind::DynamicExecutable => "dynamic-executable",
+            RiskKind::DynamicArgument => "dynamic-argument",
+            RiskKind::Eval => "eval",
+            RiskKind::Source => "source",
+            RiskKind::Alias => "alias",
+            RiskKind::ShellWrapperThroughCarrier => "shell-wrapper-through-carrier",
+            RiskKind::CommandCarrier => "command-carrier",
+            RiskKind::ShellWrapper => "shell-wrapper",
+        }
+    }
+
+    /// Risks that make the whole command unanalyzable.
+    pub fn is_unanalyzable(self) -> bool {
+        matches!(
+            self,
+            RiskKind::CommandSubstitution
+                | RiskKind::DynamicExecutable
+                | RiskKind::LineContinuation
+                | RiskKind::Heredoc
+                | RiskKind::HereString
+                | RiskKind::ProcessSubstitution
+                | RiskKind::Redirect
+                | RiskKind::SyntaxError
+                | RiskKind::FunctionDefinition
+        )
+    }
+
+    /// Risks that make the step they are in prompt-only.
+    pub fn is_prompt_only(self) -> bool {
+        matches!(
+            self,
+            RiskKind::Eval
+                | RiskKind::Source
+                | RiskKind::Alias
+                | RiskKind::ShellWrapperThroughCarrier
+                | RiskKind::CommandCarrier
+        )
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Risk {
+    pub kind: RiskKind,
+    pub span: Range<usize>,
+    /// The offending text (for dynamic arguments: the word as written).
+    pub text: String,
+}
+
+/// Topology shapes; the planner refuses all but sequence/and/or/pipeline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shape {
+    Sequence,
+    Background,
+    Pipeline,
+    And,
+    Or,
+    If,
+    For,
+    While,
+    Case,
+    Subshell,
+    Group,
+}
+
+impl Shape {
+    pub fn label(self) -> &'static str {
+        match self {
+            Shape::Sequence => "sequence",
+            Shape::Background => "background",
+            Shape::Pipeline => "pipeline",
+            Shape::And => "and",
+            Shape::Or => "or",
+            Shape::If => "if",
+            Shape::For => "for",
+            Shape::While => "while",
+            Shape::Case => "case",
+            Shape::Subshell => "subshell",
+            Shape::Group => "group",
+        }
+    }
+
+    pub fn blocks_planning(self) -> bool {
+        !matches!(self, Shape::Sequence | Shape::Pipeline | Shape::And | Shape::Or)
+    }
+}
+
+/// The explainer's output.
+#[derive(Debug, Clone, Default)]
+pub struct Explanation {
+    /// False when tree-sitter reported an error anywhere (including wrapper payloads).
+    pub ok: bool,
+    /// Each shape once, with the span of its first occurrence.
+    pub shapes: Vec<(Shape, Range<usize>)>,
+    pub top_level: Vec<Step>,
+    pub nested: Vec<Step>,
+    pub risks: Vec<Risk>,
+}
+
+/// Why the explainer gave up before producing an explanation (a plan failure reason).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExplainError {
+    TooLarge,
+    TooComplex,
+    NoTree,
+}
+
+impl ExplainError {
+    pub fn message(&self) -> &'static str {
+        match self {
+            ExplainError::TooLarge => "Shell command is too large to explain",
+            ExplainError::TooComplex => "Shell command syntax is too complex to explain safely",
+            ExplainError::NoTree => "tree-sitter-bash returned no parse tree",
+        }
+    }
+}
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+fn parse(source: &str) -> Result<Tree, ExplainError> {
+    if source.chars().count() > MAX_SOURCE_CHARS {
+        return Err(ExplainError::TooLarge);
+    }
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let parser = slot.get_or_insert_with(|| {
+            let mut p = Parser::new();
+            p.set_language(&tree_sitter_bash::LANGUAGE.into()).expect("tree-sitter-bash matches the tree-sitter ABI");
+            p
+        });
+        parser.parse(source, None).ok_or(ExplainError::NoTree)
+    })
+}
+
+/// Maps byte offsets of a parse source into the original command text.
+#[derive(Debug, Clone, Default)]
+struct SpanBase {
+    /// `None` for the root source; else `offsets[i]` is the original offset of payload byte `i`.
+    offsets: Option<Vec<usize>>,
+}
+
+impl SpanBase {
+    fn map(&self, i: usize) -> usize {
+        match &self.offsets {
+            None => i,
+            Some(o) => {
+                o.get(i).copied().unwrap_or_else(|| o.last().copied().unwrap_or(0) + (i + 1).saturating_sub(o.len()))
+            }
+        }
+    }
+
+    fn span(&self, r: Range<usize>) -> Range<usize> {
+        self.map(r.start)..self.map(r.end)
+    }
+}
+
+struct Walker {
+    out: Explanation,
+    next_id: usize,
+    remaining_nodes: usize,
+}
+
+#[derive(Clone)]
+struct State {
+    depth: usize,
+    base: SpanBase,
+    parent: Option<usize>,
+}
+
+/// A decoded word: its value, whether it is dynamic, and source offsets per decoded byte.
+struct Word {
+    value: String,
+    dynamic: bool,
+}
+
+const DYNAMIC_NODE_KINDS: &[&str] =
+    &["arithmetic_expansion", "command_substitution", "expansion", "process_substitution", "simple_expansion"];
+const ARGUMENT_NODE_KINDS: &[&str] = &[
+    "ansi_c_string",
+    "arithmetic_expansion",
+    "command_substitution",
+    "concatenation",
+    "expansion",
+    "number",
+    "process_substitution",
+    "raw_string",
+    "simple_expansion",
+    "string",
+    "word",
+];
+
+fn node_text<'a>(node: Node, src: &'a str) -> &'a str {
+    &src[node.byte_range()]
+}
+
+fn named_children(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.named_children(&mut cursor).collect()
+}
+
+fn has_direct_child(node: Node, kind: &str) -> bool {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).any(|c| c.kind() == kind)
+}
+
+fn has_dynamic_part(node: Node) -> bool {
+    DYNAMIC_NODE_KINDS.contains(&node.kind()) || named_children(node).into_iter().any(has_dynamic_part)
+}
+
+/// A `*`, `?`, `[…]` or `{…}` outside a backslash escape (an unquoted glob).
+fn has_unescaped_pattern(text: &str) -> bool {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => i += 1,
+            b'*' | b'?' => return true,
+            b'[' if text[i + 1..].find(']').is_some_and(|j| j > 0) => return true,
+            b'{' if text[i + 1..].find('}').is_some_and(|j| j > 0) => return true,
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Decoded text plus, for each decoded byte boundary, the source offset (relative to the node).
+struct Decoded {
+    value: String,
+    offsets: Vec<usize>,
+}
+
+impl Decoded {
+    fn new(start: usize) -> Self {
+        Decoded { value: String::new(), offsets: vec![start] }
+    }
+
+    fn push(&mut self, s: &str, source_end: usize) {
+        self.value.push_str(s);
+        self.offsets.extend(std::iter::repeat_n(source_end, s.len()));
+    }
+
+    /// Drops an escaped line break: the next decoded byte starts after it.
+    fn skip_to(&mut self, source_offset: usize) {
+        if let Some(last) = self.offsets.last_mut() {
+            *last = source_offset;
+        }
+    }
+}
+
+fn decode_unquoted(text: &str) -> Decoded {
+    let mut d = Decoded::new(0);
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (pos, ch) = chars[i];
+        if ch == '\\' && i + 1 < chars.len() {
+            let (npos, next) = chars[i + 1];
+            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
+                d.skip_to(npos + 2);
+                i += 3;
+                continue;
+            }
+            if next == '\n' || next == '\r' {
+                d.skip_to(npos + 1);
+                i += 2;
+                continue;
+            }
+            d.push(&next.to_string(), npos + next.len_utf8());
+            i += 2;
+            continue;
+        }
+        d.push(&ch.to_string(), pos + ch.len_utf8());
+        i += 1;
+    }
+    d
+}
+
+fn decode_double_quoted(text: &str) -> Decoded {
+    let quoted = text.len() >= 2 && text.starts_with('"') && text.ends_with('"');
+    let (body, start) = if quoted { (&text[1..text.len() - 1], 1) } else { (text, 0) };
+    let mut d = Decoded::new(start);
+    let chars: Vec<(usize, char)> = body.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (pos, ch) = chars[i];
+        let at = start + pos;
+        if ch == '\\' && i + 1 < chars.len() {
+            let next = chars[i + 1].1;
+            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
+                d.skip_to(at + 3);
+                i += 3;
+                continue;
+            }
+            if matches!(next, '\\' | '"' | '$' | '`' | '\n' | '\r') {
+                if next == '\n' || next == '\r' {
+                    d.skip_to(at + 2);
+                } else {
+                    d.push(&next.to_string(), at + 2);
+                }
+                i += 2;
+                continue;
+            }
+        }
+        d.push(&ch.to_string(), at + ch.len_utf8());
+        i += 1;
+    }
+    d
+}
+
+fn decode_ansi_c(text: &str) -> Decoded {
+    let quoted = text.len() >= 3 && text.starts_with("$'") && text.ends_with('\'');
+    let (body, start) = if quoted { (&text[2..text.len() - 1], 2) } else { (text, 0) };
+    let mut d = Decoded::new(start);
+    let chars: Vec<(usize, char)> = body.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (pos, ch) = chars[i];
+        let at = start + pos;
+        if ch != '\\' {
+            d.push(&ch.to_string(), at + ch.len_utf8());
+            i += 1;
+            continue;
+        }
+        let Some(&(_, next)) = chars.get(i + 1) else {
+            d.push("\\", at + 1);
+            i += 1;
+            continue;
+        };
+        let simple = match next {
+            '\'' | '"' | '?' | '\\' => Some(next),
+            'a' => Some('\x07'),
+            'b' => Some('\x08'),
+            'e' | 'E' => Some('\x1b'),
+            'f' => Some('\x0c'),
+            'n' => Some('\n'),
+            'r' => Some('\r'),
+            't' => Some('\t'),
+            'v' => Some('\x0b'),
+            _ => None,
+        };
+        if let Some(c) = simple {
+            d.push(&c.to_string(), at + 2);
+            i += 2;
+            continue;
+        }
+        let digits = |radix: u32, max: usize, from: usize| -> String {
+            chars[from..].iter().map(|c| c.1).take(max).take_while(|c| c.is_digit(radix)).collect()
+        };
+        let (hex_len, radix) = match next {
+            'x' => (2, 16),
+            'u' => (4, 16),
+            'U' => (8, 16),
+            _ => (0, 0),
+        };
+        if hex_len > 0 {
+            let hex = digits(radix, hex_len, i + 2);
+            if !hex.is_empty() {
+                let code = u32::from_str_radix(&hex, 16).unwrap_or(0);
+                let text = char::from_u32(code).map_or_else(|| format!("\\{next}{hex}"), |c| c.to_string());
+                d.push(&text, at + 2 + hex.len());
+                i += 2 + hex.len();
+                continue;
+            }
+        }
+        if next.is_digit(8) {
+            let oct = digits(8, 3, i + 1);
+            let code = u32::from_str_radix(&oct, 8).unwrap_or(0);
+            d.push(&char::from_u32(code).unwrap_or('\0').to_string(), at + 1 + oct.len());
+            i += 1 + oct.len();
+            continue;
+        }
+        d.push(&next.to_string(), at + 2);
+        i += 2;
+    }
+    d
+}
+
+/// `shellWordValue`: the literal value of a word, or its text when it expands at run time.
+fn word_value(node: Node, src: &str) -> Word {
+    let text = node_text(node, src);
+    let kind = node.kind();
+    if DYNAMIC_NODE_KINDS.contains(&kind) {
+        return Word { value: text.to_string(), dynamic: true };
+    }
+    if kind != "command_name" && kind != "concatenation" && named_children(node).into_iter().any(has_dynamic_part) {
+        let value = if kind == "string" { decode_double_quoted(text).value } else { text.to_string() };
+        return Word { value, dynamic: true };
+    }
+    let glob_word = |text: &str| Word { value: decode_unquoted(text).value, dynamic: has_unescaped_pattern(text) };
+    match kind {
+        "command_name" => {
+            let parts = named_children(node);
+            if parts.is_empty() {
+                return glob_word(text);
+            }
+            let mut value = String::new();
+            for part in parts {
+                let w = word_value(part, src);
+                value.push_str(&w.value);
+                if w.dynamic {
+                    return Word { value, dynamic: true };
+                }
+            }
+            Word { value, dynamic: false }
+        }
+        "word" => glob_word(text),
+        "raw_string" => {
+            Word { value: text.get(1..text.len().saturating_sub(1)).unwrap_or("").to_string(), dynamic: false }
+        }
+        "string" => Word { value: decode_double_quoted(text).value, dynamic: false },
+        "ansi_c_string" => Word { value: decode_ansi_c(text).value, dynamic: false },
+        "concatenation" => {
+            if has_unescaped_pattern(text) {
+                return glob_word(text);
+            }
+            let mut value = String::new();
+            let mut dynamic = false;
+            for child in named_children(node) {
+                let w = word_value(child, src);
+                value.push_str(&w.value);
+                dynamic |= w.dynamic;
+            }
+            Word { value, dynamic }
+        }
+        _ => {
+            let dynamic = named_children(node).into_iter().any(|c| word_value(c, src).dynamic);
+            Word { value: decode_unquoted(text).value, dynamic }
+        }
+    }
+}
+
+/// Source offsets (relative to the node) of each decoded byte of `value`.
+fn decoded_offsets(node: Node, src: &str, value: &str) -> Vec<usize> {
+    let text = node_text(node, src);
+    let decoded = match node.kind() {
+        "raw_string" => {
+            let inner = text.get(1..text.len().saturating_sub(1)).unwrap_or("");
+            Decoded { value: inner.to_string(), offsets: (1..=inner.len() + 1).collect() }
+        }
+        "string" => decode_double_quoted(text),
+        "ansi_c_string" => decode_ansi_c(text),
+        _ => decode_unquoted(text),
+    };
+    if decoded.value == value && decoded.offsets.len() == value.len() + 1 {
+        return decoded.offsets;
+    }
+    let prefix = match node.kind() {
+        "string" | "raw_string" => 1,
+        "ansi_c_string" => 2,
+        _ => 0,
+    };
+    (0..=value.len()).map(|i| prefix + i).collect()
+}
+
+struct Argument<'t> {
+    node: Node<'t>,
+    value: String,
+    dynamic: bool,
+}
+
+fn has_escaped_line_continuation(text: &str) -> bool {
+    text.contains("\\\n") || text.contains("\\\r")
+}
+
+/// `^[^\s]*\\(?:\r\n|[\r\n])`: the executable word itself is continued onto the next line.
+fn has_executable_line_continuation(text: &str) -> bool {
+    let end = text.find(char::is_whitespace).unwrap_or(text.len());
+    let word = &text[..end];
+    word.ends_with('\\') && text[end..].starts_with(['\n', '\r'])
+}
+
+impl Walker {
+    fn risk(&mut self, kind: RiskKind, span: Range<usize>, text: &str) {
+        self.out.risks.push(Risk { kind, span, text: text.to_string() });
+    }
+
+    fn record_shape(&mut self, node: Node, base: &SpanBase) {
+        let span = base.span(node.byte_range());
+        let add = |s: Shape, out: &mut Explanation| {
+            if !out.shapes.iter().any(|(known, _)| *known == s) {
+                out.shapes.push((s, span.clone()));
+            }
+        };
+        let kind = node.kind();
+        let command_like = |n: &Node| matches!(n.kind(), "command" | "declaration_command" | "test_command");
+        if (kind == "program" || kind == "list")
+            && (has_direct_child(node, ";") || named_children(node).iter().filter(|n| command_like(n)).count() > 1)
+        {
+            add(Shape::Sequence, &mut self.out);
+        }
+        let mut cursor = node.walk();
+        let amp = node.children(&mut cursor).find(|c| c.kind() == "&");
+        let known = self.out.shapes.iter().any(|(s, _)| *s == Shape::Background);
+        if let Some(amp) = amp.filter(|_| !known) {
+            // Point at the `&` itself rather than the whole list.
+            self.out.shapes.push((Shape::Background, base.span(amp.byte_range())));
+        }
+        let shape = match kind {
+            "pipeline" => Some(Shape::Pipeline),
+            "if_statement" => Some(Shape::If),
+            "for_statement" => Some(Shape::For),
+            "while_statement" => Some(Shape::While),
+            "case_statement" => Some(Shape::Case),
+            "subshell" => Some(Shape::Subshell),
+            "compound_statement" => Some(Shape::Group),
+            _ => None,
+        };
+        if let Some(s) = shape {
+            add(s, &mut self.out);
+        }
+        if kind == "list" {
+            if has_direct_child(node, "&&") {
+                add(Shape::And, &mut self.out);
+            }
+            if has_direct_child(node, "||") {
+                add(Shape::Or, &mut self.out);
+            }
+        }
+    }
+
+    fn walk(&mut self, root: Node, src: &str, context: StepContext, state: &State) -> Result<(), ExplainError> {
+        let count = root.descendant_count();
+        if count > self.remaining_nodes {
+            return Err(ExplainError::TooComplex);
+        }
+        self.remaining_nodes -= count;
+        let mut pending = vec![(root, context)];
+        while let Some((node, context)) = pending.pop() {
+            let child_context = self.visit(node, src, context, state)?;
+            for child in named_children(node).into_iter().rev() {
+                pending.push((child, child_context));
+            }
+        }
+        Ok(())
+    }
+
+    fn visit(
+        &mut self,
+        node: Node,
+        src: &str,
+        context: StepContext,
+        state: &State,
+    ) -> Result<StepContext, ExplainError> {
+        self.record_shape(node, &state.base);
+        let text = node_text(node, src);
+        let span = state.base.span(node.byte_range());
+        let kind = node.kind();
+        let continued_program = kind == "program" && has_escaped_line_continuation(text);
+        let continued_word = kind == "word" && (text.contains("\n\\") || text.contains("\r\\"));
+        if continued_program || continued_word {
+            self.risk(RiskKind::LineContinuation, span.clone(), text);
+        }
+        let mut child_context = context;
+        let simple_risk = match kind {
+            "function_definition" => {
+                child_context = StepContext::FunctionDefinition;
+                Some(RiskKind::FunctionDefinition)
+            }
+            "command_substitution" => {
+                child_context = StepContext::CommandSubstitution;
+                Some(RiskKind::CommandSubstitution)
+            }
+            "process_substitution" => {
+                child_context = StepContext::ProcessSubstitution;
+                Some(RiskKind::ProcessSubstitution)
+            }
+            "heredoc_redirect" => Some(RiskKind::Heredoc),
+            "herestring_redirect" => Some(RiskKind::HereString),
+            "file_redirect" => Some(RiskKind::Redirect),
+            "ERROR" => Some(RiskKind::SyntaxError),
+            _ => None,
+        };
+        if let Some(k) = simple_risk {
+            self.risk(k, span.clone(), text);
+        }
+        if matches!(kind, "command" | "declaration_command" | "test_command") {
+            self.visit_command(node, src, context, state, span)?;
+        }
+        Ok(child_context)
+    }
+
+    fn visit_command(
+        &mut self,
+        node: Node,
+        src: &str,
+        context: StepContext,
+        state: &State,
+        span: Range<usize>,
+    ) -> Result<(), ExplainError> {
+        let text = node_text(node, src);
+        let name_node = if node.kind() == "command" { node.child_by_field_name("name") } else { None };
+        let parsed: Option<(Vec<String>, Vec<Argument>)> = match node.kind() {
+            "command" => match name_node {
+                Some(name) => argv_from_command(node, name, src),
+                None => None,
+            },
+            "declaration_command" => argv_from_declaration(node, src),
+            _ => argv_from_test(node, src),
+        };
+        if let (Some(name), None) = (name_node.filter(|_| node.kind() == "command"), &parsed) {
+            self.risk(RiskKind::DynamicExecutable, state.base.span(name.byte_range()), node_text(name, src));
+            return Ok(());
+        }
+        let Some((argv, arguments)) = parsed else {
+            return Ok(());
+        };
+        if argv[0].is_empty() {
+            return Ok(());
+        }
+        let executable_span = match (name_node, arguments.first()) {
+            (Some(name), _) => state.base.span(name.byte_range()),
+            (None, Some(arg)) => state.base.span(arg.node.byte_range()),
+            (None, None) => span.clone(),
+        };
+        let id = self.next_id;
+        self.next_id += 1;
+        self.out.top_level_or_nested(Step {
+            id,
+            context,
+            argv: argv.clone(),
+            text: text.to_string(),
+            span: span.clone(),
+            executable_span,
+            parent: state.parent,
+        });
+        for arg in arguments.iter().filter(|a| a.dynamic) {
+            self.risk(RiskKind::DynamicArgument, state.base.span(arg.node.byte_range()), node_text(arg.node, src));
+        }
+        self.record_command_risks(&argv, span.clone(), text);
+        self.parse_wrapper_payload(&argv, &arguments, src, state, id)
+    }
+
+    fn record_command_risks(&mut self, argv: &[String], span: Range<usize>, text: &str) {
+        let executable = normalize_executable(&argv[0]);
+        let wrapper = shell_wrapper(argv);
+        if wrapper.is_some() {
+            let kind = if is_shell_wrapper_executable(&argv[0]) {
+                RiskKind::ShellWrapper
+            } else {
+                RiskKind::ShellWrapperThroughCarrier
+            };
+            self.risk(kind, span.clone(), text);
+        }
+        if is_command_carrier(argv) {
+            self.risk(RiskKind::CommandCarrier, span.clone(), text);
+        }
+        match executable.as_str() {
+            "eval" => self.risk(RiskKind::Eval, span.clone(), text),
+            "." | "source" => self.risk(RiskKind::Source, span.clone(), text),
+            "alias" => self.risk(RiskKind::Alias, span.clone(), text),
+            _ => {}
+        }
+        if wrapper.is_none() && carries_shell_wrapper(argv) {
+            self.risk(RiskKind::ShellWrapperThroughCarrier, span.clone(), text);
+        }
+        match carried_builtin(argv).as_deref() {
+            Some("eval") => self.risk(RiskKind::Eval, span, text),
+            Some("." | "source") => self.risk(RiskKind::Source, span, text),
+            _ => {}
+        }
+    }
+
+    fn parse_wrapper_payload(
+        &mut self,
+        argv: &[String],
+        arguments: &[Argument],
+        src: &str,
+        state: &State,
+        id: usize,
+    ) -> Result<(), ExplainError> {
+        if state.depth >= MAX_WRAPPER_PAYLOAD_DEPTH {
+            return Ok(());
+        }
+        let Some(wrapper) = shell_wrapper(argv) else {
+            return Ok(());
+        };
+        let payload = wrapper.bindable.clone().unwrap_or(wrapper.payload.clone());
+        if arguments.iter().any(|a| a.dynamic && a.value == payload) {
+            return Ok(());
+        }
+        let Some(base) = payload_base(&payload, arguments, src, &state.base) else {
+            return Ok(());
+        };
+        if !is_parseable_shell(&wrapper.argv[0]) || !has_parseable_command_flag(&wrapper.argv) {
+            return Ok(());
+        }
+        let tree = parse(&payload)?;
+        let root = tree.root_node();
+        if root.has_error() {
+            self.out.ok = false;
+            self.risk(RiskKind::SyntaxError, base.span(root.byte_range()), &payload);
+        }
+        let inner = State { depth: state.depth + 1, base, parent: Some(id) };
+        self.walk(root, &payload, StepContext::WrapperPayload, &inner)
+    }
+}
+
+impl Explanation {
+    fn top_level_or_nested(&mut self, step: Step) {
+        if step.context == StepContext::TopLevel {
+            self.top_level.push(step);
+        } else {
+            self.nested.push(step);
+        }
+    }
+
+    /// All steps, top-level first (`explainShellPolicySegments` order).
+    pub fn all_steps(&self) -> impl Iterator<Item = &Step> {
+        self.top_level.iter().chain(&self.nested)
+    }
+}
+
+/// The inline-command flag of a parseable shell is `-c`, `--command` or a cluster containing `c`.
+fn has_parseable_command_flag(argv: &[String]) -> bool {
+    for token in argv.iter().skip(1).map(|t| t.trim()) {
+        if token.is_empty() {
+            continue;
+        }
+        if token == "--" {
+            return false;
+        }
+        let lower = token.to_lowercase();
+        if lower == "-c" || lower == "--command" {
+            return true;
+        }
+        if lower.starts_with('-') && !lower.starts_with("--") && lower[1..].contains('c') {
+            return !lower[1..].contains('-');
+        }
+    }
+    false
+}
+
+/// Maps payload offsets to original offsets through the argument that holds the payload.
+fn payload_base(payload: &str, arguments: &[Argument], src: &str, outer: &SpanBase) -> Option<SpanBase> {
+    let ordered =
+        arguments.iter().filter(|a| a.value == payload).chain(arguments.iter().filter(|a| a.value != payload));
+    for arg in ordered {
+        let Some(payload_offset) = arg.value.find(payload) else {
+            continue;
+        };
+        let offsets = decoded_offsets(arg.node, src, &arg.value);
+        let raw_start = *offsets.get(payload_offset)?;
+        let node_start = arg.node.start_byte();
+        let mapped = (0..=payload.len())
+            .map(|i| outer.map(node_start + offsets.get(payload_offset + i).copied().unwrap_or(raw_start + i)))
+            .collect();
+        return Some(SpanBase { offsets: Some(mapped) });
+    }
+    None
+}
+
+fn argv_from_command<'t>(node: Node<'t>, name: Node<'t>, src: &str) -> Option<(Vec<String>, Vec<Argument<'t>>)> {
+    if has_escaped_line_continuation(node_text(name, src)) || has_executable_line_continuation(node_text(node, src)) {
+        return None;
+    }
+    let exe = word_value(name, src);
+    if exe.dynamic {
+        return None;
+    }
+    let mut argv = vec![exe.value];
+    let mut arguments = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.children_by_field_name("argument", &mut cursor) {
+        if ARGUMENT_NODE_KINDS.contains(&child.kind()) {
+            push_argument(child, src, &mut argv, &mut arguments);
+        }
+    }
+    Some((argv, arguments))
+}
+
+fn push_argument<'t>(node: Node<'t>, src: &str, argv: &mut Vec<String>, arguments: &mut Vec<Argument<'t>>) {
+    let w = word_value(node, src);
+    argv.push(w.value.clone());
+    arguments.push(Argument { node, value: w.value, dynamic: w.dynamic });
+}
+
+fn argv_from_declaration<'t>(node: Node<'t>, src: &str) -> Option<(Vec<String>, Vec<Argument<'t>>)> {
+    let executable = node_text(node, src).split_whitespace().next()?.to_string();
+    let mut argv = vec![executable];
+    let mut arguments = Vec::new();
+    for child in named_children(node) {
+        if ARGUMENT_NODE_KINDS.contains(&child.kind()) || child.kind() == "variable_assignment" {
+            push_argument(child, src, &mut argv, &mut arguments);
+        }
+    }
+    Some((argv, arguments))
+}
+
+fn argv_from_test<'t>(node: Node<'t>, src: &str) -> Option<(Vec<String>, Vec<Argument<'t>>)> {
+    let trimmed = node_text(node, src).trim_start();
+    let executable = if trimmed.starts_with("[[") {
+        "[["
+    } else if trimmed.starts_with('[') {
+        "["
+    } else {
+        return None;
+    };
+    let mut argv = vec![executable.to_string()];
+    let mut arguments = Vec::new();
+    for child in named_children(node) {
+        let mut pending = vec![child];
+        while let Some(n) = pending.pop() {
+            if n.kind() == "test_operator" || ARGUMENT_NODE_KINDS.contains(&n.kind()) {
+                push_argument(n, src, &mut argv, &mut arguments);
+                continue;
+            }
+            pending.extend(named_children(n).into_iter().rev());
+        }
+    }
+    Some((argv, arguments))
+}
+
+/// `detectCommandCarrierArgv`: find -exec, xargs, a blocked dispatch wrapper, `env -S`.
+fn is_command_carrier(argv: &[String]) -> bool {
+    let executable = normalize_executable(&argv[0]);
+    (executable == "find" && argv.iter().any(|a| ["-exec", "-execdir", "-ok", "-okdir"].contains(&a.as_str())))
+        || executable == "xargs"
+        || (is_dispatch_wrapper(&argv[0], OpenClawVersion::V2026_9)
+            && matches!(unwrap_dispatch_syntax(argv, OpenClawVersion::V2026_9), Unwrap::Blocked(_)))
+        || (executable == "env" && env_splits_string(argv))
+}
+
+fn env_splits_string(argv: &[String]) -> bool {
+    for token in argv.iter().skip(1) {
+        if token == "--" || token == "-" || !token.starts_with('-') {
+            return false;
+        }
+        if token.starts_with("--split-string") {
+            return true;
+        }
+        if !token.starts_with("--") && token[1..].chars().any(|c| c == 'S' || c == 's') {
+            return true;
+        }
+    }
+    false
+}
+
+const CARRIERS: &[&str] = &["sudo", "doas", "env", "command", "builtin", "exec"];
+
+/// `detectShellWrapperThroughCarrierArgv`: `sudo bash -c …`, `command sh -c …`.
+fn carries_shell_wrapper(argv: &[String]) -> bool {
+    if !CARRIERS.contains(&normalize_executable(&argv[0]).as_str()) {
+        return false;
+    }
+    let Some(inner) = carried_argv(argv).filter(|a| !a.is_empty()) else {
+        return false;
+    };
+    (is_shell_wrapper_executable(&inner[0]) && has_shell_command_flag(&inner)) || carries_shell_wrapper(&inner)
+}
+
+/// `shellCommandFlag` for a POSIX shell: any `-c`/`--command` or short cluster containing `c`.
+fn has_shell_command_flag(argv: &[String]) -> bool {
+    let shell = normalize_executable(&argv[0]);
+    for token in argv.iter().skip(1).map(|t| t.trim()) {
+        if token.is_empty() {
+            continue;
+        }
+        if token == "--" {
+            break;
+        }
+        let lower = token.to_lowercase();
+        let hit = match shell.as_str() {
+            "cmd" => lower == "/c" || lower == "/k",
+            "powershell" | "pwsh" => ["-c", "-command", "--command", "-encodedcommand", "-enc", "-e", "-f", "-file"]
+                .contains(&lower.as_str()),
+            _ => {
+                lower == "-c"
+                    || lower == "--command"
+                    || (lower.starts_with('-') && !lower.starts_with("--") && lower[1..].contains('c'))
+            }
+        };
+        if hit {
+            return true;
+        }
+    }
+    false
+}
+
+/// `detectCarriedShellBuiltinArgv`: `command eval …`, `sudo source …` (through nested carriers).
+fn carried_builtin(argv: &[String]) -> Option<String> {
+    if !CARRIERS.contains(&normalize_executable(argv.first()?).as_str()) {
+        return None;
+    }
+    let inner = carried_argv(argv)?;
+    if let Some(nested) = carried_builtin(&inner) {
+        return Some(nested);
+    }
+    let name = normalize_executable(inner.first()?);
+    ["eval", ".", "source"].contains(&name.as_str()).then_some(name)
+}
+
+/// Explains `source` the way 2026.9 does.
+pub fn explain(source: &str) -> Result<Explanation, ExplainError> {
+    let tree = parse(source)?;
+    let root = tree.root_node();
+    let mut walker = Walker {
+        out: Explanation { ok: !root.has_error(), ..Explanation::default() },
+        next_id: 0,
+        remaining_nodes: MAX_NODES,
+    };
+    walker.walk(root, source, StepContext::TopLevel, &State { depth: 0, base: SpanBase::default(), parent: None })?;
+    Ok(walker.out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argvs(e: &Explanation) -> Vec<Vec<String>> {
+        e.all_steps().map(|s| s.argv.clone()).collect()
+    }
+
+    #[test]
+    fn simple_pipeline() {
+        let e = explain("ls -la | head -n 5").unwrap();
+        assert!(e.ok);
+        assert_eq!(argvs(&e), vec![vec!["ls", "-la"], vec!["head", "-n", "5"]]);
+        assert_eq!(e.shapes.iter().map(|s| s.0).collect::<Vec<_>>(), vec![Shape::Pipeline]);
+        let e = explain("sleep 1 & ls").unwrap();
+        assert_eq!(e.shapes.iter().find(|s| s.0 == Shape::Background).map(|s| s.1.clone()), Some(8..9));
+        assert!(e.risks.is_empty());
+    }
+
+    #[test]
+    fn risks_are_found_with_spans() {
+        let e = explain("ls > out.txt").unwrap();
+        assert_eq!(e.risks[0].kind, RiskKind::Redirect);
+        assert_eq!(&"ls > out.txt"[e.risks[0].span.clone()], "> out.txt");
+        let e = explain("echo $(whoami)").unwrap();
+        assert!(e.risks.iter().any(|r| r.kind == RiskKind::CommandSubstitution));
+        let e = explain("echo $HOME").unwrap();
+        assert_eq!(e.risks[0].kind, RiskKind::DynamicArgument);
+    }
+
+    #[test]
+    fn quoting_is_decoded() {
+        let e = explain(r#"echo "a b" 'c d' $'e\tf' g\ h"#).unwrap();
+        assert_eq!(argvs(&e)[0], vec!["echo", "a b", "c d", "e\tf", "g h"]);
+    }
+
+    #[test]
+    fn wrapper_payload_is_parsed_with_mapped_spans() {
+        let cmd = "sh -c 'ls -la; pwd'";
+        let e = explain(cmd).unwrap();
+        assert_eq!(e.nested.len(), 2);
+        assert_eq!(&cmd[e.nested[0].span.clone()], "ls -la");
+        assert_eq!(&cmd[e.nested[1].span.clone()], "pwd");
+        assert!(e.risks.iter().any(|r| r.kind == RiskKind::ShellWrapper));
+    }
+
+    #[test]
+    fn declaration_and_test_commands() {
+        let e = explain("export FOO=1").unwrap();
+        assert_eq!(argvs(&e)[0], vec!["export", "FOO=1"]);
+        let e = explain("[ -f x ]").unwrap();
+        assert_eq!(argvs(&e)[0], vec!["[", "-f", "x"]);
+    }
+
+    #[test]
+    fn limits() {
+        assert_eq!(explain(&"a".repeat(MAX_SOURCE_CHARS + 1)).unwrap_err(), ExplainError::TooLarge);
+    }
+}

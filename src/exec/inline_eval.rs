@@ -1,0 +1,276 @@
+//! Strict inline eval (2026.9, spec §4.13): interpreter invocations that carry code on the
+//! command line (`python3 -c`, `node -e`, `awk '{…}'`, `xargs cmd`…), seen through env
+//! assignments, dispatch wrappers and carriers.
+
+use std::collections::HashSet;
+
+use super::data::{InlineEvalSpec, PositionalEvalSpec, release_data};
+use super::wrappers::{
+    PARSEABLE_SHELLS, Unwrap, carried_argv, normalize_executable, posix_inline_command, unwrap_dispatch_syntax,
+};
+use crate::OpenClawVersion;
+
+/// A detected inline-eval invocation: `python3 -c`, `awk inline program`…
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InlineEvalHit {
+    pub interpreter: String,
+    pub flag: String,
+}
+
+impl InlineEvalHit {
+    /// `describeInterpreterInlineEval`.
+    pub fn describe(&self) -> String {
+        match self.flag.as_str() {
+            "<command>" => format!("{} inline command", self.interpreter),
+            "<program>" => format!("{} inline program", self.interpreter),
+            f => format!("{} {f}", self.interpreter),
+        }
+    }
+}
+
+/// `python3.12` → also `python3`; `node20` → also `node`.
+fn name_variants(name: &str) -> Vec<String> {
+    let stripped = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
+    let stripped = stripped.strip_suffix('-').unwrap_or(stripped);
+    if stripped == name || stripped.len() < 2 {
+        vec![name.to_string()]
+    } else {
+        vec![name.to_string(), stripped.to_string()]
+    }
+}
+
+fn names_include(names: &[String], executable: &str) -> bool {
+    name_variants(executable).iter().any(|v| names.contains(v))
+}
+
+fn is_single_letter_flag(flag: &str) -> bool {
+    let b = flag.as_bytes();
+    b.len() == 2 && b[0] == b'-' && b[1].is_ascii_alphabetic()
+}
+
+fn cluster_prefix_allowed(cluster: &super::data::ClusterFlag, prefix: &str) -> bool {
+    let chars: Vec<char> = prefix.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i].to_string();
+        if cluster.prefix_chars.contains(&c) {
+            if cluster.numeric_value_prefix_chars.contains(&c) {
+                while chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+        } else if cluster.allow_numeric_record_separator && chars[i] == '0' {
+            while chars.get(i + 1).is_some_and(char::is_ascii_digit) {
+                i += 1;
+            }
+        } else {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+fn flag_hit(spec: &InlineEvalSpec, token: &str) -> Option<String> {
+    if let Some(label) = spec.raw_exact_flags.get(token) {
+        return Some(label.clone());
+    }
+    for (flag, label) in &spec.raw_exact_flags {
+        if is_single_letter_flag(flag) && token.starts_with(flag.as_str()) && token.len() > flag.len() {
+            return Some(label.clone());
+        }
+    }
+    if let Some(f) = spec.raw_prefix_flags.iter().find(|f| token.starts_with(&f.prefix) && token.len() > f.prefix.len())
+    {
+        return Some(f.label.clone());
+    }
+    let lower = token.to_lowercase();
+    let option = lower.split('=').next().unwrap_or(&lower);
+    if let Some(f) = spec.abbreviated_flags.iter().find(|f| {
+        option.len() >= f.min.len() && f.full.starts_with(option) && f.min.starts_with(&option[..f.min.len()])
+    }) {
+        return Some(f.label.clone());
+    }
+    if spec.exact_flags.contains(&lower) {
+        return Some(lower);
+    }
+    let denied_joined = spec.joined_flag_deny_exact.contains(&lower)
+        || spec.joined_flag_deny_prefixes.iter().any(|p| lower.starts_with(p.as_str()));
+    if !denied_joined {
+        for flag in spec.exact_flags.iter().filter(|f| f.starts_with("--")) {
+            let prefix = format!("{flag}=");
+            if lower.starts_with(&prefix) && lower.len() > prefix.len() {
+                return Some(flag.clone());
+            }
+        }
+        let joined = spec.joined_exact_flags.as_ref().unwrap_or(&spec.exact_flags);
+        if let Some(f) =
+            joined.iter().find(|f| is_single_letter_flag(f) && token.starts_with(f.as_str()) && token.len() > f.len())
+        {
+            return Some(f.to_lowercase());
+        }
+    }
+    if token.starts_with('-') && !token.starts_with("--") {
+        for cluster in &spec.short_cluster_flags {
+            let index = token.get(2..).and_then(|rest| rest.find(cluster.flag.as_str())).map(|i| i + 2);
+            if index.is_some_and(|i| cluster_prefix_allowed(cluster, &token[1..i])) {
+                return Some(cluster.label.clone());
+            }
+        }
+    }
+    spec.prefix_flags
+        .iter()
+        .find(|f| lower.starts_with(&f.prefix) && lower.len() > f.prefix.len())
+        .map(|f| f.label.clone())
+}
+
+fn positional_hit(spec: &PositionalEvalSpec, argv: &[String]) -> bool {
+    let mut idx = 1;
+    while idx < argv.len() {
+        let token = argv[idx].trim();
+        if token.is_empty() {
+            idx += 1;
+            continue;
+        }
+        if token == "--" {
+            return argv.get(idx + 1).is_some_and(|t| !t.trim().is_empty());
+        }
+        if spec.file_flags.iter().any(|f| f == token)
+            || spec.file_flag_prefixes.iter().any(|p| token.starts_with(p.as_str()) && token.len() > p.len())
+        {
+            return false;
+        }
+        if spec.exact_value_flags.iter().any(|f| f == token) {
+            idx += 2;
+            continue;
+        }
+        let optional_or_prefixed = spec.exact_optional_value_flags.iter().any(|f| f == token)
+            || spec.prefix_value_flags.iter().any(|p| token.starts_with(p.as_str()) && token.len() > p.len());
+        if optional_or_prefixed || token.starts_with('-') {
+            idx += 1;
+            continue;
+        }
+        return true;
+    }
+    false
+}
+
+/// `detectInterpreterInlineEvalArgv`.
+fn interpreter_hit(argv: &[String]) -> Option<InlineEvalHit> {
+    let executable = argv.first()?.trim();
+    if executable.is_empty() {
+        return None;
+    }
+    let name = normalize_executable(executable);
+    let data = release_data(OpenClawVersion::V2026_9);
+    let hit = |flag: String| InlineEvalHit { interpreter: name.clone(), flag };
+    if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(&s.names, &name)) {
+        for token in argv.iter().skip(1).map(|t| t.trim()) {
+            if token.is_empty() {
+                continue;
+            }
+            if token == "--" {
+                if spec.scan_past_double_dash {
+                    continue;
+                }
+                break;
+            }
+            if let Some(flag) = flag_hit(spec, token) {
+                return Some(hit(flag));
+            }
+        }
+    }
+    let spec = data.positional_inline_eval_specs.iter().find(|s| names_include(&s.names, &name))?;
+    positional_hit(spec, argv).then(|| hit(spec.flag.clone()))
+}
+
+fn strip_assignments(argv: &[String]) -> &[String] {
+    let n = argv.iter().take_while(|t| super::wrappers::is_env_assignment(t)).count();
+    &argv[n..]
+}
+
+/// `$0 "$@"`-style payloads: which positional args run as the command.
+fn positional_carrier_argv(argv: &[String]) -> Option<Vec<String>> {
+    let (payload, index) = posix_inline_command(argv)?;
+    let tokens: Vec<&str> = payload.split_whitespace().collect();
+    let mut i = 0;
+    if tokens.first() == Some(&"exec") {
+        i += 1;
+        if tokens.get(i) == Some(&"--") {
+            i += 1;
+        }
+    }
+    let positional = |t: &str| -> Option<String> {
+        let t = t.strip_prefix('"').and_then(|x| x.strip_suffix('"')).unwrap_or(t);
+        let inner = t.strip_prefix("${").and_then(|x| x.strip_suffix('}')).or_else(|| t.strip_prefix('$'))?;
+        (inner.len() == 1 && (inner == "@" || inner == "*" || inner.chars().all(|c| c.is_ascii_digit())))
+            .then(|| inner.to_string())
+    };
+    if positional(tokens.get(i)?)?.as_str() != "0" {
+        return None;
+    }
+    let rest = &argv[index + 1..];
+    let mut picked = vec![rest.first()?.clone()];
+    for t in &tokens[i + 1..] {
+        match positional(t)?.as_str() {
+            "@" => {
+                return Some(rest.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect());
+            }
+            "0" | "*" => return None,
+            n => picked.push(rest.get(n.parse::<usize>().ok()?).cloned().unwrap_or_default()),
+        }
+    }
+    Some(picked.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
+}
+
+fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>) -> Option<InlineEvalHit> {
+    if let Some(hit) = interpreter_hit(argv) {
+        return Some(hit);
+    }
+    let argv = strip_assignments(argv);
+    if argv.is_empty() || !seen.insert(argv.to_vec()) {
+        return None;
+    }
+    let name = normalize_executable(&argv[0]);
+    let carried = PARSEABLE_SHELLS.contains(&name.as_str()).then(|| positional_carrier_argv(argv)).flatten();
+    if let Some(carried) = carried.filter(|c| !c.is_empty()) {
+        return detect(&carried, seen);
+    }
+    if let Unwrap::Unwrapped { argv: inner, .. } = unwrap_dispatch_syntax(argv, OpenClawVersion::V2026_9) {
+        return detect(&inner, seen);
+    }
+    if ["sudo", "doas", "env", "command", "builtin", "exec"].contains(&name.as_str()) {
+        return detect(&carried_argv(argv)?, seen);
+    }
+    None
+}
+
+/// `detectInlineEvalArgv` on a segment's effective argv, then its raw argv.
+pub fn detect_in_segment(effective: Option<&[String]>, raw: &[String]) -> Option<InlineEvalHit> {
+    effective.and_then(|e| detect(e, &mut HashSet::new())).or_else(|| detect(raw, &mut HashSet::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn argv(s: &str) -> Vec<String> {
+        super::super::wrappers::split_shell_args(s).unwrap()
+    }
+
+    #[test]
+    fn detects_interpreters() {
+        let d = |s: &str| detect_in_segment(None, &argv(s)).map(|h| h.describe());
+        assert_eq!(d("python3 -c 'print(1)'").as_deref(), Some("python3 -c"));
+        assert_eq!(d("python3.11 -Ic x").as_deref(), Some("python3.11 -c"));
+        assert_eq!(d("python3 script.py"), None);
+        assert_eq!(d("node -e 1").as_deref(), Some("node -e"));
+        assert_eq!(d("awk '{print}'").as_deref(), Some("awk inline program"));
+        assert_eq!(d("awk -f prog.awk"), None);
+        assert_eq!(d("env FOO=1 python3 -c x").as_deref(), Some("python3 -c"));
+        assert_eq!(d("sudo perl -ne x").as_deref(), Some("perl -e"));
+        assert_eq!(d("xargs rm").as_deref(), Some("xargs inline command"));
+        assert_eq!(d("sed -e s/a/b/").as_deref(), Some("sed -e"));
+        assert_eq!(d("find . -exec rm {} ;").as_deref(), Some("find -exec"));
+    }
+}

@@ -1,0 +1,220 @@
+//! Exec approval simulator (issue 3): answers allow / ask / deny for a shell command, segment by
+//! segment, as OpenClaw 2026.9 or 2026.2 would.
+//!
+//! Pipeline: [`settings`] (config + what-ifs → requested policy with sources) → [`approvals`]
+//! (host document floor) → analysis ([`explain`] + [`plan`] for 2026.9, [`legacy`] for 2026.2) →
+//! per-segment satisfaction ([`allowlist`], [`safe_bins`], builtins, skills) → [`decide`].
+
+pub mod allowlist;
+pub mod approvals;
+pub mod batch;
+pub mod data;
+pub mod decide;
+pub mod explain;
+pub mod inline_eval;
+pub mod legacy;
+pub mod pin;
+pub mod pkg_manager;
+pub mod plan;
+pub mod policy;
+pub mod render;
+pub mod resolve;
+pub mod safe_bins;
+pub mod segments;
+pub mod settings;
+pub mod wrappers;
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+pub use approvals::ApprovalsInput;
+pub use decide::ApprovalFlags;
+pub use policy::{Ask, Security, Source, Sourced};
+pub use segments::{PlanFailure, SatisfiedBy, Segment, SkillBin};
+pub use settings::WhatIf;
+
+use crate::OpenClawVersion;
+
+/// Commands longer than this are rejected before analysis (OpenClaw itself refuses to analyse
+/// more than 131,072 characters; this cap only keeps the simulator's memory bounded).
+pub const MAX_COMMAND_BYTES: usize = 1 << 20;
+
+/// One simulated exec call.
+#[derive(Debug, Clone)]
+pub struct ExecRequest {
+    pub command: String,
+    /// The loaded OpenClaw config (`openclaw.json` content).
+    pub config: serde_json::Value,
+    /// The session's agent; `None` = the config's default agent.
+    pub agent_id: Option<String>,
+    pub what_if: WhatIf,
+    pub approvals: ApprovalsInput,
+    pub cwd: PathBuf,
+    /// `PATH` of the exec environment; `None` = this process's `PATH`.
+    pub path_var: Option<String>,
+    /// `HOME` for `~` expansion; `None` = this process's `HOME`.
+    pub home: Option<String>,
+    /// Node-style platform name (`linux`, `darwin`, `win32`).
+    pub platform: String,
+    /// Whether the session has a sandbox runtime (decides `host=auto`).
+    pub sandboxed: bool,
+    /// Skill CLIs the gateway reports (auto-allowed when the approvals document enables it).
+    pub skill_bins: Vec<SkillBin>,
+    /// The session's elevated level (`/elevated`), assumed available when not `Off`.
+    pub elevated: Elevated,
+}
+
+/// Elevated exec levels (spec §2.8): `on` behaves as `ask`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Elevated {
+    #[default]
+    Off,
+    Ask,
+    Full,
+}
+
+impl ExecRequest {
+    /// A request with an empty config in `cwd`, everything else defaulted.
+    pub fn new(command: impl Into<String>, cwd: impl Into<PathBuf>) -> Self {
+        ExecRequest {
+            command: command.into(),
+            config: serde_json::json!({}),
+            agent_id: None,
+            what_if: WhatIf::default(),
+            approvals: ApprovalsInput::None,
+            cwd: cwd.into(),
+            path_var: None,
+            home: None,
+            platform: "linux".into(),
+            sandboxed: false,
+            skill_bins: Vec::new(),
+            elevated: Elevated::Off,
+        }
+    }
+}
+
+/// The simulated outcome.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Decision {
+    Allow,
+    Ask,
+    Deny,
+    /// OpenClaw throws (invalid host, 2026.2 invalid allowlist regex, sandbox unavailable…).
+    Error,
+}
+
+impl Decision {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Allow => "allow",
+            Decision::Ask => "ask",
+            Decision::Deny => "deny",
+            Decision::Error => "error",
+        }
+    }
+}
+
+/// Everything the simulator found out about one exec call.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecOutcome {
+    #[serde(serialize_with = "serialize_version")]
+    pub version: OpenClawVersion,
+    /// What finally happens.
+    pub decision: Decision,
+    /// The decision at the point OpenClaw computes `policyRequiresAsk` (before a later
+    /// "allowlist miss" / "ask-fallback-deny" refusal); this is what the oracle's gateway reports.
+    pub observed_decision: Decision,
+    /// OpenClaw's deny/error text, or a note (sandbox hosts).
+    pub message: Option<String>,
+    /// Short reason labels (`allowlist-miss`, `analysis-failed: redirect`, `ask=always`…).
+    pub reasons: Vec<String>,
+    pub host: Sourced<String>,
+    pub security: Sourced<Security>,
+    pub ask: Sourced<Ask>,
+    pub ask_fallback: Sourced<Security>,
+    pub policy_requires_ask: bool,
+    /// False when the decision was reached before command analysis (deny, error, sandbox).
+    pub evaluated: bool,
+    pub analysis_ok: bool,
+    /// Allowlist satisfied *and* security=allowlist (as OpenClaw's gateway reports it).
+    pub allowlist_satisfied: bool,
+    pub segments: Vec<Segment>,
+    pub plan_failure: Option<PlanFailure>,
+    pub enforced_command: Option<String>,
+    pub plan_unavailable_reason: Option<String>,
+    pub durable_approval: bool,
+    #[serde(skip)]
+    pub approval_flags: ApprovalFlags,
+    pub warnings: Vec<String>,
+    pub approvals_locator: Option<String>,
+    /// 2026.9: the approvals store could not be read and fail-closed defaults were used.
+    pub approvals_fail_closed: Option<String>,
+}
+
+fn serialize_version<S: serde::Serializer>(v: &OpenClawVersion, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v.short())
+}
+
+/// Input that cannot be simulated at all.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum ExecError {
+    #[error("the command is empty")]
+    #[diagnostic(code(clawpolicy::exec::empty_command))]
+    EmptyCommand,
+    #[error("the command contains NUL bytes (binary input?)")]
+    #[diagnostic(code(clawpolicy::exec::binary_command), help("pass the command as text"))]
+    BinaryCommand,
+    #[error("the command is not valid UTF-8")]
+    #[diagnostic(code(clawpolicy::exec::not_utf8))]
+    NotUtf8,
+    #[error("the command is {0} bytes long; at most {MAX_COMMAND_BYTES} are simulated")]
+    #[diagnostic(code(clawpolicy::exec::too_large))]
+    TooLarge(usize),
+}
+
+/// Turns raw bytes (a file, stdin) into command text, refusing binary input.
+pub fn command_from_bytes(bytes: &[u8]) -> Result<String, ExecError> {
+    let text = std::str::from_utf8(bytes).map_err(|_| ExecError::NotUtf8)?;
+    check_command(text)?;
+    Ok(text.to_string())
+}
+
+fn check_command(command: &str) -> Result<(), ExecError> {
+    if command.len() > MAX_COMMAND_BYTES {
+        return Err(ExecError::TooLarge(command.len()));
+    }
+    if command.contains('\0') {
+        return Err(ExecError::BinaryCommand);
+    }
+    if command.trim().is_empty() {
+        return Err(ExecError::EmptyCommand);
+    }
+    Ok(())
+}
+
+/// Simulates one exec call as `version` would decide it.
+pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecOutcome, ExecError> {
+    check_command(&request.command)?;
+    let agent_id = request.agent_id.clone().unwrap_or_else(|| settings::default_agent_id(&request.config, version));
+    let settings = settings::resolve(&request.config, &agent_id, &request.what_if, version);
+    let approvals = approvals::load(&request.approvals, version);
+    let input = decide::DecisionInput {
+        command: &request.command,
+        settings: &settings,
+        approvals: &approvals,
+        cwd: request.cwd.clone(),
+        path_var: request.path_var.clone().unwrap_or_else(|| std::env::var("PATH").unwrap_or_default()),
+        home: request.home.clone().or_else(|| std::env::var("HOME").ok()),
+        windows: request.platform.trim().to_lowercase().starts_with("win"),
+        sandboxed: request.sandboxed,
+        skill_bins: request.skill_bins.clone(),
+        elevated: request.elevated,
+    };
+    Ok(decide::decide(&input, version))
+}
+
+pub use batch::evaluate_batch_case;

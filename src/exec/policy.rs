@@ -1,0 +1,160 @@
+//! The exec policy vocabulary: security and ask levels, and where an effective value came from.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::Serialize;
+
+/// `tools.exec.security` and friends, ordered from strictest to loosest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Security {
+    Deny,
+    Allowlist,
+    Full,
+}
+
+/// `tools.exec.ask`, ordered from least to most prompting.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Ask {
+    Off,
+    OnMiss,
+    Always,
+}
+
+impl Security {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Security::Deny => "deny",
+            Security::Allowlist => "allowlist",
+            Security::Full => "full",
+        }
+    }
+
+    /// OpenClaw's `minSecurity`: the stricter of the two.
+    pub fn min(self, other: Security) -> Security {
+        std::cmp::min(self, other)
+    }
+}
+
+impl Ask {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ask::Off => "off",
+            Ask::OnMiss => "on-miss",
+            Ask::Always => "always",
+        }
+    }
+
+    /// OpenClaw's `maxAsk`: the more prompting of the two.
+    pub fn max(self, other: Ask) -> Ask {
+        std::cmp::max(self, other)
+    }
+}
+
+impl FromStr for Security {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "deny" => Ok(Security::Deny),
+            "allowlist" => Ok(Security::Allowlist),
+            "full" => Ok(Security::Full),
+            _ => Err(()),
+        }
+    }
+}
+
+impl FromStr for Ask {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> {
+        match s {
+            "off" => Ok(Ask::Off),
+            "on-miss" => Ok(Ask::OnMiss),
+            "always" => Ok(Ask::Always),
+            _ => Err(()),
+        }
+    }
+}
+
+impl fmt::Display for Security {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+impl fmt::Display for Ask {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.pad(self.as_str())
+    }
+}
+
+/// `tools.exec.mode` presets (2026.9 only) and the (security, ask) pair each one stands for.
+pub fn mode_policy(mode: &str) -> Option<(Security, Ask)> {
+    match mode {
+        "deny" => Some((Security::Deny, Ask::Off)),
+        "allowlist" => Some((Security::Allowlist, Ask::Off)),
+        "ask" | "auto" => Some((Security::Allowlist, Ask::OnMiss)),
+        "full" => Some((Security::Full, Ask::Off)),
+        _ => None,
+    }
+}
+
+/// Where an effective setting came from, so a report can point at the config key or store row.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "at", rename_all = "camelCase")]
+pub enum Source {
+    /// A config key path such as `agents.entries.work.tools.exec.security`.
+    Config(String),
+    /// A field of the approvals document, such as `agents.*.ask` or `defaults.security`.
+    Approvals(String),
+    /// A command-line what-if override.
+    WhatIf(String),
+    /// OpenClaw's built-in default.
+    Default,
+    /// Derived from other settings (e.g. `minSecurity` of config and approvals).
+    Combined(String),
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Source::Config(p) => write!(f, "config {p}"),
+            Source::Approvals(p) => write!(f, "approvals {p}"),
+            Source::WhatIf(p) => write!(f, "what-if {p}"),
+            Source::Default => f.write_str("built-in default"),
+            Source::Combined(why) => f.write_str(why),
+        }
+    }
+}
+
+/// A value together with its [`Source`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Sourced<T> {
+    pub value: T,
+    pub source: Source,
+}
+
+impl<T> Sourced<T> {
+    pub fn new(value: T, source: Source) -> Self {
+        Sourced { value, source }
+    }
+
+    pub fn default_value(value: T) -> Self {
+        Sourced { value, source: Source::Default }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_security_and_max_ask_pick_the_strict_side() {
+        assert_eq!(Security::Full.min(Security::Allowlist), Security::Allowlist);
+        assert_eq!(Security::Deny.min(Security::Full), Security::Deny);
+        assert_eq!(Ask::Off.max(Ask::Always), Ask::Always);
+        assert_eq!(mode_policy("auto"), Some((Security::Allowlist, Ask::OnMiss)));
+        assert_eq!(mode_policy("yolo"), None);
+    }
+}

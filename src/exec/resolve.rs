@@ -1,0 +1,160 @@
+//! Executable resolution: PATH search, cwd-relative paths, `~`, realpath (spec §3.5, deltas B3.6).
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Component, Path, PathBuf};
+
+use crate::OpenClawVersion;
+
+/// The process context a command is resolved in.
+#[derive(Debug, Clone)]
+pub struct ExecEnv {
+    pub cwd: PathBuf,
+    /// The `PATH` the command would see (request env, else the process env).
+    pub path_var: String,
+    pub home: Option<String>,
+}
+
+/// What one argv[0] resolved to.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Executable {
+    /// The token as written (after wrapper unwrapping).
+    pub raw: String,
+    /// The file found, as OpenClaw spells it (not canonicalized).
+    pub resolved_path: Option<String>,
+    /// `realpath(resolved_path)`; 2026.2 never computes it.
+    pub real_path: Option<String>,
+    /// Basename of `resolved_path`, or the raw token when nothing resolved.
+    pub name: String,
+}
+
+impl Executable {
+    /// The path allowlist patterns and safe-bin trust are checked against (realpath first).
+    pub fn trust_path(&self) -> Option<&str> {
+        self.real_path.as_deref().or(self.resolved_path.as_deref())
+    }
+}
+
+/// True for tokens that name a path rather than a PATH lookup.
+pub fn has_path_separator(token: &str) -> bool {
+    token.contains('/') || token.contains('\\')
+}
+
+/// Node's `path.resolve(base, p)` for POSIX: join then normalize `.`/`..` lexically.
+pub fn lexical_resolve(base: &Path, p: &str) -> PathBuf {
+    let joined = if p.starts_with('/') { PathBuf::from(p) } else { base.join(p) };
+    let mut out = PathBuf::from("/");
+    for comp in joined.components() {
+        match comp {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::Normal(part) => out.push(part),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// Expands a leading `~` the way `expandHomePrefix` does (`~` and `~/…` only).
+pub fn expand_home(token: &str, home: Option<&str>) -> String {
+    match (home, token.strip_prefix('~')) {
+        (Some(h), Some(rest)) if rest.is_empty() || rest.starts_with('/') => format!("{h}{rest}"),
+        _ => token.to_string(),
+    }
+}
+
+fn is_executable_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+fn realpath(path: &str) -> Option<String> {
+    std::fs::canonicalize(path).ok().map(|p| p.to_string_lossy().into_owned())
+}
+
+/// The path a path-like token points at, whether or not it exists (`resolveExecutablePathCandidate`).
+pub fn candidate_path(raw: &str, env: &ExecEnv) -> Option<String> {
+    let expanded = expand_home(raw, env.home.as_deref());
+    if !has_path_separator(&expanded) {
+        return None;
+    }
+    Some(lexical_resolve(&env.cwd, &expanded).to_string_lossy().into_owned())
+}
+
+fn search_path(name: &str, env: &ExecEnv, version: OpenClawVersion) -> Option<String> {
+    for entry in env.path_var.split(':') {
+        // 2026.2 drops empty entries; 2026.9 (with a cwd) resolves them against the cwd.
+        if entry.is_empty() && version == OpenClawVersion::V2026_2 {
+            continue;
+        }
+        let dir = lexical_resolve(&env.cwd, entry);
+        let candidate = dir.join(name);
+        if is_executable_file(&candidate) {
+            return Some(candidate.to_string_lossy().into_owned());
+        }
+    }
+    None
+}
+
+/// Resolves `raw` as `resolveExecutablePath` does in `version`.
+pub fn resolve_executable(raw: &str, env: &ExecEnv, version: OpenClawVersion) -> Executable {
+    let expanded = expand_home(raw, env.home.as_deref());
+    let resolved_path = if has_path_separator(&expanded) {
+        let candidate = lexical_resolve(&env.cwd, &expanded);
+        is_executable_file(&candidate).then(|| candidate.to_string_lossy().into_owned())
+    } else if expanded.is_empty() {
+        None
+    } else {
+        search_path(&expanded, env, version)
+    };
+    let real_path = match version {
+        OpenClawVersion::V2026_9 => resolved_path.as_deref().and_then(realpath),
+        OpenClawVersion::V2026_2 => None,
+    };
+    let name = resolved_path
+        .as_deref()
+        .map(|p| Path::new(p).file_name().map_or(p.to_string(), |n| n.to_string_lossy().into_owned()))
+        .unwrap_or_else(|| raw.to_string());
+    Executable { raw: raw.to_string(), resolved_path, real_path, name }
+}
+
+/// The trust path of an executable that may not have resolved: the realpath of its candidate path.
+pub fn trust_path_or_candidate(exe: &Executable, env: &ExecEnv) -> Option<String> {
+    if let Some(p) = exe.trust_path() {
+        return Some(p.to_string());
+    }
+    let candidate = candidate_path(&exe.raw, env)?;
+    Some(realpath(&candidate).unwrap_or(candidate))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn env() -> ExecEnv {
+        ExecEnv { cwd: PathBuf::from("/tmp"), path_var: "/usr/bin:/bin".into(), home: Some("/root".into()) }
+    }
+
+    #[test]
+    fn resolves_through_path_and_realpath() {
+        let exe = resolve_executable("sh", &env(), OpenClawVersion::V2026_9);
+        assert_eq!(exe.resolved_path.as_deref(), Some("/usr/bin/sh"));
+        assert_eq!(exe.name, "sh");
+        assert!(exe.real_path.is_some());
+        let legacy = resolve_executable("sh", &env(), OpenClawVersion::V2026_2);
+        assert_eq!(legacy.real_path, None);
+    }
+
+    #[test]
+    fn unresolved_keeps_raw_name() {
+        let exe = resolve_executable("definitely-not-a-command-xyz", &env(), OpenClawVersion::V2026_9);
+        assert_eq!(exe.resolved_path, None);
+        assert_eq!(exe.name, "definitely-not-a-command-xyz");
+    }
+
+    #[test]
+    fn lexical_resolution_handles_dots() {
+        assert_eq!(lexical_resolve(Path::new("/tmp/a"), "../b/./c"), PathBuf::from("/tmp/b/c"));
+        assert_eq!(expand_home("~/x", Some("/h")), "/h/x");
+        assert_eq!(expand_home("~user/x", Some("/h")), "~user/x");
+    }
+}

@@ -1,0 +1,128 @@
+//! Shared evaluation types: the context a command is evaluated in and the per-segment result.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+
+use serde::Serialize;
+
+use super::allowlist::AllowlistEntry;
+use super::plan::Candidate;
+use super::resolve::ExecEnv;
+use super::safe_bins::SafeBinPolicy;
+
+/// What satisfied a segment (OpenClaw's `segmentSatisfiedBy` values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SatisfiedBy {
+    Allowlist,
+    SafeBins,
+    SafeBuiltins,
+    Skills,
+}
+
+impl SatisfiedBy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SatisfiedBy::Allowlist => "allowlist",
+            SatisfiedBy::SafeBins => "safeBins",
+            SatisfiedBy::SafeBuiltins => "safeBuiltins",
+            SatisfiedBy::Skills => "skills",
+        }
+    }
+}
+
+/// How far a 2026.9 plan candidate may be trusted (spec §3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TrustMode {
+    Executable,
+    PromptOnly,
+    ExactCommand,
+}
+
+/// A skill CLI the gateway reports (`skills.bins`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkillBin {
+    pub name: String,
+    pub resolved_path: String,
+}
+
+/// Everything segment evaluation needs besides the command text.
+#[derive(Debug, Clone)]
+pub struct EvalContext {
+    pub allowlist: Vec<AllowlistEntry>,
+    pub safe_bins: SafeBinPolicy,
+    pub safe_builtins: BTreeSet<String>,
+    pub env: ExecEnv,
+    pub windows: bool,
+    pub auto_allow_skills: bool,
+    pub skill_bins: Vec<SkillBin>,
+}
+
+/// Why analysis failed, with the span of the offending construct when there is one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PlanFailure {
+    pub reason: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Range<usize>>,
+}
+
+/// One evaluated segment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Segment {
+    pub argv: Vec<String>,
+    pub raw: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Range<usize>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub real_path: Option<String>,
+    /// argv after transparent wrappers were stripped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effective_argv: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub wrapper_chain: Vec<String>,
+    pub policy_blocked: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trust_mode: Option<TrustMode>,
+    /// Why the segment cannot be trusted (prompt-only reasons, blocked wrappers).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<AllowlistEntry>,
+    pub satisfied_by: Option<SatisfiedBy>,
+}
+
+impl Segment {
+    /// A segment reported for display only (analysis failed before evaluation).
+    pub fn unevaluated(argv: Vec<String>, raw: String, span: Option<Range<usize>>) -> Segment {
+        Segment {
+            argv,
+            raw,
+            span,
+            resolved_path: None,
+            real_path: None,
+            effective_argv: None,
+            wrapper_chain: Vec::new(),
+            policy_blocked: false,
+            trust_mode: None,
+            reasons: Vec::new(),
+            matched: None,
+            satisfied_by: None,
+        }
+    }
+}
+
+/// The result of evaluating a command against allowlist, safe bins, builtins and skills.
+#[derive(Debug, Clone)]
+pub struct Evaluation {
+    pub analysis_ok: bool,
+    /// Every segment satisfied (before the decision layer zeroes it outside allowlist mode).
+    pub allowlist_satisfied: bool,
+    pub segments: Vec<Segment>,
+    pub plan_failure: Option<PlanFailure>,
+    /// The 2026.9 plan candidates (empty for 2026.2 and on failure); pinning needs them.
+    pub candidates: Vec<Candidate>,
+}

@@ -1,0 +1,160 @@
+//! Exec conformance: every case of `fixtures/conformance/exec-<version>.cases.jsonl` is run
+//! through `clawpolicy::exec::evaluate_batch_case` and compared with the real OpenClaw output
+//! recorded by the oracles (`exec-<version>.expected.jsonl`, see `run_oracles.sh`).
+//!
+//! Compared: the top-level decision (the oracle's gateway decision), and for both oracle layers
+//! `decision`, `analysisOk`, `allowlistSatisfied`, segment argv and per-segment satisfaction;
+//! for the gateway layer also `hostSecurity`, `hostAsk`, `askFallback`, `policyRequiresAsk`,
+//! `reasons` and `enforcedCommand`. Any difference not in `KNOWN_DIFFERENCES` fails the test.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use clawpolicy::exec::evaluate_batch_case;
+use serde_json::Value;
+
+/// Same tree as `generate_exec_cases.py --setup-fixture` (absolute paths are part of the cases).
+const FIXTURE: &str = "/tmp/clawpolicy-exec-fixture";
+
+/// Case-level differences we know about: (version, case id, field path, why). Empty: every
+/// compared field matches the oracles.
+///
+/// One difference is structural and checked separately by `final_decision_differs_only_after_the_probe`:
+/// the 2026.9 oracle stops at the point OpenClaw computes `policyRequiresAsk`, so a command that is
+/// refused *after* that point (`exec denied: allowlist miss` with ask=off, or
+/// `ask-fallback-deny: execution-plan-miss`) is reported by the oracle as `allow`/`ask`.
+/// clawpolicy's `gateway.decision` reproduces the oracle's observation; its top-level `decision`
+/// is the final outcome (spec §4.10, rows 2, 31, 36).
+const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[];
+
+/// The top-level (final) decision may differ from the observed gateway decision only by a
+/// post-probe refusal, and only in 2026.9.
+fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value) -> Result<(), String> {
+    let (Some(observed), Some(final_)) =
+        (actual.get("gateway").and_then(|g| g.get("decision")), actual.get("decision"))
+    else {
+        return Ok(());
+    };
+    if observed == final_ {
+        return Ok(());
+    }
+    let message = actual["message"].as_str().unwrap_or("");
+    let allowed = version == "2026.9"
+        && final_ == "deny"
+        && ((observed == "allow" && message == "exec denied: allowlist miss")
+            || (observed == "ask" && message == "ask-fallback-deny: execution-plan-miss"));
+    if allowed { Ok(()) } else { Err(format!("final {final_} vs observed {observed} ({message})")) }
+}
+
+fn setup_fixture() {
+    for dir in ["proj/bin", "s", "work"] {
+        std::fs::create_dir_all(format!("{FIXTURE}/{dir}")).unwrap();
+    }
+    let write = |rel: &str, body: &str, mode: u32| {
+        let path = format!("{FIXTURE}/{rel}");
+        std::fs::write(&path, body).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+    };
+    for exe in ["proj/bin/rg", "proj/bin/mytool", "s/x.sh"] {
+        write(exe, "#!/bin/sh\nexit 0\n", 0o755);
+    }
+    write("proj/bin/notexec", "data\n", 0o644);
+    let link = format!("{FIXTURE}/proj/bin/lslink");
+    if std::fs::symlink_metadata(&link).is_err() {
+        std::os::unix::fs::symlink("/usr/bin/ls", &link).unwrap();
+    }
+}
+
+fn read_jsonl(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+const LAYER_FIELDS: &[&str] = &["decision", "analysisOk", "allowlistSatisfied", "segments", "segmentSatisfiedBy"];
+const GATEWAY_ONLY_FIELDS: &[&str] =
+    &["hostSecurity", "hostAsk", "askFallback", "policyRequiresAsk", "reasons", "enforcedCommand"];
+
+/// Compares one case; returns the differing field paths with both values.
+fn compare(expected: &Value, actual: &Value) -> Vec<(String, String)> {
+    let mut diffs = Vec::new();
+    let mut check = |path: String, want: &Value, got: &Value| {
+        if want != got {
+            diffs.push((path, format!("oracle {want} / clawpolicy {got}")));
+        }
+    };
+    // The oracle's top-level decision is its gateway layer's (or core's when that did not run).
+    let ours_top =
+        actual.get("gateway").and_then(|g| g.get("decision")).or(actual.get("decision")).unwrap_or(&Value::Null);
+    check("decision".into(), &expected["decision"], ours_top);
+    for layer in ["core", "gateway"] {
+        let Some(want) = expected.get(layer).and_then(Value::as_object) else {
+            continue;
+        };
+        let got = actual.get(layer).cloned().unwrap_or(Value::Null);
+        let fields = LAYER_FIELDS.iter().chain(if layer == "gateway" { GATEWAY_ONLY_FIELDS } else { &[] });
+        for field in fields {
+            // Fields the oracle did not report (e.g. segments of a deny before analysis) are not compared.
+            if let Some(w) = want.get(*field) {
+                check(format!("{layer}.{field}"), w, got.get(*field).unwrap_or(&Value::Null));
+            }
+        }
+    }
+    diffs
+}
+
+fn run_version(version: &str) -> (usize, usize, Vec<String>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let cases = read_jsonl(&dir.join(format!("exec-{version}.cases.jsonl")));
+    let expected: BTreeMap<String, Value> = read_jsonl(&dir.join(format!("exec-{version}.expected.jsonl")))
+        .into_iter()
+        .map(|e| (e["id"].as_str().unwrap().to_string(), e))
+        .collect();
+    let mut passed = 0;
+    let mut unexpected = Vec::new();
+    for case in &cases {
+        let id = case["id"].as_str().unwrap();
+        let want = &expected[id];
+        let got = evaluate_batch_case(case);
+        let mut diffs = compare(want, &got);
+        if let Err(why) = final_decision_differs_only_after_the_probe(version, &got) {
+            diffs.push(("finalDecision".into(), why));
+        }
+        let unknown: Vec<_> = diffs
+            .iter()
+            .filter(|(field, _)| !KNOWN_DIFFERENCES.iter().any(|k| k.0 == version && k.1 == id && k.2 == field))
+            .collect();
+        if diffs.is_empty() {
+            passed += 1;
+        }
+        for (field, detail) in unknown {
+            unexpected.push(format!(
+                "{version} {id} {field}: {detail}\n    command: {:?}",
+                case["command"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    (passed, cases.len(), unexpected)
+}
+
+#[test]
+fn exec_conformance_against_oracles() {
+    setup_fixture();
+    let mut failures = Vec::new();
+    for version in ["2026.9", "2026.2"] {
+        let (passed, total, unexpected) = run_version(version);
+        println!(
+            "exec conformance {version}: {passed}/{total} cases identical ({:.1} %)",
+            100.0 * passed as f64 / total as f64
+        );
+        failures.extend(unexpected);
+    }
+    for f in &failures {
+        println!("{f}");
+    }
+    assert!(failures.is_empty(), "{} unexpected difference(s) from the oracles", failures.len());
+}
