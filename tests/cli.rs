@@ -1,0 +1,101 @@
+//! The command line as users and CI see it: exit codes, machine output, diagnostics.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn clawpolicy() -> Command {
+    let mut cmd = Command::cargo_bin("clawpolicy").unwrap();
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+fn json_out(args: &[&str]) -> Value {
+    let output = clawpolicy().args(args).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    serde_json::from_slice(&output.stdout).expect("stdout is only JSON")
+}
+
+#[test]
+fn tools_json_names_the_removing_step_and_location() {
+    let doc = json_out(&[
+        "tools",
+        "--config",
+        "fixtures/examples/team.json5",
+        "--agent",
+        "research",
+        "--provider",
+        "openai",
+        "--model",
+        "gpt-5",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(doc["schemaVersion"], 1);
+    assert_eq!(doc["kind"], "tools");
+    let fetch = &doc["removed"]["web_fetch"];
+    assert_eq!(fetch["step"], "agents.research.tools.byProvider.allow");
+    assert_eq!(fetch["rule"], "deny");
+    assert!(fetch["location"].as_str().unwrap().contains("team.json5:"), "{fetch}");
+}
+
+#[test]
+fn explain_offers_a_verified_fix() {
+    let doc = json_out(&[
+        "explain",
+        "exec",
+        "--config",
+        "fixtures/examples/team.json5",
+        "--agent",
+        "support",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(doc["present"], false);
+    assert!(
+        doc["fixes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["restores"] == true || !f["edits"].as_array().unwrap().is_empty())
+    );
+}
+
+#[test]
+fn batch_answers_one_line_per_case() {
+    let input = r#"{"id":"a","config":{"tools":{"deny":["exec"]}},"senderIsOwner":true}
+{"id":"b","config":{"tools":{"profile":"default"}}}
+not json
+"#;
+    let output = clawpolicy().args(["tools", "--batch", "-"]).write_stdin(input).output().unwrap();
+    assert!(output.status.success());
+    let lines: Vec<Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["removed"]["exec"], "tools.allow");
+    assert_eq!(lines[1]["ok"], false);
+    assert_eq!(lines[2]["ok"], false);
+}
+
+#[test]
+fn bad_input_exits_2_with_a_diagnostic() {
+    for (file, needle) in [
+        ("fixtures/broken/unterminated.json5", "unterminated.json5"),
+        ("fixtures/broken/bad-profile.json5", "profile"),
+        ("fixtures/broken/loop-a.json5", "Circular include"),
+        ("fixtures/broken/does-not-exist.json5", "does-not-exist"),
+    ] {
+        let output = clawpolicy().args(["tools", "--config", file]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2), "{file}");
+        assert!(output.stdout.is_empty(), "{file}: nothing on stdout");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(needle), "{file}: {stderr}");
+    }
+}
+
+#[test]
+fn catalog_differs_by_release() {
+    let current = json_out(&["catalog", "--format", "json"]);
+    let seed = json_out(&["--openclaw-version", "2026.2", "catalog", "--format", "json"]);
+    assert_eq!(current["tools"].as_array().unwrap().len(), 61);
+    assert_eq!(seed["tools"].as_array().unwrap().len(), 25);
+}
