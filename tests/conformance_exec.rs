@@ -146,10 +146,12 @@ fn exec_conformance_against_oracles() {
     setup_fixture();
     let mut failures = Vec::new();
     for version in ["2026.9", "2026.2"] {
+        let started = std::time::Instant::now();
         let (passed, total, unexpected) = run_version(version);
         println!(
-            "exec conformance {version}: {passed}/{total} cases identical ({:.1} %)",
-            100.0 * passed as f64 / total as f64
+            "exec conformance {version}: {passed}/{total} cases identical ({:.1} %) in {:.3} s",
+            100.0 * passed as f64 / total as f64,
+            started.elapsed().as_secs_f64()
         );
         failures.extend(unexpected);
     }

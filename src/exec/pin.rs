@@ -9,7 +9,8 @@ pub const SHELL_EXPANSION: &str = "shell expansion in enforced arguments";
 const WRAPPER_PAYLOAD: &str = "shell quoting required in wrapper payload";
 const PLAN_UNAVAILABLE: &str = "segment execution plan unavailable";
 
-fn render_bare(token: &str) -> String {
+/// A token as OpenClaw renders it: bare when `[A-Za-z0-9_@%+=:,./-]+`, else single-quoted.
+pub fn render_bare(token: &str) -> String {
     let bare = !token.is_empty() && token.chars().all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c));
     if bare { token.to_string() } else { format!("'{}'", token.replace('\'', "'\"'\"'")) }
 }

@@ -1,7 +1,7 @@
 //! Package-manager exec unwrapping for allowlist targets (2026.9, spec §3.8):
 //! `npx tool`, `npm exec tool`, `pnpm dlx tool`, `yarn exec tool` are matched as `tool`.
 
-use super::wrappers::{normalize_executable, shell_wrapper, trust_plan};
+use super::wrappers::{normalize_executable, option_name, shell_wrapper, trust_plan};
 use crate::OpenClawVersion;
 
 /// An option grammar: which options take values, which are flags, which change the package context.
@@ -148,10 +148,6 @@ enum Terminator {
     Skip,
     Stop,
     Reject,
-}
-
-fn option_name(token: &str) -> &str {
-    token.split_once('=').map_or(token, |(n, _)| n)
 }
 
 fn first_non_option(argv: &[String], start: usize, g: &Grammar, terminator: Terminator) -> Option<usize> {

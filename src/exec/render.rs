@@ -7,6 +7,7 @@ use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
 use super::ExecOutcome;
+use super::pin::render_bare;
 
 /// Renders the outcome as plain text (no colour; stable for snapshots).
 pub fn render_text(o: &ExecOutcome) -> String {
@@ -55,16 +56,7 @@ pub fn render_text(o: &ExecOutcome) -> String {
 }
 
 fn shell_words(argv: &[String]) -> String {
-    argv.iter()
-        .map(|a| {
-            if !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || "_@%+=:,./-".contains(c)) {
-                a.clone()
-            } else {
-                format!("'{}'", a.replace('\'', "'\\''"))
-            }
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    argv.iter().map(|a| render_bare(a)).collect::<Vec<_>>().join(" ")
 }
 
 /// An analysis failure with a label under the offending construct.

@@ -63,7 +63,8 @@ pub fn expand_home(token: &str, home: Option<&str>) -> String {
     }
 }
 
-fn is_executable_file(path: &Path) -> bool {
+/// A regular file with an execute bit (`isExecutableFile`; the simulator runs as the user).
+pub fn is_executable_file(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 

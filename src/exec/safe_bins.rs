@@ -6,7 +6,7 @@ use std::path::Path;
 use serde_json::Value;
 
 use super::data::{SafeBinProfile, release_data};
-use super::resolve::{Executable, lexical_resolve};
+use super::resolve::{Executable, is_executable_file, lexical_resolve};
 use crate::OpenClawVersion;
 
 /// The effective safe-bin policy of a session (`resolveExecSafeBinRuntimePolicy`).
@@ -44,11 +44,6 @@ fn custom_profile(value: &Value) -> SafeBinProfile {
         allowed_boolean_flags: BTreeSet::new(),
         denied_flags: flags("deniedFlags"),
     }
-}
-
-fn is_executable_file(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 impl SafeBinPolicy {

@@ -123,7 +123,7 @@ pub fn is_env_assignment(token: &str) -> bool {
 }
 
 /// The option name of `--name=value` / `-x=v` tokens (`parseInlineOptionToken`).
-fn option_name(token: &str) -> &str {
+pub fn option_name(token: &str) -> &str {
     token.split_once('=').map_or(token, |(n, _)| n)
 }
 
