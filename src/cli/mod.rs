@@ -2,6 +2,7 @@
 //! call the library, and render.
 
 mod catalog_cmd;
+mod exec_cmd;
 mod explain_cmd;
 mod output;
 mod tools_cmd;
@@ -17,7 +18,9 @@ pub use output::Format;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  the command answered (for `tools` and `explain`, whatever the answer)
+  0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
+  3  `exec`: the command needs approval
+  4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
 
 #[derive(Debug, Parser)]
@@ -37,6 +40,8 @@ pub enum Command {
     Tools(tools_cmd::ToolsArgs),
     /// Why one tool is present or missing, and the smallest edits that would bring it back.
     Explain(explain_cmd::ExplainArgs),
+    /// Would a shell command run, need approval, or be denied? Segment by segment.
+    Exec(exec_cmd::ExecArgs),
     /// The tools, groups and profiles of the selected OpenClaw release.
     Catalog(catalog_cmd::CatalogArgs),
 }
@@ -164,6 +169,7 @@ pub fn run() -> ExitCode {
     let result = match &cli.command {
         Command::Tools(args) => tools_cmd::run(cli.openclaw_version, args),
         Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
+        Command::Exec(args) => exec_cmd::run(cli.openclaw_version, args),
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
     };
     match result {

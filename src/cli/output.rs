@@ -53,3 +53,47 @@ pub fn table(header: &[&str]) -> Table {
     table.load_preset(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
     table
 }
+
+/// Runs a JSONL batch: one JSON case per input line (`-` = standard input), one JSON answer per
+/// output line, each with `schemaVersion`. `answer` gets the parsed case, or the parse error of a
+/// line that is not JSON, so one bad line never stops the batch.
+pub fn run_jsonl(
+    path: &std::path::Path,
+    mut answer: impl FnMut(Result<Value, String>) -> Value,
+) -> miette::Result<std::process::ExitCode> {
+    use std::io::BufRead;
+    let reader: Box<dyn BufRead> = if path == std::path::Path::new("-") {
+        Box::new(std::io::stdin().lock())
+    } else {
+        let file = std::fs::File::open(path)
+            .map_err(|e| miette::miette!(code = "batch::read", "cannot open {}: {e}", path.display()))?;
+        Box::new(std::io::BufReader::new(file))
+    };
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    for (number, line) in reader.lines().enumerate() {
+        let line = line.map_err(|e| miette::miette!(code = "batch::read", "{}: {e}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let case = serde_json::from_str::<Value>(&line).map_err(|e| format!("line {}: {e}", number + 1));
+        let mut result = answer(case);
+        if let Some(object) = result.as_object_mut() {
+            object.insert("schemaVersion".into(), SCHEMA_VERSION.into());
+        }
+        let written =
+            serde_json::to_writer(&mut out, &result).map_err(std::io::Error::from).and_then(|()| out.write_all(b"\n"));
+        if let Err(e) = written {
+            return broken_pipe_ok(e);
+        }
+    }
+    out.flush().map_or_else(broken_pipe_ok, |()| Ok(std::process::ExitCode::SUCCESS))
+}
+
+/// A write error ends the command; a closed pipe (`| head`) ends it successfully.
+fn broken_pipe_ok(error: std::io::Error) -> miette::Result<std::process::ExitCode> {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        Ok(std::process::ExitCode::SUCCESS)
+    } else {
+        Err(miette::miette!("cannot write output: {error}"))
+    }
+}

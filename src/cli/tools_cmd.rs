@@ -1,7 +1,6 @@
 //! `clawpolicy tools`: one session's final tool list, or a batch of sessions as JSONL.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -48,42 +47,11 @@ pub fn run(version: OpenClawVersion, args: &ToolsArgs) -> miette::Result<ExitCod
 }
 
 fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> {
-    let reader: Box<dyn BufRead> = if path == Path::new("-") {
-        Box::new(std::io::stdin().lock())
-    } else {
-        let file = std::fs::File::open(path)
-            .map_err(|e| miette::miette!(code = "batch::read", "cannot open {}: {e}", path.display()))?;
-        Box::new(std::io::BufReader::new(file))
-    };
     let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (number, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| miette::miette!(code = "batch::read", "{}: {e}", path.display()))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let mut answer = match serde_json::from_str::<serde_json::Value>(&line) {
-            Ok(case) => run_tools_case(&case, version, &base_dir),
-            Err(e) => {
-                serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": format!("line {}: {e}", number + 1)}})
-            }
-        };
-        if let Some(object) = answer.as_object_mut() {
-            object.insert("schemaVersion".into(), crate::batch::TOOLS_BATCH_SCHEMA.into());
-        }
-        let written =
-            serde_json::to_writer(&mut out, &answer).map_err(std::io::Error::from).and_then(|()| out.write_all(b"\n"));
-        if let Err(e) = written {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(miette::miette!("cannot write output: {e}"));
-        }
-    }
-    match out.flush() {
-        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
-        _ => Ok(ExitCode::SUCCESS),
-    }
+    output::run_jsonl(path, |case| match case {
+        Ok(case) => run_tools_case(&case, version, &base_dir),
+        Err(message) => serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}}),
+    })
 }
 
 /// A removal with the place it was written, for people and scripts.

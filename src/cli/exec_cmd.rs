@@ -1,0 +1,240 @@
+//! `clawpolicy exec`: would this command run, need approval, or be denied in this session?
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use serde::Serialize;
+
+use super::output::{self, Format};
+use super::{ConfigArgs, ContextArgs};
+use crate::OpenClawVersion;
+use crate::exec::{self, ApprovalsInput, Ask, Decision, Elevated, ExecOutcome, ExecRequest, Security};
+use crate::loading;
+use crate::policy::session::Session;
+
+/// Exit codes of `exec`, also printed in `--help`.
+pub const EXIT_ALLOW: u8 = 0;
+pub const EXIT_ASK: u8 = 3;
+pub const EXIT_DENY: u8 = 4;
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes:\n  0  allowed: runs without approval\n  3  needs approval (ask)\n  4  denied, or OpenClaw refuses the call\n  2  could not answer: bad config, bad input, unknown agent"
+)]
+pub struct ExecArgs {
+    /// The shell command, as the agent would pass it to the exec tool.
+    #[arg(required_unless_present_any = ["file", "batch"])]
+    pub command: Option<String>,
+    /// Read the command from a file (`-` for standard input).
+    #[arg(long, value_name = "FILE", conflicts_with = "command")]
+    pub file: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub context: ContextArgs,
+    #[command(flatten)]
+    pub what_if: WhatIfArgs,
+    /// The approvals store: OpenClaw 2026.9's SQLite state database or 2026.2's
+    /// `exec-approvals.json`. Default: the store OpenClaw itself would read, if it exists.
+    #[arg(long, value_name = "PATH")]
+    pub approvals: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+    /// Many commands: one JSON case per line (oracle field names), JSONL answers out. `-` = stdin.
+    #[arg(long, value_name = "FILE.jsonl", conflicts_with_all = ["command", "file"])]
+    pub batch: Option<PathBuf>,
+}
+
+/// What-if overrides, applied on top of config like a session `/exec` directive.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "What if")]
+pub struct WhatIfArgs {
+    /// Override security: deny, allowlist or full.
+    #[arg(long, value_parser = parse_security)]
+    pub security: Option<Security>,
+    /// Override ask: off, on-miss or always.
+    #[arg(long, value_parser = parse_ask)]
+    pub ask: Option<Ask>,
+    /// Add an allowlist pattern (repeatable).
+    #[arg(long = "allow", value_name = "PATTERN")]
+    pub allow: Vec<String>,
+    /// Replace the safe bins, comma-separated.
+    #[arg(long, value_name = "LIST")]
+    pub safe_bins: Option<String>,
+    /// Exec host: auto, sandbox, gateway or node.
+    #[arg(long)]
+    pub host: Option<String>,
+    /// Working directory of the call (default: the current directory).
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    /// PATH to resolve executables against (default: the current PATH).
+    #[arg(long)]
+    pub path: Option<String>,
+    /// The session's elevated level: off, ask or full.
+    #[arg(long, default_value = "off", value_parser = parse_elevated)]
+    pub elevated: Elevated,
+}
+
+fn parse_security(s: &str) -> Result<Security, String> {
+    s.parse().map_err(|()| format!("security must be deny, allowlist or full, got `{s}`"))
+}
+
+fn parse_ask(s: &str) -> Result<Ask, String> {
+    s.parse().map_err(|()| format!("ask must be off, on-miss or always, got `{s}`"))
+}
+
+fn parse_elevated(s: &str) -> Result<Elevated, String> {
+    match s {
+        "off" => Ok(Elevated::Off),
+        "ask" | "on" => Ok(Elevated::Ask),
+        "full" => Ok(Elevated::Full),
+        other => Err(format!("elevated must be off, ask or full, got `{other}`")),
+    }
+}
+
+/// The `exec` answer as printed.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExecReport<'a> {
+    command: &'a str,
+    agent_id: &'a str,
+    session_key: &'a str,
+    #[serde(flatten)]
+    outcome: &'a ExecOutcome,
+    /// `file:line:col` of every setting that came from the config.
+    locations: std::collections::BTreeMap<&'static str, String>,
+}
+
+/// Where the config-sourced effective settings were written.
+fn setting_locations(
+    outcome: &ExecOutcome,
+    loaded: &loading::LoadedFiles,
+) -> std::collections::BTreeMap<&'static str, String> {
+    let sources = [
+        ("host", &outcome.host.source),
+        ("security", &outcome.security.source),
+        ("ask", &outcome.ask.source),
+        ("askFallback", &outcome.ask_fallback.source),
+    ];
+    sources
+        .into_iter()
+        .filter_map(|(setting, source)| match source {
+            exec::Source::Config(path) => {
+                let key_path = crate::keypath::KeyPath(crate::config::path::parse_dotted(path));
+                Some((setting, loaded.locate(&key_path)?))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn run(version: OpenClawVersion, args: &ExecArgs) -> miette::Result<ExitCode> {
+    if let Some(batch) = &args.batch {
+        return run_batch(batch);
+    }
+    let command = match (&args.command, &args.file) {
+        (Some(command), _) => command.clone(),
+        (None, Some(file)) => read_command(file)?,
+        (None, None) => unreachable!("clap requires a command, --file or --batch"),
+    };
+    let loaded = loading::load_files(&args.config.files, version)?;
+    let ctx = args.context.to_context()?;
+    let session = Session::resolve(&loaded.config, &ctx, version)
+        .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
+    let cwd = match &args.what_if.cwd {
+        Some(cwd) => cwd.clone(),
+        None => std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))?,
+    };
+    let mut request = ExecRequest::new(command.clone(), cwd);
+    request.config = loaded.config.clone();
+    request.agent_id = Some(session.agent_id.clone());
+    request.sandboxed = session.sandbox.sandboxed;
+    request.path_var = args.what_if.path.clone();
+    request.elevated = args.what_if.elevated;
+    request.approvals = approvals_input(version, args.approvals.as_deref());
+    request.what_if = exec::WhatIf {
+        security: args.what_if.security,
+        ask: args.what_if.ask,
+        host: args.what_if.host.clone(),
+        allow: args.what_if.allow.clone(),
+        safe_bins: args
+            .what_if
+            .safe_bins
+            .as_ref()
+            .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
+    };
+    let outcome = exec::evaluate(&request, version)?;
+    let locations = setting_locations(&outcome, &loaded);
+    match args.format {
+        Format::Table => {
+            let mut text = exec::render::render_text(&outcome);
+            for (setting, location) in &locations {
+                text.push_str(&format!("{setting} is set at {location}\n"));
+            }
+            if let Some(diagnostic) = exec::render::analysis_diagnostic(&command, &outcome) {
+                text.push_str(&format!("\n{:?}\n", miette::Report::new(diagnostic)));
+            }
+            output::write_stdout(&text)?;
+        }
+        format => {
+            let report = ExecReport {
+                command: &command,
+                agent_id: &session.agent_id,
+                session_key: &session.session_key,
+                outcome: &outcome,
+                locations,
+            };
+            output::emit_machine(format, "exec", &report)?;
+        }
+    }
+    Ok(ExitCode::from(match outcome.decision {
+        Decision::Allow => EXIT_ALLOW,
+        Decision::Ask => EXIT_ASK,
+        Decision::Deny | Decision::Error => EXIT_DENY,
+    }))
+}
+
+fn read_command(file: &Path) -> miette::Result<String> {
+    let bytes = if file == Path::new("-") {
+        let mut buffer = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buffer)
+            .map_err(|e| miette::miette!("cannot read standard input: {e}"))?;
+        buffer
+    } else {
+        std::fs::read(file).map_err(|e| miette::miette!(code = "exec::read", "cannot read {}: {e}", file.display()))?
+    };
+    Ok(exec::command_from_bytes(&bytes)?)
+}
+
+/// The approvals store to read: the one given, else the one OpenClaw itself would read (if it
+/// exists; a fresh install has none and behaves as an empty document).
+fn approvals_input(version: OpenClawVersion, given: Option<&Path>) -> ApprovalsInput {
+    let input_for = |path: PathBuf| match path.extension().and_then(|e| e.to_str()) {
+        Some("json") => ApprovalsInput::JsonFile(path),
+        _ => ApprovalsInput::Sqlite(path),
+    };
+    if let Some(path) = given {
+        return input_for(path.to_path_buf());
+    }
+    let env = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
+    let home = env("OPENCLAW_HOME").or_else(|| env("HOME")).map(PathBuf::from);
+    let default = match version {
+        OpenClawVersion::V2026_9 => env("OPENCLAW_STATE_DIR")
+            .map(PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".openclaw")))
+            .map(|state| exec::approvals::sqlite_store_path(&state)),
+        OpenClawVersion::V2026_2 => home.map(|h| h.join(".openclaw").join("exec-approvals.json")),
+    };
+    match default {
+        Some(path) if path.exists() => input_for(path),
+        _ => ApprovalsInput::None,
+    }
+}
+
+fn run_batch(path: &Path) -> miette::Result<ExitCode> {
+    output::run_jsonl(path, |case| match case {
+        Ok(case) => exec::evaluate_batch_case(&case),
+        Err(message) => serde_json::json!({"id": null, "decision": "error", "error": message}),
+    })
+}
