@@ -166,3 +166,13 @@ fn exec_batch_uses_the_oracle_fields() {
     assert_eq!(lines[1]["analysisOk"], false);
     assert_eq!(lines[1]["decision"], "deny");
 }
+
+#[test]
+fn exec_fails_closed_on_a_corrupt_approvals_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = dir.path().join("openclaw.sqlite");
+    std::fs::write(&store, "not a database").unwrap();
+    let (code, out) = exec_code(&["ls", "--approvals", store.to_str().unwrap()]);
+    assert_eq!(code, Some(4), "{out}");
+    assert!(out.contains("fails closed"), "{out}");
+}
