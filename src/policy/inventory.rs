@@ -442,9 +442,12 @@ fn progress_card_built(
         StepKind::AgentProvider,
         StepKind::Subagent,
     ];
-    steps.iter().filter(|s| gating.contains(&s.kind)).all(|step| {
-        CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate("progress_card").keeps()
-    })
+    passes_steps(pack, steps.iter().filter(|s| gating.contains(&s.kind)), "progress_card")
+}
+
+/// Whether every given step's policy (with the pipeline's renames) keeps `tool`.
+fn passes_steps<'a>(pack: &VersionPack, mut steps: impl Iterator<Item = &'a Step>, tool: &str) -> bool {
+    steps.all(|step| CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate(tool).keeps())
 }
 
 /// Core tools of a 2026.2.25 agent turn.
@@ -694,9 +697,7 @@ fn native_web_search(pack: &VersionPack, config: &Value, ctx: &SessionContext, s
     !is_false(lookup(config, &["tools", "web", "search", "enabled"]))
         && search_provider.is_none_or(|p| p == "auto" || p == native.provider)
         && !custom_endpoint
-        && steps.iter().all(|step| {
-            CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate("web_search").keeps()
-        })
+        && passes_steps(pack, steps.iter(), "web_search")
 }
 
 /// A readable reason for a catalog tool that was not built.
