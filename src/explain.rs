@@ -13,13 +13,12 @@ use crate::policy::rules::Source;
 use crate::policy::steps::StepKind;
 use crate::policy::{self, Removal, Resolution, SessionContext};
 
-/// A config change: append a value to a list, remove a list element, or set a value.
+/// A config change: append a value to a list, or remove a list element.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "op", rename_all = "camelCase")]
 pub enum Edit {
     Append { path: KeyPath, value: String },
     Remove { path: KeyPath, value: String },
-    Set { path: KeyPath, value: Value },
 }
 
 impl Edit {
@@ -27,7 +26,6 @@ impl Edit {
         match self {
             Edit::Append { path, value } => format!("add \"{value}\" to {path}"),
             Edit::Remove { path, value } => format!("remove \"{value}\" from {}", parent(path)),
-            Edit::Set { path, value } => format!("set {path} = {value}"),
         }
     }
 
@@ -50,11 +48,6 @@ impl Edit {
                     && *i < list.len()
                 {
                     list.remove(*i);
-                }
-            }
-            Edit::Set { path, value } => {
-                if let Some(slot) = ensure(config, path.segments()) {
-                    *slot = value.clone();
                 }
             }
         }

@@ -17,8 +17,12 @@ pub struct LoadedCase {
     pub warnings: Vec<String>,
 }
 
+/// Load options from the process environment. The snapshot is taken once per process, not per
+/// batch case: a batch of thousands must not copy the environment thousands of times.
 fn options(version: OpenClawVersion, cwd: Option<&Path>) -> LoadOptions {
-    let mut opts = LoadOptions::from_process(version);
+    static PROCESS: std::sync::OnceLock<LoadOptions> = std::sync::OnceLock::new();
+    let mut opts = PROCESS.get_or_init(|| LoadOptions::from_process(version)).clone();
+    opts.version = version;
     if let Some(cwd) = cwd {
         opts.cwd = cwd.to_path_buf();
     }
@@ -64,10 +68,6 @@ impl LoadedFiles {
     /// Where the value at `path` was written, as `file:line:col`, if it came from a file.
     pub fn locate(&self, path: &KeyPath) -> Option<String> {
         self.loaded.origin(path.segments()).map(|origin| origin.to_string())
-    }
-
-    pub fn loaded(&self) -> &LoadedConfig {
-        &self.loaded
     }
 }
 

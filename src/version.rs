@@ -33,6 +33,13 @@ impl OpenClawVersion {
     }
 }
 
+impl serde::Serialize for OpenClawVersion {
+    /// Serialized as the short name (`"2026.9"`).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.short())
+    }
+}
+
 impl fmt::Display for OpenClawVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.short())

@@ -51,8 +51,9 @@ fn has_path_selector(value: &str) -> bool {
     value.contains('/') || value.contains('\\') || value.contains('~')
 }
 
-/// 2026.9 glob → regex: `**` any, `*` / `?` within a path segment, everything else literal.
-fn glob_regex_v9(pattern: &str) -> String {
+/// Translates an allowlist glob to regex source: `**` is any text, `*` stays within a path
+/// segment; `?` and every other character are translated by the release's own rules.
+fn glob_regex(pattern: &str, question: &str, literal: impl Fn(char) -> String) -> String {
     let mut out = String::from("^");
     let mut chars = pattern.chars().peekable();
     while let Some(c) = chars.next() {
@@ -62,12 +63,17 @@ fn glob_regex_v9(pattern: &str) -> String {
                 out.push_str(".*");
             }
             '*' => out.push_str("[^/]*"),
-            '?' => out.push_str("[^/]"),
-            c => out.push_str(&regex::escape(&c.to_string())),
+            '?' => out.push_str(question),
+            c => out.push_str(&literal(c)),
         }
     }
     out.push('$');
     out
+}
+
+/// 2026.9: `?` is one character within a path segment; everything else is literal.
+fn glob_regex_v9(pattern: &str) -> String {
+    glob_regex(pattern, "[^/]", |c| regex::escape(&c.to_string()))
 }
 
 /// An allowlist pattern that 2026.2 cannot compile (its regex-metachar bug; deltas B4).
@@ -80,21 +86,7 @@ pub struct InvalidPattern {
 /// 2026.2 glob → regex: the escape step never fires, so `.`, `+`, `(` … keep their regex meaning.
 /// Case-insensitive, `?` is any character. The source text is the JavaScript regex.
 fn glob_regex_v2(pattern: &str) -> String {
-    let mut out = String::from("^");
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '*' if chars.peek() == Some(&'*') => {
-                chars.next();
-                out.push_str(".*");
-            }
-            '*' => out.push_str("[^/]*"),
-            '?' => out.push('.'),
-            c => out.push(c),
-        }
-    }
-    out.push('$');
-    out
+    glob_regex(pattern, ".", |c| c.to_string())
 }
 
 /// Compiles the 2026.2 regex; a pattern JavaScript rejects is an error for the whole evaluation.

@@ -121,7 +121,6 @@ impl Decision {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExecOutcome {
-    #[serde(serialize_with = "serialize_version")]
     pub version: OpenClawVersion,
     /// What finally happens.
     pub decision: Decision,
@@ -153,10 +152,6 @@ pub struct ExecOutcome {
     pub approvals_locator: Option<String>,
     /// 2026.9: the approvals store could not be read and fail-closed defaults were used.
     pub approvals_fail_closed: Option<String>,
-}
-
-fn serialize_version<S: serde::Serializer>(v: &OpenClawVersion, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(v.short())
 }
 
 /// Input that cannot be simulated at all.

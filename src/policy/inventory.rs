@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::context::SessionContext;
-use super::matcher::{CompiledPolicy, PluginGroups, plain_glob_matches};
+use super::matcher::{CompiledPolicy, PluginGroups, glob_matches, plain_glob_matches};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session, split_agent_key};
@@ -50,6 +50,11 @@ struct ExplicitLists {
     override_allow: Vec<String>,
     /// Deny entries of every policy, plus owner-only denies for non-owners.
     deny: Vec<String>,
+    /// Plugin selection's view, normalized once: the named allow patterns, whether an empty or
+    /// alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
+    plugin_allow: Vec<String>,
+    includes_defaults: bool,
+    plugin_deny: Vec<String>,
 }
 
 /// The marker text of the `*` that alsoAllow-only scopes get (see `ScopeLists::to_policy`).
@@ -63,7 +68,14 @@ fn explicit_lists(
     sandbox: Option<&SandboxPolicy>,
     ctx: &SessionContext,
 ) -> ExplicitLists {
-    let mut lists = ExplicitLists { allow: Vec::new(), override_allow: Vec::new(), deny: Vec::new() };
+    let mut lists = ExplicitLists {
+        allow: Vec::new(),
+        override_allow: Vec::new(),
+        deny: Vec::new(),
+        plugin_allow: Vec::new(),
+        includes_defaults: false,
+        plugin_deny: Vec::new(),
+    };
     let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
         allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
         deny: None,
@@ -104,6 +116,9 @@ fn explicit_lists(
     if is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
     }
+    lists.plugin_allow = lists.allow.iter().flatten().map(|p| pack.normalize(p)).collect();
+    lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
+    lists.plugin_deny = lists.deny.iter().map(|d| pack.normalize(d)).collect();
     lists
 }
 
@@ -169,7 +184,7 @@ pub fn construct(
     built.extend(bundled_plugin_tools(pack, version, config, session, ctx, &explicit));
     let mut inventory = Inventory::default();
     for tool in &ctx.plugin_tools {
-        if plugin_tool_selected(pack, &tool.plugin, &tool.name, tool.optional, &explicit) {
+        if plugin_tool_selected(&tool.plugin, &tool.name, tool.optional, &explicit) {
             built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) });
         } else {
             inventory
@@ -545,24 +560,16 @@ fn plugin_enabled(
 
 /// OpenClaw's plugin-tool selection (§4.7): wholesale by `*`/`group:plugins`/plugin id, by
 /// default for non-optional tools when an allowlist includes defaults, or by name.
-fn plugin_tool_selected(
-    pack: &VersionPack,
-    plugin: &str,
-    tool: &str,
-    optional: bool,
-    explicit: &ExplicitLists,
-) -> bool {
-    let entries: Vec<Option<String>> = explicit.allow.iter().map(|e| e.as_ref().map(|p| pack.normalize(p))).collect();
-    let named: Vec<String> = entries.iter().flatten().cloned().collect();
-    let includes_defaults = entries.is_empty() || entries.iter().any(Option::is_none);
+fn plugin_tool_selected(plugin: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> bool {
     let plugin_id = plugin.trim().to_lowercase();
-    let deny: Vec<String> = explicit.deny.iter().map(|d| pack.normalize(d)).collect();
-    let matches_any = |name: &str, patterns: &[String]| patterns.iter().any(|p| plain_glob_matches(pack, p, name));
-    if matches_any(&plugin_id, &deny) || matches_any("group:plugins", &deny) || matches_any(tool, &deny) {
+    let matches_any = |name: &str, patterns: &[String]| patterns.iter().any(|p| glob_matches(p, name));
+    let deny = &explicit.plugin_deny;
+    if matches_any(&plugin_id, deny) || matches_any("group:plugins", deny) || matches_any(tool, deny) {
         return false;
     }
+    let named = &explicit.plugin_allow;
     let wholesale = named.iter().any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
-    wholesale || (includes_defaults && !optional) || matches_any(tool, &named)
+    wholesale || (explicit.includes_defaults && !optional) || matches_any(tool, named)
 }
 
 fn bundled_plugin_tools(
@@ -590,7 +597,7 @@ fn bundled_plugin_tools(
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
             let selected = match version {
-                OpenClawVersion::V2026_9 => plugin_tool_selected(pack, &plugin.id, tool, optional, explicit),
+                OpenClawVersion::V2026_9 => plugin_tool_selected(&plugin.id, tool, optional, explicit),
                 // 2026.2 loads non-optional plugin tools whatever the allowlists say; optional ones
                 // need the tool, its plugin or `group:plugins` named exactly (not `*`, not globs).
                 OpenClawVersion::V2026_2 => {

@@ -62,11 +62,20 @@ impl Verdict {
 enum Glob {
     Any,
     Exact(String),
+    /// The literal parts between `*`s (at least two).
+    Stars(Vec<String>),
+    /// Patterns with a line terminator keep JavaScript's exact `.*` semantics through a regex.
     Pattern(Regex),
+}
+
+/// JavaScript's line terminators, which `.` (and so a glob's `*`) never matches.
+fn is_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
 }
 
 impl Glob {
     /// OpenClaw's tool glob: only `*` is special; matching is case-sensitive on normalized names.
+    /// Compiled without a regex in the common case, since a batch compiles thousands of them.
     fn compile(pattern: &str) -> Glob {
         if pattern == "*" {
             return Glob::Any;
@@ -74,9 +83,12 @@ impl Glob {
         if !pattern.contains('*') {
             return Glob::Exact(pattern.to_string());
         }
-        let body = pattern.split('*').map(regex::escape).collect::<Vec<_>>().join(".*");
-        // Escaped literals and `.*` always form a valid expression.
-        Glob::Pattern(Regex::new(&format!("^{body}$")).expect("escaped glob compiles"))
+        if pattern.contains(is_line_terminator) {
+            let body = pattern.split('*').map(regex::escape).collect::<Vec<_>>().join(".*");
+            // Escaped literals and `.*` always form a valid expression.
+            return Glob::Pattern(Regex::new(&format!("^{body}$")).expect("escaped glob compiles"));
+        }
+        Glob::Stars(pattern.split('*').map(str::to_string).collect())
     }
 
     fn matches(&self, name: &str) -> bool {
@@ -84,15 +96,36 @@ impl Glob {
             Glob::Any => true,
             Glob::Exact(exact) => exact == name,
             Glob::Pattern(re) => re.is_match(name),
+            // The pattern has no line terminator, so any in the name would fall inside a `*`.
+            Glob::Stars(parts) => !name.contains(is_line_terminator) && stars_match(parts, name),
         }
     }
+}
+
+/// `parts[0]*parts[1]*…*parts[n]` against `name`: prefix, suffix, and the middle parts in order
+/// (leftmost placement is enough to decide whether any placement exists).
+fn stars_match(parts: &[String], name: &str) -> bool {
+    let (Some((first, rest)), true) = (parts.split_first(), parts.len() >= 2) else { return false };
+    let Some(mut tail) = name.strip_prefix(first.as_str()) else { return false };
+    let (last, middle) = rest.split_last().expect("at least two parts");
+    for part in middle {
+        match tail.find(part.as_str()) {
+            Some(pos) => tail = &tail[pos + part.len()..],
+            None => return false,
+        }
+    }
+    tail.len() >= last.len() && tail.ends_with(last.as_str())
 }
 
 /// Whether a normalized name matches one pattern as a plain glob (no group or plugin expansion),
 /// as OpenClaw's plugin-loading checks compare names.
 pub fn plain_glob_matches(pack: &VersionPack, pattern: &str, name: &str) -> bool {
-    let pattern = pack.normalize(pattern);
-    !pattern.is_empty() && Glob::compile(&pattern).matches(name)
+    glob_matches(&pack.normalize(pattern), name)
+}
+
+/// Like [`plain_glob_matches`] for a pattern that is already normalized.
+pub fn glob_matches(pattern: &str, name: &str) -> bool {
+    !pattern.is_empty() && Glob::compile(pattern).matches(name)
 }
 
 struct CompiledPattern {
@@ -229,6 +262,10 @@ mod tests {
         assert!(!keeps(v, &policy(Some(&["sessions_?ist"]), None), "sessions_list"));
         assert!(keeps(v, &policy(Some(&["sessions_?ist"]), None), "sessions_?ist"));
         assert!(keeps(v, &policy(Some(&["s*s*t"]), None), "sessions_list"));
+        assert!(keeps(v, &policy(Some(&["*_list"]), None), "sessions_list"));
+        assert!(!keeps(v, &policy(Some(&["sessions_*_x"]), None), "sessions_list"));
+        assert!(!keeps(v, &policy(Some(&["ab*ba"]), None), "aba"), "parts may not overlap");
+        assert!(keeps(v, &policy(Some(&["ab*ba"]), None), "abba"));
         assert!(keeps(v, &policy(Some(&["update_plan"]), None), "progress_card"));
         assert!(keeps(v, &policy(Some(&["canvas"]), None), "show_widget"));
         // `image` is not an alias outside the sandbox resolver.

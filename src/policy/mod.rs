@@ -93,12 +93,6 @@ pub struct Resolution {
     pub sandbox_policy: Option<sandbox::SandboxPolicy>,
 }
 
-impl Serialize for OpenClawVersion {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.short())
-    }
-}
-
 /// Resolves the tool list of one session. `config` is the loaded, validated config in force.
 pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -> Result<Resolution, SessionError> {
     let pack = VersionPack::get(version);
@@ -116,12 +110,11 @@ pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -
         plugins.add(tool.plugin.as_deref().unwrap_or_default(), &tool.name);
     }
 
-    let mut alive: Vec<(String, String)> = inventory
-        .tools
-        .iter()
-        .filter(|t| !removed.contains_key(&t.name))
-        .map(|t| (t.name.clone(), pack.normalize(&t.name)))
-        .collect();
+    // (name, normalized name) of every candidate, normalized once for all steps.
+    let named: Vec<(String, String)> =
+        inventory.tools.iter().map(|t| (t.name.clone(), pack.normalize(&t.name))).collect();
+    let mut alive: Vec<(String, String)> =
+        named.iter().filter(|(name, _)| !removed.contains_key(name)).cloned().collect();
     let pipeline_input = unknown::InputNames::new(&inventory, &removed);
     let mut warnings = Vec::new();
     let mut records = Vec::new();
@@ -138,7 +131,7 @@ pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -
         }
         let compiled = CompiledPolicy::compile(pack, &effective, &plugins);
         let verdicts: BTreeMap<String, Verdict> =
-            inventory.tools.iter().map(|t| (t.name.clone(), compiled.evaluate(&pack.normalize(&t.name)))).collect();
+            named.iter().map(|(name, normalized)| (name.clone(), compiled.evaluate(normalized))).collect();
         let mut step_removed = Vec::new();
         alive.retain(|(name, _)| {
             let verdict = &verdicts[name];

@@ -52,12 +52,10 @@ pub struct Step {
     pub suppress: Vec<String>,
 }
 
-/// Everything the steps were built from that later stages (explain, lint) want to see.
+/// The steps plus the resolved sandbox policy (plugin loading and fix-it keys need it).
 pub struct BuiltSteps {
     pub steps: Vec<Step>,
     pub sandbox: Option<SandboxPolicy>,
-    /// The sender-policy channel and facts, for explanations.
-    pub group_scope: Option<scopes::GroupScope>,
 }
 
 fn block<'a>(config: &'a Value, path: KeyPath) -> Option<Block<'a>> {
@@ -243,7 +241,7 @@ pub fn build<'a>(
         );
     }
 
-    BuiltSteps { steps, sandbox: sandbox_policy, group_scope }
+    BuiltSteps { steps, sandbox: sandbox_policy }
 }
 
 /// Whether the owner-only filter applies to this sender.
