@@ -432,9 +432,8 @@ fn compose_v9(
     } else {
         (Decision::Allow, None)
     };
-    out.decision = decision;
+    let mut out = finish(out, decision, message);
     out.observed_decision = observed;
-    out.message = message;
     out
 }
 
