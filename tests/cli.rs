@@ -82,7 +82,10 @@ fn bad_input_exits_2_with_a_diagnostic() {
         ("fixtures/broken/unterminated.json5", "unterminated.json5"),
         ("fixtures/broken/bad-profile.json5", "profile"),
         ("fixtures/broken/loop-a.json5", "Circular include"),
-        ("fixtures/broken/does-not-exist.json5", "does-not-exist"),
+        (
+            "fixtures/broken/does-not-exist.json5",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/broken/does-not-exist.json5"),
+        ),
     ] {
         let output = clawpolicy().args(["tools", "--config", file]).output().unwrap();
         assert_eq!(output.status.code(), Some(2), "{file}");

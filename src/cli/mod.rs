@@ -166,6 +166,7 @@ impl ContextArgs {
 /// Runs the command line and returns the process exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
+    install_report_handler();
     let result = match &cli.command {
         Command::Tools(args) => tools_cmd::run(cli.openclaw_version, args),
         Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
@@ -179,4 +180,12 @@ pub fn run() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Diagnostics wrap to the terminal width only on a terminal: wrapped paths and codes would break grep in CI logs.
+fn install_report_handler() {
+    use std::io::IsTerminal;
+    let wrap = std::io::stderr().is_terminal();
+    // A hook can only be set once per process; a second call is harmless, so its error is ignored.
+    let _ = miette::set_hook(Box::new(move |_| Box::new(miette::MietteHandlerOpts::new().wrap_lines(wrap).build())));
 }
