@@ -6,9 +6,11 @@ pub mod config;
 pub mod exec;
 pub mod explain;
 pub mod keypath;
+pub mod lint;
 pub mod loading;
 pub mod pack;
 pub mod policy;
+pub mod report;
 pub mod version;
 
 pub use version::OpenClawVersion;

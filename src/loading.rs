@@ -74,11 +74,10 @@ impl LoadedFiles {
 /// Loads, overlays (later files override earlier ones) and validates config files. With no
 /// files, OpenClaw's own discovery finds the config. A config OpenClaw would refuse is an error.
 pub fn load_files(paths: &[PathBuf], version: OpenClawVersion) -> miette::Result<LoadedFiles> {
-    let loaded = config::load(paths, &options(version, None))?;
+    let (loaded, issues) = load_unvalidated(paths, version)?;
     for warning in loaded.warnings() {
         eprintln!("{:?}", miette::Report::new(warning.clone()));
     }
-    let issues = config::validate(&loaded, version);
     if let Some(first) = issues.first() {
         for issue in &issues[1..] {
             eprintln!("{:?}", miette::Report::new(issue.clone()));
@@ -91,4 +90,15 @@ pub fn load_files(paths: &[PathBuf], version: OpenClawVersion) -> miette::Result
         )));
     }
     Ok(LoadedFiles { config: loaded.value().clone(), loaded })
+}
+
+/// Loads config files and lists what the release would reject, without refusing: `lint` reports
+/// those issues as findings. Only a config that cannot be read at all is an error.
+pub fn load_unvalidated(
+    paths: &[PathBuf],
+    version: OpenClawVersion,
+) -> miette::Result<(LoadedConfig, Vec<config::ValidationIssue>)> {
+    let loaded = config::load(paths, &options(version, None))?;
+    let issues = config::validate(&loaded, version);
+    Ok((loaded, issues))
 }

@@ -209,7 +209,7 @@ fn read_command(file: &Path) -> miette::Result<String> {
 
 /// The approvals store to read: the one given, else the one OpenClaw itself would read (if it
 /// exists; a fresh install has none and behaves as an empty document).
-fn approvals_input(version: OpenClawVersion, given: Option<&Path>) -> ApprovalsInput {
+pub(super) fn approvals_input(version: OpenClawVersion, given: Option<&Path>) -> ApprovalsInput {
     let input_for = |path: PathBuf| match path.extension().and_then(|e| e.to_str()) {
         Some("json") => ApprovalsInput::JsonFile(path),
         _ => ApprovalsInput::Sqlite(path),

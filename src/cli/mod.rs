@@ -4,7 +4,9 @@
 mod catalog_cmd;
 mod exec_cmd;
 mod explain_cmd;
+mod lint_cmd;
 mod output;
+mod rule_cmd;
 mod tools_cmd;
 
 use std::path::PathBuf;
@@ -21,6 +23,7 @@ Exit codes:
   0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
+  1  `lint`: findings at or above --severity-min
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
 
 #[derive(Debug, Parser)]
@@ -44,6 +47,10 @@ pub enum Command {
     Exec(exec_cmd::ExecArgs),
     /// The tools, groups and profiles of the selected OpenClaw release.
     Catalog(catalog_cmd::CatalogArgs),
+    /// What is wrong or risky in this config: findings with stable rule codes, in CI formats.
+    Lint(lint_cmd::LintArgs),
+    /// The documentation of a lint rule (`rule CP201`), or all of them (`--list`, `--markdown`).
+    Rule(rule_cmd::RuleArgs),
 }
 
 /// Which config files to load.
@@ -172,6 +179,8 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
         Command::Exec(args) => exec_cmd::run(cli.openclaw_version, args),
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
+        Command::Lint(args) => lint_cmd::run(cli.openclaw_version, args),
+        Command::Rule(args) => rule_cmd::run(args),
     };
     match result {
         Ok(code) => code,

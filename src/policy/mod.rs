@@ -10,6 +10,7 @@ pub mod scopes;
 pub mod session;
 pub mod steps;
 mod unknown;
+pub use unknown::safe_mcp_name;
 
 use std::collections::BTreeMap;
 

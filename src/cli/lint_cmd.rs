@@ -1,0 +1,353 @@
+//! `clawpolicy lint`: what is wrong or risky in this config, where, and how to fix it.
+
+use std::fmt;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
+use serde::Serialize;
+
+use super::ConfigArgs;
+use super::output;
+use crate::OpenClawVersion;
+use crate::exec::{self, ApprovalsInput};
+use crate::lint::suppress::{Suppression, Suppressions};
+use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
+use crate::loading;
+use crate::pack::VersionPack;
+use crate::report::{self, Level, Position, Problem, ProblemRule};
+
+/// Exit code when findings at or above `--severity-min` remain.
+pub const EXIT_FINDINGS: u8 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum LintFormat {
+    /// Diagnostics with source snippets, for a terminal.
+    #[default]
+    Human,
+    /// One JSON document with `schemaVersion` (docs/output-formats.md).
+    Json,
+    /// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
+    Sarif,
+    /// GitHub Actions workflow commands (annotations on the pull request).
+    Github,
+    /// JUnit XML: one test suite per rule, one failing case per finding.
+    Junit,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes:\n  0  no finding at or above --severity-min (suppressed findings do not count)\n  1  findings at or above --severity-min\n  2  could not lint: unreadable config, include errors, bad suppressions file, unknown rule"
+)]
+pub struct LintArgs {
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: LintFormat,
+    /// Report (and fail on) findings of at least this severity.
+    #[arg(long, value_enum, default_value_t = Severity::Warning, value_name = "SEVERITY")]
+    pub severity_min: Severity,
+    /// Run only these rules (codes or names; repeat or separate with commas).
+    #[arg(long, value_delimiter = ',', value_name = "RULE")]
+    pub only: Vec<String>,
+    /// Never run these rules (codes or names; repeat or separate with commas).
+    #[arg(long, value_delimiter = ',', value_name = "RULE")]
+    pub skip: Vec<String>,
+    /// Suppressions file. Default: `clawpolicy.suppressions.yaml` next to the first config file.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_suppressions")]
+    pub suppressions: Option<PathBuf>,
+    /// Ignore every suppression.
+    #[arg(long)]
+    pub no_suppressions: bool,
+    /// The exec approvals store to check (default: the one OpenClaw itself would read, if any).
+    #[arg(long, value_name = "PATH")]
+    pub approvals: Option<PathBuf>,
+}
+
+/// The JSON document: the report plus counts.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LintDocument<'a> {
+    #[serde(flatten)]
+    report: &'a LintReport,
+    summary: Summary,
+    unused_suppressions: Vec<&'a Suppression>,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    error: usize,
+    security: usize,
+    warning: usize,
+    suggestion: usize,
+    suppressed: usize,
+}
+
+pub fn run(version: OpenClawVersion, args: &LintArgs) -> miette::Result<ExitCode> {
+    let selection = Selection { severity_min: args.severity_min, only: args.only.clone(), skip: args.skip.clone() };
+    if let Some(unknown) = selection.unknown_rule_names().first() {
+        return Err(miette::miette!(
+            code = "lint::unknown-rule",
+            help = "`clawpolicy rule --list` lists the rules",
+            "no rule is called `{unknown}`"
+        ));
+    }
+    let (loaded, issues) = loading::load_unvalidated(&args.config.files, version)?;
+    let suppressions = load_suppressions(args, &loaded)?;
+    let approvals = match super::exec_cmd::approvals_input(version, args.approvals.as_deref()) {
+        ApprovalsInput::None => None,
+        input => Some(exec::approvals::load(&input, version)),
+    };
+    let ctx = LintContext {
+        version,
+        pack: VersionPack::get(version),
+        loaded: &loaded,
+        issues: &issues,
+        approvals: approvals.as_ref(),
+    };
+    let report = lint::lint(&ctx, &selection, &suppressions);
+    let unused = suppressions.unused(&report.suppressed);
+    let text = match args.format {
+        LintFormat::Human => human(&report, &unused),
+        LintFormat::Json => {
+            let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: unused };
+            return finish(output::emit_machine(output::Format::Json, "lint", &document), &report);
+        }
+        LintFormat::Sarif => {
+            report::sarif::render("clawpolicy", env!("CARGO_PKG_VERSION"), &problem_rules(), &problems(&report))
+        }
+        LintFormat::Github => report::github::annotations(&problems(&report)),
+        LintFormat::Junit => junit(&report),
+    };
+    finish(output::write_stdout(&text), &report)
+}
+
+fn finish(written: miette::Result<()>, report: &LintReport) -> miette::Result<ExitCode> {
+    written?;
+    Ok(if report.findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_FINDINGS) })
+}
+
+fn load_suppressions(args: &LintArgs, loaded: &crate::config::LoadedConfig) -> miette::Result<Suppressions> {
+    if args.no_suppressions {
+        return Ok(Suppressions::default());
+    }
+    let file =
+        args.suppressions.clone().or_else(|| loaded.config_paths().first().and_then(|p| Suppressions::discover(p)));
+    match file {
+        Some(path) => Suppressions::read(&path).map_err(|e| miette::miette!(code = "lint::suppressions", "{e}")),
+        None => Ok(Suppressions::default()),
+    }
+}
+
+fn summary(report: &LintReport) -> Summary {
+    Summary {
+        error: report.count(Severity::Error),
+        security: report.count(Severity::Security),
+        warning: report.count(Severity::Warning),
+        suggestion: report.count(Severity::Suggestion),
+        suppressed: report.suppressed.len(),
+    }
+}
+
+fn level(severity: Severity) -> Level {
+    match severity {
+        Severity::Error => Level::Error,
+        Severity::Security | Severity::Warning => Level::Warning,
+        Severity::Suggestion => Level::Note,
+    }
+}
+
+fn problem_rules() -> Vec<ProblemRule> {
+    lint::all_rules()
+        .iter()
+        .map(|rule| ProblemRule {
+            id: rule.code.to_string(),
+            name: rule.name.to_string(),
+            summary: rule.summary.to_string(),
+            help_markdown: lint::docs::rule_markdown(rule),
+            level: level(rule.severity),
+            security_severity: match rule.severity {
+                Severity::Error if rule.openclaw_check.is_some() => Some(9.0),
+                Severity::Security => Some(7.0),
+                _ => None,
+            },
+            tags: vec![rule.category.title().to_string()],
+        })
+        .collect()
+}
+
+fn position(finding: &Finding) -> Option<Position> {
+    let location = finding.location.as_ref()?;
+    Some(Position {
+        file: report::display_path(std::path::Path::new(&location.file)),
+        line: location.line,
+        column: location.column,
+    })
+}
+
+fn problem(finding: &Finding, suppressed: Option<String>) -> Problem {
+    let message = match &finding.help {
+        Some(help) => format!("{}\nhelp: {help}", finding.message),
+        None => finding.message.clone(),
+    };
+    Problem {
+        rule_id: finding.code.to_string(),
+        level: level(finding.severity),
+        title: format!("{} {}", finding.code, finding.rule),
+        message,
+        position: position(finding),
+        suppressed,
+    }
+}
+
+fn problems(report: &LintReport) -> Vec<Problem> {
+    let kept = report.findings.iter().map(|f| problem(f, None));
+    let suppressed = report.suppressed.iter().map(|s| problem(&s.finding, Some(s.reason.clone())));
+    kept.chain(suppressed).collect()
+}
+
+fn junit(report: &LintReport) -> String {
+    let suites = lint::all_rules()
+        .iter()
+        .filter(|rule| !report.skipped.iter().any(|s| s.code == rule.code))
+        .map(|rule| {
+            let cases: Vec<report::junit::Case> = report
+                .findings
+                .iter()
+                .filter(|f| f.code == rule.code)
+                .map(|f| report::junit::Case {
+                    name: f.path.clone().unwrap_or_else(|| "config".into()),
+                    classname: format!("{} {}", rule.code, rule.name),
+                    failure: Some(report::junit::Failure {
+                        message: f.message.clone(),
+                        kind: f.severity.to_string(),
+                        details: problem(f, None).message,
+                    }),
+                })
+                .collect();
+            let cases = if cases.is_empty() {
+                vec![report::junit::Case {
+                    name: "config".into(),
+                    classname: format!("{} {}", rule.code, rule.name),
+                    failure: None,
+                }]
+            } else {
+                cases
+            };
+            (format!("{} {}", rule.code, rule.name), cases)
+        })
+        .collect();
+    report::junit::render("clawpolicy lint", suites)
+}
+
+/// A finding as a miette diagnostic: the snippet of the json5 source (secrets masked) with a
+/// label under the value, the help, and where the rule is documented.
+struct FindingDiagnostic<'a> {
+    finding: &'a Finding,
+    help: String,
+}
+
+impl fmt::Debug for FindingDiagnostic<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.finding.message)
+    }
+}
+
+impl fmt::Display for FindingDiagnostic<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.finding.message)
+    }
+}
+
+impl std::error::Error for FindingDiagnostic<'_> {}
+
+impl Diagnostic for FindingDiagnostic<'_> {
+    fn code<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(format!("{} {}", self.finding.code, self.finding.rule)))
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.finding.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Security | Severity::Warning => miette::Severity::Warning,
+            Severity::Suggestion => miette::Severity::Advice,
+        })
+    }
+
+    fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
+        Some(Box::new(&self.help))
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        let origin = self.finding.location.as_ref()?.origin.as_ref()?;
+        Some(&origin.source.display_source as &dyn SourceCode)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        let origin = self.finding.location.as_ref()?.origin.as_ref()?;
+        let label = format!("{}", self.finding.severity);
+        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(label), origin.label_span()))))
+    }
+}
+
+fn human(report: &LintReport, unused: &[&Suppression]) -> String {
+    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let width = if std::io::stdout().is_terminal() { 100 } else { usize::MAX };
+    let handler =
+        GraphicalReportHandler::new_themed(theme).with_width(width).with_wrap_lines(std::io::stdout().is_terminal());
+    let mut text = String::new();
+    for finding in &report.findings {
+        let mut help = finding.help.clone().unwrap_or_default();
+        if let Some(check) = &finding.openclaw_check {
+            help.push_str(&format!("\nOpenClaw audit: {check}"));
+        }
+        help.push_str(&format!("\ndocs: `clawpolicy rule {}` (docs/rules.md#{})", finding.code, rule_anchor(finding)));
+        let diagnostic = FindingDiagnostic { finding, help: help.trim_start().to_string() };
+        if let Some(location) = &finding.location
+            && location.origin.is_none()
+        {
+            text.push_str(&format!("{}:{}:{}\n", location.file, location.line, location.column));
+        }
+        // Rendering into a String cannot fail.
+        let _ = handler.render_report(&mut text, &diagnostic);
+        text.push('\n');
+    }
+    for skipped in &report.skipped {
+        text.push_str(&format!("note: {} did not run: {}\n", skipped.code, skipped.reason));
+    }
+    for entry in unused {
+        text.push_str(&format!(
+            "note: the suppression of `{}` matched no finding; remove it if it is stale\n",
+            entry.rule
+        ));
+    }
+    text.push_str(&summary_line(report));
+    text
+}
+
+fn rule_anchor(finding: &Finding) -> String {
+    lint::find_rule(finding.code).map_or_else(String::new, |rule| rule.anchor())
+}
+
+fn summary_line(report: &LintReport) -> String {
+    let s = summary(report);
+    let mut parts: Vec<String> =
+        [(s.error, "error"), (s.security, "security"), (s.warning, "warning"), (s.suggestion, "suggestion")]
+            .iter()
+            .filter(|(n, _)| *n > 0)
+            .map(|(n, what)| format!("{n} {what}"))
+            .collect();
+    if parts.is_empty() {
+        parts.push("no findings".into());
+    }
+    format!(
+        "{} ({} suppressed); {} rules run for OpenClaw {}\n",
+        parts.join(", "),
+        s.suppressed,
+        report.rules_run,
+        report.version
+    )
+}

@@ -1,0 +1,286 @@
+//! `clawpolicy lint`: a registry of rules with stable codes, run over a loaded config. Rules see
+//! the config through [`LintContext`] (values, provenance, validation issues, the resolver) and
+//! report through an [`Emitter`], which stamps every finding with its rule and location.
+
+pub mod docs;
+mod registry;
+mod rules;
+pub mod suppress;
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use registry::{Category, Rule, Severity, all_rules, find_rule};
+
+use crate::OpenClawVersion;
+use crate::config::LoadedConfig;
+use crate::config::validate::ValidationIssue;
+use crate::exec::approvals::LoadedApprovals;
+use crate::keypath::KeyPath;
+use crate::pack::VersionPack;
+use crate::policy::{Resolution, SessionContext};
+
+/// Where a finding points: the file and position of the value, with the span for snippets.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    /// The config key path (`tools.exec.security`), in OpenClaw's dotted form.
+    pub path: String,
+    #[serde(skip)]
+    pub origin: Option<crate::config::source::Origin>,
+}
+
+impl Location {
+    fn of(origin: &crate::config::source::Origin, path: &KeyPath) -> Self {
+        Location {
+            file: origin.file().display().to_string(),
+            line: origin.line,
+            column: origin.column,
+            path: crate::config::path::dotted(path.segments()),
+            origin: Some(origin.clone()),
+        }
+    }
+}
+
+/// One problem a rule found.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Finding {
+    pub code: &'static str,
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    /// The key path the finding is about (even when no file location is known).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// How to fix this occurrence.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+    /// OpenClaw's `security audit` checkId this finding mirrors, when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub openclaw_check: Option<String>,
+    /// The agent the finding is about, for findings computed per agent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+}
+
+impl Finding {
+    pub fn help(&mut self, help: impl Into<String>) -> &mut Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Findings whose severity depends on the situation (OpenClaw's critical-vs-warn checks).
+    pub fn severity(&mut self, severity: Severity) -> &mut Self {
+        self.severity = severity;
+        self
+    }
+
+    pub fn agent(&mut self, agent: impl Into<String>) -> &mut Self {
+        self.agent = Some(agent.into());
+        self
+    }
+
+    /// A templated checkId (`tools.elevated.allowFrom.telegram.wildcard`).
+    pub fn check_id(&mut self, id: impl Into<String>) -> &mut Self {
+        self.openclaw_check = Some(id.into());
+        self
+    }
+}
+
+/// What a rule can see of the config.
+pub struct LintContext<'a> {
+    pub version: OpenClawVersion,
+    pub pack: &'static VersionPack,
+    pub loaded: &'a LoadedConfig,
+    /// What the release would reject; empty means OpenClaw accepts the config.
+    pub issues: &'a [ValidationIssue],
+    /// The exec approvals store, when one was found or given.
+    pub approvals: Option<&'a LoadedApprovals>,
+}
+
+impl<'a> LintContext<'a> {
+    pub fn config(&self) -> &'a Value {
+        self.loaded.value()
+    }
+
+    /// The value at a path given as keys: `ctx.get(&["tools", "exec", "security"])`.
+    pub fn get(&self, keys: &[&str]) -> Option<&'a Value> {
+        KeyPath::keys(keys).lookup(self.config())
+    }
+
+    /// Runs the resolver, the same one `tools` and `explain` use. `None` when the context
+    /// cannot be resolved (the rule then has nothing to say about it).
+    pub fn resolve(&self, session: &SessionContext) -> Option<Resolution> {
+        crate::policy::resolve(self.version, self.config(), session).ok()
+    }
+
+    fn locate(&self, path: &KeyPath) -> Option<Location> {
+        let origin = self.loaded.origin(path.segments()).or_else(|| self.loaded.nearest_origin(path.segments()))?;
+        Some(Location::of(&origin, path))
+    }
+}
+
+/// Collects the findings of one rule.
+pub struct Emitter<'c, 'a> {
+    rule: &'static Rule,
+    ctx: &'c LintContext<'a>,
+    findings: Vec<Finding>,
+}
+
+impl Emitter<'_, '_> {
+    /// Reports a problem about the value at `path`.
+    pub fn report(&mut self, path: &KeyPath, message: impl Into<String>) -> &mut Finding {
+        let location = self.ctx.locate(path);
+        self.push(Some(path), location, message.into())
+    }
+
+    /// Reports a problem whose location is known from the loader (a duplicate key inside a file,
+    /// where the resolved config has only the surviving value).
+    pub fn report_at(
+        &mut self,
+        path: &KeyPath,
+        origin: Option<&crate::config::source::Origin>,
+        message: impl Into<String>,
+    ) -> &mut Finding {
+        let location = match origin {
+            Some(origin) => Some(Location::of(origin, path)),
+            None => self.ctx.locate(path),
+        };
+        self.push(Some(path), location, message.into())
+    }
+
+    /// Reports a problem about the config as a whole (no single value to point at).
+    pub fn report_global(&mut self, message: impl Into<String>) -> &mut Finding {
+        self.push(None, None, message.into())
+    }
+
+    fn push(&mut self, path: Option<&KeyPath>, location: Option<Location>, message: String) -> &mut Finding {
+        self.findings.push(Finding {
+            code: self.rule.code,
+            rule: self.rule.name,
+            severity: self.rule.severity,
+            message,
+            path: path.map(|p| crate::config::path::dotted(p.segments())),
+            location,
+            help: None,
+            openclaw_check: self.rule.openclaw_check.map(str::to_string),
+            agent: None,
+        });
+        self.findings.last_mut().expect("just pushed")
+    }
+}
+
+/// Which findings to keep.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// Findings below this severity are dropped.
+    pub severity_min: Severity,
+    /// Only these rules (codes or names); empty = all.
+    pub only: Vec<String>,
+    /// Never these rules (codes or names).
+    pub skip: Vec<String>,
+}
+
+impl Selection {
+    fn selects(&self, rule: &Rule) -> bool {
+        let named = |list: &[String]| list.iter().any(|s| rule.is_named(s));
+        (self.only.is_empty() || named(&self.only)) && !named(&self.skip)
+    }
+
+    /// Codes or names given to `--only`/`--skip` that name no rule.
+    pub fn unknown_rule_names(&self) -> Vec<String> {
+        self.only.iter().chain(&self.skip).filter(|s| find_rule(s).is_none()).cloned().collect()
+    }
+}
+
+/// A rule that did not run, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct SkippedRule {
+    pub code: &'static str,
+    pub reason: String,
+}
+
+/// The result of linting one config.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintReport {
+    pub version: OpenClawVersion,
+    /// The config files linted (overlays in order).
+    pub files: Vec<String>,
+    pub findings: Vec<Finding>,
+    pub suppressed: Vec<suppress::SuppressedFinding>,
+    /// Rules that could not run on this input.
+    pub skipped: Vec<SkippedRule>,
+    pub rules_run: usize,
+}
+
+impl LintReport {
+    /// The highest severity among unsuppressed findings.
+    pub fn worst(&self) -> Option<Severity> {
+        self.findings.iter().map(|f| f.severity).max()
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings.iter().filter(|f| f.severity == severity).count()
+    }
+}
+
+/// Runs the selected rules. Rules that need a config OpenClaw accepts are skipped (and listed)
+/// when it would refuse it: their answers would describe a gateway that never starts.
+pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppress::Suppressions) -> LintReport {
+    let mut findings = Vec::new();
+    let mut skipped = Vec::new();
+    let mut rules_run = 0;
+    for &rule in all_rules().iter().filter(|r| selection.selects(r)) {
+        if !rule.versions.contains(&ctx.version) {
+            continue;
+        }
+        if rule.needs_valid_config && !ctx.issues.is_empty() {
+            skipped.push(SkippedRule {
+                code: rule.code,
+                reason: format!("OpenClaw {} would refuse this config; fix the config errors first", ctx.version),
+            });
+            continue;
+        }
+        let mut emitter = Emitter { rule, ctx, findings: Vec::new() };
+        (rule.check)(ctx, &mut emitter);
+        rules_run += 1;
+        findings.extend(emitter.findings);
+    }
+    findings.retain(|f| f.severity >= selection.severity_min);
+    findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
+    dedup_findings(&mut findings);
+    let (findings, suppressed) = suppressions.apply(findings);
+    LintReport {
+        version: ctx.version,
+        files: ctx.loaded.config_paths().iter().map(|p| p.display().to_string()).collect(),
+        findings,
+        suppressed,
+        skipped,
+        rules_run,
+    }
+}
+
+fn sort_key(f: &Finding) -> (String, usize, usize, &'static str, String) {
+    let (file, line, column) =
+        f.location.as_ref().map_or((String::new(), 0, 0), |l| (l.file.clone(), l.line, l.column));
+    (file, line, column, f.code, f.message.clone())
+}
+
+/// Two rules never report the same thing twice at one place, but one rule may reach a value
+/// through two scopes; keep one.
+fn dedup_findings(findings: &mut Vec<Finding>) {
+    let mut seen = BTreeSet::new();
+    findings.retain(|f| seen.insert((f.code, f.path.clone(), f.message.clone())));
+}
+
+#[cfg(test)]
+mod tests;

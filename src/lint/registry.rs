@@ -1,0 +1,136 @@
+//! The rule registry: every rule's stable code, name, severity, category and documentation.
+//! Codes never change meaning once released; retired codes are not reused.
+
+use std::sync::OnceLock;
+
+use serde::Serialize;
+
+use super::{Emitter, LintContext, rules};
+use crate::OpenClawVersion;
+
+/// How serious a finding is, lowest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Severity {
+    /// A better way to write something that works.
+    Suggestion,
+    /// Works, but probably not as meant (dead entries, typos OpenClaw ignores).
+    #[default]
+    Warning,
+    /// Works as written and exposes more than it should (OpenClaw's audit `warn`).
+    Security,
+    /// OpenClaw refuses the config, or the exposure is critical (OpenClaw's audit `critical`).
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Suggestion => "suggestion",
+            Severity::Warning => "warning",
+            Severity::Security => "security",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What part of the config a rule is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    /// Whether the release accepts the config at all.
+    Validity,
+    /// Names in allow/deny lists.
+    ToolNames,
+    /// Entries that can never take effect across the policy layers.
+    DeadRules,
+    /// Exec security, approvals, safe bins, elevated mode.
+    Exec,
+    /// Sandbox mode, docker settings, binds.
+    Sandbox,
+    /// What open groups and DMs can reach.
+    Exposure,
+    /// Gateway HTTP, hooks, browser and other control surfaces.
+    Gateway,
+}
+
+impl Category {
+    pub fn title(self) -> &'static str {
+        match self {
+            Category::Validity => "Config validity",
+            Category::ToolNames => "Tool names",
+            Category::DeadRules => "Dead and contradictory rules",
+            Category::Exec => "Exec and approvals",
+            Category::Sandbox => "Sandbox",
+            Category::Exposure => "Exposure to open channels",
+            Category::Gateway => "Gateway, hooks and browser",
+        }
+    }
+}
+
+/// One lint rule.
+pub struct Rule {
+    /// Stable code: `CP` + category digit + number (`CP201`).
+    pub code: &'static str,
+    /// Stable kebab-case name (`unknown-tool`); accepted wherever a code is.
+    pub name: &'static str,
+    pub severity: Severity,
+    pub category: Category,
+    /// One line: what the rule finds.
+    pub summary: &'static str,
+    /// Why it matters.
+    pub why: &'static str,
+    /// A config snippet (JSON5) that triggers the rule.
+    pub example: &'static str,
+    /// How to fix it.
+    pub fix: &'static str,
+    /// The `openclaw security audit` checkId this rule mirrors (`<provider>` templated).
+    pub openclaw_check: Option<&'static str>,
+    /// Releases the rule applies to.
+    pub versions: &'static [OpenClawVersion],
+    /// Whether the rule only makes sense on a config the release accepts.
+    pub needs_valid_config: bool,
+    pub check: fn(&LintContext<'_>, &mut Emitter<'_, '_>),
+}
+
+impl Rule {
+    /// Whether `name` is this rule's code or name (codes case-insensitively).
+    pub fn is_named(&self, name: &str) -> bool {
+        self.code.eq_ignore_ascii_case(name) || self.name == name
+    }
+
+    /// The anchor of the rule in docs/rules.md.
+    pub fn anchor(&self) -> String {
+        format!("{}-{}", self.code.to_ascii_lowercase(), self.name)
+    }
+}
+
+impl std::fmt::Debug for Rule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Rule({} {})", self.code, self.name)
+    }
+}
+
+/// Both releases.
+pub const ALL_VERSIONS: &[OpenClawVersion] = &[OpenClawVersion::V2026_9, OpenClawVersion::V2026_2];
+
+/// Every rule, ordered by code.
+pub fn all_rules() -> &'static [&'static Rule] {
+    static RULES: OnceLock<Vec<&'static Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut all: Vec<&'static Rule> = rules::ALL.iter().flat_map(|group| group.iter()).collect();
+        all.sort_by_key(|r| r.code);
+        all
+    })
+}
+
+/// A rule by code (any case) or name.
+pub fn find_rule(name: &str) -> Option<&'static Rule> {
+    all_rules().iter().copied().find(|r| r.is_named(name))
+}

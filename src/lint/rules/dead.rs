@@ -1,0 +1,271 @@
+//! Dead and contradictory rules across the policy layers, in the spirit of cargo-deny's
+//! unmatched lints: entries that are written but can never take effect.
+
+use serde_json::Value;
+
+use super::walk::{Agent, ListKind, agents, main_session, policy_lists};
+use crate::OpenClawVersion;
+use crate::keypath::KeyPath;
+use crate::lint::registry::ALL_VERSIONS;
+use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
+use crate::policy::matcher::{PluginGroups, expand_entry};
+use crate::policy::rules::Source;
+use crate::policy::{Resolution, SandboxChoice, SessionContext};
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        code: "CP301",
+        name: "subagent-also-allow-ignored",
+        severity: Severity::Warning,
+        category: Category::DeadRules,
+        summary: "`tools.subagents.tools.alsoAllow` without `allow`.",
+        why: "OpenClaw 2026.9 ignores a sub-agent `alsoAllow` unless an `allow` list is set in the same scope (and \
+              both together are a config error), so the tools it names stay denied to sub-agents.",
+        example: "tools: { subagents: { tools: { alsoAllow: [\"browser\"] } } }",
+        fix: "Write the sub-agent tools as `allow` (the full list sub-agents may use).",
+        openclaw_check: None,
+        versions: &[OpenClawVersion::V2026_9],
+        needs_valid_config: true,
+        check: subagent_also_allow,
+    },
+    Rule {
+        code: "CP302",
+        name: "sandbox-also-allow-ignored",
+        severity: Severity::Warning,
+        category: Category::DeadRules,
+        summary: "A sandbox `alsoAllow` the release ignores.",
+        why: "2026.2 ignores `tools.sandbox.tools.alsoAllow` entirely; 2026.9 ignores it when the same sandbox \
+              policy has `allow: []` (which allows everything). The tools it names are not re-allowed in the \
+              sandbox.",
+        example: "tools: { sandbox: { tools: { alsoAllow: [\"browser\"] } } }",
+        fix: "On 2026.2, list the tools in the sandbox `allow` instead. On 2026.9, remove the empty `allow`.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: sandbox_also_allow,
+    },
+    Rule {
+        code: "CP303",
+        name: "deny-shadows-allow",
+        severity: Severity::Warning,
+        category: Category::DeadRules,
+        summary: "An allow entry whose tools the same scope also denies.",
+        why: "Deny always wins over allow, so the allow entry has no effect; the policy says two opposite things.",
+        example: "tools: { allow: [\"exec\", \"read\"], deny: [\"group:runtime\"] }",
+        fix: "Remove the allow entry, or narrow the deny if the tool should be allowed.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: deny_shadows_allow,
+    },
+    Rule {
+        code: "CP304",
+        name: "allow-after-removal",
+        severity: Severity::Warning,
+        category: Category::DeadRules,
+        summary: "A later layer allows a tool an earlier layer already removed (a sandbox allow of a tool denied \
+                  globally, …).",
+        why: "Each step can only narrow the tool list: a later allow never brings a tool back. The entry suggests \
+              the tool is available when it is not.",
+        example: "tools: { deny: [\"browser\"], sandbox: { tools: { allow: [\"browser\", \"read\"] } } }",
+        fix: "Allow the tool at the step that removed it (`clawpolicy explain <tool>` shows the smallest edit), or \
+              remove the dead entry.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: allow_after_removal,
+    },
+    Rule {
+        code: "CP305",
+        name: "agent-without-tools",
+        severity: Severity::Warning,
+        category: Category::DeadRules,
+        summary: "An agent whose main session ends up with no tools at all.",
+        why: "Usually an allowlist whose entries all miss (typos, plugin tools that are not loaded) or a deny that \
+              is broader than meant. The agent can only chat.",
+        example: "agents: { entries: { bot: { tools: { allow: [\"reed\"] } } } }",
+        fix: "Run `clawpolicy tools --agent <id>` to see which step removed everything, and fix that step.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: agent_without_tools,
+    },
+    Rule {
+        code: "CP306",
+        name: "allow-of-unbuilt-tool",
+        severity: Severity::Suggestion,
+        category: Category::DeadRules,
+        summary: "An allow entry for a tool the release never builds for this agent (a provider-gated tool, a \
+                  disabled feature).",
+        why: "Allowing a tool does not create it: the entry has no effect until the feature that builds the tool is \
+              enabled.",
+        example: "tools: { alsoAllow: [\"x_search\"] }",
+        fix: "Enable the feature the message names, or remove the entry.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: allow_of_unbuilt_tool,
+    },
+];
+
+fn non_empty_array(value: Option<&Value>) -> bool {
+    value.and_then(Value::as_array).is_some_and(|a| !a.is_empty())
+}
+
+fn subagent_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let scope = KeyPath::keys(&["tools", "subagents", "tools"]);
+    let Some(policy) = scope.lookup(ctx.config()) else { return };
+    if non_empty_array(policy.get("alsoAllow")) && policy.get("allow").is_none() {
+        out.report(
+            &scope.key("alsoAllow"),
+            "sub-agent `alsoAllow` without `allow` is ignored: these tools stay denied",
+        )
+        .help("rename `alsoAllow` to `allow` and list every tool sub-agents may use");
+    }
+}
+
+/// Sandbox tool policies: the global one and every agent's.
+fn sandbox_scopes(ctx: &LintContext<'_>) -> Vec<KeyPath> {
+    let mut scopes = vec![KeyPath::keys(&["tools", "sandbox", "tools"])];
+    scopes.extend(agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key("tools").key("sandbox").key("tools")));
+    scopes
+}
+
+fn sandbox_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    for scope in sandbox_scopes(ctx) {
+        let Some(policy) = scope.lookup(ctx.config()) else { continue };
+        if !non_empty_array(policy.get("alsoAllow")) {
+            continue;
+        }
+        let empty_allow = policy.get("allow").and_then(Value::as_array).is_some_and(Vec::is_empty);
+        let reason = if !ctx.pack.sandbox.also_allow {
+            format!("OpenClaw {} ignores sandbox `alsoAllow`", ctx.version)
+        } else if empty_allow {
+            "`allow: []` allows everything and makes `alsoAllow` ignored".to_string()
+        } else {
+            continue;
+        };
+        out.report(&scope.key("alsoAllow"), format!("{reason}: these tools are not re-allowed in the sandbox")).help(
+            if ctx.pack.sandbox.also_allow {
+                "remove the empty `allow` list"
+            } else {
+                "list these tools in the sandbox `allow` instead"
+            },
+        );
+    }
+}
+
+fn deny_shadows_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let plugins = PluginGroups::default();
+    let lists = policy_lists(ctx.config());
+    for allow in lists.iter().filter(|l| l.kind != ListKind::Deny) {
+        let Some(deny) = lists.iter().find(|l| l.kind == ListKind::Deny && l.scope == allow.scope) else { continue };
+        let denied: Vec<String> = deny
+            .entries
+            .iter()
+            .flat_map(|(_, pattern)| expand_entry(ctx.pack, pattern, &plugins))
+            .map(|(name, _)| name)
+            .collect();
+        let is_denied = |name: &str| denied.iter().any(|d| d == name || crate::policy::matcher::glob_matches(d, name));
+        for (path, pattern) in &allow.entries {
+            let names: Vec<String> =
+                expand_entry(ctx.pack, pattern, &plugins).into_iter().map(|(name, _)| name).collect();
+            if pattern.trim() != "*" && !names.is_empty() && names.iter().all(|n| is_denied(n)) {
+                out.report(path, format!("`{pattern}` is allowed and denied in the same scope: deny wins"))
+                    .help(format!("remove `{pattern}` from `{}`, or narrow the deny", allow.path()));
+            }
+        }
+    }
+}
+
+/// The sessions of an agent worth checking: its main session, and a sandboxed one when the
+/// config sets up a sandbox.
+fn sessions(ctx: &LintContext<'_>, agent: &Agent) -> Vec<(String, SessionContext)> {
+    let mut sessions = vec![("main session".to_string(), main_session(&agent.id))];
+    let sandboxed = SessionContext { sandbox: SandboxChoice::On, ..main_session(&agent.id) };
+    let sandbox_configured = ctx.get(&["agents", "defaults", "sandbox"]).is_some()
+        || agent.path.as_ref().is_some_and(|p| p.key("sandbox").lookup(ctx.config()).is_some());
+    if sandbox_configured {
+        sessions.push(("sandboxed session".to_string(), sandboxed));
+    }
+    sessions
+}
+
+fn resolutions(ctx: &LintContext<'_>) -> Vec<(String, String, Resolution)> {
+    let mut out = Vec::new();
+    for agent in agents(ctx) {
+        for (label, session) in sessions(ctx, &agent) {
+            if let Some(resolution) = ctx.resolve(&session) {
+                out.push((agent.id.clone(), label, resolution));
+            }
+        }
+    }
+    out
+}
+
+fn allow_after_removal(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    for (agent, label, resolution) in resolutions(ctx) {
+        let step_index = |step: &str| resolution.steps.iter().position(|s| s.step.label == step);
+        for (index, record) in resolution.steps.iter().enumerate().skip(1) {
+            let Some(allow) = &record.step.policy.allow else { continue };
+            for (entry_index, entry) in allow.iter().enumerate() {
+                let Some(path) = entry.source.config_path() else { continue };
+                let matched: Vec<&String> = record
+                    .verdicts
+                    .iter()
+                    .filter(|(_, verdict)| matches!(verdict, crate::policy::matcher::Verdict::Allowed { by } if by.entry == entry_index))
+                    .map(|(tool, _)| tool)
+                    .collect();
+                let removed_earlier: Vec<(&String, &crate::policy::Removal)> = matched
+                    .iter()
+                    .filter_map(|tool| resolution.removed.get(*tool).map(|r| (*tool, r)))
+                    .filter(|(_, removal)| step_index(&removal.step).is_some_and(|at| at < index))
+                    .collect();
+                if matched.is_empty() || removed_earlier.len() != matched.len() {
+                    continue;
+                }
+                let (tool, removal) = removed_earlier[0];
+                let by =
+                    removal.source.as_ref().and_then(Source::config_path).map_or(String::new(), |p| format!(" ({p})"));
+                out.report(
+                    path,
+                    format!(
+                        "`{}` in `{}` can never take effect for agent `{agent}` ({label}): `{tool}` is already removed by `{}`{by}",
+                        entry.pattern, record.step.label, removal.step
+                    ),
+                )
+                .agent(agent.clone())
+                .help(format!("run `clawpolicy explain {tool} --agent {agent}` for the edit that would keep it"));
+            }
+        }
+    }
+}
+
+fn agent_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    for agent in agents(ctx) {
+        let Some(resolution) = ctx.resolve(&main_session(&agent.id)) else { continue };
+        if !resolution.tools.is_empty() {
+            continue;
+        }
+        let path = agent.path.clone().map_or_else(|| KeyPath::keys(&["tools"]), |p| p.key("tools"));
+        out.report(&path, format!("agent `{}` has no tools in its main session", agent.id))
+            .agent(agent.id.clone())
+            .help(format!("run `clawpolicy tools --agent {}` to see which step removed them", agent.id));
+    }
+}
+
+fn allow_of_unbuilt_tool(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    for (agent, label, resolution) in resolutions(ctx).into_iter().filter(|(_, label, _)| label == "main session") {
+        for record in &resolution.steps {
+            for entry in record.step.policy.allow.iter().flatten() {
+                let Some(path) = entry.source.config_path() else { continue };
+                let name = ctx.pack.normalize(&entry.pattern);
+                if let Some(reason) = resolution.not_constructed.get(&name) {
+                    out.report(path, format!("`{name}` is never built for agent `{agent}` ({label}): {reason}"))
+                        .agent(agent.clone())
+                        .help("enable the feature that builds the tool, or remove the entry");
+                }
+            }
+        }
+    }
+}

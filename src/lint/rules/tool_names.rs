@@ -1,0 +1,175 @@
+//! Names in allow / alsoAllow / deny lists: typos, renamed tools, globs that match nothing.
+//! OpenClaw matches names silently: an entry that names nothing grants or denies nothing.
+
+use std::collections::BTreeSet;
+
+use serde_json::Value;
+
+use super::walk::{ListKind, policy_lists};
+use crate::lint::registry::ALL_VERSIONS;
+use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
+use crate::policy::matcher::glob_matches;
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        code: "CP201",
+        name: "unknown-tool",
+        severity: Severity::Warning,
+        category: Category::ToolNames,
+        summary: "A tool-policy entry that names no tool, group or plugin the release knows.",
+        why: "An unknown name in `deny` denies nothing, and in `allow` grants nothing; with 2026.9 an allowlist \
+              whose entries all miss leaves the agent without tools. Typos (`exce`) are the usual cause.",
+        example: "tools: { deny: [\"exce\"] }",
+        fix: "Use the suggested name; `clawpolicy catalog` lists the tools and groups of the release. A plugin \
+              tool is known once its plugin is named in `plugins.entries` or `plugins.allow`.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: false,
+        check: unknown_tools,
+    },
+    Rule {
+        code: "CP202",
+        name: "legacy-tool-name",
+        severity: Severity::Warning,
+        category: Category::ToolNames,
+        summary: "A tool name the release has renamed (`image` → `view_image`).",
+        why: "The old name no longer matches the tool: `deny: [\"image\"]` leaves `view_image` available outside \
+              the sandbox layer. `openclaw doctor --fix` rewrites it; until then the entry is dead.",
+        example: "tools: { deny: [\"image\"] }",
+        fix: "Write the new name.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: false,
+        check: legacy_tool_names,
+    },
+    Rule {
+        code: "CP203",
+        name: "glob-matches-nothing",
+        severity: Severity::Warning,
+        category: Category::ToolNames,
+        summary: "A glob entry (`web_*`) that matches no tool of the release.",
+        why: "The entry takes no effect; it usually means a typo or a tool family that was renamed.",
+        example: "tools: { deny: [\"shell_*\"] }",
+        fix: "Fix the pattern or remove it.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: false,
+        check: dead_globs,
+    },
+];
+
+/// Every name a policy entry can mean in this config: catalog tools, groups, aliases, bundled
+/// plugins and their tools, and plugins or MCP servers the config declares.
+struct Vocabulary {
+    names: BTreeSet<String>,
+    /// `<server>__` prefixes of configured MCP servers.
+    mcp_prefixes: Vec<String>,
+}
+
+impl Vocabulary {
+    fn of(ctx: &LintContext<'_>) -> Self {
+        let pack = ctx.pack;
+        let mut names: BTreeSet<String> = pack.tools.iter().map(|t| t.id.clone()).collect();
+        names.extend(pack.groups().iter().map(|(group, _)| group.clone()));
+        names.extend(pack.aliases.keys().cloned());
+        names.extend(pack.expansions.keys().cloned());
+        names.extend(pack.sandbox.default_deny.iter().cloned());
+        for plugin in &pack.plugins {
+            names.insert(plugin.id.clone());
+            names.extend(plugin.tools.iter().cloned());
+        }
+        names.extend(["*", "group:plugins", "bundle-mcp"].map(String::from));
+        let configured_plugins =
+            ctx.get(&["plugins", "entries"]).and_then(Value::as_object).into_iter().flat_map(|m| m.keys());
+        names.extend(configured_plugins.map(|id| id.to_lowercase()));
+        let allowed_plugins = ctx.get(&["plugins", "allow"]).and_then(Value::as_array).into_iter().flatten();
+        names.extend(allowed_plugins.filter_map(Value::as_str).map(str::to_lowercase));
+        let mcp_prefixes = ctx
+            .get(&["mcp", "servers"])
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|servers| servers.keys())
+            .map(|server| format!("{}__", crate::policy::safe_mcp_name(server)).to_lowercase())
+            .collect();
+        Vocabulary { names, mcp_prefixes }
+    }
+
+    fn knows(&self, normalized: &str) -> bool {
+        self.names.contains(normalized) || self.mcp_prefixes.iter().any(|p| normalized.starts_with(p.as_str()))
+    }
+
+    fn any_matches(&self, glob: &str) -> bool {
+        self.names.iter().any(|name| glob_matches(glob, name))
+            || self
+                .mcp_prefixes
+                .iter()
+                .any(|prefix| glob_matches(glob, &format!("{prefix}x")) || glob.starts_with(prefix.as_str()))
+    }
+
+    /// The closest known name, if one is close enough to be a typo.
+    fn suggest(&self, name: &str) -> Option<&str> {
+        self.names
+            .iter()
+            .filter(|known| known.as_str() != "*")
+            .map(|known| (strsim::jaro_winkler(name, known), known))
+            .filter(|(score, _)| *score >= 0.85)
+            .max_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, known)| known.as_str())
+    }
+}
+
+fn is_glob(entry: &str) -> bool {
+    entry.contains('*')
+}
+
+/// Every non-empty, non-glob entry with its normalized name (trimmed, lowercased, aliased).
+fn named_entries<'c>(ctx: &LintContext<'c>) -> Vec<(crate::keypath::KeyPath, &'c str, String, ListKind)> {
+    let mut out = Vec::new();
+    for list in policy_lists(ctx.config()) {
+        for (path, raw) in list.entries {
+            let normalized = ctx.pack.normalize(raw);
+            if !normalized.is_empty() {
+                out.push((path, raw, normalized, list.kind));
+            }
+        }
+    }
+    out
+}
+
+fn unknown_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let vocabulary = Vocabulary::of(ctx);
+    for (path, raw, normalized, kind) in named_entries(ctx) {
+        if is_glob(&normalized) || vocabulary.knows(&normalized) || ctx.pack.doctor_renames.contains_key(&normalized) {
+            continue;
+        }
+        let effect = match kind {
+            ListKind::Deny => "denies nothing",
+            ListKind::Allow | ListKind::AlsoAllow => "grants nothing",
+        };
+        let finding = out
+            .report(&path, format!("`{raw}` is not a tool, group or plugin of OpenClaw {}: it {effect}", ctx.version));
+        match vocabulary.suggest(&normalized) {
+            Some(known) => finding.help(format!("did you mean `{known}`?")),
+            None => finding.help("if this is a plugin tool, name its plugin in `plugins.entries` or `plugins.allow`"),
+        };
+    }
+}
+
+fn legacy_tool_names(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    for (path, raw, normalized, _) in named_entries(ctx) {
+        if let Some(new_name) = ctx.pack.doctor_renames.get(&normalized) {
+            out.report(&path, format!("`{raw}` was renamed to `{new_name}`: this entry no longer matches it"))
+                .help(format!("write `{new_name}` (`openclaw doctor --fix` rewrites it)"));
+        }
+    }
+}
+
+fn dead_globs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let vocabulary = Vocabulary::of(ctx);
+    for (path, raw, normalized, _) in named_entries(ctx) {
+        if is_glob(&normalized) && !vocabulary.any_matches(&normalized) {
+            out.report(&path, format!("`{raw}` matches no tool of OpenClaw {}", ctx.version))
+                .help("fix the pattern (`clawpolicy catalog` lists the tool names) or remove it");
+        }
+    }
+}

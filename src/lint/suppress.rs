@@ -1,0 +1,105 @@
+//! Suppressions: findings an operator has reviewed and accepted, kept in a side file next to the
+//! config (`clawpolicy.suppressions.yaml`). Every suppression must say why; one that matches
+//! nothing is reported, so stale entries do not pile up.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::{Finding, find_rule};
+
+/// The side file's name, looked up in the directory of the first config file.
+pub const SIDE_FILE: &str = "clawpolicy.suppressions.yaml";
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+struct SuppressionsFile {
+    suppressions: Vec<Suppression>,
+}
+
+/// One reviewed exception.
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Suppression {
+    /// Rule code or name.
+    pub rule: String,
+    /// Only findings at this key path or below it (`agents.entries.ops`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Only findings about this agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// Why this is acceptable. Required.
+    pub reason: String,
+}
+
+impl Suppression {
+    fn matches(&self, finding: &Finding) -> bool {
+        let rule_matches = find_rule(&self.rule).is_some_and(|r| r.code == finding.code);
+        let path_matches = self.path.as_deref().is_none_or(|prefix| {
+            finding.path.as_deref().is_some_and(|path| {
+                path == prefix || path.strip_prefix(prefix).is_some_and(|rest| rest.starts_with(['.', '[']))
+            })
+        });
+        let agent_matches = self.agent.as_deref().is_none_or(|agent| finding.agent.as_deref() == Some(agent));
+        rule_matches && path_matches && agent_matches
+    }
+}
+
+/// A finding moved out of the results by a suppression.
+#[derive(Debug, Clone, Serialize)]
+pub struct SuppressedFinding {
+    #[serde(flatten)]
+    pub finding: Finding,
+    pub reason: String,
+}
+
+/// The suppressions in force, and where they came from.
+#[derive(Debug, Clone, Default)]
+pub struct Suppressions {
+    pub file: Option<PathBuf>,
+    pub entries: Vec<Suppression>,
+}
+
+impl Suppressions {
+    /// Reads a suppressions file. Every entry needs a known rule and a non-empty reason.
+    pub fn read(path: &Path) -> Result<Self, String> {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let parsed: SuppressionsFile =
+            serde_yaml_ng::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (index, entry) in parsed.suppressions.iter().enumerate() {
+            let at = format!("{}: suppressions[{index}]", path.display());
+            if find_rule(&entry.rule).is_none() {
+                return Err(format!("{at}: no rule is called `{}` (see `clawpolicy rule --list`)", entry.rule));
+            }
+            if entry.reason.trim().is_empty() {
+                return Err(format!("{at}: a suppression needs a `reason`"));
+            }
+        }
+        Ok(Suppressions { file: Some(path.to_path_buf()), entries: parsed.suppressions })
+    }
+
+    /// The side file next to `config`, if there is one.
+    pub fn discover(config: &Path) -> Option<PathBuf> {
+        let candidate = config.parent().unwrap_or(Path::new(".")).join(SIDE_FILE);
+        candidate.is_file().then_some(candidate)
+    }
+
+    /// Splits findings into kept and suppressed (the first matching entry gives the reason).
+    pub fn apply(&self, findings: Vec<Finding>) -> (Vec<Finding>, Vec<SuppressedFinding>) {
+        let mut kept = Vec::new();
+        let mut suppressed = Vec::new();
+        for finding in findings {
+            match self.entries.iter().find(|s| s.matches(&finding)) {
+                Some(entry) => suppressed.push(SuppressedFinding { finding, reason: entry.reason.clone() }),
+                None => kept.push(finding),
+            }
+        }
+        (kept, suppressed)
+    }
+
+    /// Entries that suppressed nothing in `suppressed`: stale, or written for another config.
+    pub fn unused<'s>(&'s self, suppressed: &[SuppressedFinding]) -> Vec<&'s Suppression> {
+        self.entries.iter().filter(|entry| !suppressed.iter().any(|s| entry.matches(&s.finding))).collect()
+    }
+}

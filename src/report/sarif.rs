@@ -1,0 +1,86 @@
+//! SARIF 2.1.0 as GitHub code scanning reads it: rule metadata with help and security
+//! severity, results with physical locations, and suppressions with their justification.
+
+use serde_json::json;
+use serde_sarif::sarif::{
+    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag, Region,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, SCHEMA_URL, Sarif,
+    Suppression, Tool, ToolComponent,
+};
+
+use super::{Level, Problem, ProblemRule};
+
+fn level_name(level: Level) -> &'static str {
+    match level {
+        Level::Error => "error",
+        Level::Warning => "warning",
+        Level::Note => "note",
+    }
+}
+
+fn result_level(level: Level) -> ResultLevel {
+    match level {
+        Level::Error => ResultLevel::Error,
+        Level::Warning => ResultLevel::Warning,
+        Level::Note => ResultLevel::Note,
+    }
+}
+
+fn descriptor(rule: &ProblemRule) -> ReportingDescriptor {
+    let mut properties = PropertyBag::builder().tags(rule.tags.clone()).build();
+    if let Some(severity) = rule.security_severity {
+        properties.additional_properties.insert("security-severity".into(), json!(format!("{severity:.1}")));
+    }
+    ReportingDescriptor::builder()
+        .id(rule.id.clone())
+        .name(rule.name.clone())
+        .short_description(MultiformatMessageString::builder().text(rule.summary.clone()).build())
+        .help(
+            MultiformatMessageString::builder().text(rule.summary.clone()).markdown(rule.help_markdown.clone()).build(),
+        )
+        .default_configuration(ReportingConfiguration::builder().level(json!(level_name(rule.level))).build())
+        .properties(properties)
+        .build()
+}
+
+fn result(problem: &Problem, rules: &[ProblemRule]) -> SarifResult {
+    let message = Message::builder().text(problem.message.clone()).build();
+    let mut result = SarifResult::builder()
+        .rule_id(problem.rule_id.clone())
+        .level(result_level(problem.level))
+        .message(message)
+        .build();
+    result.rule_index = rules.iter().position(|r| r.id == problem.rule_id).and_then(|i| i64::try_from(i).ok());
+    if let Some(position) = &problem.position {
+        let region = Region::builder()
+            .start_line(i64::try_from(position.line).unwrap_or(i64::MAX))
+            .start_column(i64::try_from(position.column).unwrap_or(i64::MAX))
+            .build();
+        let physical = PhysicalLocation::builder()
+            .artifact_location(ArtifactLocation::builder().uri(position.file.clone()).build())
+            .region(region)
+            .build();
+        result.locations = Some(vec![Location::builder().physical_location(physical).build()]);
+    }
+    if let Some(reason) = &problem.suppressed {
+        result.suppressions =
+            Some(vec![Suppression::builder().kind(json!("external")).justification(reason.clone()).build()]);
+    }
+    result
+}
+
+/// A SARIF log with one run of `tool` (name, version, information URI).
+pub fn render(tool: &str, version: &str, rules: &[ProblemRule], problems: &[Problem]) -> String {
+    let driver = ToolComponent::builder()
+        .name(tool.to_string())
+        .version(version.to_string())
+        .rules(rules.iter().map(descriptor).collect::<Vec<_>>())
+        .build();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .results(problems.iter().map(|p| result(p, rules)).collect::<Vec<_>>())
+        .build();
+    let log = Sarif::builder().schema(SCHEMA_URL).version(json!("2.1.0")).runs(vec![run]).build();
+    // Plain data structures always serialize.
+    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+}
