@@ -315,8 +315,9 @@ fn human(report: &LintReport, unused: &[&Suppression]) -> String {
         let _ = handler.render_report(&mut text, &diagnostic);
         text.push('\n');
     }
-    for skipped in &report.skipped {
-        text.push_str(&format!("note: {} did not run: {}\n", skipped.code, skipped.reason));
+    if let Some(first) = report.skipped.first() {
+        let codes: Vec<&str> = report.skipped.iter().map(|s| s.code).collect();
+        text.push_str(&format!("note: {} rules did not run ({}): {}\n", codes.len(), codes.join(", "), first.reason));
     }
     for entry in unused {
         text.push_str(&format!(
@@ -335,10 +336,10 @@ fn rule_anchor(finding: &Finding) -> String {
 fn summary_line(report: &LintReport) -> String {
     let s = summary(report);
     let mut parts: Vec<String> =
-        [(s.error, "error"), (s.security, "security"), (s.warning, "warning"), (s.suggestion, "suggestion")]
+        [(s.error, "error"), (s.security, "security warning"), (s.warning, "warning"), (s.suggestion, "suggestion")]
             .iter()
             .filter(|(n, _)| *n > 0)
-            .map(|(n, what)| format!("{n} {what}"))
+            .map(|(n, what)| format!("{n} {what}{}", if *n == 1 { "" } else { "s" }))
             .collect();
     if parts.is_empty() {
         parts.push("no findings".into());

@@ -29,7 +29,7 @@ pub struct Location {
     pub file: String,
     pub line: usize,
     pub column: usize,
-    /// The config key path (`tools.exec.security`), in OpenClaw's dotted form.
+    /// The config key path (`tools.deny[0]`), as every command prints key paths.
     pub path: String,
     #[serde(skip)]
     pub origin: Option<crate::config::source::Origin>,
@@ -41,7 +41,7 @@ impl Location {
             file: origin.file().display().to_string(),
             line: origin.line,
             column: origin.column,
-            path: crate::config::path::dotted(path.segments()),
+            path: path.to_string(),
             origin: Some(origin.clone()),
         }
     }
@@ -168,7 +168,7 @@ impl Emitter<'_, '_> {
             rule: self.rule.name,
             severity: self.rule.severity,
             message,
-            path: path.map(|p| crate::config::path::dotted(p.segments())),
+            path: path.map(ToString::to_string),
             location,
             help: None,
             openclaw_check: self.rule.openclaw_check.map(str::to_string),

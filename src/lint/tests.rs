@@ -76,7 +76,7 @@ fn typos_in_tool_names_get_a_did_you_mean() {
     let report = lint_text(OpenClawVersion::V2026_9, "{ tools: { deny: [\"exce\", \"group:fs\", \"web_*\"] } }");
     assert_eq!(codes(&report), ["CP201"]);
     assert_eq!(finding(&report, "CP201").help.as_deref(), Some("did you mean `exec`?"));
-    assert_eq!(finding(&report, "CP201").path.as_deref(), Some("tools.deny.0"));
+    assert_eq!(finding(&report, "CP201").path.as_deref(), Some("tools.deny[0]"));
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn a_sandbox_allow_of_a_globally_denied_tool_is_dead() {
     }"#;
     let report = lint_text(OpenClawVersion::V2026_9, text);
     let dead = finding(&report, "CP304");
-    assert_eq!(dead.path.as_deref(), Some("tools.sandbox.tools.allow.0"));
+    assert_eq!(dead.path.as_deref(), Some("tools.sandbox.tools.allow[0]"));
     assert!(dead.message.contains("tools.deny"), "{}", dead.message);
 }
 
@@ -166,4 +166,12 @@ fn selection_filters_by_code_name_and_severity() {
     let skip = Selection { skip: vec!["cp201".into()], ..Selection::default() };
     assert!(!skip.selects(rule));
     assert_eq!(Selection { only: vec!["CP999".into()], ..Selection::default() }.unknown_rule_names(), ["CP999"]);
+}
+
+#[test]
+fn plugin_only_allowlists_mean_opposite_things_per_release() {
+    let current = lint_text(OpenClawVersion::V2026_9, "{ tools: { allow: [\"memory-core\"] } }");
+    assert!(finding(&current, "CP204").message.contains("every core tool is removed"));
+    let seed = lint_text(OpenClawVersion::V2026_2, "{ tools: { allow: [\"memory-core\"] } }");
+    assert!(finding(&seed, "CP204").message.contains("restricts nothing"));
 }

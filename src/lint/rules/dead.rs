@@ -1,6 +1,8 @@
 //! Dead and contradictory rules across the policy layers, in the spirit of cargo-deny's
 //! unmatched lints: entries that are written but can never take effect.
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use serde_json::Value;
 
 use super::walk::{Agent, ListKind, agents, main_session, policy_lists};
@@ -8,9 +10,9 @@ use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
-use crate::policy::matcher::{PluginGroups, expand_entry};
+use crate::policy::matcher::{PluginGroups, Verdict, expand_entry};
 use crate::policy::rules::Source;
-use crate::policy::{Resolution, SandboxChoice, SessionContext};
+use crate::policy::{Removal, Resolution, SandboxChoice, SessionContext};
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -203,7 +205,21 @@ fn resolutions(ctx: &LintContext<'_>) -> Vec<(String, String, Resolution)> {
     out
 }
 
+/// A dead allow entry: where it is, what it says, and what removed its tool first.
+#[derive(PartialEq, Eq, PartialOrd, Ord)]
+struct DeadAllow {
+    path: KeyPath,
+    pattern: String,
+    step: String,
+    tool: String,
+    removed_by: String,
+    /// ` (path)` of the entry that removed it, when it is in the config.
+    removed_at: String,
+}
+
 fn allow_after_removal(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    // One finding per dead entry, listing every agent and session where it is dead.
+    let mut dead: BTreeMap<DeadAllow, BTreeSet<String>> = BTreeMap::new();
     for (agent, label, resolution) in resolutions(ctx) {
         let step_index = |step: &str| resolution.steps.iter().position(|s| s.step.label == step);
         for (index, record) in resolution.steps.iter().enumerate().skip(1) {
@@ -213,31 +229,50 @@ fn allow_after_removal(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 let matched: Vec<&String> = record
                     .verdicts
                     .iter()
-                    .filter(|(_, verdict)| matches!(verdict, crate::policy::matcher::Verdict::Allowed { by } if by.entry == entry_index))
+                    .filter(|(_, verdict)| matches!(verdict, Verdict::Allowed { by } if by.entry == entry_index))
                     .map(|(tool, _)| tool)
                     .collect();
-                let removed_earlier: Vec<(&String, &crate::policy::Removal)> = matched
+                let removed_earlier: Vec<(&String, &Removal)> = matched
                     .iter()
                     .filter_map(|tool| resolution.removed.get(*tool).map(|r| (*tool, r)))
                     .filter(|(_, removal)| step_index(&removal.step).is_some_and(|at| at < index))
                     .collect();
-                if matched.is_empty() || removed_earlier.len() != matched.len() {
+                let Some(&(tool, removal)) = removed_earlier.first() else { continue };
+                if removed_earlier.len() != matched.len() {
                     continue;
                 }
-                let (tool, removal) = removed_earlier[0];
                 let by =
                     removal.source.as_ref().and_then(Source::config_path).map_or(String::new(), |p| format!(" ({p})"));
-                out.report(
-                    path,
-                    format!(
-                        "`{}` in `{}` can never take effect for agent `{agent}` ({label}): `{tool}` is already removed by `{}`{by}",
-                        entry.pattern, record.step.label, removal.step
-                    ),
-                )
-                .agent(agent.clone())
-                .help(format!("run `clawpolicy explain {tool} --agent {agent}` for the edit that would keep it"));
+                let key = DeadAllow {
+                    path: path.clone(),
+                    pattern: entry.pattern.clone(),
+                    step: record.step.label.clone(),
+                    tool: tool.clone(),
+                    removed_by: removal.audit_label.clone(),
+                    removed_at: by,
+                };
+                dead.entry(key).or_default().insert(format!("{agent} ({label})"));
             }
         }
+    }
+    for (entry, sessions) in dead {
+        let agents: BTreeSet<&str> = sessions.iter().filter_map(|s| s.split(' ').next()).collect();
+        let listed = sessions.iter().map(String::as_str).collect::<Vec<_>>().join(", ");
+        let finding = out.report(
+            &entry.path,
+            format!(
+                "`{}` in `{}` can never take effect: `{}` is already removed by `{}`{}, for {}",
+                entry.pattern, entry.step, entry.tool, entry.removed_by, entry.removed_at, listed
+            ),
+        );
+        let example_agent = agents.first().copied().unwrap_or("main");
+        if agents.len() == 1 {
+            finding.agent(example_agent);
+        }
+        finding.help(format!(
+            "run `clawpolicy explain {} --agent {example_agent}` for the edit that would keep it",
+            entry.tool
+        ));
     }
 }
 

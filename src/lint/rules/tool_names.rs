@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::walk::{ListKind, policy_lists};
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
+use crate::pack::UnknownEntryHandling;
 use crate::policy::matcher::glob_matches;
 
 pub const RULES: &[Rule] = &[
@@ -56,12 +57,30 @@ pub const RULES: &[Rule] = &[
         needs_valid_config: false,
         check: dead_globs,
     },
+    Rule {
+        code: "CP204",
+        name: "plugin-only-allowlist",
+        severity: Severity::Warning,
+        category: Category::ToolNames,
+        summary: "An `allow` list that names only plugin tools.",
+        why: "The two releases read it in opposite ways. 2026.2 ignores such an allowlist (with a warning) so \
+              core tools stay available; 2026.9 applies it, which removes every core tool at that step. Either \
+              way the list does not do what it seems to.",
+        example: "tools: { profile: \"coding\", allow: [\"memory-core\"] }",
+        fix: "Use `alsoAllow` to add plugin tools on top of a profile, or list the core tools the agent needs too.",
+        openclaw_check: None,
+        versions: ALL_VERSIONS,
+        needs_valid_config: false,
+        check: plugin_only_allowlists,
+    },
 ];
 
 /// Every name a policy entry can mean in this config: catalog tools, groups, aliases, bundled
 /// plugins and their tools, and plugins or MCP servers the config declares.
 struct Vocabulary {
     names: BTreeSet<String>,
+    /// Plugin ids and plugin-only tool names (bundled or declared in the config).
+    plugin_names: BTreeSet<String>,
     /// `<server>__` prefixes of configured MCP servers.
     mcp_prefixes: Vec<String>,
 }
@@ -69,21 +88,26 @@ struct Vocabulary {
 impl Vocabulary {
     fn of(ctx: &LintContext<'_>) -> Self {
         let pack = ctx.pack;
+        let mut plugin_names: BTreeSet<String> = BTreeSet::from(["group:plugins".to_string()]);
+        for plugin in &pack.plugins {
+            plugin_names.insert(plugin.id.clone());
+            plugin_names.extend(plugin.tools.iter().cloned());
+        }
+        let configured_plugins =
+            ctx.get(&["plugins", "entries"]).and_then(Value::as_object).into_iter().flat_map(|m| m.keys());
+        plugin_names.extend(configured_plugins.map(|id| id.to_lowercase()));
+        let allowed_plugins = ctx.get(&["plugins", "allow"]).and_then(Value::as_array).into_iter().flatten();
+        plugin_names.extend(allowed_plugins.filter_map(Value::as_str).map(str::to_lowercase));
+        // A bundled plugin tool that is also a catalog tool (`browser`) counts as a core name.
+        plugin_names.retain(|name| name == "group:plugins" || !pack.is_catalog_tool(name));
         let mut names: BTreeSet<String> = pack.tools.iter().map(|t| t.id.clone()).collect();
         names.extend(pack.groups().iter().map(|(group, _)| group.clone()));
         names.extend(pack.aliases.keys().cloned());
         names.extend(pack.expansions.keys().cloned());
         names.extend(pack.sandbox.default_deny.iter().cloned());
-        for plugin in &pack.plugins {
-            names.insert(plugin.id.clone());
-            names.extend(plugin.tools.iter().cloned());
-        }
-        names.extend(["*", "group:plugins", "bundle-mcp"].map(String::from));
-        let configured_plugins =
-            ctx.get(&["plugins", "entries"]).and_then(Value::as_object).into_iter().flat_map(|m| m.keys());
-        names.extend(configured_plugins.map(|id| id.to_lowercase()));
-        let allowed_plugins = ctx.get(&["plugins", "allow"]).and_then(Value::as_array).into_iter().flatten();
-        names.extend(allowed_plugins.filter_map(Value::as_str).map(str::to_lowercase));
+        names.extend(pack.plugins.iter().flat_map(|p| p.tools.iter().chain(std::iter::once(&p.id))).cloned());
+        names.extend(plugin_names.iter().cloned());
+        names.extend(["*", "bundle-mcp"].map(String::from));
         let mcp_prefixes = ctx
             .get(&["mcp", "servers"])
             .and_then(Value::as_object)
@@ -91,7 +115,7 @@ impl Vocabulary {
             .flat_map(|servers| servers.keys())
             .map(|server| format!("{}__", crate::policy::safe_mcp_name(server)).to_lowercase())
             .collect();
-        Vocabulary { names, mcp_prefixes }
+        Vocabulary { names, plugin_names, mcp_prefixes }
     }
 
     fn knows(&self, normalized: &str) -> bool {
@@ -171,5 +195,24 @@ fn dead_globs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             out.report(&path, format!("`{raw}` matches no tool of OpenClaw {}", ctx.version))
                 .help("fix the pattern (`clawpolicy catalog` lists the tool names) or remove it");
         }
+    }
+}
+
+fn plugin_only_allowlists(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let vocabulary = Vocabulary::of(ctx);
+    for list in policy_lists(ctx.config()).into_iter().filter(|l| l.kind == ListKind::Allow) {
+        let names: Vec<String> =
+            list.entries.iter().map(|(_, raw)| ctx.pack.normalize(raw)).filter(|n| !n.is_empty()).collect();
+        if names.is_empty() || !names.iter().all(|n| vocabulary.plugin_names.contains(n)) {
+            continue;
+        }
+        let effect = match ctx.pack.unknown_allowlist_entries {
+            UnknownEntryHandling::StripPluginOnly => {
+                "OpenClaw 2026.2 ignores it (\"Ignoring allowlist so core tools remain available\"), so it restricts nothing"
+            }
+            UnknownEntryHandling::Warn => "OpenClaw 2026.9 applies it, so every core tool is removed at this step",
+        };
+        out.report(&list.path(), format!("this allowlist names only plugin tools: {effect}"))
+            .help("to add plugin tools on top of a profile, use `alsoAllow` instead of `allow`");
     }
 }
