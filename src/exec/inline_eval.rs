@@ -43,6 +43,29 @@ fn names_include(names: &[String], executable: &str) -> bool {
     name_variants(executable).iter().any(|v| names.contains(v))
 }
 
+/// `isInterpreterLikeAllowlistPattern` (2026.9): an approvals allowlist pattern that names an
+/// interpreter or code carrier (`/usr/bin/python3`, `node*`, `awk`), by executable or basename.
+pub fn is_interpreter_allowlist_pattern(pattern: &str) -> bool {
+    let trimmed = pattern.trim().to_lowercase();
+    if trimmed.is_empty() {
+        return false;
+    }
+    let data = release_data(OpenClawVersion::V2026_9);
+    let known = |candidate: &str| {
+        let flag_specs = data.inline_eval_specs.iter().map(|s| &s.names);
+        let positional_specs = data.positional_inline_eval_specs.iter().map(|s| &s.names);
+        flag_specs.chain(positional_specs).any(|names| names_include(names, candidate))
+    };
+    if known(&normalize_executable(&trimmed)) {
+        return true;
+    }
+    let slashed = trimmed.replace('\\', "/");
+    let basename = slashed.rsplit('/').next().unwrap_or(&slashed);
+    let basename = basename.strip_suffix(".exe").unwrap_or(basename);
+    let unglobbed: String = basename.chars().filter(|c| !"*?[]{}()".contains(*c)).collect();
+    known(unglobbed.trim_end_matches(['.', '-']))
+}
+
 fn is_single_letter_flag(flag: &str) -> bool {
     let b = flag.as_bytes();
     b.len() == 2 && b[0] == b'-' && b[1].is_ascii_alphabetic()
@@ -256,6 +279,16 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         super::super::wrappers::split_shell_args(s).unwrap()
+    }
+
+    #[test]
+    fn interpreter_allowlist_patterns() {
+        for pattern in ["/usr/bin/python3", "python3.12", "/opt/node*/bin/node", "C:\\Tools\\node.exe", "awk"] {
+            assert!(is_interpreter_allowlist_pattern(pattern), "{pattern}");
+        }
+        for pattern in ["/usr/bin/git", "ls", "", "/usr/bin/*"] {
+            assert!(!is_interpreter_allowlist_pattern(pattern), "{pattern}");
+        }
     }
 
     #[test]

@@ -5,17 +5,37 @@ use crate::config::test_support::options;
 
 /// Lints JSON5 text written to a temp file, so findings carry real file locations.
 fn lint_text(version: OpenClawVersion, text: &str) -> LintReport {
+    lint_with_approvals(version, text, None)
+}
+
+/// Lints JSON5 text with an exec approvals document.
+fn lint_with_approvals(version: OpenClawVersion, text: &str, approvals: Option<serde_json::Value>) -> LintReport {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("openclaw.json5");
     std::fs::write(&path, text).unwrap();
     let loaded = crate::config::load(&[path], &options(version, &[])).unwrap();
     let issues = crate::config::validate(&loaded, version);
-    let ctx =
-        LintContext { version, pack: VersionPack::get(version), loaded: &loaded, issues: &issues, approvals: None };
+    let approvals =
+        approvals.map(|doc| crate::exec::approvals::load(&crate::exec::ApprovalsInput::Document(doc), version));
+    let ctx = LintContext {
+        version,
+        pack: VersionPack::get(version),
+        loaded: &loaded,
+        issues: &issues,
+        approvals: approvals.as_ref(),
+    };
     lint(&ctx, &Selection { severity_min: Severity::Suggestion, ..Selection::default() }, &Default::default())
 }
 
+/// Codes of the config and policy-list rules. Most small configs also trip the exec and exposure
+/// rules (2026.9 runs exec unprompted when nothing is set); those have their own tests.
 fn codes(report: &LintReport) -> Vec<&'static str> {
+    let audit = [Category::Exec, Category::Sandbox, Category::Exposure, Category::Gateway];
+    report.findings.iter().filter(|f| !audit.contains(&find_rule(f.code).unwrap().category)).map(|f| f.code).collect()
+}
+
+/// Codes of every finding.
+fn all_codes(report: &LintReport) -> Vec<&'static str> {
     report.findings.iter().map(|f| f.code).collect()
 }
 
@@ -58,7 +78,8 @@ fn committed_rule_reference_is_current() {
 
 #[test]
 fn a_clean_config_has_no_findings() {
-    let report = lint_text(OpenClawVersion::V2026_9, "{ tools: { profile: \"coding\", deny: [\"browser\"] } }");
+    let text = "{ tools: { profile: \"coding\", deny: [\"browser\"], exec: { mode: \"ask\" } } }";
+    let report = lint_text(OpenClawVersion::V2026_9, text);
     assert!(report.findings.is_empty(), "{:#?}", report.findings);
 }
 
@@ -166,6 +187,98 @@ fn selection_filters_by_code_name_and_severity() {
     let skip = Selection { skip: vec!["cp201".into()], ..Selection::default() };
     assert!(!skip.selects(rule));
     assert_eq!(Selection { only: vec!["CP999".into()], ..Selection::default() }.unknown_rule_names(), ["CP999"]);
+}
+
+#[test]
+fn exec_left_unset_runs_unprompted_on_the_host() {
+    let text = "{ tools: { exec: { host: \"gateway\" } } }";
+    let unset = lint_text(OpenClawVersion::V2026_9, text);
+    assert!(all_codes(&unset).contains(&"CP410"), "{:#?}", unset.findings);
+    assert_eq!(finding(&unset, "CP410").path.as_deref(), Some("tools.exec"));
+    assert!(!all_codes(&lint_text(OpenClawVersion::V2026_2, text)).contains(&"CP410"));
+    let set = lint_text(OpenClawVersion::V2026_9, "{ tools: { exec: { host: \"gateway\", mode: \"ask\" } } }");
+    assert!(!all_codes(&set).contains(&"CP410"));
+    let sandboxed = "{ agents: { defaults: { sandbox: { mode: \"all\" } } } }";
+    assert!(!all_codes(&lint_text(OpenClawVersion::V2026_9, sandboxed)).contains(&"CP410"));
+}
+
+#[test]
+fn full_exec_is_critical_when_a_channel_is_open() {
+    let closed = lint_text(OpenClawVersion::V2026_9, "{ tools: { exec: { mode: \"full\" } } }");
+    assert_eq!(finding(&closed, "CP401").severity, Severity::Security);
+    assert_eq!(finding(&closed, "CP401").path.as_deref(), Some("tools.exec.mode"));
+    let open = lint_text(
+        OpenClawVersion::V2026_9,
+        "{ tools: { exec: { mode: \"full\" } }, channels: { telegram: { groups: { \"-1\": { groupPolicy: \"open\" } } } } }",
+    );
+    assert_eq!(finding(&open, "CP401").severity, Severity::Error);
+    let exposure = finding(&open, "CP601");
+    assert_eq!(
+        (exposure.severity, exposure.path.as_deref()),
+        (Severity::Error, Some("channels.telegram.groups[\"-1\"].groupPolicy"))
+    );
+}
+
+#[test]
+fn elevated_wildcards_carry_the_concrete_check_id() {
+    let report = lint_text(OpenClawVersion::V2026_2, "{ tools: { elevated: { allowFrom: { telegram: [\"*\"] } } } }");
+    let wildcard = finding(&report, "CP408");
+    assert_eq!(wildcard.openclaw_check.as_deref(), Some("tools.elevated.allowFrom.telegram.wildcard"));
+    assert_eq!(wildcard.severity, Severity::Error);
+    let disabled = "{ tools: { elevated: { enabled: false, allowFrom: { telegram: [\"*\"] } } } }";
+    assert!(!all_codes(&lint_text(OpenClawVersion::V2026_2, disabled)).contains(&"CP408"));
+}
+
+#[test]
+fn dangerous_binds_point_at_the_bind() {
+    let text = r#"{ agents: { defaults: { sandbox: { mode: "all", docker: { binds: ["/srv/app:/app", "/var/run/docker.sock:/s"] } } } } }"#;
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    let bind = finding(&report, "CP503");
+    assert_eq!(bind.path.as_deref(), Some("agents.defaults.sandbox.docker.binds[1]"));
+    assert!(bind.message.contains("`/var/run`"), "{}", bind.message);
+}
+
+#[test]
+fn approvals_store_rules() {
+    let store = serde_json::json!({
+        "version": 1,
+        "defaults": { "autoAllowSkills": true },
+        "agents": { "main": { "security": "deny", "allowlist": [{ "pattern": "/usr/bin/python3" }, "git"] } }
+    });
+    let text = "{ tools: { exec: { security: \"allowlist\" } } }";
+    let v9 = lint_with_approvals(OpenClawVersion::V2026_9, text, Some(store.clone()));
+    for code in ["CP411", "CP412", "CP414"] {
+        assert!(all_codes(&v9).contains(&code), "{code}: {:#?}", v9.findings);
+    }
+    assert!(finding(&v9, "CP414").message.contains("agents.main.security"), "{}", finding(&v9, "CP414").message);
+    let strict = "{ tools: { exec: { security: \"allowlist\", strictInlineEval: true } } }";
+    assert!(!all_codes(&lint_with_approvals(OpenClawVersion::V2026_9, strict, Some(store.clone()))).contains(&"CP412"));
+    let v2 = lint_with_approvals(OpenClawVersion::V2026_2, text, Some(store));
+    let never = finding(&v2, "CP413");
+    assert!(never.message.contains("`git`") && never.message.contains("bare name"), "{}", never.message);
+    assert!(!all_codes(&lint_text(OpenClawVersion::V2026_9, text)).contains(&"CP414"), "no store, no finding");
+}
+
+#[test]
+fn node_deny_patterns_get_exact_ids() {
+    let text =
+        r#"{ gateway: { nodes: { commands: { allow: ["camera.snap"], deny: ["camera.*", "canvas.presnt"] } } } }"#;
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    assert_eq!(report.findings.iter().filter(|f| f.code == "CP704").count(), 2);
+    assert!(finding(&report, "CP704").help.as_deref().unwrap().contains("camera."), "{:?}", finding(&report, "CP704"));
+    assert_eq!(finding(&report, "CP703").severity, Severity::Security, "loopback gateway: warn");
+}
+
+#[test]
+fn findings_never_echo_secrets() {
+    let text = r#"{
+      gateway: { bind: "lan", auth: { mode: "token", token: "s3cret-gateway-token-value-0123456789" }, tools: { allow: ["gateway"] } },
+      hooks: { enabled: true, token: "s3cret-hooks-token", allowRequestSessionKey: true },
+    }"#;
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    assert!(all_codes(&report).contains(&"CP701") && all_codes(&report).contains(&"CP706"));
+    let rendered = serde_json::to_string(&report).unwrap();
+    assert!(!rendered.contains("s3cret"), "{rendered}");
 }
 
 #[test]

@@ -1,0 +1,373 @@
+//! What the rules that mirror `openclaw security audit` share: the release's audit lists
+//! (`data/audit-<release>.json`), the open inbound paths, the audit's tool contexts (the
+//! configured policies of `agents.defaults` and of each agent, decided by the resolver's own
+//! steps) and the audit's view of exec security per scope.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::walk::{agents, main_session};
+use crate::OpenClawVersion;
+use crate::exec::policy::{Security, mode_policy};
+use crate::keypath::KeyPath;
+use crate::lint::LintContext;
+use crate::lint::registry::Severity;
+use crate::pack::VersionPack;
+use crate::policy::matcher::{CompiledPolicy, PluginGroups};
+use crate::policy::steps::StepKind;
+
+/// The release-specific lists the audit reads, as data.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AuditLists {
+    /// Tools `POST /tools/invoke` denies unless `gateway.tools.allow` re-enables them.
+    pub gateway_http_tool_deny: Vec<String>,
+    /// Control-plane tools (automations, gateway, plugins); empty when the release has no such check.
+    pub control_plane_tools: Vec<String>,
+    pub dangerous_node_commands: Vec<String>,
+    /// Node commands some platform allows by default (the deny check's vocabulary).
+    pub known_node_commands: BTreeSet<String>,
+    pub node_command_keys: NodeCommandKeys,
+    pub interpreter_safe_bins: BTreeSet<String>,
+    /// Safe bins with broad semantics, with the release's own warning.
+    pub broad_safe_bins: BTreeMap<String, String>,
+    pub blocked_bind_paths: Vec<String>,
+    pub blocked_home_subpaths: Vec<String>,
+    /// 2026.9 also blocks a bind whose source contains a blocked path (`/` covers `/etc`).
+    pub bind_source_covering_blocked_path: bool,
+    /// 2026.9 counts open DM policies as open inbound paths; 2026.2 only open group policies.
+    pub open_inbound_includes_dms: bool,
+    pub elevated_allow_from_large_over: usize,
+    /// Flags reported one by one as insecure: a dotted path (`*` = any key or index) and the value.
+    pub dangerous_flags: Vec<DangerousFlag>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct DangerousFlag {
+    pub path: String,
+    pub equals: Value,
+}
+
+/// Where the node command lists live (`gateway.nodes.commands.allow` or `gateway.nodes.allowCommands`).
+#[derive(Debug, Deserialize)]
+pub struct NodeCommandKeys {
+    pub allow: String,
+    pub deny: String,
+}
+
+impl NodeCommandKeys {
+    pub fn allow_path(&self) -> KeyPath {
+        dotted_path(&self.allow)
+    }
+
+    pub fn deny_path(&self) -> KeyPath {
+        dotted_path(&self.deny)
+    }
+}
+
+fn dotted_path(dotted: &str) -> KeyPath {
+    KeyPath::keys(&dotted.split('.').collect::<Vec<_>>())
+}
+
+const LISTS_2026_9: &str = include_str!("../../../data/audit-2026.9.json");
+const LISTS_2026_2: &str = include_str!("../../../data/audit-2026.2.json");
+
+/// The audit lists of `version`, parsed once (bundled data: a parse failure is a build bug).
+pub fn lists(version: OpenClawVersion) -> &'static AuditLists {
+    static V9: OnceLock<AuditLists> = OnceLock::new();
+    static V2: OnceLock<AuditLists> = OnceLock::new();
+    let (cell, text) = match version {
+        OpenClawVersion::V2026_9 => (&V9, LISTS_2026_9),
+        OpenClawVersion::V2026_2 => (&V2, LISTS_2026_2),
+    };
+    cell.get_or_init(|| serde_json::from_str(text).expect("bundled audit data is valid JSON"))
+}
+
+/// The audit's severities: `critical` → error, `warn` → security.
+pub fn critical_if(critical: bool) -> Severity {
+    if critical { Severity::Error } else { Severity::Security }
+}
+
+/// Trimmed strings of a list value (non-strings stringified, as the audit's allowFrom lists are).
+pub fn string_entries(value: Option<&Value>) -> Vec<String> {
+    value
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(|v| match v {
+            Value::String(s) => s.trim().to_string(),
+            other => other.to_string(),
+        })
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+/// `channels.<id>` and `channels.<id>.accounts.<account>` sections, with their paths.
+fn channel_sections<'a>(ctx: &LintContext<'a>) -> Vec<(KeyPath, &'a Value)> {
+    let mut out = Vec::new();
+    for (id, channel) in ctx.get(&["channels"]).and_then(Value::as_object).into_iter().flatten() {
+        if !channel.is_object() {
+            continue;
+        }
+        let path = KeyPath::keys(&["channels", id]);
+        out.push((path.clone(), channel));
+        for (account, value) in channel.get("accounts").and_then(Value::as_object).into_iter().flatten() {
+            if value.is_object() {
+                out.push((path.key("accounts").key(account), value));
+            }
+        }
+    }
+    out
+}
+
+/// The open inbound policies the exposure checks list (`listOpenInboundPolicies`): open group
+/// policies and (2026.9) open DM policies, on channels and their accounts, in config order.
+pub fn open_inbound_paths(ctx: &LintContext<'_>) -> Vec<KeyPath> {
+    let with_dms = lists(ctx.version).open_inbound_includes_dms;
+    let mut out = Vec::new();
+    for (path, section) in channel_sections(ctx) {
+        if section.get("groupPolicy").and_then(Value::as_str) == Some("open") {
+            out.push(path.key("groupPolicy"));
+        }
+        if !with_dms {
+            continue;
+        }
+        match section.get("dmPolicy") {
+            Some(Value::Null) | None => {
+                if section.get("dm").and_then(|dm| dm.get("policy")).and_then(Value::as_str) == Some("open") {
+                    out.push(path.key("dm").key("policy"));
+                }
+            }
+            Some(policy) if policy.as_str() == Some("open") => out.push(path.key("dmPolicy")),
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+/// The open paths the exec exposure checks list (`collectOpenExecSurfacePaths`, 2026.9): any
+/// object under `channels` with `groupPolicy` or `dmPolicy` `"open"`, at any depth, sorted.
+pub fn open_exec_surface_paths(ctx: &LintContext<'_>) -> Vec<String> {
+    fn visit(value: &Value, scope: &str, hits: &mut BTreeSet<String>) {
+        let Some(map) = value.as_object() else { return };
+        for key in ["groupPolicy", "dmPolicy"] {
+            if map.get(key).and_then(Value::as_str) == Some("open") {
+                hits.insert(format!("{scope}.{key}"));
+            }
+        }
+        for (key, nested) in map {
+            visit(nested, &format!("{scope}.{key}"), hits);
+        }
+    }
+    let mut hits = BTreeSet::new();
+    for (id, channel) in ctx.get(&["channels"]).and_then(Value::as_object).into_iter().flatten() {
+        visit(channel, &format!("channels.{id}"), &mut hits);
+    }
+    hits.into_iter().collect()
+}
+
+/// `path.resolve` of an absolute POSIX path: `.`/`..` resolved, duplicate and trailing `/` removed.
+pub fn normalize_posix(path: &str) -> String {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            p => parts.push(p),
+        }
+    }
+    format!("/{}", parts.join("/"))
+}
+
+/// A short list for messages: `a, b, c` or `a, b, c, +2 more`.
+pub fn preview(items: &[String], max: usize) -> String {
+    let shown = items.iter().take(max).cloned().collect::<Vec<_>>().join(", ");
+    match items.len().saturating_sub(max) {
+        0 => shown,
+        more => format!("{shown}, +{more} more"),
+    }
+}
+
+/// One of the audit's tool contexts: `agents.defaults` or one agent, with the policies the
+/// audit checks (profile, global, agent, and the sandbox policy when the sandbox mode is `all`).
+pub struct ToolContext {
+    /// The audit's label (`agents.defaults`, `agents.entries.dev`, `agents.list.dev`).
+    pub label: String,
+    pub agent: Option<String>,
+    /// Where the context's tool policy is written (the agent's `tools`, or the global `tools`).
+    pub path: KeyPath,
+    /// The agent's own `tools` object, if any.
+    pub agent_tools: Option<Value>,
+    pub sandbox_mode: String,
+    pub workspace_access: String,
+    policies: Vec<CompiledPolicy>,
+    pack: &'static VersionPack,
+}
+
+impl ToolContext {
+    /// Whether every configured policy of the context allows `tool` (`isToolAllowedByPolicies`).
+    pub fn allows(&self, tool: &str) -> bool {
+        let name = self.pack.normalize(tool);
+        self.policies.iter().all(|p| p.evaluate(&name).keeps())
+    }
+
+    /// The tools of `candidates` the context allows.
+    pub fn allowed<'t>(&self, candidates: &[&'t str]) -> Vec<&'t str> {
+        candidates.iter().copied().filter(|t| self.allows(t)).collect()
+    }
+}
+
+/// The audit's label for an agent.
+pub fn agent_label(version: OpenClawVersion, id: &str) -> String {
+    match version {
+        OpenClawVersion::V2026_9 => format!("agents.entries.{id}"),
+        OpenClawVersion::V2026_2 => format!("agents.list.{id}"),
+    }
+}
+
+/// Builds a context from the resolver's steps for the main session of `agent` (the implicit
+/// `main` agent for `agents.defaults`) in `config`.
+fn tool_context(
+    ctx: &LintContext<'_>,
+    config: &Value,
+    agent: Option<&str>,
+    label: String,
+    path: KeyPath,
+) -> Option<ToolContext> {
+    let resolution = crate::policy::resolve(ctx.version, config, &main_session(agent.unwrap_or("main"))).ok()?;
+    let sandbox_all = resolution.sandbox.mode == "all";
+    let plugins = PluginGroups::default();
+    let policies = resolution
+        .steps
+        .iter()
+        .filter(|record| match record.step.kind {
+            StepKind::Profile | StepKind::Global | StepKind::Agent => true,
+            StepKind::Sandbox => sandbox_all,
+            _ => false,
+        })
+        .map(|record| CompiledPolicy::compile(ctx.pack, &record.step.policy, &plugins))
+        .collect();
+    Some(ToolContext {
+        label,
+        agent: agent.map(String::from),
+        agent_tools: agent.and_then(|_| path.lookup(config).cloned()),
+        path,
+        sandbox_mode: resolution.sandbox.mode.clone(),
+        workspace_access: resolution.sandbox.workspace_access.clone(),
+        policies,
+        pack: ctx.pack,
+    })
+}
+
+/// The config without its agent roster: what the `agents.defaults` context sees.
+fn without_roster(config: &Value) -> Value {
+    let mut stripped = config.clone();
+    if let Some(agents) = stripped.get_mut("agents").and_then(Value::as_object_mut) {
+        for key in ["entries", "list", "ownership"] {
+            agents.remove(key);
+        }
+        if let Some(defaults) = agents.get_mut("defaults").and_then(Value::as_object_mut) {
+            defaults.remove("systemAgent");
+        }
+    }
+    stripped
+}
+
+/// `agents.defaults` (global policy only) and one context per configured agent.
+pub fn tool_contexts(ctx: &LintContext<'_>) -> Vec<ToolContext> {
+    let mut out = Vec::new();
+    let defaults = without_roster(ctx.config());
+    out.extend(tool_context(ctx, &defaults, None, "agents.defaults".into(), KeyPath::keys(&["tools"])));
+    for agent in agents(ctx) {
+        let Some(path) = agent.path else { continue };
+        let label = agent_label(ctx.version, &agent.id);
+        out.extend(tool_context(ctx, ctx.config(), Some(&agent.id), label, path.key("tools")));
+    }
+    out
+}
+
+/// One exec scope as the audit sees it: security from `mode`, else `security` with **`deny`
+/// when unset** (unlike the runtime, whose default is `full`).
+pub struct ExecScope {
+    pub id: String,
+    /// The `tools.exec` object the scope reads.
+    pub path: KeyPath,
+    pub security: Security,
+    pub host: String,
+}
+
+/// `resolveExecModePolicy({mode, security, ask}).security`.
+fn mode_or_security(exec: Option<&Value>, inherited: Security) -> Security {
+    let text = |key: &str| exec.and_then(|e| e.get(key)).and_then(Value::as_str).map(str::trim);
+    if let Some((security, _)) = text("mode").and_then(mode_policy) {
+        return security;
+    }
+    text("security").and_then(|s| s.parse().ok()).unwrap_or(inherited)
+}
+
+/// The audit's id for the global exec scope: the agent with `default: true`, else the sole
+/// agent, else `global`.
+fn global_scope_id(ctx: &LintContext<'_>) -> String {
+    let roster = agents(ctx);
+    let marked = roster
+        .iter()
+        .find(|a| a.path.as_ref().and_then(|p| p.key("default").lookup(ctx.config())) == Some(&Value::Bool(true)));
+    match (marked, roster.as_slice()) {
+        (Some(agent), _) => agent.id.clone(),
+        (None, [only]) if only.path.is_some() => only.id.clone(),
+        _ => "global".into(),
+    }
+}
+
+/// The global scope then one per agent; an agent whose id is the global scope's replaces it.
+pub fn exec_scopes(ctx: &LintContext<'_>) -> Vec<ExecScope> {
+    let global_path = KeyPath::keys(&["tools", "exec"]);
+    let global = global_path.lookup(ctx.config());
+    let host_of = |exec: Option<&Value>| exec.and_then(|e| e.get("host")).and_then(Value::as_str).map(String::from);
+    let global_security = mode_or_security(global, Security::Deny);
+    let global_host = host_of(global).unwrap_or_else(|| "auto".into());
+    let mut scopes = vec![ExecScope {
+        id: global_scope_id(ctx),
+        path: global_path,
+        security: global_security,
+        host: global_host.clone(),
+    }];
+    for agent in agents(ctx) {
+        let Some(path) = agent.path else { continue };
+        let exec_path = path.key("tools").key("exec");
+        let exec = exec_path.lookup(ctx.config());
+        let scope = ExecScope {
+            id: agent.id.clone(),
+            path: exec_path,
+            security: mode_or_security(exec, global_security),
+            host: host_of(exec).unwrap_or_else(|| global_host.clone()),
+        };
+        match scopes.iter_mut().find(|s| s.id == agent.id) {
+            Some(existing) => *existing = scope,
+            None => scopes.push(scope),
+        }
+    }
+    scopes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_releases_parse() {
+        for version in OpenClawVersion::ALL {
+            let lists = lists(version);
+            assert!(lists.gateway_http_tool_deny.contains(&"gateway".to_string()));
+            assert!(lists.interpreter_safe_bins.contains("python3"));
+            assert!(lists.blocked_bind_paths.contains(&"/etc".to_string()));
+        }
+        assert!(lists(OpenClawVersion::V2026_9).broad_safe_bins.contains_key("jq"));
+        assert!(lists(OpenClawVersion::V2026_2).control_plane_tools.is_empty());
+    }
+}

@@ -1,0 +1,300 @@
+//! Sandbox: the Docker settings `openclaw security audit` checks (binds, network mode,
+//! seccomp/AppArmor, docker settings that do nothing). Like the audit, they run only on a config
+//! the release accepts; the values it refuses outright are reported by CP105.
+
+use serde_json::Value;
+
+use super::audit::{agent_label, lists, normalize_posix};
+use super::walk::{agents, main_session};
+use crate::OpenClawVersion;
+use crate::keypath::KeyPath;
+use crate::lint::registry::ALL_VERSIONS;
+use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
+
+pub const RULES: &[Rule] = &[
+    Rule {
+        code: "CP501",
+        name: "sandbox-docker-while-off",
+        severity: Severity::Security,
+        category: Category::Sandbox,
+        summary: "Sandbox `docker` settings where the sandbox mode is `off`.",
+        why: "The settings never take effect, so the isolation they describe (memory limits, network, binds) is \
+              not there; usually the mode was meant to be on.",
+        example: "agents: { defaults: { sandbox: { mode: \"off\", docker: { network: \"none\" } } } }",
+        fix: "Enable the sandbox mode (`non-main` or `all`) where the settings are meant to apply, or remove them.",
+        openclaw_check: Some("sandbox.docker_config_mode_off"),
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: docker_while_off,
+    },
+    Rule {
+        code: "CP502",
+        name: "sandbox-bind-not-absolute",
+        severity: Severity::Security,
+        category: Category::Sandbox,
+        summary: "A sandbox bind mount whose source is not an absolute host path (a relative path or a volume name).",
+        why: "Non-absolute sources cannot be validated against the blocked host paths and may resolve unexpectedly; \
+              the release refuses them at startup.",
+        example: "agents: { defaults: { sandbox: { docker: { binds: [\"data:/data\"] } } } }",
+        fix: "Use an absolute host path (`/home/user/project:/project:ro`).",
+        openclaw_check: Some("sandbox.bind_mount_non_absolute"),
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: |ctx, out| binds(ctx, out, BindProblem::NotAbsolute),
+    },
+    Rule {
+        code: "CP503",
+        name: "sandbox-dangerous-bind",
+        severity: Severity::Error,
+        category: Category::Sandbox,
+        summary: "A sandbox bind mount that exposes a blocked host path: system directories, credential directories, \
+                  the Docker socket.",
+        why: "Binding `/etc`, `/run` or the Docker socket into the sandbox gives sandboxed code the host (the Docker \
+              socket is root on the host).",
+        example: "agents: { defaults: { sandbox: { docker: { binds: [\"/var/run/docker.sock:/var/run/docker.sock\"] } } } }",
+        fix: "Remove the bind; mount project-specific directories instead.",
+        openclaw_check: Some("sandbox.dangerous_bind_mount"),
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: |ctx, out| binds(ctx, out, BindProblem::Blocked),
+    },
+    Rule {
+        code: "CP504",
+        name: "sandbox-dangerous-network",
+        severity: Severity::Error,
+        category: Category::Sandbox,
+        summary: "Sandbox `docker.network` is `host` or joins another container's namespace (`container:<id>`).",
+        why: "Host networking bypasses container network isolation entirely; joining a container namespace can \
+              bypass it too.",
+        example: "agents: { defaults: { sandbox: { docker: { network: \"host\" } } } }",
+        fix: "Use `bridge`, `none` or a custom bridge network.",
+        openclaw_check: Some("sandbox.dangerous_network_mode"),
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: network,
+    },
+    Rule {
+        code: "CP505",
+        name: "sandbox-seccomp-unconfined",
+        severity: Severity::Error,
+        category: Category::Sandbox,
+        summary: "Sandbox `docker.seccompProfile` is `unconfined`.",
+        why: "It disables syscall filtering for sandboxed code.",
+        example: "agents: { defaults: { sandbox: { docker: { seccompProfile: \"unconfined\" } } } }",
+        fix: "Remove the key, or use a custom seccomp profile file.",
+        openclaw_check: Some("sandbox.dangerous_seccomp_profile"),
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: |ctx, out| unconfined(ctx, out, "seccompProfile", "syscall filtering"),
+    },
+    Rule {
+        code: "CP506",
+        name: "sandbox-apparmor-unconfined",
+        severity: Severity::Error,
+        category: Category::Sandbox,
+        summary: "Sandbox `docker.apparmorProfile` is `unconfined`.",
+        why: "It disables AppArmor enforcement for sandboxed code.",
+        example: "agents: { defaults: { sandbox: { docker: { apparmorProfile: \"unconfined\" } } } }",
+        fix: "Remove the key, or use a named AppArmor profile.",
+        openclaw_check: Some("sandbox.dangerous_apparmor_profile"),
+        versions: ALL_VERSIONS,
+        needs_valid_config: true,
+        check: |ctx, out| unconfined(ctx, out, "apparmorProfile", "AppArmor enforcement"),
+    },
+];
+
+/// `agents.defaults.sandbox.docker` and each agent's `sandbox.docker` that are objects, with
+/// the audit's label and the agent id.
+fn docker_blocks<'a>(ctx: &LintContext<'a>) -> Vec<(KeyPath, &'a Value, String, Option<String>)> {
+    let mut out = Vec::new();
+    let defaults = KeyPath::keys(&["agents", "defaults", "sandbox", "docker"]);
+    if let Some(docker) = defaults.lookup(ctx.config()).filter(|d| d.is_object()) {
+        out.push((defaults, docker, "agents.defaults.sandbox.docker".to_string(), None));
+    }
+    for agent in agents(ctx) {
+        let Some(path) = agent.path else { continue };
+        let path = path.key("sandbox").key("docker");
+        if let Some(docker) = path.lookup(ctx.config()).filter(|d| d.is_object()) {
+            let label = format!("{}.sandbox.docker", agent_label(ctx.version, &agent.id));
+            out.push((path, docker, label, Some(agent.id)));
+        }
+    }
+    out
+}
+
+/// An agent's resolved sandbox mode, from the resolver.
+fn sandbox_mode(ctx: &LintContext<'_>, agent: &str) -> Option<String> {
+    ctx.resolve(&main_session(agent)).map(|r| r.sandbox.mode)
+}
+
+fn docker_while_off(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let configured = |docker: &Value| docker.as_object().is_some_and(|d| !d.is_empty());
+    let roster = agents(ctx);
+    let any_agent_sandboxed =
+        roster.iter().filter(|a| a.path.is_some()).any(|a| sandbox_mode(ctx, &a.id).is_some_and(|mode| mode != "off"));
+    let defaults_mode = ctx.get(&["agents", "defaults", "sandbox", "mode"]).and_then(Value::as_str).unwrap_or("off");
+    for (path, docker, label, agent) in docker_blocks(ctx) {
+        if !configured(docker) {
+            continue;
+        }
+        let off = match &agent {
+            None => defaults_mode == "off" && !any_agent_sandboxed,
+            Some(id) => sandbox_mode(ctx, id).as_deref() == Some("off"),
+        };
+        if !off {
+            continue;
+        }
+        let finding = out.report(&path, format!("{label} is set but the sandbox mode is off: it has no effect"));
+        finding.help("enable the sandbox mode where these settings should apply, or remove them");
+        if let Some(agent) = agent {
+            finding.agent(agent);
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BindProblem {
+    NotAbsolute,
+    Blocked,
+}
+
+/// The host side of a `source:target[:mode]` bind (a Windows drive letter stays in the source).
+fn bind_source(bind: &str) -> &str {
+    let bind = bind.trim();
+    let bytes = bind.as_bytes();
+    let drive =
+        bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':' && matches!(bytes[2], b'/' | b'\\');
+    let start = if drive { 2 } else { 0 };
+    match bind[start..].find(':') {
+        Some(i) => &bind[..start + i],
+        None => bind,
+    }
+}
+
+fn is_absolute_host_path(path: &str) -> bool {
+    let bytes = path.as_bytes();
+    path.starts_with('/') || (bytes.len() > 2 && bytes[0].is_ascii_alphabetic() && bytes[1] == b':')
+}
+
+/// The blocked host paths of the release: fixed system paths, then (2026.9) credential
+/// directories under the home directories the gateway would see.
+fn blocked_paths(version: OpenClawVersion) -> Vec<String> {
+    let lists = lists(version);
+    let mut paths = lists.blocked_bind_paths.clone();
+    for var in ["OPENCLAW_HOME", "HOME", "USERPROFILE"] {
+        let Some(home) = std::env::var(var).ok().filter(|h| h.starts_with('/')) else { continue };
+        let home = normalize_posix(&home);
+        if home == "/" {
+            continue;
+        }
+        for sub in &lists.blocked_home_subpaths {
+            let path = format!("{home}/{sub}");
+            if !paths.contains(&path) {
+                paths.push(path);
+            }
+        }
+    }
+    paths
+}
+
+fn inside(root: &str, path: &str) -> bool {
+    path == root || path.starts_with(&format!("{root}/"))
+}
+
+/// Why a bind source is blocked (`getBlockedBindReason`): (`targets`|`covers`, the blocked path).
+fn blocked_reason(version: OpenClawVersion, source: &str) -> Option<(&'static str, String)> {
+    let normalized = normalize_posix(source);
+    if normalized == "/" {
+        return Some(("covers", "/".into()));
+    }
+    let covering = lists(version).bind_source_covering_blocked_path;
+    blocked_paths(version).into_iter().find_map(|blocked| {
+        if inside(&blocked, &normalized) {
+            Some(("targets", blocked))
+        } else if covering && inside(&normalized, &blocked) {
+            Some(("covers", blocked))
+        } else {
+            None
+        }
+    })
+}
+
+fn binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, problem: BindProblem) {
+    for (docker_path, docker, label, agent) in docker_blocks(ctx) {
+        let list = docker_path.key("binds");
+        for (i, bind) in docker.get("binds").and_then(Value::as_array).into_iter().flatten().enumerate() {
+            let Some(bind) = bind.as_str() else { continue };
+            let source = bind_source(bind);
+            let message = match problem {
+                BindProblem::NotAbsolute if !is_absolute_host_path(source) => {
+                    format!("{label}.binds: `{bind}` uses the non-absolute source `{source}`")
+                }
+                BindProblem::Blocked if is_absolute_host_path(source) => {
+                    let Some((verb, blocked)) = blocked_reason(ctx.version, source) else { continue };
+                    format!("{label}.binds: `{bind}` {verb} the blocked host path `{blocked}`")
+                }
+                _ => continue,
+            };
+            let finding = out.report(&list.index(i), message);
+            finding.help(match problem {
+                BindProblem::NotAbsolute => "use an absolute host path (`/home/user/project:/project:ro`)",
+                BindProblem::Blocked => "remove the bind; mount project-specific paths instead",
+            });
+            if let Some(agent) = &agent {
+                finding.agent(agent);
+            }
+        }
+    }
+}
+
+fn network(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    for (docker_path, docker, label, agent) in docker_blocks(ctx) {
+        let Some(raw) = docker.get("network").and_then(Value::as_str) else { continue };
+        let mode = raw.trim().to_lowercase();
+        let message = if mode == "host" {
+            format!("{label}.network is `host`: it bypasses container network isolation entirely")
+        } else if mode.starts_with("container:") {
+            format!("{label}.network `{raw}` joins another container's namespace")
+        } else {
+            continue;
+        };
+        let finding = out.report(&docker_path.key("network"), message);
+        finding.help("use `bridge`, `none` or a custom bridge network");
+        if let Some(agent) = &agent {
+            finding.agent(agent);
+        }
+    }
+}
+
+fn unconfined(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, key: &str, what: &str) {
+    for (docker_path, docker, label, agent) in docker_blocks(ctx) {
+        let value = docker.get(key).and_then(Value::as_str).map(|v| v.trim().to_lowercase());
+        if value.as_deref() != Some("unconfined") {
+            continue;
+        }
+        let finding = out.report(&docker_path.key(key), format!("{label}.{key} is `unconfined`: it disables {what}"));
+        finding.help(format!("remove `{key}` or use a named profile"));
+        if let Some(agent) = &agent {
+            finding.agent(agent);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bind_sources_and_blocked_paths() {
+        assert_eq!(bind_source("/etc:/host-etc:ro"), "/etc");
+        assert_eq!(bind_source("C:\\data:/data"), "C:\\data");
+        assert_eq!(bind_source("cache:/cache"), "cache");
+        let v9 = OpenClawVersion::V2026_9;
+        assert_eq!(blocked_reason(v9, "/var/run/docker.sock"), Some(("targets", "/var/run".into())));
+        assert_eq!(blocked_reason(v9, "/"), Some(("covers", "/".into())));
+        assert_eq!(blocked_reason(v9, "/var"), Some(("covers", "/var/run".into())));
+        assert_eq!(blocked_reason(OpenClawVersion::V2026_2, "/var"), None);
+        assert_eq!(blocked_reason(v9, "/srv/app/../../etc/ssl"), Some(("targets", "/etc".into())));
+        assert_eq!(blocked_reason(v9, "/srv/projects"), None);
+    }
+}
