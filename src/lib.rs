@@ -5,6 +5,7 @@ pub mod cli;
 pub mod config;
 pub mod exec;
 pub mod explain;
+pub mod guards;
 pub mod keypath;
 pub mod loading;
 pub mod pack;

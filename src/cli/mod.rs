@@ -6,6 +6,7 @@ mod exec_cmd;
 mod explain_cmd;
 mod output;
 mod tools_cmd;
+mod url_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -19,6 +20,7 @@ pub use output::Format;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
+  1  `url`: blocked by the SSRF guard
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
@@ -44,6 +46,8 @@ pub enum Command {
     Exec(exec_cmd::ExecArgs),
     /// The tools, groups and profiles of the selected OpenClaw release.
     Catalog(catalog_cmd::CatalogArgs),
+    /// Would OpenClaw's SSRF guard fetch this URL (and follow its redirects)?
+    Url(url_cmd::UrlArgs),
 }
 
 /// Which config files to load.
@@ -172,6 +176,7 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
         Command::Exec(args) => exec_cmd::run(cli.openclaw_version, args),
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
+        Command::Url(args) => url_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,

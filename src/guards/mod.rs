@@ -1,0 +1,5 @@
+//! Runtime guards OpenClaw applies around tools, beyond tool policy and exec approvals: the SSRF
+//! guard of guarded fetches and the workspace/sandbox path guard of file tools.
+
+pub mod ipaddr;
+pub mod ssrf;
