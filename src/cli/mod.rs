@@ -5,6 +5,7 @@ mod catalog_cmd;
 mod exec_cmd;
 mod explain_cmd;
 mod output;
+mod path_cmd;
 mod tools_cmd;
 mod url_cmd;
 
@@ -20,7 +21,7 @@ pub use output::Format;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
-  1  `url`: blocked by the SSRF guard
+  1  `url`: blocked by the SSRF guard; `path`: denied
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
@@ -48,6 +49,8 @@ pub enum Command {
     Catalog(catalog_cmd::CatalogArgs),
     /// Would OpenClaw's SSRF guard fetch this URL (and follow its redirects)?
     Url(url_cmd::UrlArgs),
+    /// Would a file tool be allowed to touch this path (workspace-only, sandbox root, symlinks)?
+    Path(path_cmd::PathArgs),
 }
 
 /// Which config files to load.
@@ -177,6 +180,7 @@ pub fn run() -> ExitCode {
         Command::Exec(args) => exec_cmd::run(cli.openclaw_version, args),
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
         Command::Url(args) => url_cmd::run(cli.openclaw_version, args),
+        Command::Path(args) => path_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,
