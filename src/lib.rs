@@ -10,6 +10,7 @@ pub mod keypath;
 pub mod loading;
 pub mod pack;
 pub mod policy;
+pub mod simulate;
 pub mod version;
 
 pub use version::OpenClawVersion;

@@ -6,6 +6,7 @@ mod exec_cmd;
 mod explain_cmd;
 mod output;
 mod path_cmd;
+mod simulate_cmd;
 mod tools_cmd;
 mod url_cmd;
 
@@ -21,7 +22,7 @@ pub use output::Format;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
-  1  `url`: blocked by the SSRF guard; `path`: denied
+  1  `url`: blocked by the SSRF guard; `path`: denied; `simulate`: an expectation failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
@@ -51,6 +52,8 @@ pub enum Command {
     Url(url_cmd::UrlArgs),
     /// Would a file tool be allowed to touch this path (workspace-only, sandbox root, symlinks)?
     Path(path_cmd::PathArgs),
+    /// Play a session's tool calls through policy, loop detection, hooks and exec approvals.
+    Simulate(simulate_cmd::SimulateArgs),
 }
 
 /// Which config files to load.
@@ -181,6 +184,7 @@ pub fn run() -> ExitCode {
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
         Command::Url(args) => url_cmd::run(cli.openclaw_version, args),
         Command::Path(args) => path_cmd::run(cli.openclaw_version, args),
+        Command::Simulate(args) => simulate_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,

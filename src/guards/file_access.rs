@@ -172,19 +172,9 @@ pub fn decide(
         escape: None,
         landed: None,
     };
-    if !resolution.tools.contains(&request.tool) {
+    if let Some((rule, reason)) = resolution.absence(&request.tool) {
         access.verdict = FileVerdict::Denied;
-        (access.rule, access.reason) =
-            match (resolution.removed.get(&request.tool), resolution.not_constructed.get(&request.tool)) {
-                (Some(removal), _) => {
-                    let entry = removal.pattern.as_ref().map(|p| format!(" (entry `{p}`)")).unwrap_or_default();
-                    ("tool-policy", format!("`{}` is removed by {}{entry}", request.tool, removal.audit_label))
-                }
-                (None, Some(why)) => {
-                    ("not-constructed", format!("`{}` is not built for this session: {why}", request.tool))
-                }
-                (None, None) => ("not-constructed", format!("`{}` is not a tool of this session", request.tool)),
-            };
+        (access.rule, access.reason) = (rule, reason);
         return access;
     }
     let root = if resolution.sandbox.sandboxed {
