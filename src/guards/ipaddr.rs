@@ -267,31 +267,37 @@ fn block_base(text: &str) -> u128 {
     }
 }
 
+/// A range table with its base addresses parsed once: (name, [(base bits, prefix, base text)]).
+type ParsedTable = Vec<(&'static str, Vec<(u128, u8, &'static str)>)>;
+
+fn parse_table(table: &'static [NamedRange]) -> ParsedTable {
+    table
+        .iter()
+        .map(|range| {
+            (range.name, range.blocks.iter().map(|(base, prefix)| (block_base(base), *prefix, *base)).collect())
+        })
+        .collect()
+}
+
+static IPV4_TABLE: LazyLock<ParsedTable> = LazyLock::new(|| parse_table(IPV4_RANGES));
+static IPV6_TABLE: LazyLock<ParsedTable> = LazyLock::new(|| parse_table(IPV6_RANGES));
+
 impl Ip {
     /// The library's range name for this address, with the block that matched.
     pub fn range(&self) -> Range {
         let (bits, width, table) = match self {
-            Ip::V4(octets) => (v4_bits(*octets), 32, IPV4_RANGES),
-            Ip::V6 { parts, .. } => (v6_bits(parts), 128, IPV6_RANGES),
+            Ip::V4(octets) => (v4_bits(*octets), 32, &*IPV4_TABLE),
+            Ip::V6 { parts, .. } => (v6_bits(parts), 128, &*IPV6_TABLE),
         };
         table
             .iter()
-            .find_map(|range| {
-                range
-                    .blocks
+            .find_map(|(name, blocks)| {
+                blocks
                     .iter()
-                    .find(|(base, prefix)| in_block(bits, width, block_base(base), *prefix))
-                    .map(|(base, prefix)| Range { name: range.name, cidr: Some(format!("{base}/{prefix}")) })
+                    .find(|(base, prefix, _)| in_block(bits, width, *base, *prefix))
+                    .map(|(_, prefix, text)| Range { name, cidr: Some(format!("{text}/{prefix}")) })
             })
             .unwrap_or(Range { name: "unicast", cidr: None })
-    }
-
-    pub fn in_cidr(&self, base: &str, prefix: u8) -> bool {
-        match (self, parse_any(base)) {
-            (Ip::V4(octets), Some(Ip::V4(_))) => in_block(v4_bits(*octets), 32, block_base(base), prefix),
-            (Ip::V6 { parts, .. }, Some(Ip::V6 { .. })) => in_block(v6_bits(parts), 128, block_base(base), prefix),
-            _ => false,
-        }
     }
 
     pub fn is_v4(&self) -> bool {

@@ -366,7 +366,8 @@ impl Guard {
 
     fn blocked_ipv4(&self, octets: [u8; 4], via: Option<&str>) -> Option<Block> {
         let ip = Ip::V4(octets);
-        let in_rfc2544 = ip.in_cidr("198.18.0.0", 15);
+        // RFC 2544 benchmarking, 198.18.0.0/15.
+        let in_rfc2544 = octets[0] == 198 && octets[1] & 0xfe == 18;
         if in_rfc2544 && self.policy.allow_rfc2544_benchmark_range {
             return None;
         }
