@@ -5,12 +5,14 @@ pub mod cli;
 pub mod config;
 pub mod exec;
 pub mod explain;
+pub mod guards;
 pub mod keypath;
 pub mod lint;
 pub mod loading;
 pub mod pack;
 pub mod policy;
 pub mod report;
+pub mod simulate;
 pub mod version;
 
 pub use version::OpenClawVersion;

@@ -6,8 +6,11 @@ mod exec_cmd;
 mod explain_cmd;
 mod lint_cmd;
 mod output;
+mod path_cmd;
 mod rule_cmd;
+mod simulate_cmd;
 mod tools_cmd;
+mod url_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,9 +24,10 @@ pub use output::Format;
 const EXIT_CODES: &str = "\
 Exit codes:
   0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
+  1  `lint`: findings at or above --severity-min; `url`: blocked by the SSRF guard; `path`: denied;
+     `simulate`: an expectation failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
-  1  `lint`: findings at or above --severity-min
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
 
 #[derive(Debug, Parser)]
@@ -51,6 +55,12 @@ pub enum Command {
     Lint(lint_cmd::LintArgs),
     /// The documentation of a lint rule (`rule CP201`), or all of them (`--list`, `--markdown`).
     Rule(rule_cmd::RuleArgs),
+    /// Would OpenClaw's SSRF guard fetch this URL (and follow its redirects)?
+    Url(url_cmd::UrlArgs),
+    /// Would a file tool be allowed to touch this path (workspace-only, sandbox root, symlinks)?
+    Path(path_cmd::PathArgs),
+    /// Play a session's tool calls through policy, loop detection, hooks and exec approvals.
+    Simulate(simulate_cmd::SimulateArgs),
 }
 
 /// Which config files to load.
@@ -181,6 +191,9 @@ pub fn run() -> ExitCode {
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
         Command::Lint(args) => lint_cmd::run(cli.openclaw_version, args),
         Command::Rule(args) => rule_cmd::run(args),
+        Command::Url(args) => url_cmd::run(cli.openclaw_version, args),
+        Command::Path(args) => path_cmd::run(cli.openclaw_version, args),
+        Command::Simulate(args) => simulate_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,

@@ -94,6 +94,24 @@ pub struct Resolution {
     pub sandbox_policy: Option<sandbox::SandboxPolicy>,
 }
 
+impl Resolution {
+    /// Why `tool` is not in the final list: `tool-policy` with the removing step and entry, or
+    /// `not-constructed`. `None` when the tool is present.
+    pub fn absence(&self, tool: &str) -> Option<(&'static str, String)> {
+        if self.tools.iter().any(|t| t == tool) {
+            return None;
+        }
+        Some(match (self.removed.get(tool), self.not_constructed.get(tool)) {
+            (Some(removal), _) => {
+                let entry = removal.pattern.as_ref().map(|p| format!(" (entry `{p}`)")).unwrap_or_default();
+                ("tool-policy", format!("`{tool}` is removed by {}{entry}", removal.audit_label))
+            }
+            (None, Some(why)) => ("not-constructed", format!("`{tool}` is not built for this session: {why}")),
+            (None, None) => ("not-constructed", format!("`{tool}` is not a tool of this session")),
+        })
+    }
+}
+
 /// Resolves the tool list of one session. `config` is the loaded, validated config in force.
 pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -> Result<Resolution, SessionError> {
     let pack = VersionPack::get(version);

@@ -1,0 +1,177 @@
+//! `clawpolicy simulate`: play a session's tool calls through tool policy, loop detection,
+//! hooks and exec approvals; with expectations, a test.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::Args;
+use serde_json::{Value, json};
+
+use super::output::{self, Format};
+use super::{ConfigArgs, ContextArgs};
+use crate::OpenClawVersion;
+use crate::loading;
+use crate::simulate::{self, CallTrace, Report, Setup, scenario};
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes:\n  0  played; every expectation met (or none given)\n  1  an expectation was not met\n  2  could not play: unreadable or invalid scenario or config, unknown agent"
+)]
+pub struct SimulateArgs {
+    /// The scenario (YAML or JSON; schema in schemas/scenario.schema.json).
+    pub scenario: PathBuf,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub context: ContextArgs,
+    /// Working directory of exec calls (default: the scenario's `cwd`, else the current directory).
+    #[arg(long)]
+    pub cwd: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+pub fn run(cli_version: OpenClawVersion, args: &SimulateArgs) -> miette::Result<ExitCode> {
+    let text = std::fs::read_to_string(&args.scenario)
+        .map_err(|e| miette::miette!(code = "simulate::read", "cannot read {}: {e}", args.scenario.display()))?;
+    let scenario = scenario::parse(&text)
+        .map_err(|e| miette::miette!(code = "simulate::scenario", "{}: {e}", args.scenario.display()))?;
+    let version = match &scenario.openclaw_version {
+        Some(v) => v.parse().map_err(|e| miette::miette!(code = "simulate::scenario", "openclawVersion: {e}"))?,
+        None => cli_version,
+    };
+    let base_dir = args.scenario.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let config = scenario_config(&scenario, version, base_dir, &args.config)?;
+    let mut ctx = args.context.to_context()?;
+    let c = &scenario.context;
+    let overlay = |slot: &mut Option<String>, value: &Option<String>| {
+        if value.is_some() {
+            slot.clone_from(value);
+        }
+    };
+    overlay(&mut ctx.agent_id, &c.agent);
+    overlay(&mut ctx.session_key, &c.session);
+    overlay(&mut ctx.model_provider, &c.provider);
+    overlay(&mut ctx.model_id, &c.model);
+    overlay(&mut ctx.message_provider, &c.channel);
+    overlay(&mut ctx.sender_id, &c.sender);
+    if c.owner.is_some() {
+        ctx.sender_is_owner = c.owner;
+    }
+    if let Some(sandbox) = &c.sandbox {
+        ctx.sandbox = sandbox
+            .parse()
+            .map_err(|e: String| miette::miette!(code = "simulate::scenario", "context.sandbox: {e}"))?;
+    }
+    let cwd = match (&args.cwd, &scenario.cwd) {
+        (Some(cwd), _) => cwd.clone(),
+        (None, Some(cwd)) => base_dir.join(cwd),
+        (None, None) => std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))?,
+    };
+    let setup = Setup { version, config, ctx, cwd, path_var: scenario.path.clone() };
+    let report = simulate::run(&setup, &scenario)
+        .map_err(|e| miette::miette!(code = "session", help = "set context.agent or context.session", "{e}"))?;
+    match args.format {
+        Format::Table => output::write_stdout(&render_text(&report))?,
+        format => output::emit_machine(format, "simulate", &report)?,
+    }
+    Ok(ExitCode::from(if report.failed > 0 { 1 } else { 0 }))
+}
+
+/// The scenario's own config (inline, or a path relative to it), else the `--config` files.
+fn scenario_config(
+    scenario: &scenario::Scenario,
+    version: OpenClawVersion,
+    base_dir: &Path,
+    files: &ConfigArgs,
+) -> miette::Result<Value> {
+    let case = match &scenario.config {
+        None => return Ok(loading::load_files(&files.files, version)?.config),
+        Some(Value::String(path)) => json!({"configPath": path}),
+        Some(inline) => json!({"config": inline}),
+    };
+    let loaded = loading::load_case_config(&case, version, base_dir).map_err(|e| {
+        miette::miette!(code = "simulate::config", "{}", e["message"].as_str().unwrap_or("config error"))
+    })?;
+    if let Some(issue) = loaded.issues.first() {
+        return Err(miette::miette!(
+            code = "simulate::config",
+            "OpenClaw {} would refuse the scenario's config: {}: {}",
+            version.release(),
+            issue["path"].as_str().unwrap_or_default(),
+            issue["message"].as_str().unwrap_or_default()
+        ));
+    }
+    Ok(loaded.config)
+}
+
+fn call_line(call: &CallTrace) -> String {
+    let path: Vec<String> = call.stages.iter().map(|s| format!("{} {}", s.stage, s.result)).collect();
+    let mut line = format!(
+        "#{} {} @{}ms: {} → {}",
+        call.index,
+        call.tool,
+        call.at_ms,
+        path.join(" → "),
+        call.outcome.to_uppercase()
+    );
+    if !call.reason.is_empty() {
+        line.push_str(&format!(" ({})", call.reason));
+    }
+    line.push('\n');
+    if let Some(approval) = &call.approval {
+        line.push_str(&format!(
+            "    approval {} (slug {}), offers {}, expires at {}ms\n",
+            approval.request.id,
+            approval.request.slug,
+            approval.request.allowed_decisions.join("|"),
+            approval.request.expires_at_ms
+        ));
+        for attempt in &approval.attempts {
+            let result = attempt.get("error").and_then(Value::as_str).unwrap_or("ok");
+            line.push_str(&format!(
+                "    /approve {} at {}ms: {result}\n",
+                attempt["decision"].as_str().unwrap_or_default(),
+                attempt["atMs"]
+            ));
+        }
+        match (&approval.decision, approval.ask_fallback) {
+            (None, Some(fallback)) => {
+                line.push_str(&format!("    no decision before expiry; askFallback {fallback:?}\n").to_lowercase())
+            }
+            (Some(decision), _) => line.push_str(&format!("    decision: {decision}\n")),
+            _ => {}
+        }
+        if let Some(persisted) = &approval.persisted {
+            line.push_str(&format!("    allow-always stored: {persisted}\n"));
+        }
+    }
+    for warning in &call.warnings {
+        line.push_str(&format!("    warning: {warning}\n"));
+    }
+    for mismatch in &call.mismatches {
+        line.push_str(&format!("    EXPECTATION FAILED: {mismatch}\n"));
+    }
+    line
+}
+
+fn render_text(report: &Report) -> String {
+    let mut text = match &report.name {
+        Some(name) => format!("scenario {name}: "),
+        None => String::new(),
+    };
+    text.push_str(&format!(
+        "OpenClaw {}, agent {}, session {}, loop detection {}\n",
+        report.openclaw_version.release(),
+        report.agent_id,
+        report.session_key,
+        if report.loop_detection.enabled { "on" } else { "off" }
+    ));
+    for call in &report.calls {
+        text.push_str(&call_line(call));
+    }
+    if report.expectations > 0 {
+        text.push_str(&format!("expectations: {} checked, {} failed\n", report.expectations, report.failed));
+    }
+    text
+}
