@@ -11,7 +11,6 @@ use clawpolicy::OpenClawVersion;
 use clawpolicy::config::{LoadOptions, load, validate};
 use clawpolicy::exec::approvals::{self, ApprovalsInput};
 use clawpolicy::lint::{self, LintContext, Selection, Severity, all_rules};
-use clawpolicy::pack::VersionPack;
 use serde_json::Value;
 
 /// The environment the audits were recorded with (see record-audits.sh); values are not secrets.
@@ -106,13 +105,7 @@ fn linted(dir: &Path, version: OpenClawVersion) -> BTreeSet<Pair> {
         let document = serde_json::from_str(&std::fs::read_to_string(&store).unwrap()).unwrap();
         approvals::load(&ApprovalsInput::Document(document), version)
     });
-    let ctx = LintContext {
-        version,
-        pack: VersionPack::get(version),
-        loaded: &loaded,
-        issues: &issues,
-        approvals: approvals.as_ref(),
-    };
+    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
     let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
     let report = lint::lint(&ctx, &selection, &Default::default());
     report.findings.iter().filter_map(|f| Some((f.openclaw_check.clone()?, audit_severity(f.severity)))).collect()

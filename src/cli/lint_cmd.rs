@@ -16,7 +16,6 @@ use crate::exec::{self, ApprovalsInput};
 use crate::lint::suppress::{Suppression, Suppressions};
 use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
 use crate::loading;
-use crate::pack::VersionPack;
 use crate::report::{self, Level, Position, Problem, ProblemRule};
 
 /// Exit code when findings at or above `--severity-min` remain.
@@ -100,13 +99,7 @@ pub fn run(version: OpenClawVersion, args: &LintArgs) -> miette::Result<ExitCode
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };
-    let ctx = LintContext {
-        version,
-        pack: VersionPack::get(version),
-        loaded: &loaded,
-        issues: &issues,
-        approvals: approvals.as_ref(),
-    };
+    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
     let text = match args.format {

@@ -107,6 +107,15 @@ pub struct LintContext<'a> {
 }
 
 impl<'a> LintContext<'a> {
+    pub fn new(
+        version: OpenClawVersion,
+        loaded: &'a LoadedConfig,
+        issues: &'a [ValidationIssue],
+        approvals: Option<&'a LoadedApprovals>,
+    ) -> Self {
+        LintContext { version, pack: VersionPack::get(version), loaded, issues, approvals }
+    }
+
     pub fn config(&self) -> &'a Value {
         self.loaded.value()
     }

@@ -17,13 +17,7 @@ fn lint_with_approvals(version: OpenClawVersion, text: &str, approvals: Option<s
     let issues = crate::config::validate(&loaded, version);
     let approvals =
         approvals.map(|doc| crate::exec::approvals::load(&crate::exec::ApprovalsInput::Document(doc), version));
-    let ctx = LintContext {
-        version,
-        pack: VersionPack::get(version),
-        loaded: &loaded,
-        issues: &issues,
-        approvals: approvals.as_ref(),
-    };
+    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
     lint(&ctx, &Selection { severity_min: Severity::Suggestion, ..Selection::default() }, &Default::default())
 }
 
