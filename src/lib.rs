@@ -3,12 +3,17 @@
 pub mod batch;
 pub mod cli;
 pub mod config;
+pub mod contexts;
+pub mod delta;
 pub mod exec;
 pub mod explain;
 pub mod keypath;
 pub mod loading;
+pub mod matrix;
 pub mod pack;
 pub mod policy;
+pub mod probe;
 pub mod version;
+pub mod who_can;
 
 pub use version::OpenClawVersion;

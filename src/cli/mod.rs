@@ -4,8 +4,11 @@
 mod catalog_cmd;
 mod exec_cmd;
 mod explain_cmd;
+mod matrix_cmd;
 mod output;
+mod sweep;
 mod tools_cmd;
+mod who_can_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +21,9 @@ pub use output::Format;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
+  0  the command answered (for `tools`, `explain` and `matrix`, whatever the answer); `exec`: allowed;
+     `who-can`: at least one session can
+  1  `who-can`: no session can
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
@@ -44,6 +49,10 @@ pub enum Command {
     Exec(exec_cmd::ExecArgs),
     /// The tools, groups and profiles of the selected OpenClaw release.
     Catalog(catalog_cmd::CatalogArgs),
+    /// Every agent × context of the config as a table of tool sets; `--why` explains a difference.
+    Matrix(matrix_cmd::MatrixArgs),
+    /// Every agent and context that has a tool (or whose exec decision for a command is allow/ask).
+    WhoCan(who_can_cmd::WhoCanArgs),
 }
 
 /// Which config files to load.
@@ -117,25 +126,7 @@ pub struct ContextArgs {
 
 impl ContextArgs {
     pub fn to_context(&self) -> miette::Result<SessionContext> {
-        let mut plugin_tools = match &self.plugins {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
-                serde_json::from_str::<Vec<PluginTool>>(&text)
-                    .map_err(|e| miette::miette!(code = "cli::plugins", "{}: {e}", path.display()))?
-            }
-            None => Vec::new(),
-        };
-        for spec in &self.plugin_tools {
-            let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
-                miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
-            })?;
-            let (name, optional) = match tool.strip_suffix('?') {
-                Some(name) => (name, true),
-                None => (tool, false),
-            };
-            plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
-        }
+        let plugin_tools = plugin_tools(&self.plugin_tools, self.plugins.as_deref())?;
         Ok(SessionContext {
             agent_id: self.agent.clone(),
             session_key: self.session.clone(),
@@ -163,6 +154,30 @@ impl ContextArgs {
     }
 }
 
+/// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
+pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
+    let mut plugin_tools = match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
+            serde_json::from_str::<Vec<PluginTool>>(&text)
+                .map_err(|e| miette::miette!(code = "cli::plugins", "{}: {e}", path.display()))?
+        }
+        None => Vec::new(),
+    };
+    for spec in specs {
+        let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
+            miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
+        })?;
+        let (name, optional) = match tool.strip_suffix('?') {
+            Some(name) => (name, true),
+            None => (tool, false),
+        };
+        plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
+    }
+    Ok(plugin_tools)
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -172,6 +187,8 @@ pub fn run() -> ExitCode {
         Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
         Command::Exec(args) => exec_cmd::run(cli.openclaw_version, args),
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
+        Command::Matrix(args) => matrix_cmd::run(cli.openclaw_version, args),
+        Command::WhoCan(args) => who_can_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,
