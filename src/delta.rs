@@ -45,6 +45,9 @@ pub enum ToolState {
         via: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         source: Option<String>,
+        /// The config key of `source`, when it is written in config.
+        #[serde(skip)]
+        source_path: Option<KeyPath>,
         #[serde(skip_serializing_if = "Option::is_none")]
         location: Option<String>,
     },
@@ -70,7 +73,7 @@ impl ToolState {
                 };
                 format!("present: {step} {how}{}", at(location))
             }
-            ToolState::Removed { step, rule, pattern, via, source, location } => {
+            ToolState::Removed { step, rule, pattern, via, source, location, .. } => {
                 let why = match (rule, pattern, via) {
                     (RemovalRule::Deny, Some(p), Some(via)) if via != p => format!("deny \"{p}\" (via {via})"),
                     (RemovalRule::Deny, Some(p), _) => format!("deny \"{p}\""),
@@ -154,6 +157,7 @@ fn removed_state(removal: &Removal, locate: Locate<'_>) -> ToolState {
         pattern: removal.pattern.clone(),
         via: removal.via.clone(),
         source: removal.source.as_ref().map(ToString::to_string),
+        source_path: removal.source.as_ref().and_then(|s| s.config_path()).cloned(),
         location: removal.source.as_ref().and_then(|s| s.config_path()).and_then(locate),
     }
 }

@@ -5,14 +5,17 @@ pub mod cli;
 pub mod config;
 pub mod contexts;
 pub mod delta;
+pub mod diff;
 pub mod exec;
 pub mod explain;
+pub mod gitrev;
 pub mod keypath;
 pub mod loading;
 pub mod matrix;
 pub mod pack;
 pub mod policy;
 pub mod probe;
+pub mod report;
 pub mod version;
 pub mod who_can;
 

@@ -69,6 +69,16 @@ impl LoadedFiles {
     pub fn locate(&self, path: &KeyPath) -> Option<String> {
         self.loaded.origin(path.segments()).map(|origin| origin.to_string())
     }
+
+    /// Where the value at `path` is written, or its nearest written ancestor (where it would go).
+    pub fn locate_nearest(&self, path: &KeyPath) -> Option<String> {
+        self.loaded.nearest_origin(path.segments()).map(|origin| origin.to_string())
+    }
+
+    /// The top-level config files, in overlay order.
+    pub fn paths(&self) -> &[PathBuf] {
+        self.loaded.config_paths()
+    }
 }
 
 /// Loads, overlays (later files override earlier ones) and validates config files. With no

@@ -2,6 +2,7 @@
 //! call the library, and render.
 
 mod catalog_cmd;
+mod diff_cmd;
 mod exec_cmd;
 mod explain_cmd;
 mod matrix_cmd;
@@ -23,7 +24,7 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  the command answered (for `tools`, `explain` and `matrix`, whatever the answer); `exec`: allowed;
      `who-can`: at least one session can
-  1  `who-can`: no session can
+  1  `who-can`: no session can; `diff --fail-on new-access`: the change grants new access
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
@@ -53,6 +54,8 @@ pub enum Command {
     Matrix(matrix_cmd::MatrixArgs),
     /// Every agent and context that has a tool (or whose exec decision for a command is allow/ask).
     WhoCan(who_can_cmd::WhoCanArgs),
+    /// What a config change grants: tools reachable or unreachable per session, exec changes.
+    Diff(diff_cmd::DiffArgs),
 }
 
 /// Which config files to load.
@@ -189,6 +192,7 @@ pub fn run() -> ExitCode {
         Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
         Command::Matrix(args) => matrix_cmd::run(cli.openclaw_version, args),
         Command::WhoCan(args) => who_can_cmd::run(cli.openclaw_version, args),
+        Command::Diff(args) => diff_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,
