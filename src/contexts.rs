@@ -224,15 +224,29 @@ fn sender_label(key: &str) -> String {
     format!("sender matching toolsBySender \"{key}\"")
 }
 
-/// A tool name as OpenClaw normalizes it, if the release or a declared plugin has such a tool;
+/// A tool name as OpenClaw normalizes it, if the release's catalog, a bundled or declared plugin,
+/// or one of the `resolved` sessions (tools built only under some config) has such a tool;
 /// otherwise an error naming the closest known tool.
-pub fn known_tool(version: OpenClawVersion, name: &str, plugin_tools: &[PluginTool]) -> Result<String, String> {
+pub fn known_tool(
+    version: OpenClawVersion,
+    name: &str,
+    plugin_tools: &[PluginTool],
+    resolved: &[&Resolution],
+) -> Result<String, String> {
     let pack = VersionPack::get(version);
     let normalized = pack.normalize(name);
     let bundled = pack.plugins.iter().flat_map(|p| p.tools.iter().chain(&p.optional));
     let declared = plugin_tools.iter().map(|p| &p.name);
-    let known: Vec<String> =
-        pack.tools.iter().map(|t| &t.id).chain(bundled).chain(declared).map(|t| pack.normalize(t)).collect();
+    let built = resolved.iter().flat_map(|r| r.candidates.iter().chain(r.not_constructed.keys()));
+    let known: Vec<String> = pack
+        .tools
+        .iter()
+        .map(|t| &t.id)
+        .chain(bundled)
+        .chain(declared)
+        .chain(built)
+        .map(|t| pack.normalize(t))
+        .collect();
     if known.contains(&normalized) {
         return Ok(normalized);
     }
@@ -382,11 +396,11 @@ mod tests {
     #[test]
     fn tool_names_are_checked() {
         let v = OpenClawVersion::V2026_9;
-        assert_eq!(known_tool(v, " EXEC ", &[]).unwrap(), "exec");
-        let err = known_tool(v, "exce", &[]).unwrap_err();
+        assert_eq!(known_tool(v, " EXEC ", &[], &[]).unwrap(), "exec");
+        let err = known_tool(v, "exce", &[], &[]).unwrap_err();
         assert!(err.contains("did you mean `exec`"), "{err}");
         let plugin = PluginTool { plugin: "acme".into(), name: "acme_search".into(), optional: false };
-        assert_eq!(known_tool(v, "acme_search", &[plugin]).unwrap(), "acme_search");
+        assert_eq!(known_tool(v, "acme_search", &[plugin], &[]).unwrap(), "acme_search");
     }
 
     #[test]

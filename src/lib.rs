@@ -16,6 +16,7 @@ pub mod pack;
 pub mod policy;
 pub mod probe;
 pub mod report;
+pub mod suite;
 pub mod version;
 pub mod who_can;
 

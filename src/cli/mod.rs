@@ -8,6 +8,7 @@ mod explain_cmd;
 mod matrix_cmd;
 mod output;
 mod sweep;
+mod test_cmd;
 mod tools_cmd;
 mod who_can_cmd;
 
@@ -24,7 +25,8 @@ const EXIT_CODES: &str = "\
 Exit codes:
   0  the command answered (for `tools`, `explain` and `matrix`, whatever the answer); `exec`: allowed;
      `who-can`: at least one session can
-  1  `who-can`: no session can; `diff --fail-on new-access`: the change grants new access
+  1  `who-can`: no session can; `diff --fail-on new-access`: the change grants new access;
+     `test`: a case failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
@@ -56,6 +58,8 @@ pub enum Command {
     WhoCan(who_can_cmd::WhoCanArgs),
     /// What a config change grants: tools reachable or unreachable per session, exec changes.
     Diff(diff_cmd::DiffArgs),
+    /// Check a YAML policy test suite (or --bless the current behaviour into it).
+    Test(test_cmd::TestArgs),
 }
 
 /// Which config files to load.
@@ -193,6 +197,7 @@ pub fn run() -> ExitCode {
         Command::Matrix(args) => matrix_cmd::run(cli.openclaw_version, args),
         Command::WhoCan(args) => who_can_cmd::run(cli.openclaw_version, args),
         Command::Diff(args) => diff_cmd::run(cli.openclaw_version, args),
+        Command::Test(args) => test_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,

@@ -51,12 +51,13 @@ pub fn current_dir() -> miette::Result<PathBuf> {
 pub fn run(version: OpenClawVersion, args: &WhoCanArgs) -> miette::Result<ExitCode> {
     let loaded = loading::load_files(&args.config.files, version)?;
     let plugin_tools = args.sweep.plugin_tools()?;
-    let tool = contexts::known_tool(version, &args.tool, &plugin_tools)
+    let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
+    let resolved: Vec<_> = evaluated.iter().filter_map(|e| e.result.as_ref().ok()).collect();
+    let tool = contexts::known_tool(version, &args.tool, &plugin_tools, &resolved)
         .map_err(|message| miette::miette!(code = "who-can::unknown-tool", "{message}"))?;
     if args.command.is_some() && tool != "exec" {
         return Err(miette::miette!(code = "who-can::command", "--command only applies to `who-can exec`"));
     }
-    let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
     let mut prober =
         ExecProber::new(version, &loaded.config, approvals_input(args.approvals.as_deref()), current_dir()?);
     let command = args.command.as_deref().map(|c| (c, &mut prober));
