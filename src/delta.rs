@@ -163,9 +163,17 @@ fn removed_state(removal: &Removal, locate: Locate<'_>) -> ToolState {
 }
 
 /// The tool is present on this side; say what `step` (which removes it on the other side)
-/// decided here.
+/// decided here. Without such a step (the other side never built the tool), name the first
+/// step whose allowlist entry lets it through.
 fn present_state(side: &Side<'_>, tool: &str, step: Option<&str>) -> ToolState {
-    let record = step.and_then(|label| side.resolution.as_ref().ok()?.steps.iter().find(|r| r.step.label == label));
+    let records = side.resolution.as_ref().map(|r| r.steps.as_slice()).unwrap_or_default();
+    let record = match step {
+        Some(label) => records.iter().find(|r| r.step.label == label),
+        None => records.iter().find(|r| {
+            explain::step_verdict(r, tool).is_some_and(|v| v.source.as_ref().is_some_and(|s| s.config_path().is_some()))
+        }),
+    };
+    let step = record.map(|r| r.step.label.as_str()).or(step);
     let verdict = record.and_then(|r| explain::step_verdict(r, tool));
     let (entry, location) = match &verdict {
         Some(StepVerdict { entry, source, .. }) => {

@@ -288,6 +288,85 @@ fn posture_changes(
         .collect()
 }
 
+/// The same tool change in several sessions of one agent, reported once.
+#[derive(Debug, Clone)]
+pub struct ChangeGroup<'a> {
+    pub agent_id: &'a str,
+    pub contexts: Vec<&'a str>,
+    /// The change as seen in the first of those sessions (all of them read the same).
+    pub change: &'a LocatedChange,
+}
+
+/// Tool changes grouped per agent where tool, direction, both sides and location read the same.
+pub fn change_groups(access: &[AccessChange]) -> Vec<ChangeGroup<'_>> {
+    let mut groups: Vec<(String, ChangeGroup<'_>)> = Vec::new();
+    for session in access {
+        for located in &session.changes {
+            let change = &located.change;
+            let key = format!(
+                "{}\0{}\0{}\0{}\0{}\0{:?}",
+                session.agent_id,
+                change.tool,
+                change.gained,
+                change.before.describe(),
+                change.after.describe(),
+                located.location
+            );
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, group)) => group.contexts.push(&session.context),
+                None => groups.push((
+                    key,
+                    ChangeGroup { agent_id: &session.agent_id, contexts: vec![&session.context], change: located },
+                )),
+            }
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
+}
+
+/// Probe flips of one agent with the same change in the same sessions, reported once.
+#[derive(Debug, Clone)]
+pub struct FlipGroup<'a> {
+    pub agent_id: &'a str,
+    pub base: ExecVerdict,
+    pub head: ExecVerdict,
+    pub loosened: bool,
+    pub contexts: Vec<&'a str>,
+    pub commands: Vec<&'a str>,
+    pub location: Option<&'a str>,
+}
+
+/// Flips grouped: per agent and change, the sessions where a set of commands flips alike.
+pub fn flip_groups(flips: &[ExecFlip]) -> Vec<FlipGroup<'_>> {
+    let same = |a: &ExecFlip, b: &ExecFlip| a.agent_id == b.agent_id && a.base == b.base && a.head == b.head;
+    let mut per_command: Vec<(&ExecFlip, Vec<&str>)> = Vec::new();
+    for flip in flips {
+        match per_command.iter_mut().find(|(f, _)| same(f, flip) && f.command == flip.command) {
+            Some((_, contexts)) => contexts.push(&flip.context),
+            None => per_command.push((flip, vec![&flip.context])),
+        }
+    }
+    let mut groups: Vec<(&ExecFlip, FlipGroup<'_>)> = Vec::new();
+    for (flip, contexts) in per_command {
+        match groups.iter_mut().find(|(f, g)| same(f, flip) && g.contexts == contexts) {
+            Some((_, group)) => group.commands.push(&flip.command),
+            None => groups.push((
+                flip,
+                FlipGroup {
+                    agent_id: &flip.agent_id,
+                    base: flip.base,
+                    head: flip.head,
+                    loosened: flip.loosened,
+                    contexts,
+                    commands: vec![&flip.command],
+                    location: flip.location.as_deref(),
+                },
+            )),
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
+}
+
 /// The rules `diff` reports under (SARIF rule ids).
 pub const RULES: &[Rule] = &[
     Rule { id: "diff/tool-gained", description: "A tool became reachable in a session" },
@@ -327,32 +406,31 @@ pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Op
             location: at(None),
         });
     }
-    for access in &report.access {
-        for located in &access.changes {
-            let change = &located.change;
-            let (rule, level, verb) = if change.gained {
-                ("diff/tool-gained", access_level, "gains")
-            } else {
-                ("diff/tool-lost", Level::Note, "loses")
-            };
-            out.push(Finding {
-                rule_id: rule.into(),
-                level,
-                title: format!("{}/{} {verb} {}", access.agent_id, access.context, change.tool),
-                message: format!("base: {}; head: {}", change.before.describe(), change.after.describe()),
-                location: at(located.location.as_ref()),
-            });
-        }
-    }
-    for flip in &report.exec {
-        let (rule, level) =
-            if flip.loosened { ("diff/exec-loosened", access_level) } else { ("diff/exec-tightened", Level::Note) };
+    for group in change_groups(&report.access) {
+        let change = &group.change.change;
+        let (rule, level, verb) = if change.gained {
+            ("diff/tool-gained", access_level, "gains")
+        } else {
+            ("diff/tool-lost", Level::Note, "loses")
+        };
         out.push(Finding {
             rule_id: rule.into(),
             level,
-            title: format!("{}/{}: exec {} → {}", flip.agent_id, flip.context, flip.base, flip.head),
-            message: format!("`{}` was {} and is now {}", flip.command, flip.base, flip.head),
-            location: at(flip.location.as_ref()),
+            title: format!("{} {verb} {} in {}", group.agent_id, change.tool, group.contexts.join(", ")),
+            message: format!("base: {}; head: {}", change.before.describe(), change.after.describe()),
+            location: at(group.change.location.as_ref()),
+        });
+    }
+    for group in flip_groups(&report.exec) {
+        let (rule, level) =
+            if group.loosened { ("diff/exec-loosened", access_level) } else { ("diff/exec-tightened", Level::Note) };
+        let commands: Vec<String> = group.commands.iter().map(|c| format!("`{c}`")).collect();
+        out.push(Finding {
+            rule_id: rule.into(),
+            level,
+            title: format!("{}: exec {} → {} in {}", group.agent_id, group.base, group.head, group.contexts.join(", ")),
+            message: format!("{} {}", commands.join(", "), if commands.len() == 1 { "flips" } else { "flip" }),
+            location: at(group.location.map(str::to_string).as_ref()),
         });
     }
     for change in &report.posture {

@@ -163,27 +163,6 @@ fn selected_agents(
     }
 }
 
-/// Flips grouped for reading: per agent and change, the contexts where a set of commands flips.
-fn flip_groups(report: &DiffReport) -> Vec<(&str, String, Vec<&str>, Vec<&str>)> {
-    let mut per_command: Vec<(&str, &str, String, Vec<&str>)> = Vec::new();
-    for flip in &report.exec {
-        let tag = if flip.loosened { "loosened" } else { "tightened" };
-        let change = format!("{} → {} ({tag})", flip.base, flip.head);
-        match per_command.iter_mut().find(|(a, c, ch, _)| *a == flip.agent_id && *c == flip.command && *ch == change) {
-            Some(entry) => entry.3.push(&flip.context),
-            None => per_command.push((&flip.agent_id, &flip.command, change, vec![&flip.context])),
-        }
-    }
-    let mut groups: Vec<(&str, String, Vec<&str>, Vec<&str>)> = Vec::new();
-    for (agent, command, change, contexts) in per_command {
-        match groups.iter_mut().find(|(a, ch, cs, _)| *a == agent && *ch == change && *cs == contexts) {
-            Some(group) => group.3.push(command),
-            None => groups.push((agent, change, contexts, vec![command])),
-        }
-    }
-    groups
-}
-
 fn render(report: &DiffReport, show_contexts: bool) -> String {
     let mut out = format!(
         "OpenClaw {} · compared {} session(s) (agent × context) and {} probe command(s)\n",
@@ -197,23 +176,22 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
     if !report.agents_removed.is_empty() {
         out.push_str(&format!("\nAgents removed: {}\n", report.agents_removed.join(", ")));
     }
+    let groups = diff::change_groups(&report.access);
     for (gained, title) in [(true, "Became reachable"), (false, "Became unreachable")] {
         let mut section = String::new();
-        for access in &report.access {
-            for located in access.changes.iter().filter(|c| c.change.gained == gained) {
-                let change = &located.change;
-                let sign = if gained { '+' } else { '−' };
-                section.push_str(&format!(
-                    "  {}/{}  {sign}{}\n    base: {}\n    head: {}\n",
-                    access.agent_id,
-                    access.context,
-                    change.tool,
-                    change.before.describe(),
-                    change.after.describe()
-                ));
-                if let Some(location) = &located.location {
-                    section.push_str(&format!("    at {location}\n"));
-                }
+        for group in groups.iter().filter(|g| g.change.change.gained == gained) {
+            let change = &group.change.change;
+            let sign = if gained { '+' } else { '−' };
+            section.push_str(&format!(
+                "  {} {sign}{} in {}\n    base: {}\n    head: {}\n",
+                group.agent_id,
+                change.tool,
+                group.contexts.join(", "),
+                change.before.describe(),
+                change.after.describe()
+            ));
+            if let Some(location) = &group.change.location {
+                section.push_str(&format!("    at {location}\n"));
             }
         }
         if !section.is_empty() {
@@ -222,10 +200,20 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
     }
     if !report.exec.is_empty() {
         out.push_str("\nExec decisions that flip (probe commands):\n");
-        for (agent, change, contexts, commands) in flip_groups(report) {
-            out.push_str(&format!("  {agent}: {change} in {}\n", contexts.join(", ")));
-            let commands: Vec<String> = commands.iter().map(|c| format!("`{c}`")).collect();
+        for group in diff::flip_groups(&report.exec) {
+            let tag = if group.loosened { "loosened" } else { "tightened" };
+            out.push_str(&format!(
+                "  {}: {} → {} ({tag}) in {}\n",
+                group.agent_id,
+                group.base,
+                group.head,
+                group.contexts.join(", ")
+            ));
+            let commands: Vec<String> = group.commands.iter().map(|c| format!("`{c}`")).collect();
             out.push_str(&format!("    {}\n", commands.join(", ")));
+            if let Some(location) = group.location {
+                out.push_str(&format!("    at {location}\n"));
+            }
         }
     }
     if !report.posture.is_empty() {
