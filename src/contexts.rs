@@ -273,13 +273,24 @@ impl Evaluated {
 
 /// Resolves every context with the one resolver.
 pub fn evaluate(version: OpenClawVersion, config: &Value, contexts: Vec<NamedContext>) -> Vec<Evaluated> {
-    contexts
-        .into_iter()
-        .map(|context| {
-            let result = policy::resolve(version, config, &context.ctx);
-            Evaluated { context, result }
-        })
-        .collect()
+    let results = par_map(&contexts, |context| policy::resolve(version, config, &context.ctx));
+    contexts.into_iter().zip(results).map(|(context, result)| Evaluated { context, result }).collect()
+}
+
+/// `items.iter().map(f)`, spread over the machine's cores: resolving hundreds of sessions is
+/// CPU-bound and every answer is independent.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    const MIN_PER_THREAD: usize = 16;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len() / MIN_PER_THREAD);
+    if threads < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> =
+            items.chunks(chunk).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a resolver thread panicked")).collect()
+    })
 }
 
 /// What made a resolved session special: the config blocks that applied to it (group, sender and
@@ -391,6 +402,13 @@ mod tests {
         assert!(!feature_of("dev", "main").contains("non-main"));
         let leaf = evaluated.iter().find(|e| e.context.agent_id == "dev" && e.context.id == "subagent:leaf").unwrap();
         assert_eq!(leaf.result.as_ref().unwrap().spawn_depth, 2);
+    }
+
+    #[test]
+    fn par_map_keeps_order() {
+        let items: Vec<usize> = (0..1000).collect();
+        assert_eq!(par_map(&items, |i| i * 2), items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        assert_eq!(par_map(&[1, 2], |i| i + 1), [2, 3]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::policy::matcher::Verdict;
 use crate::policy::{Removal, RemovalRule, Resolution};
 
 /// Finds where a config key is written (`file:line:col`).
-pub type Locate<'a> = &'a dyn Fn(&KeyPath) -> Option<String>;
+pub type Locate<'a> = &'a (dyn Fn(&KeyPath) -> Option<String> + Sync);
 
 /// One side of a comparison: a resolved session, or why there is none.
 pub struct Side<'a> {

@@ -153,52 +153,55 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         }
     }
 
+    let prober = ExecProber::new(version, options.approvals.clone(), options.cwd.clone());
     let resolve = |config: &Config<'_>, agents: &[String], context: &NamedContext| {
         if !agents.contains(&context.agent_id) {
             return Err(format!("agent {} is not in this config", context.agent_id));
         }
         crate::policy::resolve(version, config.value, &context.ctx).map_err(|e: SessionError| e.to_string())
     };
-    let mut base_prober = ExecProber::new(version, base.value, options.approvals.clone(), options.cwd.clone());
-    let mut head_prober = ExecProber::new(version, head.value, options.approvals.clone(), options.cwd.clone());
-    let mut access = Vec::new();
-    let mut flips = Vec::new();
-    for context in &union {
+    let verdicts = |config: &Config<'_>, side: &Result<Resolution, String>| match side {
+        Ok(resolution) => prober.verdicts(config.value, resolution, options.probes),
+        Err(_) => Ok(vec![ExecVerdict::Unavailable; options.probes.len()]),
+    };
+    // Each session is compared on its own (in parallel); only the differences are kept.
+    let compared = contexts::par_map(&union, |context| -> Result<(Option<AccessChange>, Vec<ExecFlip>), ExecError> {
         let before = resolve(base, &base_agents, context);
         let after = resolve(head, &head_agents, context);
         let changes = delta::tool_changes(
             &Side { resolution: before.as_ref().map_err(Clone::clone), locate: base.locate },
             &Side { resolution: after.as_ref().map_err(Clone::clone), locate: head.locate },
         );
-        if !changes.is_empty() {
-            access.push(AccessChange {
+        let access = (!changes.is_empty()).then(|| AccessChange {
+            agent_id: context.agent_id.clone(),
+            context: context.id.clone(),
+            description: context.description.clone(),
+            changes: changes
+                .into_iter()
+                .map(|change| LocatedChange { location: head_location(&change, head), change })
+                .collect(),
+        });
+        let (was, now) = (verdicts(base, &before)?, verdicts(head, &after)?);
+        let flips = (options.probes.iter().zip(was.into_iter().zip(now)))
+            .filter(|(_, (was, now))| was != now)
+            .map(|(command, (was, now))| ExecFlip {
                 agent_id: context.agent_id.clone(),
                 context: context.id.clone(),
-                description: context.description.clone(),
-                changes: changes
-                    .into_iter()
-                    .map(|change| LocatedChange { location: head_location(&change, head), change })
-                    .collect(),
-            });
-        }
-        for command in options.probes {
-            let verdict = |prober: &mut ExecProber<'_>, side: &Result<Resolution, String>| match side {
-                Ok(resolution) => prober.verdict(resolution, command),
-                Err(_) => Ok(ExecVerdict::Unavailable),
-            };
-            let (was, now) = (verdict(&mut base_prober, &before)?, verdict(&mut head_prober, &after)?);
-            if was != now {
-                flips.push(ExecFlip {
-                    agent_id: context.agent_id.clone(),
-                    context: context.id.clone(),
-                    command: command.clone(),
-                    base: was,
-                    head: now,
-                    loosened: was.loosens_to(now),
-                    location: exec_location(head, &context.agent_id, version),
-                });
-            }
-        }
+                command: command.clone(),
+                base: was,
+                head: now,
+                loosened: was.loosens_to(now),
+                location: exec_location(head, &context.agent_id, version),
+            })
+            .collect();
+        Ok((access, flips))
+    });
+    let mut access = Vec::new();
+    let mut flips = Vec::new();
+    for result in compared {
+        let (changes, context_flips) = result?;
+        access.extend(changes);
+        flips.extend(context_flips);
     }
 
     let posture: Vec<PostureChange> = head_agents

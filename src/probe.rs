@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -104,40 +105,84 @@ pub fn read_probe_file(path: &Path) -> miette::Result<Vec<String>> {
     Ok(commands)
 }
 
-/// Decides exec calls across many sessions of one config. The decision depends on the session
-/// only through its agent and whether it is sandboxed, so answers are cached on those.
-pub struct ExecProber<'a> {
+/// Decides exec calls across many sessions, of one config or several (the two sides of a diff).
+/// A decision depends on the session only through the agent's effective exec settings, the
+/// agent's approvals (when a store is read) and whether the session is sandboxed, so answers are
+/// cached on those: agents that share settings share answers, across configs too.
+pub struct ExecProber {
     version: OpenClawVersion,
-    config: &'a Value,
     approvals: ApprovalsInput,
     cwd: PathBuf,
-    cache: HashMap<(String, bool, String), ExecVerdict>,
+    /// Shared by the threads that resolve sessions in parallel.
+    cache: Mutex<HashMap<(String, bool, String), ExecVerdict>>,
 }
 
-impl<'a> ExecProber<'a> {
+impl ExecProber {
     /// `approvals` is the approvals store to read (none: config only); commands run in `cwd`.
-    pub fn new(version: OpenClawVersion, config: &'a Value, approvals: ApprovalsInput, cwd: PathBuf) -> Self {
-        ExecProber { version, config, approvals, cwd, cache: HashMap::new() }
+    pub fn new(version: OpenClawVersion, approvals: ApprovalsInput, cwd: PathBuf) -> Self {
+        ExecProber { version, approvals, cwd, cache: Mutex::new(HashMap::new()) }
     }
 
-    /// The verdict for `command` in a resolved session.
-    pub fn verdict(&mut self, resolution: &Resolution, command: &str) -> Result<ExecVerdict, ExecError> {
-        if !resolution.tools.iter().any(|t| t == "exec") {
-            return Ok(ExecVerdict::Unavailable);
-        }
-        let key = (resolution.agent_id.clone(), resolution.sandbox.sandboxed, command.to_string());
-        if let Some(verdict) = self.cache.get(&key) {
-            return Ok(*verdict);
-        }
-        let mut request = ExecRequest::new(command, self.cwd.clone());
-        request.config = self.config.clone();
-        request.agent_id = Some(resolution.agent_id.clone());
-        request.sandboxed = resolution.sandbox.sandboxed;
-        request.approvals = self.approvals.clone();
-        let verdict = ExecVerdict::from(exec::evaluate(&request, self.version)?.decision);
-        self.cache.insert(key, verdict);
-        Ok(verdict)
+    /// The verdict for `command` in a session resolved under `config`.
+    pub fn verdict(&self, config: &Value, resolution: &Resolution, command: &str) -> Result<ExecVerdict, ExecError> {
+        Ok(self.verdicts(config, resolution, std::slice::from_ref(&command))?[0])
     }
+
+    /// The verdicts for several commands in one session resolved under `config`.
+    pub fn verdicts(
+        &self,
+        config: &Value,
+        resolution: &Resolution,
+        commands: &[impl AsRef<str>],
+    ) -> Result<Vec<ExecVerdict>, ExecError> {
+        if !resolution.tools.iter().any(|t| t == "exec") {
+            return Ok(vec![ExecVerdict::Unavailable; commands.len()]);
+        }
+        let agent = &resolution.agent_id;
+        let settings = exec::settings::resolve(config, agent, &exec::WhatIf::default(), self.version);
+        let mut fingerprint = settings_fingerprint(&settings);
+        if self.approvals != ApprovalsInput::None {
+            // The store's policy and allowlist are per agent.
+            fingerprint.push_str(agent);
+        }
+        let sandboxed = resolution.sandbox.sandboxed;
+        commands
+            .iter()
+            .map(|command| {
+                let key = (fingerprint.clone(), sandboxed, command.as_ref().to_string());
+                if let Some(verdict) = self.cache.lock().expect("cache lock").get(&key) {
+                    return Ok(*verdict);
+                }
+                let mut request = ExecRequest::new(command.as_ref(), self.cwd.clone());
+                request.config = config.clone();
+                request.agent_id = Some(agent.clone());
+                request.sandboxed = sandboxed;
+                request.approvals = self.approvals.clone();
+                let verdict = ExecVerdict::from(exec::evaluate(&request, self.version)?.decision);
+                self.cache.lock().expect("cache lock").insert(key, verdict);
+                Ok(verdict)
+            })
+            .collect()
+    }
+}
+
+/// The values a decision depends on (not where they were written, which differs per agent).
+fn settings_fingerprint(settings: &exec::settings::RequestedSettings) -> String {
+    format!(
+        "{:?}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}|{:?}|{:?}|{}|",
+        settings.mode.as_ref().map(|m| &m.value),
+        settings.security.value,
+        settings.ask.value,
+        settings.explicit_deny,
+        settings.host.value,
+        settings.safe_bins.as_ref().map(|b| &b.value),
+        settings.safe_bin_profiles,
+        settings.safe_bin_trusted_dirs,
+        settings.strict_inline_eval.value,
+        settings.path_prepend,
+        settings.extra_allow,
+        settings.config_issues.is_empty(),
+    )
 }
 
 /// One exec setting of an agent, with where it came from.
@@ -240,11 +285,18 @@ mod tests {
     fn verdicts_need_the_exec_tool() {
         let config = json!({"agents": {"entries": {
             "a": {"tools": {"exec": {"security": "allowlist", "ask": "on-miss"}}},
-            "b": {"tools": {"deny": ["exec"]}}
+            "b": {"tools": {"deny": ["exec"]}},
+            "c": {"tools": {"exec": {"ask": "on-miss", "security": "allowlist"}}}
         }}});
-        let mut prober = ExecProber::new(OpenClawVersion::V2026_9, &config, ApprovalsInput::None, "/".into());
-        assert_eq!(prober.verdict(&resolve(&config, "b"), "ls").unwrap(), ExecVerdict::Unavailable);
-        assert_eq!(prober.verdict(&resolve(&config, "a"), "rm -rf build").unwrap(), ExecVerdict::Ask);
+        let prober = ExecProber::new(OpenClawVersion::V2026_9, ApprovalsInput::None, "/".into());
+        assert_eq!(prober.verdict(&config, &resolve(&config, "b"), "ls").unwrap(), ExecVerdict::Unavailable);
+        assert_eq!(prober.verdict(&config, &resolve(&config, "a"), "rm -rf build").unwrap(), ExecVerdict::Ask);
+        // Agents with the same settings share answers, wherever the settings are written.
+        assert_eq!(prober.verdict(&config, &resolve(&config, "c"), "rm -rf build").unwrap(), ExecVerdict::Ask);
+        assert_eq!(prober.cache.lock().unwrap().len(), 1);
+        // Another config with looser settings does not.
+        let looser = json!({"agents": {"entries": {"a": {"tools": {"exec": {"security": "full"}}}}}});
+        assert_eq!(prober.verdict(&looser, &resolve(&looser, "a"), "rm -rf build").unwrap(), ExecVerdict::Allow);
         assert!(ExecVerdict::Ask.loosens_to(ExecVerdict::Allow));
         assert!(ExecVerdict::Unavailable.loosens_to(ExecVerdict::Ask));
         assert!(!ExecVerdict::Deny.loosens_to(ExecVerdict::Unavailable));

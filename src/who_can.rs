@@ -35,12 +35,13 @@ pub struct WhoCan {
     pub unresolved: Vec<String>,
 }
 
-/// Who has `tool` (already normalized). With `command`, the tool is `exec` and a cell matches
+/// Who has `tool` (already normalized) among sessions resolved under `config`. With `command`, the tool is `exec` and a cell matches
 /// when the command would run there with or without approval.
 pub fn who_can(
     evaluated: &[Evaluated],
     tool: &str,
-    command: Option<(&str, &mut ExecProber<'_>)>,
+    config: &serde_json::Value,
+    command: Option<(&str, &ExecProber)>,
 ) -> Result<WhoCan, ExecError> {
     let mut answer = WhoCan {
         tool: tool.to_string(),
@@ -49,7 +50,6 @@ pub fn who_can(
         matches: Vec::new(),
         unresolved: Vec::new(),
     };
-    let mut command = command;
     for cell in evaluated {
         let resolution = match &cell.result {
             Ok(resolution) => resolution,
@@ -61,8 +61,8 @@ pub fn who_can(
         if !resolution.tools.iter().any(|t| t == tool) {
             continue;
         }
-        let decision = match command.as_mut() {
-            Some((text, prober)) => Some(prober.verdict(resolution, text)?).filter(|v| v.reachable()),
+        let decision = match command {
+            Some((text, prober)) => Some(prober.verdict(config, resolution, text)?).filter(|v| v.reachable()),
             None => None,
         };
         if command.is_some() && decision.is_none() {
@@ -102,10 +102,10 @@ mod tests {
             ids.dedup();
             ids
         };
-        let has_exec = who_can(&cells, "exec", None).unwrap();
+        let has_exec = who_can(&cells, "exec", &config, None).unwrap();
         assert_eq!(agents(&has_exec), ["open", "careful", "locked"]);
-        let mut prober = ExecProber::new(v, &config, ApprovalsInput::None, "/".into());
-        let runs = who_can(&cells, "exec", Some(("rm -rf build", &mut prober))).unwrap();
+        let prober = ExecProber::new(v, ApprovalsInput::None, "/".into());
+        let runs = who_can(&cells, "exec", &config, Some(("rm -rf build", &prober))).unwrap();
         assert_eq!(agents(&runs), ["open", "careful"]);
         let careful = runs.matches.iter().find(|m| m.agent_id == "careful").unwrap();
         assert_eq!(careful.decision, Some(ExecVerdict::Ask));

@@ -58,10 +58,9 @@ pub fn run(version: OpenClawVersion, args: &WhoCanArgs) -> miette::Result<ExitCo
     if args.command.is_some() && tool != "exec" {
         return Err(miette::miette!(code = "who-can::command", "--command only applies to `who-can exec`"));
     }
-    let mut prober =
-        ExecProber::new(version, &loaded.config, approvals_input(args.approvals.as_deref()), current_dir()?);
-    let command = args.command.as_deref().map(|c| (c, &mut prober));
-    let answer = who_can::who_can(&evaluated, &tool, command)?;
+    let prober = ExecProber::new(version, approvals_input(args.approvals.as_deref()), current_dir()?);
+    let command = args.command.as_deref().map(|c| (c, &prober));
+    let answer = who_can::who_can(&evaluated, &tool, &loaded.config, command)?;
     match args.format {
         Format::Table => output::write_stdout(&render(&answer))?,
         format => output::emit_machine(format, "who-can", &answer)?,

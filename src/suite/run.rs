@@ -117,6 +117,7 @@ pub fn run(
 ) -> miette::Result<SuiteRun> {
     let version = suite_version(suite, default_version)?;
     let cwd = std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))?;
+    let prober = ExecProber::new(version, ApprovalsInput::None, cwd);
     let mut configs: HashMap<Vec<PathBuf>, LoadedFiles> = HashMap::new();
     let mut exercised: Vec<(Vec<PathBuf>, Vec<Session>)> = Vec::new();
     let mut results = Vec::new();
@@ -140,8 +141,7 @@ pub fn run(
                 format!("no agent `{}` in this config (agents: {})", resolution.agent_id, agents.join(", ")),
             ));
         }
-        let mut prober = ExecProber::new(version, &loaded.config, ApprovalsInput::None, cwd.clone());
-        let (failures, observed) = check(case, version, loaded, &ctx.plugin_tools, &resolution, &mut prober)?;
+        let (failures, observed) = check(case, version, loaded, &ctx.plugin_tools, &resolution, &prober)?;
         results.push(CaseResult {
             name: case.name.clone(),
             agent_id: resolution.agent_id.clone(),
@@ -186,7 +186,7 @@ fn check(
     loaded: &LoadedFiles,
     plugin_tools: &[PluginTool],
     resolution: &Resolution,
-    prober: &mut ExecProber<'_>,
+    prober: &ExecProber,
 ) -> miette::Result<(Vec<CheckFailure>, Observed)> {
     let expect = &case.expect;
     let tool = |name: &String| {
@@ -241,7 +241,8 @@ fn check(
     }
     let mut exec = Vec::new();
     for expectation in &expect.exec {
-        let verdict = prober.verdict(resolution, &expectation.command).map_err(|e| case_error(case, e))?;
+        let verdict =
+            prober.verdict(&loaded.config, resolution, &expectation.command).map_err(|e| case_error(case, e))?;
         if verdict != expectation.decision {
             failures.push(CheckFailure {
                 check: "exec",
