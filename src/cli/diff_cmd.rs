@@ -6,8 +6,7 @@ use std::process::ExitCode;
 use clap::{Args, ValueEnum};
 
 use super::output::{self, Format};
-use super::sweep::SweepArgs;
-use super::who_can_cmd::{approvals_input, current_dir};
+use super::sweep::{SweepArgs, current_dir, explicit_approvals};
 use crate::diff::{self, DiffReport};
 use crate::gitrev;
 use crate::keypath::KeyPath;
@@ -105,7 +104,7 @@ pub fn run(version: OpenClawVersion, args: &DiffArgs) -> miette::Result<ExitCode
         plugin_tools: &plugin_tools,
         agents: &agents,
         probes: &probes,
-        approvals: approvals_input(args.approvals.as_deref()),
+        approvals: explicit_approvals(args.approvals.as_deref()),
         cwd: current_dir()?,
     };
     let report = diff::diff(

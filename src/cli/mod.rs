@@ -23,10 +23,9 @@ pub use output::Format;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  the command answered (for `tools`, `explain` and `matrix`, whatever the answer); `exec`: allowed;
-     `who-can`: at least one session can
-  1  `who-can`: no session can; `diff --fail-on new-access`: the change grants new access;
-     `test`: a case failed
+  0  answered (`tools`, `explain`, `matrix`: whatever the answer); `exec`: allowed;
+     `who-can`: some session can; `diff`: no new access (or no --fail-on); `test`: all passed
+  1  `who-can`: no session can; `diff --fail-on new-access`: new access; `test`: a case failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";

@@ -7,6 +7,7 @@ use clap::Args;
 
 use crate::OpenClawVersion;
 use crate::contexts::{self, Evaluated, NamedContext};
+use crate::exec::ApprovalsInput;
 use crate::policy::PluginTool;
 use crate::policy::session::normalize_agent_id;
 
@@ -59,4 +60,19 @@ impl SweepArgs {
     ) -> miette::Result<Vec<Evaluated>> {
         Ok(contexts::evaluate(version, config, self.contexts(version, config, plugin_tools)?))
     }
+}
+
+/// The approvals store named on the command line, if any (these commands read none by default,
+/// so their answers depend on the config alone).
+pub fn explicit_approvals(path: Option<&std::path::Path>) -> ApprovalsInput {
+    match path {
+        Some(path) if path.extension().is_some_and(|e| e == "json") => ApprovalsInput::JsonFile(path.to_path_buf()),
+        Some(path) => ApprovalsInput::Sqlite(path.to_path_buf()),
+        None => ApprovalsInput::None,
+    }
+}
+
+/// The working directory exec calls are simulated in.
+pub fn current_dir() -> miette::Result<PathBuf> {
+    std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))
 }

@@ -7,8 +7,7 @@ use clap::Args;
 
 use super::ConfigArgs;
 use super::output::{self, Format};
-use super::sweep::SweepArgs;
-use crate::exec::ApprovalsInput;
+use super::sweep::{SweepArgs, current_dir, explicit_approvals};
 use crate::probe::ExecProber;
 use crate::{OpenClawVersion, contexts, loading, who_can};
 
@@ -34,20 +33,6 @@ pub struct WhoCanArgs {
     pub format: Format,
 }
 
-/// The approvals store named on the command line, if any.
-pub fn approvals_input(path: Option<&std::path::Path>) -> ApprovalsInput {
-    match path {
-        Some(path) if path.extension().is_some_and(|e| e == "json") => ApprovalsInput::JsonFile(path.to_path_buf()),
-        Some(path) => ApprovalsInput::Sqlite(path.to_path_buf()),
-        None => ApprovalsInput::None,
-    }
-}
-
-/// The working directory exec calls are simulated in.
-pub fn current_dir() -> miette::Result<PathBuf> {
-    std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))
-}
-
 pub fn run(version: OpenClawVersion, args: &WhoCanArgs) -> miette::Result<ExitCode> {
     let loaded = loading::load_files(&args.config.files, version)?;
     let plugin_tools = args.sweep.plugin_tools()?;
@@ -58,7 +43,7 @@ pub fn run(version: OpenClawVersion, args: &WhoCanArgs) -> miette::Result<ExitCo
     if args.command.is_some() && tool != "exec" {
         return Err(miette::miette!(code = "who-can::command", "--command only applies to `who-can exec`"));
     }
-    let prober = ExecProber::new(version, approvals_input(args.approvals.as_deref()), current_dir()?);
+    let prober = ExecProber::new(version, explicit_approvals(args.approvals.as_deref()), current_dir()?);
     let command = args.command.as_deref().map(|c| (c, &prober));
     let answer = who_can::who_can(&evaluated, &tool, &loaded.config, command)?;
     match args.format {

@@ -239,6 +239,9 @@ pub fn load(path: &Path) -> Result<Suite, SuiteError> {
     let error = |message: String| SuiteError { path: path.display().to_string(), message };
     let text = std::fs::read_to_string(path).map_err(|e| error(format!("cannot read: {e}")))?;
     let suite: Suite = serde_yaml_ng::from_str(&text).map_err(|e| error(e.to_string()))?;
+    if suite.cases.is_empty() {
+        return Err(error("the suite has no cases".into()));
+    }
     let mut names = std::collections::HashSet::new();
     for case in &suite.cases {
         if !names.insert(case.name.as_str()) {
@@ -287,6 +290,8 @@ mod tests {
     fn cases_must_expect_something_and_have_unique_names() {
         let (_dir, path) = write("cases:\n  - name: a\n    expect: {}\n");
         assert!(load(&path).unwrap_err().message.contains("expects nothing"));
+        let (_dir, path) = write("cases: []\n");
+        assert!(load(&path).unwrap_err().message.contains("no cases"));
         let (_dir, path) =
             write("cases:\n  - {name: a, expect: {present: [read]}}\n  - {name: a, expect: {absent: [x]}}\n");
         assert!(load(&path).unwrap_err().message.contains("two cases"));
