@@ -13,7 +13,7 @@ const TEAM: &str = "fixtures/examples/team.json5";
 
 fn clawpolicy() -> Command {
     let mut cmd = Command::cargo_bin("clawpolicy").unwrap();
-    cmd.current_dir(ROOT).env("PATH", "/usr/bin:/bin").env_remove("OPENCLAW_CONFIG_PATH");
+    cmd.current_dir(ROOT).env("PATH", "/usr/local/bin:/usr/bin:/bin").env_remove("OPENCLAW_CONFIG_PATH");
     cmd
 }
 
