@@ -135,6 +135,31 @@ pub struct Explanation {
     pub assumptions: Vec<policy::session::Assumption>,
 }
 
+/// The verdict of every step about one (normalized) tool, with the entry that decided.
+pub fn step_verdicts(resolution: &Resolution, name: &str) -> Vec<StepVerdict> {
+    resolution.steps.iter().filter_map(|record| step_verdict(record, name)).collect()
+}
+
+/// One step's verdict about one (normalized) tool; `None` if the tool was not a candidate.
+pub fn step_verdict(record: &policy::StepRecord, name: &str) -> Option<StepVerdict> {
+    let verdict = record.verdicts.get(name)?.clone();
+    let by = match &verdict {
+        Verdict::Allowed { by } | Verdict::Denied { by } | Verdict::AllowedViaPiggyback { by, .. } => Some(by),
+        _ => None,
+    };
+    let list = match verdict {
+        Verdict::Denied { .. } => record.step.policy.deny.as_ref(),
+        _ => record.step.policy.allow.as_ref(),
+    };
+    let entry = by.and_then(|b| list.and_then(|l| l.get(b.entry)));
+    Some(StepVerdict {
+        step: record.step.label.clone(),
+        verdict,
+        entry: entry.map(|e| e.pattern.clone()),
+        source: entry.map(|e| e.source.clone()),
+    })
+}
+
 /// Explains one tool for a session.
 pub fn explain(
     version: OpenClawVersion,
@@ -145,28 +170,7 @@ pub fn explain(
 ) -> Explanation {
     let pack = VersionPack::get(version);
     let name = pack.normalize(tool);
-    let steps: Vec<StepVerdict> = resolution
-        .steps
-        .iter()
-        .filter_map(|record| {
-            let verdict = record.verdicts.get(&name)?.clone();
-            let by = match &verdict {
-                Verdict::Allowed { by } | Verdict::Denied { by } | Verdict::AllowedViaPiggyback { by, .. } => Some(by),
-                _ => None,
-            };
-            let list = match verdict {
-                Verdict::Denied { .. } => record.step.policy.deny.as_ref(),
-                _ => record.step.policy.allow.as_ref(),
-            };
-            let entry = by.and_then(|b| list.and_then(|l| l.get(b.entry)));
-            Some(StepVerdict {
-                step: record.step.label.clone(),
-                verdict,
-                entry: entry.map(|e| e.pattern.clone()),
-                source: entry.map(|e| e.source.clone()),
-            })
-        })
-        .collect();
+    let steps = step_verdicts(resolution, &name);
     let present = resolution.tools.contains(&name);
     let fixes = if present { Vec::new() } else { fixes(version, config, ctx, resolution, &name) };
     Explanation {

@@ -36,6 +36,33 @@ impl KeyPath {
         &self.0
     }
 
+    /// Parses the displayed form back (`tools.byProvider["openai/gpt-5"].deny[1]`); `None` when
+    /// the text is not a key path.
+    pub fn parse(text: &str) -> Option<KeyPath> {
+        let mut segments = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            if let Some(inner) = rest.strip_prefix("[\"") {
+                let close = closing_quote(inner)?;
+                segments.push(PathSeg::Key(serde_json::from_str(&rest[1..close + 3]).ok()?));
+                rest = inner[close + 1..].strip_prefix(']')?;
+            } else if let Some(inner) = rest.strip_prefix('[') {
+                let end = inner.find(']')?;
+                segments.push(PathSeg::Index(inner[..end].parse().ok()?));
+                rest = &inner[end + 1..];
+            } else {
+                let key = if segments.is_empty() { rest } else { rest.strip_prefix('.')? };
+                let end = key.find(['.', '[']).unwrap_or(key.len());
+                if end == 0 {
+                    return None;
+                }
+                segments.push(PathSeg::Key(key[..end].to_string()));
+                rest = &key[end..];
+            }
+        }
+        Some(KeyPath(segments))
+    }
+
     /// The value at this path, if every segment exists.
     pub fn lookup<'a>(&self, root: &'a Value) -> Option<&'a Value> {
         self.0.iter().try_fold(root, |value, seg| match seg {
@@ -74,6 +101,20 @@ impl serde::Serialize for KeyPath {
     }
 }
 
+/// The byte offset of the `"` that closes a JSON string whose opening quote precedes `text`.
+fn closing_quote(text: &str) -> Option<usize> {
+    let mut escaped = false;
+    for (i, c) in text.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            '"' => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
 fn is_plain_key(key: &str) -> bool {
     let mut chars = key.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
@@ -93,5 +134,18 @@ mod tests {
         assert_eq!(path.lookup(&doc), Some(&json!("b")));
         assert_eq!(KeyPath::keys(&["tools", "nope"]).lookup(&doc), None);
         assert_eq!(KeyPath::root().to_string(), "<root>");
+    }
+
+    #[test]
+    fn parses_what_it_displays() {
+        let path = KeyPath::keys(&["tools", "byProvider"]).key("openai/gpt-5").key("a\"]b").index(12).key("x");
+        assert_eq!(KeyPath::parse(&path.to_string()), Some(path));
+        assert_eq!(
+            KeyPath::parse("agents.list[1].tools"),
+            Some(KeyPath::keys(&["agents", "list"]).index(1).key("tools"))
+        );
+        for bad in ["a..b", "a[x]", ".a", "a[\"b\"", "a["] {
+            assert_eq!(KeyPath::parse(bad), None, "{bad}");
+        }
     }
 }

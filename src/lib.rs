@@ -3,16 +3,24 @@
 pub mod batch;
 pub mod cli;
 pub mod config;
+pub mod contexts;
+pub mod delta;
+pub mod diff;
 pub mod exec;
 pub mod explain;
+pub mod gitrev;
 pub mod guards;
 pub mod keypath;
 pub mod lint;
 pub mod loading;
+pub mod matrix;
 pub mod pack;
 pub mod policy;
+pub mod probe;
 pub mod report;
 pub mod simulate;
+pub mod suite;
 pub mod version;
+pub mod who_can;
 
 pub use version::OpenClawVersion;

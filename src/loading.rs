@@ -66,8 +66,23 @@ pub struct LoadedFiles {
 
 impl LoadedFiles {
     /// Where the value at `path` was written, as `file:line:col`, if it came from a file.
+    /// The loaded config with its provenance, for `lint`.
+    pub fn loaded(&self) -> &LoadedConfig {
+        &self.loaded
+    }
+
     pub fn locate(&self, path: &KeyPath) -> Option<String> {
         self.loaded.origin(path.segments()).map(|origin| origin.to_string())
+    }
+
+    /// Where the value at `path` is written, or its nearest written ancestor (where it would go).
+    pub fn locate_nearest(&self, path: &KeyPath) -> Option<String> {
+        self.loaded.nearest_origin(path.segments()).map(|origin| origin.to_string())
+    }
+
+    /// The top-level config files, in overlay order.
+    pub fn paths(&self) -> &[PathBuf] {
+        self.loaded.config_paths()
     }
 }
 

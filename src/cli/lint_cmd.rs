@@ -16,7 +16,7 @@ use crate::exec::{self, ApprovalsInput};
 use crate::lint::suppress::{Suppression, Suppressions};
 use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
 use crate::loading;
-use crate::report::{self, Level, Position, Problem, ProblemRule};
+use crate::report::{self, Level};
 
 /// Exit code when findings at or above `--severity-min` remain.
 pub const EXIT_FINDINGS: u8 = 1;
@@ -109,10 +109,10 @@ pub fn run(version: OpenClawVersion, args: &LintArgs) -> miette::Result<ExitCode
             return finish(output::emit_machine(output::Format::Json, "lint", &document), &report);
         }
         LintFormat::Sarif => {
-            report::sarif::render("clawpolicy", env!("CARGO_PKG_VERSION"), &problem_rules(), &problems(&report))
+            report::sarif::render("clawpolicy", env!("CARGO_PKG_VERSION"), &report_rules(), &report_findings(&report))
         }
-        LintFormat::Github => report::github::annotations(&problems(&report)),
-        LintFormat::Junit => junit(&report),
+        LintFormat::Github => report::github::annotations(&report_findings(&report)),
+        LintFormat::Junit => junit(&report)?,
     };
     finish(output::write_stdout(&text), &report)
 }
@@ -152,10 +152,10 @@ fn level(severity: Severity) -> Level {
     }
 }
 
-fn problem_rules() -> Vec<ProblemRule> {
+fn report_rules() -> Vec<report::Rule> {
     lint::all_rules()
         .iter()
-        .map(|rule| ProblemRule {
+        .map(|rule| report::Rule {
             id: rule.code.to_string(),
             name: rule.name.to_string(),
             summary: rule.summary.to_string(),
@@ -171,68 +171,63 @@ fn problem_rules() -> Vec<ProblemRule> {
         .collect()
 }
 
-fn position(finding: &Finding) -> Option<Position> {
+fn report_location(finding: &Finding) -> Option<report::Location> {
     let location = finding.location.as_ref()?;
-    Some(Position {
+    Some(report::Location {
         file: report::display_path(std::path::Path::new(&location.file)),
         line: location.line,
         column: location.column,
     })
 }
 
-fn problem(finding: &Finding, suppressed: Option<String>) -> Problem {
+fn report_finding(finding: &Finding, suppressed: Option<String>) -> report::Finding {
     let message = match &finding.help {
         Some(help) => format!("{}\nhelp: {help}", finding.message),
         None => finding.message.clone(),
     };
-    Problem {
+    report::Finding {
         rule_id: finding.code.to_string(),
         level: level(finding.severity),
         title: format!("{} {}", finding.code, finding.rule),
         message,
-        position: position(finding),
+        location: report_location(finding),
         suppressed,
     }
 }
 
-fn problems(report: &LintReport) -> Vec<Problem> {
-    let kept = report.findings.iter().map(|f| problem(f, None));
-    let suppressed = report.suppressed.iter().map(|s| problem(&s.finding, Some(s.reason.clone())));
+fn report_findings(report: &LintReport) -> Vec<report::Finding> {
+    let kept = report.findings.iter().map(|f| report_finding(f, None));
+    let suppressed = report.suppressed.iter().map(|s| report_finding(&s.finding, Some(s.reason.clone())));
     kept.chain(suppressed).collect()
 }
 
-fn junit(report: &LintReport) -> String {
-    let suites = lint::all_rules()
+fn junit(report: &LintReport) -> miette::Result<String> {
+    use report::junit::{Case, Failure, Suite};
+    let suites: Vec<Suite> = lint::all_rules()
         .iter()
         .filter(|rule| !report.skipped.iter().any(|s| s.code == rule.code))
         .map(|rule| {
-            let cases: Vec<report::junit::Case> = report
+            let classname = Some(format!("{} {}", rule.code, rule.name));
+            let mut cases: Vec<Case> = report
                 .findings
                 .iter()
                 .filter(|f| f.code == rule.code)
-                .map(|f| report::junit::Case {
+                .map(|f| Case {
                     name: f.path.clone().unwrap_or_else(|| "config".into()),
-                    classname: format!("{} {}", rule.code, rule.name),
-                    failure: Some(report::junit::Failure {
-                        message: f.message.clone(),
-                        kind: f.severity.to_string(),
-                        details: problem(f, None).message,
+                    classname: classname.clone(),
+                    failure: Some(Failure {
+                        message: format!("{}: {}", f.severity, f.message),
+                        body: report_finding(f, None).message,
                     }),
                 })
                 .collect();
-            let cases = if cases.is_empty() {
-                vec![report::junit::Case {
-                    name: "config".into(),
-                    classname: format!("{} {}", rule.code, rule.name),
-                    failure: None,
-                }]
-            } else {
-                cases
-            };
-            (format!("{} {}", rule.code, rule.name), cases)
+            if cases.is_empty() {
+                cases.push(Case { name: "config".into(), classname: classname.clone(), failure: None });
+            }
+            Suite { name: format!("{} {}", rule.code, rule.name), cases }
         })
         .collect();
-    report::junit::render("clawpolicy lint", suites)
+    report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("{e}"))
 }
 
 /// A finding as a miette diagnostic: the snippet of the json5 source (secrets masked) with a

@@ -2,15 +2,20 @@
 //! call the library, and render.
 
 mod catalog_cmd;
+mod diff_cmd;
 mod exec_cmd;
 mod explain_cmd;
 mod lint_cmd;
+mod matrix_cmd;
 mod output;
 mod path_cmd;
 mod rule_cmd;
 mod simulate_cmd;
+mod sweep;
+mod test_cmd;
 mod tools_cmd;
 mod url_cmd;
+mod who_can_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,9 +28,11 @@ pub use output::Format;
 
 const EXIT_CODES: &str = "\
 Exit codes:
-  0  the command answered (for `tools` and `explain`, whatever the answer); `exec`: allowed
+  0  answered (`tools`, `explain`, `matrix`: whatever the answer); `exec`: allowed;
+     `who-can`: some session can; `diff`: no new access (or no --fail-on); `test`: all passed
   1  `lint`: findings at or above --severity-min; `url`: blocked by the SSRF guard; `path`: denied;
-     `simulate`: an expectation failed
+     `simulate`: an expectation failed; `who-can`: no session can; `diff --fail-on new-access`:
+     new access; `test`: a case failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
@@ -61,6 +68,14 @@ pub enum Command {
     Path(path_cmd::PathArgs),
     /// Play a session's tool calls through policy, loop detection, hooks and exec approvals.
     Simulate(simulate_cmd::SimulateArgs),
+    /// Every agent × context of the config as a table of tool sets; `--why` explains a difference.
+    Matrix(matrix_cmd::MatrixArgs),
+    /// Every agent and context that has a tool (or whose exec decision for a command is allow/ask).
+    WhoCan(who_can_cmd::WhoCanArgs),
+    /// What a config change grants: tools reachable or unreachable per session, exec changes.
+    Diff(diff_cmd::DiffArgs),
+    /// Check a YAML policy test suite (or --bless the current behaviour into it).
+    Test(test_cmd::TestArgs),
 }
 
 /// Which config files to load.
@@ -134,25 +149,7 @@ pub struct ContextArgs {
 
 impl ContextArgs {
     pub fn to_context(&self) -> miette::Result<SessionContext> {
-        let mut plugin_tools = match &self.plugins {
-            Some(path) => {
-                let text = std::fs::read_to_string(path)
-                    .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
-                serde_json::from_str::<Vec<PluginTool>>(&text)
-                    .map_err(|e| miette::miette!(code = "cli::plugins", "{}: {e}", path.display()))?
-            }
-            None => Vec::new(),
-        };
-        for spec in &self.plugin_tools {
-            let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
-                miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
-            })?;
-            let (name, optional) = match tool.strip_suffix('?') {
-                Some(name) => (name, true),
-                None => (tool, false),
-            };
-            plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
-        }
+        let plugin_tools = plugin_tools(&self.plugin_tools, self.plugins.as_deref())?;
         Ok(SessionContext {
             agent_id: self.agent.clone(),
             session_key: self.session.clone(),
@@ -180,6 +177,30 @@ impl ContextArgs {
     }
 }
 
+/// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
+pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
+    let mut plugin_tools = match file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
+            serde_json::from_str::<Vec<PluginTool>>(&text)
+                .map_err(|e| miette::miette!(code = "cli::plugins", "{}: {e}", path.display()))?
+        }
+        None => Vec::new(),
+    };
+    for spec in specs {
+        let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
+            miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
+        })?;
+        let (name, optional) = match tool.strip_suffix('?') {
+            Some(name) => (name, true),
+            None => (tool, false),
+        };
+        plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
+    }
+    Ok(plugin_tools)
+}
+
 /// Runs the command line and returns the process exit code.
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
@@ -194,6 +215,10 @@ pub fn run() -> ExitCode {
         Command::Url(args) => url_cmd::run(cli.openclaw_version, args),
         Command::Path(args) => path_cmd::run(cli.openclaw_version, args),
         Command::Simulate(args) => simulate_cmd::run(cli.openclaw_version, args),
+        Command::Matrix(args) => matrix_cmd::run(cli.openclaw_version, args),
+        Command::WhoCan(args) => who_can_cmd::run(cli.openclaw_version, args),
+        Command::Diff(args) => diff_cmd::run(cli.openclaw_version, args),
+        Command::Test(args) => test_cmd::run(cli.openclaw_version, args),
     };
     match result {
         Ok(code) => code,

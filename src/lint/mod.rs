@@ -278,6 +278,14 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
     }
 }
 
+/// The rule codes a config OpenClaw accepts produces, at every severity and without
+/// suppressions: what policy test suites assert on.
+pub fn finding_codes(version: OpenClawVersion, files: &crate::loading::LoadedFiles) -> Vec<String> {
+    let ctx = LintContext::new(version, files.loaded(), &[], None);
+    let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
+    lint(&ctx, &selection, &suppress::Suppressions::default()).findings.iter().map(|f| f.code.to_string()).collect()
+}
+
 fn sort_key(f: &Finding) -> (String, usize, usize, &'static str, String) {
     let (file, line, column) =
         f.location.as_ref().map_or((String::new(), 0, 0), |l| (l.file.clone(), l.line, l.column));

@@ -125,7 +125,12 @@ pub fn plain_glob_matches(pack: &VersionPack, pattern: &str, name: &str) -> bool
 
 /// Like [`plain_glob_matches`] for a pattern that is already normalized.
 pub fn glob_matches(pattern: &str, name: &str) -> bool {
-    !pattern.is_empty() && Glob::compile(pattern).matches(name)
+    // Plugin selection compares thousands of plain names per session: no glob to build for those.
+    match pattern {
+        "" => false,
+        plain if !plain.contains('*') => plain == name,
+        _ => Glob::compile(pattern).matches(name),
+    }
 }
 
 struct CompiledPattern {

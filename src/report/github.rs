@@ -1,58 +1,77 @@
 //! GitHub Actions workflow commands (`::error file=…,line=…::message`), which the runner turns
 //! into annotations on the pull request.
 
-use super::{Level, Problem};
+use super::{Finding, Level};
 
-/// Escapes the message part of a workflow command.
+/// Data is escaped so a message cannot end the command early or inject another one.
 fn escape_data(text: &str) -> String {
     text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
-/// Escapes a property value (also `:` and `,`, which separate properties).
+/// Property values additionally escape the separators `:` and `,`.
 fn escape_property(text: &str) -> String {
     escape_data(text).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// One annotation line.
-pub fn annotation(problem: &Problem) -> String {
-    let command = match problem.level {
+/// One annotation line. `file`, `line` and `col` are optional (an annotation without a file is
+/// shown on the run summary).
+pub fn annotation(
+    level: Level,
+    file: Option<&str>,
+    line: Option<usize>,
+    col: Option<usize>,
+    title: &str,
+    message: &str,
+) -> String {
+    let command = match level {
         Level::Error => "error",
         Level::Warning => "warning",
         Level::Note => "notice",
     };
     let mut properties = Vec::new();
-    if let Some(position) = &problem.position {
-        properties.push(format!("file={}", escape_property(&position.file)));
-        properties.push(format!("line={}", position.line));
-        properties.push(format!("col={}", position.column));
+    if let Some(file) = file {
+        properties.push(format!("file={}", escape_property(file)));
     }
-    properties.push(format!("title={}", escape_property(&problem.title)));
-    format!("::{command} {}::{}", properties.join(","), escape_data(&problem.message))
+    if let Some(line) = line {
+        properties.push(format!("line={line}"));
+    }
+    if let Some(col) = col {
+        properties.push(format!("col={col}"));
+    }
+    if !title.is_empty() {
+        properties.push(format!("title={}", escape_property(title)));
+    }
+    let properties = if properties.is_empty() { String::new() } else { format!(" {}", properties.join(",")) };
+    format!("::{command}{properties}::{}", escape_data(message))
 }
 
-/// Annotations for every unsuppressed problem, one per line.
-pub fn annotations(problems: &[Problem]) -> String {
-    problems.iter().filter(|p| p.suppressed.is_none()).map(|p| annotation(p) + "\n").collect()
+/// Every unsuppressed finding as one annotation line each.
+pub fn annotations(findings: &[Finding]) -> String {
+    findings
+        .iter()
+        .filter(|f| f.suppressed.is_none())
+        .map(|f| {
+            let at = f.location.as_ref();
+            annotation(
+                f.level,
+                at.map(|l| l.file.as_str()),
+                at.map(|l| l.line),
+                at.map(|l| l.column),
+                &f.title,
+                &f.message,
+            ) + "\n"
+        })
+        .collect()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::Position;
 
     #[test]
-    fn escapes_separators_and_newlines() {
-        let problem = Problem {
-            rule_id: "CP201".into(),
-            level: Level::Warning,
-            title: "CP201 unknown-tool: a, b".into(),
-            message: "100% wrong\nsecond line".into(),
-            position: Some(Position { file: "conf/a,b.json5".into(), line: 3, column: 7 }),
-            suppressed: None,
-        };
-        assert_eq!(
-            annotation(&problem),
-            "::warning file=conf/a%2Cb.json5,line=3,col=7,title=CP201 unknown-tool%3A a%2C b::100%25 wrong%0Asecond line"
-        );
+    fn commands_are_escaped() {
+        let line = annotation(Level::Warning, Some("a,b.json5"), Some(3), Some(9), "x: y", "50%\nnext");
+        assert_eq!(line, "::warning file=a%2Cb.json5,line=3,col=9,title=x%3A y::50%25%0Anext");
+        assert_eq!(annotation(Level::Note, None, None, None, "", "hi"), "::notice::hi");
     }
 }

@@ -1,41 +1,74 @@
-//! JUnit XML, which most CI systems render as a test report: one test suite per group (a rule,
-//! a suite file), one test case per checked item.
+//! JUnit XML, the test-report format CI systems display (via `quick-junit`).
 
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 
-/// A checked item: passed, or failed with a message and details.
+/// One test case: passed, or failed with a message and a longer body (e.g. a diff).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Case {
     pub name: String,
-    pub classname: String,
+    pub classname: Option<String>,
     pub failure: Option<Failure>,
 }
 
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Failure {
     pub message: String,
-    pub kind: String,
-    pub details: String,
+    pub body: String,
 }
 
-/// Renders named groups of cases as one JUnit report.
-pub fn render(report_name: &str, suites: Vec<(String, Vec<Case>)>) -> String {
+/// A named group of cases.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Suite {
+    pub name: String,
+    pub cases: Vec<Case>,
+}
+
+/// The XML document for `suites` under one report named `report_name`.
+pub fn write(report_name: &str, suites: &[Suite]) -> Result<String, String> {
     let mut report = Report::new(report_name);
-    for (name, cases) in suites {
-        let mut suite = TestSuite::new(name);
-        for case in cases {
-            let status = match case.failure {
+    for suite in suites {
+        let mut test_suite = TestSuite::new(suite.name.as_str());
+        for case in &suite.cases {
+            let status = match &case.failure {
                 None => TestCaseStatus::success(),
                 Some(failure) => {
                     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(failure.message).set_type(failure.kind).set_description(failure.details);
+                    status.set_message(failure.message.as_str()).set_description(failure.body.as_str());
                     status
                 }
             };
-            let mut test_case = TestCase::new(case.name, status);
-            test_case.set_classname(case.classname);
-            suite.add_test_case(test_case);
+            let mut test_case = TestCase::new(case.name.as_str(), status);
+            if let Some(classname) = &case.classname {
+                test_case.set_classname(classname.as_str());
+            }
+            test_suite.add_test_case(test_case);
         }
-        report.add_test_suite(suite);
+        report.add_test_suite(test_suite);
     }
-    // Serializing an in-memory report only fails on I/O, which a String cannot have.
-    report.to_string().unwrap_or_default()
+    report.to_string().map_err(|e| format!("cannot write JUnit XML: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_carry_message_and_body() {
+        let suite = Suite {
+            name: "policy".into(),
+            cases: vec![
+                Case { name: "ok".into(), classname: None, failure: None },
+                Case {
+                    name: "bad <one>".into(),
+                    classname: Some("suite.yaml".into()),
+                    failure: Some(Failure { message: "tools differ".into(), body: "-exec\n+read".into() }),
+                },
+            ],
+        };
+        let xml = write("clawpolicy", &[suite]).unwrap();
+        assert!(xml.contains(r#"tests="2""#), "{xml}");
+        assert!(xml.contains(r#"failures="1""#), "{xml}");
+        assert!(xml.contains("bad &lt;one&gt;"), "{xml}");
+        assert!(xml.contains(r#"message="tools differ""#), "{xml}");
+    }
 }

@@ -1,6 +1,7 @@
-//! CI report formats shared by the commands: SARIF 2.1.0 (GitHub code scanning), GitHub
-//! workflow-command annotations, and JUnit XML. Commands map their results onto the generic
-//! [`Problem`] and [`ProblemRule`] here, so every command writes these formats the same way.
+//! CI report formats shared by every command that produces findings (`lint`, `diff`, `test`):
+//! SARIF 2.1.0 for code scanning ([`sarif`]), GitHub workflow-command annotations ([`github`])
+//! and JUnit XML ([`junit`]). Commands turn their results into the generic [`Finding`] and
+//! [`Rule`] here and pick a writer; nothing here knows about policy.
 
 pub mod github;
 pub mod junit;
@@ -8,26 +9,53 @@ pub mod sarif;
 
 use std::path::Path;
 
-/// How loud a problem is, in the vocabulary the CI formats share.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use serde::Serialize;
+
+/// How loud a finding is, in the vocabulary SARIF and GitHub share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Level {
-    Error,
-    Warning,
     Note,
+    Warning,
+    Error,
 }
 
-/// A position in a file (1-based line and column).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Position {
-    /// As the user should see it: relative to the working directory when inside it.
+/// A place in a file (1-based line and column).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Location {
     pub file: String,
     pub line: usize,
     pub column: usize,
 }
 
-/// A rule as CI formats describe it.
-#[derive(Debug, Clone)]
-pub struct ProblemRule {
+impl Location {
+    /// Parses `file:line:col`, the form config origins print as.
+    pub fn parse(text: &str) -> Option<Location> {
+        let mut parts = text.rsplitn(3, ':');
+        let column = parts.next()?.parse().ok()?;
+        let line = parts.next()?.parse().ok()?;
+        let file = parts.next().filter(|f| !f.is_empty())?;
+        Some(Location { file: file.to_string(), line, column })
+    }
+}
+
+/// One result of an analysis, for any output format.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    /// Stable rule identifier (`diff/tool-gained`, a lint code, …).
+    pub rule_id: String,
+    pub level: Level,
+    /// A short title (GitHub shows it above the message).
+    pub title: String,
+    pub message: String,
+    pub location: Option<Location>,
+    /// Set when the finding was reviewed and accepted: the reason.
+    pub suppressed: Option<String>,
+}
+
+/// A rule findings refer to, described once per report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rule {
     pub id: String,
     pub name: String,
     pub summary: String,
@@ -39,16 +67,19 @@ pub struct ProblemRule {
     pub tags: Vec<String>,
 }
 
-/// One reported problem.
-#[derive(Debug, Clone)]
-pub struct Problem {
-    pub rule_id: String,
-    pub level: Level,
-    pub title: String,
-    pub message: String,
-    pub position: Option<Position>,
-    /// Set when the problem was reviewed and accepted: the reason.
-    pub suppressed: Option<String>,
+impl Rule {
+    /// A rule known only by its id and a one-line description.
+    pub fn new(id: &str, summary: &str, level: Level) -> Self {
+        Rule {
+            id: id.to_string(),
+            name: id.to_string(),
+            summary: summary.to_string(),
+            help_markdown: summary.to_string(),
+            level,
+            security_severity: None,
+            tags: Vec::new(),
+        }
+    }
 }
 
 /// A path as reports show it: relative to the working directory when it is inside it (GitHub
@@ -59,4 +90,17 @@ pub fn display_path(path: &Path) -> String {
         .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
         .unwrap_or_else(|| path.to_path_buf());
     relative.to_string_lossy().replace('\\', "/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn locations_parse_from_the_right() {
+        let at = Location::parse("C:/configs/a.json5:12:7").unwrap();
+        assert_eq!((at.file.as_str(), at.line, at.column), ("C:/configs/a.json5", 12, 7));
+        assert!(Location::parse("a.json5:x:1").is_none());
+        assert!(Location::parse(":1:2").is_none());
+    }
 }

@@ -8,7 +8,7 @@ use serde_sarif::sarif::{
     Suppression, Tool, ToolComponent,
 };
 
-use super::{Level, Problem, ProblemRule};
+use super::{Finding, Level, Rule};
 
 fn level_name(level: Level) -> &'static str {
     match level {
@@ -26,7 +26,7 @@ fn result_level(level: Level) -> ResultLevel {
     }
 }
 
-fn descriptor(rule: &ProblemRule) -> ReportingDescriptor {
+fn descriptor(rule: &Rule) -> ReportingDescriptor {
     let mut properties = PropertyBag::builder().tags(rule.tags.clone()).build();
     if let Some(severity) = rule.security_severity {
         properties.additional_properties.insert("security-severity".into(), json!(format!("{severity:.1}")));
@@ -43,26 +43,26 @@ fn descriptor(rule: &ProblemRule) -> ReportingDescriptor {
         .build()
 }
 
-fn result(problem: &Problem, rules: &[ProblemRule]) -> SarifResult {
-    let message = Message::builder().text(problem.message.clone()).build();
+fn result(finding: &Finding, rules: &[Rule]) -> SarifResult {
+    let message = Message::builder().text(format!("{}: {}", finding.title, finding.message)).build();
     let mut result = SarifResult::builder()
-        .rule_id(problem.rule_id.clone())
-        .level(result_level(problem.level))
+        .rule_id(finding.rule_id.clone())
+        .level(result_level(finding.level))
         .message(message)
         .build();
-    result.rule_index = rules.iter().position(|r| r.id == problem.rule_id).and_then(|i| i64::try_from(i).ok());
-    if let Some(position) = &problem.position {
+    result.rule_index = rules.iter().position(|r| r.id == finding.rule_id).and_then(|i| i64::try_from(i).ok());
+    if let Some(location) = &finding.location {
         let region = Region::builder()
-            .start_line(i64::try_from(position.line).unwrap_or(i64::MAX))
-            .start_column(i64::try_from(position.column).unwrap_or(i64::MAX))
+            .start_line(i64::try_from(location.line).unwrap_or(i64::MAX))
+            .start_column(i64::try_from(location.column).unwrap_or(i64::MAX))
             .build();
         let physical = PhysicalLocation::builder()
-            .artifact_location(ArtifactLocation::builder().uri(position.file.clone()).build())
+            .artifact_location(ArtifactLocation::builder().uri(location.file.clone()).build())
             .region(region)
             .build();
         result.locations = Some(vec![Location::builder().physical_location(physical).build()]);
     }
-    if let Some(reason) = &problem.suppressed {
+    if let Some(reason) = &finding.suppressed {
         result.suppressions =
             Some(vec![Suppression::builder().kind(json!("external")).justification(reason.clone()).build()]);
     }
@@ -70,7 +70,7 @@ fn result(problem: &Problem, rules: &[ProblemRule]) -> SarifResult {
 }
 
 /// A SARIF log with one run of `tool` (name, version, information URI).
-pub fn render(tool: &str, version: &str, rules: &[ProblemRule], problems: &[Problem]) -> String {
+pub fn render(tool: &str, version: &str, rules: &[Rule], findings: &[Finding]) -> String {
     let driver = ToolComponent::builder()
         .name(tool.to_string())
         .version(version.to_string())
@@ -78,7 +78,7 @@ pub fn render(tool: &str, version: &str, rules: &[ProblemRule], problems: &[Prob
         .build();
     let run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
-        .results(problems.iter().map(|p| result(p, rules)).collect::<Vec<_>>())
+        .results(findings.iter().map(|f| result(f, rules)).collect::<Vec<_>>())
         .build();
     let log = Sarif::builder().schema(SCHEMA_URL).version(json!("2.1.0")).runs(vec![run]).build();
     // Plain data structures always serialize.

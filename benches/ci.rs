@@ -1,0 +1,57 @@
+//! Benchmarks for the CI commands on a 50-agent fleet (`fixtures/bench/fleet-50*.json5`, made by
+//! `generate.py`): `matrix` (enumerate and resolve every agent × context) and `diff` (both sides,
+//! tool changes, built-in exec probes). Config loading is measured apart. Figures go in
+//! docs/performance.md.
+
+use std::path::{Path, PathBuf};
+
+use clawpolicy::keypath::KeyPath;
+use clawpolicy::loading::{self, LoadedFiles};
+use clawpolicy::probe::BUILTIN_PROBES;
+use clawpolicy::{OpenClawVersion, contexts, diff, matrix};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+const V: OpenClawVersion = OpenClawVersion::V2026_9;
+
+fn fleet(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench").join(name)
+}
+
+fn load(name: &str) -> LoadedFiles {
+    loading::load_files(&[fleet(name)], V).unwrap()
+}
+
+fn fleet_benches(c: &mut Criterion) {
+    let (base, head) = (load("fleet-50.json5"), load("fleet-50-head.json5"));
+    let mut group = c.benchmark_group("fleet of 50 agents");
+    group.sample_size(10);
+    group.bench_function("load and validate one config", |b| b.iter(|| load("fleet-50.json5")));
+    group.bench_function("matrix: enumerate, resolve and tabulate", |b| {
+        b.iter(|| matrix::build(&contexts::evaluate(V, &base.config, contexts::enumerate(V, &base.config, &[]))))
+    });
+    let probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
+    let (base_locate, base_nearest) = (|p: &KeyPath| base.locate(p), |p: &KeyPath| base.locate_nearest(p));
+    let (head_locate, head_nearest) = (|p: &KeyPath| head.locate(p), |p: &KeyPath| head.locate_nearest(p));
+    group.bench_function("diff: both sides, tool changes, exec probes", |b| {
+        b.iter(|| {
+            let options = diff::Options {
+                version: V,
+                plugin_tools: &[],
+                agents: &[],
+                probes: &probes,
+                approvals: clawpolicy::exec::ApprovalsInput::None,
+                cwd: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+            };
+            diff::diff(
+                &diff::Config { value: &base.config, locate: &base_locate, locate_nearest: &base_nearest },
+                &diff::Config { value: &head.config, locate: &head_locate, locate_nearest: &head_nearest },
+                &options,
+            )
+            .unwrap()
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, fleet_benches);
+criterion_main!(benches);

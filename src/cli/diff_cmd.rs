@@ -1,0 +1,261 @@
+//! `clawpolicy diff`: what a config change grants, session by session.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+
+use super::output::{self, Format};
+use super::sweep::{SweepArgs, current_dir, explicit_approvals};
+use crate::diff::{self, DiffReport};
+use crate::gitrev;
+use crate::keypath::KeyPath;
+use crate::loading::{self, LoadedFiles};
+use crate::policy::session::normalize_agent_id;
+use crate::probe::{self, BUILTIN_PROBES};
+use crate::report;
+use crate::{OpenClawVersion, contexts};
+
+/// Exit code when `--fail-on new-access` finds new access.
+pub const EXIT_NEW_ACCESS: u8 = 1;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
+pub enum DiffFormat {
+    /// Readable text.
+    #[default]
+    #[value(alias = "table")]
+    Human,
+    Json,
+    Yaml,
+    /// GitHub Actions annotations (workflow commands).
+    Github,
+    /// SARIF 2.1.0, for code scanning.
+    Sarif,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// A tool became reachable somewhere, or a probe command's exec decision loosened.
+    NewAccess,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Exit codes:\n  0  compared (and, with --fail-on new-access, nothing became reachable)\n  1  --fail-on new-access: a tool became reachable or an exec decision loosened\n  2  could not compare: bad config, unknown revision, bad arguments"
+)]
+pub struct DiffArgs {
+    /// Base config file (repeat to overlay files).
+    #[arg(long = "base", value_name = "FILE", required_unless_present = "base_rev", conflicts_with = "base_rev")]
+    pub base: Vec<PathBuf>,
+    /// Compare with the head files as they were at this git revision (`origin/main`); their
+    /// `$include`s are read at that revision too.
+    #[arg(long, value_name = "REV")]
+    pub base_rev: Option<String>,
+    /// Head config file (repeat to overlay files).
+    #[arg(long = "head", value_name = "FILE", required = true)]
+    pub head: Vec<PathBuf>,
+    /// More probe commands, one per line (`#` comments), besides the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub probe: Option<PathBuf>,
+    /// Exit 1 when the change grants new access.
+    #[arg(long, value_enum, value_name = "WHAT")]
+    pub fail_on: Option<FailOn>,
+    /// Also list every context compared (agent × session), and which side has it.
+    #[arg(long)]
+    pub show_contexts: bool,
+    /// The approvals store for exec decisions (2026.9 SQLite database or 2026.2
+    /// `exec-approvals.json`), the same for both sides. Default: none, the configs alone decide.
+    #[arg(long, value_name = "PATH")]
+    pub approvals: Option<PathBuf>,
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: DiffFormat,
+}
+
+pub fn run(version: OpenClawVersion, args: &DiffArgs) -> miette::Result<ExitCode> {
+    let head = loading::load_files(&args.head, version).map_err(|e| e.wrap_err("cannot load the head config"))?;
+    let materialized = args.base_rev.as_deref().map(|rev| gitrev::materialize(rev, &args.head)).transpose()?;
+    let base_files = materialized.as_ref().map_or(args.base.as_slice(), |m| m.files.as_slice());
+    let base = loading::load_files(base_files, version).map_err(|e| {
+        let what = args.base_rev.as_ref().map_or("the base config".to_string(), |rev| format!("the config at {rev}"));
+        e.wrap_err(format!("cannot load {what}"))
+    })?;
+    // Paths below the working directory print relative to it, as CI annotations expect.
+    let cwd = format!("{}/", current_dir()?.display());
+    let shown = |location: String| match &materialized {
+        Some(m) => m.display(&location),
+        None => location.strip_prefix(&cwd).map_or(location.clone(), str::to_string),
+    };
+    let relative = |location: String| location.strip_prefix(&cwd).map_or(location.clone(), str::to_string);
+    let base_locate = |path: &KeyPath| base.locate(path).map(shown);
+    let base_nearest = |path: &KeyPath| base.locate_nearest(path).map(shown);
+    let head_locate = |path: &KeyPath| head.locate(path).map(relative);
+    let head_nearest = |path: &KeyPath| head.locate_nearest(path).map(relative);
+
+    let mut probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
+    if let Some(file) = &args.probe {
+        probes.extend(probe::read_probe_file(file)?);
+    }
+    let plugin_tools = args.sweep.plugin_tools()?;
+    let agents = selected_agents(version, args, &base, &head)?;
+    let options = diff::Options {
+        version,
+        plugin_tools: &plugin_tools,
+        agents: &agents,
+        probes: &probes,
+        approvals: explicit_approvals(args.approvals.as_deref()),
+        cwd: current_dir()?,
+    };
+    let report = diff::diff(
+        &diff::Config { value: &base.config, locate: &base_locate, locate_nearest: &base_nearest },
+        &diff::Config { value: &head.config, locate: &head_locate, locate_nearest: &head_nearest },
+        &options,
+    )?;
+
+    let failing = args.fail_on == Some(FailOn::NewAccess) && report.summary.new_access;
+    let head_file = head.paths().first().map(|p| relative(p.display().to_string()));
+    match args.format {
+        DiffFormat::Human => output::write_stdout(&render(&report, args.show_contexts))?,
+        DiffFormat::Json | DiffFormat::Yaml => {
+            let format = if args.format == DiffFormat::Json { Format::Json } else { Format::Yaml };
+            let mut document = serde_json::to_value(&report).map_err(|e| miette::miette!("{e}"))?;
+            if !args.show_contexts {
+                document.as_object_mut().map(|o| o.remove("contexts"));
+            }
+            output::emit_machine(format, "diff", &document)?;
+        }
+        DiffFormat::Github => {
+            let findings = diff::findings(&report, args.fail_on.is_some(), head_file.as_deref());
+            output::write_stdout(&report::github::annotations(&findings))?;
+        }
+        DiffFormat::Sarif => {
+            let findings = diff::findings(&report, args.fail_on.is_some(), head_file.as_deref());
+            output::write_stdout(&report::sarif::render(
+                "clawpolicy",
+                env!("CARGO_PKG_VERSION"),
+                &diff::rules(),
+                &findings,
+            ))?;
+        }
+    }
+    Ok(if failing { ExitCode::from(EXIT_NEW_ACCESS) } else { ExitCode::SUCCESS })
+}
+
+/// `--agent` filters, checked against the agents of both sides.
+fn selected_agents(
+    version: OpenClawVersion,
+    args: &DiffArgs,
+    base: &LoadedFiles,
+    head: &LoadedFiles,
+) -> miette::Result<Vec<String>> {
+    let mut known = contexts::agent_ids(version, &head.config);
+    for agent in contexts::agent_ids(version, &base.config) {
+        if !known.contains(&agent) {
+            known.push(agent);
+        }
+    }
+    let wanted: Vec<String> = args.sweep.agents.iter().map(|a| normalize_agent_id(a)).collect();
+    match wanted.iter().find(|a| !known.contains(a)) {
+        Some(unknown) => Err(miette::miette!(
+            code = "cli::unknown-agent",
+            help = format!("agents of the two configs: {}", known.join(", ")),
+            "no agent `{unknown}` in either config"
+        )),
+        None => Ok(wanted),
+    }
+}
+
+fn render(report: &DiffReport, show_contexts: bool) -> String {
+    let mut out = format!(
+        "OpenClaw {} · compared {} session(s) (agent × context) and {} probe command(s)\n",
+        report.openclaw_version,
+        report.contexts.len(),
+        report.probes.len()
+    );
+    if !report.agents_added.is_empty() {
+        out.push_str(&format!("\nAgents added: {}\n", report.agents_added.join(", ")));
+    }
+    if !report.agents_removed.is_empty() {
+        out.push_str(&format!("\nAgents removed: {}\n", report.agents_removed.join(", ")));
+    }
+    let groups = diff::change_groups(&report.access);
+    for (gained, title) in [(true, "Became reachable"), (false, "Became unreachable")] {
+        let mut section = String::new();
+        for group in groups.iter().filter(|g| g.change.change.gained == gained) {
+            let change = &group.change.change;
+            let sign = if gained { '+' } else { '−' };
+            section.push_str(&format!(
+                "  {} {sign}{} in {}\n    base: {}\n    head: {}\n",
+                group.agent_id,
+                change.tool,
+                group.contexts.join(", "),
+                change.before.describe(),
+                change.after.describe()
+            ));
+            if let Some(location) = &group.change.location {
+                section.push_str(&format!("    at {location}\n"));
+            }
+        }
+        if !section.is_empty() {
+            out.push_str(&format!("\n{title}:\n{section}"));
+        }
+    }
+    if !report.exec.is_empty() {
+        out.push_str("\nExec decisions that flip (probe commands):\n");
+        for group in diff::flip_groups(&report.exec) {
+            let tag = if group.loosened { "loosened" } else { "tightened" };
+            out.push_str(&format!(
+                "  {}: {} → {} ({tag}) in {}\n",
+                group.agent_id,
+                group.base,
+                group.head,
+                group.contexts.join(", ")
+            ));
+            let commands: Vec<String> = group.commands.iter().map(|c| format!("`{c}`")).collect();
+            out.push_str(&format!("    {}\n", commands.join(", ")));
+            if let Some(location) = group.location {
+                out.push_str(&format!("    at {location}\n"));
+            }
+        }
+    }
+    if !report.posture.is_empty() {
+        out.push_str("\nExec posture:\n");
+        let show = |v: &Option<serde_json::Value>| v.as_ref().map_or("unset".to_string(), ToString::to_string);
+        for change in &report.posture {
+            out.push_str(&format!(
+                "  {} {}: {} → {}  ({})\n",
+                change.agent_id,
+                change.setting,
+                show(&change.base),
+                show(&change.head),
+                change.head_source.as_deref().unwrap_or("unset")
+            ));
+            if let Some(location) = &change.location {
+                out.push_str(&format!("    at {location}\n"));
+            }
+        }
+    }
+    if show_contexts {
+        out.push_str("\nContexts compared:\n");
+        for context in &report.contexts {
+            let sides = match (context.in_base, context.in_head) {
+                (true, true) => "",
+                (false, true) => " [head only]",
+                _ => " [base only]",
+            };
+            out.push_str(&format!("  {}/{}: {}{sides}\n", context.agent_id, context.context, context.description));
+        }
+    }
+    let s = &report.summary;
+    out.push_str(&format!(
+        "\n{} tool(s) gained, {} lost, {} exec decision(s) loosened, {} tightened, {} exec setting(s) changed{}\n",
+        s.tools_gained,
+        s.tools_lost,
+        s.exec_loosened,
+        s.exec_tightened,
+        s.posture_changes,
+        if s.new_access { ": new access" } else { ": no new access" }
+    ));
+    out
+}

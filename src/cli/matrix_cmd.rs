@@ -1,0 +1,169 @@
+//! `clawpolicy matrix`: agents × contexts as a table of tool sets, and `--why` between two cells.
+
+use std::process::ExitCode;
+
+use clap::Args;
+use comfy_table::{Attribute, Cell, Color};
+use serde::Serialize;
+
+use super::ConfigArgs;
+use super::output::{self, Format};
+use super::sweep::SweepArgs;
+use crate::OpenClawVersion;
+use crate::keypath::KeyPath;
+use crate::loading;
+use crate::matrix::{self, AgentRow, Why};
+
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+    /// Explain step by step why two cells differ, each named `agent/context`
+    /// (e.g. `--why support/main support/group:telegram:*`).
+    #[arg(long, num_args = 2, value_names = ["CELL", "CELL"])]
+    pub why: Option<Vec<String>>,
+    #[arg(long, value_enum, default_value_t)]
+    pub format: Format,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MatrixReport<'a> {
+    openclaw_version: &'a str,
+    agents: &'a [AgentRow],
+}
+
+pub fn run(version: OpenClawVersion, args: &MatrixArgs) -> miette::Result<ExitCode> {
+    let loaded = loading::load_files(&args.config.files, version)?;
+    let plugin_tools = args.sweep.plugin_tools()?;
+    let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
+    if let Some([from, to]) = args.why.as_deref() {
+        let (from, to) = (matrix::find_cell(&evaluated, from)?, matrix::find_cell(&evaluated, to)?);
+        let locate = |path: &KeyPath| loaded.locate(path);
+        let why = matrix::why(version, from, to, &locate);
+        match args.format {
+            Format::Table => output::write_stdout(&render_why(&why))?,
+            format => output::emit_machine(format, "matrix-why", &why)?,
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let rows = matrix::build(&evaluated);
+    match args.format {
+        Format::Table => output::write_stdout(&render(version, &rows))?,
+        format => output::emit_machine(
+            format,
+            "matrix",
+            &MatrixReport { openclaw_version: version.release(), agents: &rows },
+        )?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Contexts down, agents across: configs have few agents and many contexts (one per group).
+fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
+    let mut contexts: Vec<(&str, &str)> = Vec::new();
+    for cell in rows.iter().flat_map(|r| &r.cells) {
+        if !contexts.iter().any(|(id, _)| *id == cell.context) {
+            contexts.push((&cell.context, &cell.description));
+        }
+    }
+    let mut header = vec!["Context"];
+    header.extend(rows.iter().map(|r| r.agent_id.as_str()));
+    let mut table = output::table(&header);
+    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        // Off a terminal the width is unknown; wrap long cells rather than print endless lines.
+        table.set_width(MAX_WIDTH);
+    }
+    for (id, _) in &contexts {
+        let mut cells = vec![Cell::new(id)];
+        for row in rows {
+            cells.push(match row.cells.iter().find(|c| c.context == *id) {
+                None => Cell::new(""),
+                Some(cell) if cell.error.is_some() => Cell::new("error").fg(Color::Red),
+                Some(cell) if *id == crate::contexts::MAIN => Cell::new(format!("{} tools", cell.tools.len())),
+                Some(cell) if !cell.differs_from_main => Cell::new("="),
+                Some(cell) => {
+                    let change: Vec<String> = cell
+                        .removed
+                        .iter()
+                        .map(|t| format!("−{t}"))
+                        .chain(cell.added.iter().map(|t| format!("+{t}")))
+                        .collect();
+                    Cell::new(change.join(" ")).fg(Color::Yellow).add_attribute(Attribute::Bold)
+                }
+            });
+        }
+        table.add_row(cells);
+    }
+    let mut out = format!(
+        "OpenClaw {} · {} agent(s) · {} context(s)\nEach cell shows how the session differs from the agent's main DM \
+         (−removed +added); \"=\" means the same tools.\n\n{table}\n",
+        version.release(),
+        rows.len(),
+        contexts.len()
+    );
+    out.push_str("\nMain DM tools:\n");
+    for row in rows {
+        out.push_str(&format!("  {}: {}\n", row.agent_id, row.main_tools.join(", ")));
+    }
+    out.push_str("\nContexts:\n");
+    for (id, description) in &contexts {
+        out.push_str(&format!("  {id}: {description}\n"));
+    }
+    for row in rows {
+        for cell in &row.cells {
+            if let Some(error) = &cell.error {
+                out.push_str(&format!("\nerror: {}/{}: {error}\n", row.agent_id, cell.context));
+            }
+        }
+    }
+    out
+}
+
+/// Table width when printing to a file or pipe.
+const MAX_WIDTH: u16 = 160;
+
+fn render_why(why: &Why) -> String {
+    let mut out = String::new();
+    for (label, facts) in [("from", &why.from), ("to", &why.to)] {
+        out.push_str(&format!(
+            "{label} {}: {}\n  session {} · {} · role {}\n  applies: {}\n",
+            facts.cell,
+            facts.description,
+            facts.session_key,
+            if facts.sandboxed { "sandboxed" } else { "not sandboxed" },
+            facts.subagent_role,
+            if facts.features.is_empty() {
+                "no group, sender or provider block".into()
+            } else {
+                facts.features.join(", ")
+            }
+        ));
+    }
+    if why.tools.is_empty() {
+        out.push_str("\nThe two cells have the same tools.\n");
+        return out;
+    }
+    out.push_str("\nSteps that decide differently:\n");
+    let removed = |r: &Option<Vec<String>>| match r {
+        None => "does not apply".to_string(),
+        Some(tools) if tools.is_empty() => "removes nothing".into(),
+        Some(tools) => format!("removes {}", tools.join(", ")),
+    };
+    for step in &why.steps {
+        out.push_str(&format!("  {}\n    from: {}\n    to:   {}\n", step.step, removed(&step.from), removed(&step.to)));
+    }
+    out.push_str("\nTools:\n");
+    for change in &why.tools {
+        let sign = if change.gained { '+' } else { '−' };
+        out.push_str(&format!(
+            "  {sign}{}\n    from: {}\n    to:   {}\n",
+            change.tool,
+            change.before.describe(),
+            change.after.describe()
+        ));
+    }
+    out
+}

@@ -1,0 +1,78 @@
+//! Arguments and loading shared by the commands that ask every enumerated session of a config
+//! (`matrix`, `who-can`, `diff`).
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use crate::OpenClawVersion;
+use crate::contexts::{self, Evaluated, NamedContext};
+use crate::exec::ApprovalsInput;
+use crate::policy::PluginTool;
+use crate::policy::session::normalize_agent_id;
+
+/// Which sessions to enumerate.
+#[derive(Debug, Args, Default)]
+#[command(next_help_heading = "Sessions")]
+pub struct SweepArgs {
+    /// Only this agent (repeatable). Default: every agent of the config.
+    #[arg(long = "agent", value_name = "ID")]
+    pub agents: Vec<String>,
+    /// A plugin tool present at runtime, as `plugin:tool` (repeatable); `plugin:tool?` marks it optional.
+    #[arg(long = "plugin-tool", value_name = "PLUGIN:TOOL")]
+    pub plugin_tools: Vec<String>,
+    /// A JSON file listing plugin tools: `[{"plugin": "...", "name": "...", "optional": false}]`.
+    #[arg(long, value_name = "FILE")]
+    pub plugins: Option<PathBuf>,
+}
+
+impl SweepArgs {
+    pub fn plugin_tools(&self) -> miette::Result<Vec<PluginTool>> {
+        super::plugin_tools(&self.plugin_tools, self.plugins.as_deref())
+    }
+
+    /// The contexts of the selected agents; naming an agent the config does not have is an error.
+    pub fn contexts(
+        &self,
+        version: OpenClawVersion,
+        config: &serde_json::Value,
+        plugin_tools: &[PluginTool],
+    ) -> miette::Result<Vec<NamedContext>> {
+        let all = contexts::agent_ids(version, config);
+        let wanted: Vec<String> = self.agents.iter().map(|a| normalize_agent_id(a)).collect();
+        if let Some(unknown) = wanted.iter().find(|a| !all.contains(a)) {
+            return Err(miette::miette!(
+                code = "cli::unknown-agent",
+                help = format!("agents of this config: {}", all.join(", ")),
+                "no agent `{unknown}` in this config"
+            ));
+        }
+        let selected = all.iter().filter(|a| wanted.is_empty() || wanted.contains(a));
+        Ok(selected.flat_map(|agent| contexts::agent_contexts(version, config, agent, plugin_tools)).collect())
+    }
+
+    /// Enumerates and resolves the selected sessions.
+    pub fn evaluate(
+        &self,
+        version: OpenClawVersion,
+        config: &serde_json::Value,
+        plugin_tools: &[PluginTool],
+    ) -> miette::Result<Vec<Evaluated>> {
+        Ok(contexts::evaluate(version, config, self.contexts(version, config, plugin_tools)?))
+    }
+}
+
+/// The approvals store named on the command line, if any (these commands read none by default,
+/// so their answers depend on the config alone).
+pub fn explicit_approvals(path: Option<&std::path::Path>) -> ApprovalsInput {
+    match path {
+        Some(path) if path.extension().is_some_and(|e| e == "json") => ApprovalsInput::JsonFile(path.to_path_buf()),
+        Some(path) => ApprovalsInput::Sqlite(path.to_path_buf()),
+        None => ApprovalsInput::None,
+    }
+}
+
+/// The working directory exec calls are simulated in.
+pub fn current_dir() -> miette::Result<PathBuf> {
+    std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))
+}

@@ -1,0 +1,431 @@
+//! The sessions worth asking about, enumerated from the config itself: for every agent, its main
+//! DM, a non-main session, each configured channel group, each sender-specific policy, the
+//! sub-agent orchestrator and leaf, a non-owner sender and each `byProvider` key. Shared by
+//! `diff`, `matrix`, `who-can` and the coverage report of policy test suites, so they all ask
+//! the same questions. Every context is resolved with [`policy::resolve`].
+
+use std::collections::{BTreeSet, HashSet};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::OpenClawVersion;
+use crate::keypath::{KeyPath, PathSeg};
+use crate::pack::VersionPack;
+use crate::policy::session::{self, Session, SessionError, SubagentRole};
+use crate::policy::steps::{self, StepKind};
+use crate::policy::{self, PluginTool, Resolution, SessionContext};
+
+/// One enumerated session of one agent.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NamedContext {
+    pub agent_id: String,
+    /// Stable name of the context within the agent: `main`, `non-main`, `group:telegram:-100`,
+    /// `group:telegram@work:-100`, `sender:id:42`, `group:telegram:-100+sender:id:42`,
+    /// `subagent:orchestrator`, `subagent:leaf`, `non-owner`, `provider:openai/gpt-5`.
+    pub id: String,
+    pub description: String,
+    /// The session facts this context stands for.
+    #[serde(skip)]
+    pub ctx: SessionContext,
+}
+
+impl NamedContext {
+    /// `agent/context`, the name a cell goes by on the command line (`matrix --why`).
+    pub fn cell(&self) -> String {
+        format!("{}/{}", self.agent_id, self.id)
+    }
+}
+
+/// The id of the agent's main DM context.
+pub const MAIN: &str = "main";
+
+/// The agents of a config: the roster's ids in order, or the default agent when there is none.
+pub fn agent_ids(version: OpenClawVersion, config: &Value) -> Vec<String> {
+    let mut seen = HashSet::new();
+    let ids: Vec<String> =
+        session::roster(config, version).iter().map(session::entry_id).filter(|id| seen.insert(id.clone())).collect();
+    if !ids.is_empty() {
+        return ids;
+    }
+    let default = Session::resolve(config, &SessionContext::default(), version).map(|s| s.agent_id);
+    vec![default.unwrap_or_else(|_| "main".into())]
+}
+
+/// Every context of every agent, agents in roster order. `plugin_tools` are declared present in
+/// every context (OpenClaw loads plugins at runtime).
+pub fn enumerate(version: OpenClawVersion, config: &Value, plugin_tools: &[PluginTool]) -> Vec<NamedContext> {
+    agent_ids(version, config).iter().flat_map(|agent| agent_contexts(version, config, agent, plugin_tools)).collect()
+}
+
+/// The contexts of one agent, most common first.
+pub fn agent_contexts(
+    version: OpenClawVersion,
+    config: &Value,
+    agent: &str,
+    plugin_tools: &[PluginTool],
+) -> Vec<NamedContext> {
+    let main = SessionContext {
+        agent_id: Some(agent.to_string()),
+        session_key: Some(format!("agent:{agent}:main")),
+        sender_is_owner: Some(true),
+        plugin_tools: plugin_tools.to_vec(),
+        ..SessionContext::default()
+    };
+    let mut out = Vec::new();
+    let mut push = |id: String, description: String, ctx: SessionContext| {
+        out.push(NamedContext { agent_id: agent.to_string(), id, description, ctx });
+    };
+    push(MAIN.into(), "main DM session, owner".into(), main.clone());
+    let direct = format!("agent:{agent}:direct:peer");
+    push(
+        "non-main".into(),
+        format!("non-main session ({direct})"),
+        SessionContext { session_key: Some(direct), ..main.clone() },
+    );
+
+    let agent_tools = agent_tools_block(version, config, agent);
+    let global_tools = config.get("tools");
+    for group in configured_groups(config) {
+        let session_key = format!("agent:{agent}:{}:group:{}", group.channel, group.id);
+        let group_ctx = SessionContext {
+            session_key: Some(session_key.clone()),
+            message_provider: Some(group.channel.clone()),
+            account_id: group.account.clone(),
+            ..main.clone()
+        };
+        let group_name = group.name();
+        for key in sender_keys(group.entry.get("toolsBySender")) {
+            let ctx = with_sender(group_ctx.clone(), &key);
+            push(
+                format!("{group_name}+sender:{key}"),
+                format!("{} in group {}", sender_label(&key), group.label()),
+                ctx,
+            );
+        }
+        push(group_name, format!("group {} ({session_key})", group.label()), group_ctx);
+    }
+    let sender_maps =
+        [agent_tools.and_then(|t| t.get("toolsBySender")), global_tools.and_then(|t| t.get("toolsBySender"))];
+    for key in sender_maps.into_iter().flat_map(sender_keys) {
+        push(
+            format!("sender:{key}"),
+            format!("{} in the main DM", sender_label(&key)),
+            with_sender(main.clone(), &key),
+        );
+    }
+
+    let max_depth = Session::resolve(config, &main, version).map_or(1, |s| s.max_spawn_depth.max(1));
+    if max_depth > 1 {
+        let ctx = SessionContext { session_key: None, spawn_depth: Some(1), ..main.clone() };
+        push("subagent:orchestrator".into(), "sub-agent that may spawn (depth 1)".into(), ctx);
+    }
+    let ctx = SessionContext { session_key: None, spawn_depth: Some(max_depth), ..main.clone() };
+    push("subagent:leaf".into(), format!("leaf sub-agent (depth {max_depth})"), ctx);
+    push(
+        "non-owner".into(),
+        "main DM, sender is not the owner".into(),
+        SessionContext { sender_is_owner: Some(false), ..main.clone() },
+    );
+
+    let provider_maps = [global_tools.and_then(|t| t.get("byProvider")), agent_tools.and_then(|t| t.get("byProvider"))];
+    for key in provider_maps.into_iter().flatten().filter_map(Value::as_object).flat_map(|m| m.keys()) {
+        let (provider, model) = match key.split_once('/') {
+            Some((provider, model)) if !model.is_empty() => (provider, Some(model.to_string())),
+            _ => (key.trim_end_matches('/'), None),
+        };
+        let ctx = SessionContext { model_provider: Some(provider.to_string()), model_id: model, ..main.clone() };
+        push(format!("provider:{key}"), format!("main DM on model provider {key}"), ctx);
+    }
+
+    let mut seen = HashSet::new();
+    out.retain(|c| seen.insert(c.id.clone()));
+    out
+}
+
+/// The agent's own `tools` block, if the roster has one.
+fn agent_tools_block<'a>(version: OpenClawVersion, config: &'a Value, agent: &str) -> Option<&'a Value> {
+    let roster = session::roster(config, version);
+    roster.iter().find(|e| session::entry_id(e) == agent).and_then(|e| e.value.get("tools"))
+}
+
+/// A `channels.<channel>[.accounts.<account>].groups.<id>` entry.
+struct ConfiguredGroup<'a> {
+    channel: String,
+    account: Option<String>,
+    id: String,
+    entry: &'a Value,
+}
+
+impl ConfiguredGroup<'_> {
+    fn name(&self) -> String {
+        match &self.account {
+            Some(account) => format!("group:{}@{account}:{}", self.channel, self.id),
+            None => format!("group:{}:{}", self.channel, self.id),
+        }
+    }
+
+    fn label(&self) -> String {
+        let account = self.account.as_ref().map(|a| format!(" (account {a})")).unwrap_or_default();
+        format!("{} {}{account}", self.channel, self.id)
+    }
+}
+
+fn configured_groups(config: &Value) -> Vec<ConfiguredGroup<'_>> {
+    let mut out = Vec::new();
+    let channels = config.get("channels").and_then(Value::as_object).into_iter().flatten();
+    for (channel, settings) in channels {
+        let accounts = settings.get("accounts").and_then(Value::as_object).into_iter().flatten();
+        let scopes = std::iter::once((None, settings)).chain(accounts.map(|(name, value)| (Some(name), value)));
+        for (account, scope) in scopes {
+            for (id, entry) in scope.get("groups").and_then(Value::as_object).into_iter().flatten() {
+                out.push(ConfiguredGroup {
+                    channel: channel.clone(),
+                    account: account.cloned(),
+                    id: id.clone(),
+                    entry,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The keys of a `toolsBySender` map other than the wildcard (which every sender matches).
+fn sender_keys(map: Option<&Value>) -> Vec<String> {
+    let keys = map.and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k);
+    keys.filter(|k| k.trim() != "*").cloned().collect()
+}
+
+/// A sender whose facts match a `toolsBySender` key (`id:`, `e164:`, `username:`, `name:`,
+/// `channel:<channel>:<id>`, or a legacy unprefixed id).
+fn with_sender(mut ctx: SessionContext, key: &str) -> SessionContext {
+    let (prefix, value) = match key.split_once(':') {
+        Some((prefix, value)) => (prefix.to_ascii_lowercase(), value.trim().to_string()),
+        None => (String::new(), key.trim().to_string()),
+    };
+    match prefix.as_str() {
+        "e164" => ctx.sender_e164 = Some(value),
+        "username" => ctx.sender_username = Some(value),
+        "name" => ctx.sender_name = Some(value),
+        "channel" => {
+            let (channel, id) = value.split_once(':').unwrap_or((value.as_str(), ""));
+            ctx.message_provider = ctx.message_provider.or_else(|| Some(channel.to_string()));
+            ctx.sender_id = Some(id.to_string());
+        }
+        "id" => ctx.sender_id = Some(value),
+        _ => ctx.sender_id = Some(key.trim().to_string()),
+    }
+    ctx
+}
+
+fn sender_label(key: &str) -> String {
+    format!("sender matching toolsBySender \"{key}\"")
+}
+
+/// A tool name as OpenClaw normalizes it, if the release's catalog, a bundled or declared plugin,
+/// or one of the `resolved` sessions (tools built only under some config) has such a tool;
+/// otherwise an error naming the closest known tool.
+pub fn known_tool(
+    version: OpenClawVersion,
+    name: &str,
+    plugin_tools: &[PluginTool],
+    resolved: &[&Resolution],
+) -> Result<String, String> {
+    let pack = VersionPack::get(version);
+    let normalized = pack.normalize(name);
+    let bundled = pack.plugins.iter().flat_map(|p| p.tools.iter().chain(&p.optional));
+    let declared = plugin_tools.iter().map(|p| &p.name);
+    let built = resolved.iter().flat_map(|r| r.candidates.iter().chain(r.not_constructed.keys()));
+    let known: Vec<String> = pack
+        .tools
+        .iter()
+        .map(|t| &t.id)
+        .chain(bundled)
+        .chain(declared)
+        .chain(built)
+        .map(|t| pack.normalize(t))
+        .collect();
+    if known.contains(&normalized) {
+        return Ok(normalized);
+    }
+    let closest = known
+        .iter()
+        .max_by(|a, b| strsim::jaro_winkler(a, &normalized).total_cmp(&strsim::jaro_winkler(b, &normalized)));
+    let hint = closest.map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
+    Err(format!("`{name}` is not a tool of OpenClaw {} (nor a declared plugin tool){hint}", version.release()))
+}
+
+/// One context resolved.
+#[derive(Debug, Clone)]
+pub struct Evaluated {
+    pub context: NamedContext,
+    pub result: Result<Resolution, SessionError>,
+}
+
+impl Evaluated {
+    /// The final tool list, or none when the session could not be resolved.
+    pub fn tools(&self) -> &[String] {
+        self.result.as_ref().map_or(&[], |r| r.tools.as_slice())
+    }
+}
+
+/// Resolves every context with the one resolver.
+pub fn evaluate(version: OpenClawVersion, config: &Value, contexts: Vec<NamedContext>) -> Vec<Evaluated> {
+    let results = par_map(&contexts, |context| policy::resolve(version, config, &context.ctx));
+    contexts.into_iter().zip(results).map(|(context, result)| Evaluated { context, result }).collect()
+}
+
+/// `items.iter().map(f)`, spread over the machine's cores: resolving hundreds of sessions is
+/// CPU-bound and every answer is independent.
+pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    const MIN_PER_THREAD: usize = 16;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len() / MIN_PER_THREAD);
+    if threads < 2 {
+        return items.iter().map(f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> =
+            items.chunks(chunk).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a resolver thread panicked")).collect()
+    })
+}
+
+/// What made a resolved session special: the config blocks that applied to it (group, sender and
+/// provider blocks, by key path), its sub-agent role, a non-owner sender and a non-main session.
+/// Two sessions with the same features exercise the same policy.
+pub fn features(version: OpenClawVersion, ctx: &SessionContext, resolution: &Resolution) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for record in &resolution.steps {
+        let kind = match record.step.kind {
+            StepKind::Group => "group",
+            StepKind::Sender => "sender",
+            StepKind::ProviderProfile | StepKind::GlobalProvider | StepKind::AgentProvider => "provider",
+            _ => continue,
+        };
+        if let Some(scope) = &record.step.scope {
+            out.insert(format!("{kind}:{}", block_of(scope)));
+        }
+    }
+    match resolution.subagent_role {
+        SubagentRole::Main => {}
+        SubagentRole::Orchestrator => {
+            out.insert("subagent:orchestrator".into());
+        }
+        SubagentRole::Leaf => {
+            out.insert("subagent:leaf".into());
+        }
+    }
+    if steps::is_non_owner(VersionPack::get(version), ctx) {
+        out.insert("non-owner".into());
+    }
+    if resolution.session_key != resolution.sandbox.main_session_key && resolution.subagent_role == SubagentRole::Main {
+        out.insert("non-main".into());
+    }
+    out
+}
+
+/// A provider profile step points at the `profile` key; its block is the parent.
+fn block_of(scope: &KeyPath) -> KeyPath {
+    match scope.segments().last() {
+        Some(PathSeg::Key(key)) if key == "profile" => KeyPath(scope.segments()[..scope.segments().len() - 1].to_vec()),
+        _ => scope.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn team() -> Value {
+        json!({
+            "agents": {
+                "defaults": {"systemAgent": {"agentId": "dev"}, "subagents": {"maxSpawnDepth": 2}},
+                "entries": {
+                    "dev": {"tools": {"byProvider": {"openai/gpt-5": {"deny": ["exec"]}}}},
+                    "support": {"tools": {"toolsBySender": {"username:@lead": {"alsoAllow": ["read"]}}}}
+                }
+            },
+            "tools": {"toolsBySender": {"*": {"deny": ["gateway"]}}},
+            "channels": {"telegram": {
+                "groups": {"*": {"tools": {"deny": ["exec"]}}},
+                "accounts": {"work": {"groups": {"-100": {"toolsBySender": {"id:42": {"deny": ["read"]}}}}}}
+            }}
+        })
+    }
+
+    fn ids(contexts: &[NamedContext], agent: &str) -> Vec<String> {
+        contexts.iter().filter(|c| c.agent_id == agent).map(|c| c.id.clone()).collect()
+    }
+
+    #[test]
+    fn contexts_come_from_the_config() {
+        let contexts = enumerate(OpenClawVersion::V2026_9, &team(), &[]);
+        assert_eq!(
+            ids(&contexts, "dev"),
+            [
+                "main",
+                "non-main",
+                "group:telegram:*",
+                "group:telegram@work:-100+sender:id:42",
+                "group:telegram@work:-100",
+                "subagent:orchestrator",
+                "subagent:leaf",
+                "non-owner",
+                "provider:openai/gpt-5",
+            ]
+        );
+        assert!(ids(&contexts, "support").contains(&"sender:username:@lead".to_string()));
+        assert!(!ids(&contexts, "support").iter().any(|id| id.starts_with("provider:")));
+    }
+
+    #[test]
+    fn every_context_applies_the_block_it_is_named_after() {
+        let version = OpenClawVersion::V2026_9;
+        let config = team();
+        let evaluated = evaluate(version, &config, enumerate(version, &config, &[]));
+        let feature_of = |agent: &str, id: &str| {
+            let cell = evaluated.iter().find(|e| e.context.agent_id == agent && e.context.id == id).unwrap();
+            features(version, &cell.context.ctx, cell.result.as_ref().unwrap())
+        };
+        assert!(feature_of("dev", "group:telegram:*").contains(r#"group:channels.telegram.groups["*"].tools"#));
+        let sender = feature_of("dev", "group:telegram@work:-100+sender:id:42");
+        assert!(sender.iter().any(|f| f.contains(r#"toolsBySender["id:42"]"#)), "{sender:?}");
+        assert!(feature_of("support", "sender:username:@lead").iter().any(|f| f.contains("username:@lead")));
+        assert!(feature_of("dev", "provider:openai/gpt-5").iter().any(|f| f.starts_with("provider:")));
+        assert!(feature_of("dev", "subagent:leaf").contains("subagent:leaf"));
+        assert!(feature_of("dev", "non-owner").contains("non-owner"));
+        assert!(feature_of("dev", "non-main").contains("non-main"));
+        assert!(!feature_of("dev", "main").contains("non-main"));
+        let leaf = evaluated.iter().find(|e| e.context.agent_id == "dev" && e.context.id == "subagent:leaf").unwrap();
+        assert_eq!(leaf.result.as_ref().unwrap().spawn_depth, 2);
+    }
+
+    #[test]
+    fn par_map_keeps_order() {
+        let items: Vec<usize> = (0..1000).collect();
+        assert_eq!(par_map(&items, |i| i * 2), items.iter().map(|i| i * 2).collect::<Vec<_>>());
+        assert_eq!(par_map(&[1, 2], |i| i + 1), [2, 3]);
+    }
+
+    #[test]
+    fn tool_names_are_checked() {
+        let v = OpenClawVersion::V2026_9;
+        assert_eq!(known_tool(v, " EXEC ", &[], &[]).unwrap(), "exec");
+        let err = known_tool(v, "exce", &[], &[]).unwrap_err();
+        assert!(err.contains("did you mean `exec`"), "{err}");
+        let plugin = PluginTool { plugin: "acme".into(), name: "acme_search".into(), optional: false };
+        assert_eq!(known_tool(v, "acme_search", &[plugin], &[]).unwrap(), "acme_search");
+    }
+
+    #[test]
+    fn a_config_without_roster_has_its_default_agent() {
+        assert_eq!(agent_ids(OpenClawVersion::V2026_9, &json!({})), ["main"]);
+        let contexts = enumerate(OpenClawVersion::V2026_2, &json!({}), &[]);
+        // The default maxSpawnDepth is 1: the first sub-agent is already a leaf.
+        assert!(ids(&contexts, "main").contains(&"subagent:leaf".to_string()));
+    }
+}

@@ -1,0 +1,536 @@
+//! `diff`: what a config change grants. Every enumerated session (of either side) is resolved
+//! under the base and the head config; the report lists each (agent, context, tool) that became
+//! reachable or unreachable with the deciding step on each side, each agent's exec posture
+//! changes, and the probe commands whose exec decision flips.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::OpenClawVersion;
+use crate::contexts::{self, NamedContext};
+use crate::delta::{self, Locate, Side, ToolChange, ToolState};
+use crate::exec::{ApprovalsInput, ExecError};
+use crate::keypath::KeyPath;
+use crate::policy::session::SessionError;
+use crate::policy::{PluginTool, Resolution};
+use crate::probe::{self, ExecProber, ExecVerdict, PostureSetting};
+use crate::report::{self, Finding, Level, Rule};
+
+/// One side of the diff: a loaded config and where its keys are written.
+pub struct Config<'a> {
+    pub value: &'a Value,
+    /// `file:line:col` of a key, if it exists.
+    pub locate: Locate<'a>,
+    /// `file:line:col` of a key or of its nearest written ancestor (where it would go).
+    pub locate_nearest: Locate<'a>,
+}
+
+/// What to compare besides the two configs.
+pub struct Options<'a> {
+    pub version: OpenClawVersion,
+    pub plugin_tools: &'a [PluginTool],
+    /// Only these agents; empty means all.
+    pub agents: &'a [String],
+    pub probes: &'a [String],
+    pub approvals: ApprovalsInput,
+    pub cwd: std::path::PathBuf,
+}
+
+/// Tools that became reachable or unreachable in one session.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AccessChange {
+    pub agent_id: String,
+    pub context: String,
+    pub description: String,
+    pub changes: Vec<LocatedChange>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LocatedChange {
+    #[serde(flatten)]
+    pub change: ToolChange,
+    /// Where on the head side the change is decided (or where the removed rule used to go).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+/// An exec setting of an agent that changed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PostureChange {
+    pub agent_id: String,
+    pub setting: String,
+    pub base: Option<Value>,
+    pub head: Option<Value>,
+    pub base_source: Option<String>,
+    pub head_source: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+/// A probe command whose decision differs in one session.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExecFlip {
+    pub agent_id: String,
+    pub context: String,
+    pub command: String,
+    pub base: ExecVerdict,
+    pub head: ExecVerdict,
+    /// The command can do more under the head config (deny → ask, ask → allow, …).
+    pub loosened: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<String>,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    pub tools_gained: usize,
+    pub tools_lost: usize,
+    pub exec_loosened: usize,
+    pub exec_tightened: usize,
+    pub posture_changes: usize,
+    /// Anything became reachable or an exec decision loosened.
+    pub new_access: bool,
+}
+
+/// A context as listed on request (`--show-contexts`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedContext {
+    pub agent_id: String,
+    pub context: String,
+    pub description: String,
+    pub in_base: bool,
+    pub in_head: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DiffReport {
+    pub openclaw_version: String,
+    pub agents_added: Vec<String>,
+    pub agents_removed: Vec<String>,
+    pub access: Vec<AccessChange>,
+    pub posture: Vec<PostureChange>,
+    pub exec: Vec<ExecFlip>,
+    pub probes: Vec<String>,
+    pub contexts: Vec<ListedContext>,
+    pub summary: Summary,
+}
+
+/// Compares the base and head configs.
+pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Result<DiffReport, ExecError> {
+    let version = options.version;
+    let selected = |agents: Vec<String>| -> Vec<String> {
+        agents.into_iter().filter(|a| options.agents.is_empty() || options.agents.contains(a)).collect()
+    };
+    let base_agents = selected(contexts::agent_ids(version, base.value));
+    let head_agents = selected(contexts::agent_ids(version, head.value));
+    let enumerate = |config: &Config<'_>, agents: &[String]| -> Vec<NamedContext> {
+        let all = agents.iter();
+        all.flat_map(|a| contexts::agent_contexts(version, config.value, a, options.plugin_tools)).collect()
+    };
+    let (base_contexts, head_contexts) = (enumerate(base, &base_agents), enumerate(head, &head_agents));
+    let mut listed: Vec<ListedContext> = Vec::new();
+    let mut union: Vec<NamedContext> = Vec::new();
+    for (context, in_head) in head_contexts.iter().map(|c| (c, true)).chain(base_contexts.iter().map(|c| (c, false))) {
+        match listed.iter_mut().find(|l| l.agent_id == context.agent_id && l.context == context.id) {
+            Some(entry) => entry.in_base = true,
+            None => {
+                listed.push(ListedContext {
+                    agent_id: context.agent_id.clone(),
+                    context: context.id.clone(),
+                    description: context.description.clone(),
+                    in_base: !in_head,
+                    in_head,
+                });
+                union.push(context.clone());
+            }
+        }
+    }
+
+    let prober = ExecProber::new(version, options.approvals.clone(), options.cwd.clone());
+    let resolve = |config: &Config<'_>, agents: &[String], context: &NamedContext| {
+        if !agents.contains(&context.agent_id) {
+            return Err(format!("agent {} is not in this config", context.agent_id));
+        }
+        crate::policy::resolve(version, config.value, &context.ctx).map_err(|e: SessionError| e.to_string())
+    };
+    let verdicts = |config: &Config<'_>, side: &Result<Resolution, String>| match side {
+        Ok(resolution) => prober.verdicts(config.value, resolution, options.probes),
+        Err(_) => Ok(vec![ExecVerdict::Unavailable; options.probes.len()]),
+    };
+    // Each session is compared on its own (in parallel); only the differences are kept.
+    let compared = contexts::par_map(&union, |context| -> Result<(Option<AccessChange>, Vec<ExecFlip>), ExecError> {
+        let before = resolve(base, &base_agents, context);
+        let after = resolve(head, &head_agents, context);
+        let changes = delta::tool_changes(
+            &Side { resolution: before.as_ref().map_err(Clone::clone), locate: base.locate },
+            &Side { resolution: after.as_ref().map_err(Clone::clone), locate: head.locate },
+        );
+        let access = (!changes.is_empty()).then(|| AccessChange {
+            agent_id: context.agent_id.clone(),
+            context: context.id.clone(),
+            description: context.description.clone(),
+            changes: changes
+                .into_iter()
+                .map(|change| LocatedChange { location: head_location(&change, head), change })
+                .collect(),
+        });
+        let (was, now) = (verdicts(base, &before)?, verdicts(head, &after)?);
+        let flips = (options.probes.iter().zip(was.into_iter().zip(now)))
+            .filter(|(_, (was, now))| was != now)
+            .map(|(command, (was, now))| ExecFlip {
+                agent_id: context.agent_id.clone(),
+                context: context.id.clone(),
+                command: command.clone(),
+                base: was,
+                head: now,
+                loosened: was.loosens_to(now),
+                location: exec_location(head, &context.agent_id, version),
+            })
+            .collect();
+        Ok((access, flips))
+    });
+    let mut access = Vec::new();
+    let mut flips = Vec::new();
+    for result in compared {
+        let (changes, context_flips) = result?;
+        access.extend(changes);
+        flips.extend(context_flips);
+    }
+
+    let posture: Vec<PostureChange> = head_agents
+        .iter()
+        .filter(|a| base_agents.contains(a))
+        .flat_map(|agent| {
+            let was = probe::posture(version, base.value, agent, &options.approvals);
+            let now = probe::posture(version, head.value, agent, &options.approvals);
+            posture_changes(agent, &was, &now, head)
+        })
+        .collect();
+
+    let gained = access.iter().flat_map(|a| &a.changes).filter(|c| c.change.gained).count();
+    let summary = Summary {
+        tools_gained: gained,
+        tools_lost: access.iter().map(|a| a.changes.len()).sum::<usize>() - gained,
+        exec_loosened: flips.iter().filter(|f| f.loosened).count(),
+        exec_tightened: flips.iter().filter(|f| !f.loosened).count(),
+        posture_changes: posture.len(),
+        new_access: gained > 0 || flips.iter().any(|f| f.loosened),
+    };
+    Ok(DiffReport {
+        openclaw_version: version.release().to_string(),
+        agents_added: head_agents.iter().filter(|a| !base_agents.contains(a)).cloned().collect(),
+        agents_removed: base_agents.iter().filter(|a| !head_agents.contains(a)).cloned().collect(),
+        access,
+        posture,
+        exec: flips,
+        probes: options.probes.to_vec(),
+        contexts: listed,
+        summary,
+    })
+}
+
+/// The head-side place that decides a change: the rule written there now, else where the base
+/// side's rule used to be (its nearest surviving ancestor), else the head step's config block.
+fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<String> {
+    match &change.after {
+        ToolState::Removed { location, .. } | ToolState::Present { entry: Some(_), location, .. } => location.clone(),
+        after => {
+            let was_written = match &change.before {
+                ToolState::Removed { source_path: Some(path), .. } => (head.locate_nearest)(path),
+                _ => None,
+            };
+            was_written.or_else(|| after.location().map(str::to_string))
+        }
+    }
+}
+
+/// The agent's exec block on the head side, where an exec decision is configured.
+fn exec_location(head: &Config<'_>, agent: &str, version: OpenClawVersion) -> Option<String> {
+    let settings = probe::posture(version, head.value, agent, &ApprovalsInput::None);
+    let configured = settings.iter().filter_map(PostureSetting::config_path).find_map(|p| (head.locate)(&p));
+    configured.or_else(|| (head.locate_nearest)(&KeyPath::keys(&["tools", "exec"])))
+}
+
+fn posture_changes(
+    agent: &str,
+    was: &[PostureSetting],
+    now: &[PostureSetting],
+    head: &Config<'_>,
+) -> Vec<PostureChange> {
+    let mut names: Vec<&str> = now.iter().map(|s| s.setting).collect();
+    names.extend(was.iter().map(|s| s.setting).filter(|n| !now.iter().any(|s| s.setting == *n)));
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let before = was.iter().find(|s| s.setting == name);
+            let after = now.iter().find(|s| s.setting == name);
+            if before.map(|s| &s.value) == after.map(|s| &s.value) {
+                return None;
+            }
+            let location = after
+                .and_then(PostureSetting::config_path)
+                .or_else(|| before.and_then(PostureSetting::config_path))
+                .and_then(|path| (head.locate_nearest)(&path));
+            Some(PostureChange {
+                agent_id: agent.to_string(),
+                setting: name.to_string(),
+                base: before.map(|s| s.value.clone()),
+                head: after.map(|s| s.value.clone()),
+                base_source: before.map(|s| s.source.clone()),
+                head_source: after.map(|s| s.source.clone()),
+                location,
+            })
+        })
+        .collect()
+}
+
+/// The same tool change in several sessions of one agent, reported once.
+#[derive(Debug, Clone)]
+pub struct ChangeGroup<'a> {
+    pub agent_id: &'a str,
+    pub contexts: Vec<&'a str>,
+    /// The change as seen in the first of those sessions (all of them read the same).
+    pub change: &'a LocatedChange,
+}
+
+/// Tool changes grouped per agent where tool, direction, both sides and location read the same.
+pub fn change_groups(access: &[AccessChange]) -> Vec<ChangeGroup<'_>> {
+    let mut groups: Vec<(String, ChangeGroup<'_>)> = Vec::new();
+    for session in access {
+        for located in &session.changes {
+            let change = &located.change;
+            let key = format!(
+                "{}\0{}\0{}\0{}\0{}\0{:?}",
+                session.agent_id,
+                change.tool,
+                change.gained,
+                change.before.describe(),
+                change.after.describe(),
+                located.location
+            );
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, group)) => group.contexts.push(&session.context),
+                None => groups.push((
+                    key,
+                    ChangeGroup { agent_id: &session.agent_id, contexts: vec![&session.context], change: located },
+                )),
+            }
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
+}
+
+/// Probe flips of one agent with the same change in the same sessions, reported once.
+#[derive(Debug, Clone)]
+pub struct FlipGroup<'a> {
+    pub agent_id: &'a str,
+    pub base: ExecVerdict,
+    pub head: ExecVerdict,
+    pub loosened: bool,
+    pub contexts: Vec<&'a str>,
+    pub commands: Vec<&'a str>,
+    pub location: Option<&'a str>,
+}
+
+/// Flips grouped: per agent and change, the sessions where a set of commands flips alike.
+pub fn flip_groups(flips: &[ExecFlip]) -> Vec<FlipGroup<'_>> {
+    let same = |a: &ExecFlip, b: &ExecFlip| a.agent_id == b.agent_id && a.base == b.base && a.head == b.head;
+    let mut per_command: Vec<(&ExecFlip, Vec<&str>)> = Vec::new();
+    for flip in flips {
+        match per_command.iter_mut().find(|(f, _)| same(f, flip) && f.command == flip.command) {
+            Some((_, contexts)) => contexts.push(&flip.context),
+            None => per_command.push((flip, vec![&flip.context])),
+        }
+    }
+    let mut groups: Vec<(&ExecFlip, FlipGroup<'_>)> = Vec::new();
+    for (flip, contexts) in per_command {
+        match groups.iter_mut().find(|(f, g)| same(f, flip) && g.contexts == contexts) {
+            Some((_, group)) => group.commands.push(&flip.command),
+            None => groups.push((
+                flip,
+                FlipGroup {
+                    agent_id: &flip.agent_id,
+                    base: flip.base,
+                    head: flip.head,
+                    loosened: flip.loosened,
+                    contexts,
+                    commands: vec![&flip.command],
+                    location: flip.location.as_deref(),
+                },
+            )),
+        }
+    }
+    groups.into_iter().map(|(_, group)| group).collect()
+}
+
+/// The rules `diff` reports under (SARIF rule ids).
+/// The rules diff findings refer to, for SARIF.
+pub fn rules() -> Vec<Rule> {
+    [
+        ("diff/tool-gained", "A tool became reachable in a session"),
+        ("diff/tool-lost", "A tool became unreachable in a session"),
+        ("diff/exec-loosened", "A probe command's exec decision loosened"),
+        ("diff/exec-tightened", "A probe command's exec decision tightened"),
+        ("diff/exec-posture", "An agent's exec setting changed"),
+        ("diff/agent-added", "An agent was added"),
+        ("diff/agent-removed", "An agent was removed"),
+    ]
+    .iter()
+    .map(|(id, summary)| Rule::new(id, summary, Level::Warning))
+    .collect()
+}
+
+/// The report as generic findings for SARIF and GitHub annotations. New access is an error when
+/// it fails the run (`fail_on_new_access`), a warning otherwise.
+pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Option<&str>) -> Vec<Finding> {
+    let access_level = if fail_on_new_access { Level::Error } else { Level::Warning };
+    let at = |location: Option<&String>| {
+        location
+            .and_then(|l| report::Location::parse(l))
+            .or_else(|| fallback_file.map(|file| report::Location { file: file.to_string(), line: 1, column: 1 }))
+    };
+    let mut out = Vec::new();
+    for agent in &report.agents_added {
+        out.push(Finding {
+            rule_id: "diff/agent-added".into(),
+            level: Level::Note,
+            title: format!("agent {agent} added"),
+            message: format!("agent {agent} is new in the head config; its tools are listed as gained"),
+            location: at(None),
+            suppressed: None,
+        });
+    }
+    for agent in &report.agents_removed {
+        out.push(Finding {
+            rule_id: "diff/agent-removed".into(),
+            level: Level::Note,
+            title: format!("agent {agent} removed"),
+            message: format!("agent {agent} is not in the head config"),
+            location: at(None),
+            suppressed: None,
+        });
+    }
+    for group in change_groups(&report.access) {
+        let change = &group.change.change;
+        let (rule, level, verb) = if change.gained {
+            ("diff/tool-gained", access_level, "gains")
+        } else {
+            ("diff/tool-lost", Level::Note, "loses")
+        };
+        out.push(Finding {
+            rule_id: rule.into(),
+            level,
+            title: format!("{} {verb} {} in {}", group.agent_id, change.tool, group.contexts.join(", ")),
+            message: format!("base: {}; head: {}", change.before.describe(), change.after.describe()),
+            location: at(group.change.location.as_ref()),
+            suppressed: None,
+        });
+    }
+    for group in flip_groups(&report.exec) {
+        let (rule, level) =
+            if group.loosened { ("diff/exec-loosened", access_level) } else { ("diff/exec-tightened", Level::Note) };
+        let commands: Vec<String> = group.commands.iter().map(|c| format!("`{c}`")).collect();
+        out.push(Finding {
+            rule_id: rule.into(),
+            level,
+            title: format!("{}: exec {} → {} in {}", group.agent_id, group.base, group.head, group.contexts.join(", ")),
+            message: format!("{} {}", commands.join(", "), if commands.len() == 1 { "flips" } else { "flip" }),
+            location: at(group.location.map(str::to_string).as_ref()),
+            suppressed: None,
+        });
+    }
+    for change in &report.posture {
+        let show = |v: &Option<Value>| v.as_ref().map_or("unset".to_string(), Value::to_string);
+        out.push(Finding {
+            rule_id: "diff/exec-posture".into(),
+            level: Level::Note,
+            title: format!("{}: exec {} changed", change.agent_id, change.setting),
+            message: format!("{} → {}", show(&change.base), show(&change.head)),
+            location: at(change.location.as_ref()),
+            suppressed: None,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn run(base: Value, head: Value, probes: &[String]) -> DiffReport {
+        let locate = |path: &KeyPath| Some(format!("head.json5:{path}"));
+        let none = |_: &KeyPath| None;
+        let base = Config { value: &base, locate: &none, locate_nearest: &none };
+        let head = Config { value: &head, locate: &locate, locate_nearest: &locate };
+        let options = Options {
+            version: OpenClawVersion::V2026_9,
+            plugin_tools: &[],
+            agents: &[],
+            probes,
+            approvals: ApprovalsInput::None,
+            cwd: "/".into(),
+        };
+        diff(&base, &head, &options).unwrap()
+    }
+
+    #[test]
+    fn identical_configs_differ_in_nothing() {
+        let config = json!({"tools": {"deny": ["exec"]}, "channels": {"telegram": {"groups": {"*": {}}}}});
+        let report =
+            run(config.clone(), config, &probe::BUILTIN_PROBES.iter().map(|s| s.to_string()).collect::<Vec<_>>());
+        assert!(report.access.is_empty() && report.exec.is_empty() && report.posture.is_empty());
+        assert!(!report.summary.new_access);
+    }
+
+    #[test]
+    fn a_lifted_deny_is_new_access_in_every_session() {
+        let report = run(json!({"tools": {"deny": ["write"]}}), json!({"tools": {"deny": []}}), &[]);
+        assert!(report.summary.new_access);
+        assert!(report.access.iter().all(|a| a.changes.iter().all(|c| c.change.tool == "write" && c.change.gained)));
+        let main = report.access.iter().find(|a| a.context == "main").unwrap();
+        assert_eq!(main.changes[0].location.as_deref(), Some("head.json5:tools.deny[0]"));
+    }
+
+    #[test]
+    fn exec_flips_and_posture() {
+        let base = json!({"tools": {"exec": {"security": "allowlist", "ask": "on-miss"}}});
+        let head = json!({"tools": {"exec": {"security": "full"}}});
+        let report = run(base, head, &["rm -rf build".to_string()]);
+        let flip = report.exec.iter().find(|f| f.context == "main").unwrap();
+        assert_eq!((flip.base, flip.head, flip.loosened), (ExecVerdict::Ask, ExecVerdict::Allow, true));
+        assert_eq!(flip.location.as_deref(), Some("head.json5:tools.exec.security"));
+        let security = report.posture.iter().find(|p| p.setting == "security").unwrap();
+        assert_eq!((security.base.clone(), security.head.clone()), (Some(json!("allowlist")), Some(json!("full"))));
+        assert!(report.summary.new_access);
+        let findings = findings(&report, true, None);
+        assert!(findings.iter().any(|f| f.rule_id == "diff/exec-loosened" && f.level == Level::Error));
+    }
+
+    #[test]
+    fn added_agents_gain_everything_and_contexts_from_either_side_are_compared() {
+        let base = json!({"agents": {"entries": {"a": {}}}});
+        let head = json!({
+            "agents": {"entries": {"a": {}, "b": {}}},
+            "channels": {"telegram": {"groups": {"-1": {"tools": {"deny": ["read"]}}}}}
+        });
+        let report = run(base, head, &[]);
+        assert_eq!(report.agents_added, ["b"]);
+        let b_main = report.access.iter().find(|a| a.agent_id == "b" && a.context == "main").unwrap();
+        assert!(
+            b_main.changes.iter().all(|c| c.change.gained && matches!(c.change.before, ToolState::NoSession { .. }))
+        );
+        // The new group loses `read` for agent a; a session the base config never named.
+        let group = report.access.iter().find(|a| a.agent_id == "a" && a.context == "group:telegram:-1").unwrap();
+        assert!(group.changes.iter().any(|c| c.change.tool == "read" && !c.change.gained));
+        let listed = report.contexts.iter().find(|c| c.context == "group:telegram:-1" && c.agent_id == "a").unwrap();
+        assert!(listed.in_head && !listed.in_base);
+    }
+}

@@ -1,0 +1,219 @@
+//! `matrix`: every agent × context of a config with its tool set, each cell compared with the
+//! agent's main DM; and `--why`, the step-by-step difference between two cells.
+
+use serde::Serialize;
+
+use crate::contexts::{self, Evaluated, MAIN};
+use crate::delta::{self, Locate, Side, ToolChange};
+use crate::policy::steps::StepKind;
+use crate::policy::{Resolution, StepRecord};
+
+/// One agent's row.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AgentRow {
+    pub agent_id: String,
+    /// The tools of the agent's main DM, which every other cell is compared with.
+    pub main_tools: Vec<String>,
+    pub cells: Vec<MatrixCell>,
+}
+
+/// One agent × context cell.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MatrixCell {
+    pub context: String,
+    pub description: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_key: Option<String>,
+    pub tools: Vec<String>,
+    /// Tools this cell has and the main DM lacks.
+    pub added: Vec<String>,
+    /// Tools the main DM has and this cell lacks.
+    pub removed: Vec<String>,
+    pub differs_from_main: bool,
+    /// Why the session could not be resolved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// Builds the matrix from resolved contexts (agents in the order they come).
+pub fn build(evaluated: &[Evaluated]) -> Vec<AgentRow> {
+    let mut rows: Vec<AgentRow> = Vec::new();
+    for cell in evaluated {
+        let agent = &cell.context.agent_id;
+        if rows.last().is_none_or(|row| &row.agent_id != agent) {
+            let main = evaluated.iter().find(|e| &e.context.agent_id == agent && e.context.id == MAIN);
+            let main_tools = main.map(|m| m.tools().to_vec()).unwrap_or_default();
+            rows.push(AgentRow { agent_id: agent.clone(), main_tools, cells: Vec::new() });
+        }
+        let row = rows.last_mut().expect("pushed above");
+        let tools = cell.tools().to_vec();
+        let added: Vec<String> = tools.iter().filter(|t| !row.main_tools.contains(t)).cloned().collect();
+        let removed: Vec<String> = row.main_tools.iter().filter(|t| !tools.contains(t)).cloned().collect();
+        row.cells.push(MatrixCell {
+            context: cell.context.id.clone(),
+            description: cell.context.description.clone(),
+            session_key: cell.result.as_ref().ok().map(|r| r.session_key.clone()),
+            differs_from_main: !added.is_empty() || !removed.is_empty() || cell.result.is_err(),
+            added,
+            removed,
+            tools,
+            error: cell.result.as_ref().err().map(ToString::to_string),
+        });
+    }
+    rows
+}
+
+/// A cell named on the command line that the config does not have.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("no cell `{cell}` in this config")]
+#[diagnostic(code(matrix::unknown_cell))]
+pub struct UnknownCell {
+    pub cell: String,
+    #[help]
+    pub help: String,
+}
+
+/// Finds a cell by its `agent/context` name.
+pub fn find_cell<'a>(evaluated: &'a [Evaluated], name: &str) -> Result<&'a Evaluated, UnknownCell> {
+    if let Some(cell) = evaluated.iter().find(|e| e.context.cell() == name) {
+        return Ok(cell);
+    }
+    let agent = name.split_once('/').map_or(name, |(agent, _)| agent);
+    let of_agent: Vec<&str> =
+        evaluated.iter().filter(|e| e.context.agent_id == agent).map(|e| e.context.id.as_str()).collect();
+    let help = if of_agent.is_empty() {
+        let mut agents: Vec<&str> = evaluated.iter().map(|e| e.context.agent_id.as_str()).collect();
+        agents.dedup();
+        format!("cells are named agent/context; agents: {}", agents.join(", "))
+    } else {
+        format!("contexts of agent {agent}: {}", of_agent.join(", "))
+    };
+    Err(UnknownCell { cell: name.to_string(), help })
+}
+
+/// The facts of one cell that policy reads.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CellFacts {
+    pub cell: String,
+    pub description: String,
+    pub session_key: String,
+    pub sandboxed: bool,
+    pub subagent_role: String,
+    /// The config blocks and session facts that made this session special.
+    pub features: Vec<String>,
+}
+
+/// A step that removed different tools in the two cells (or applied in only one of them).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StepDifference {
+    pub step: String,
+    /// Tools the step removed in the first cell; `None` when the step does not apply there.
+    pub from: Option<Vec<String>>,
+    pub to: Option<Vec<String>>,
+}
+
+/// Why two cells have different tools.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Why {
+    pub from: CellFacts,
+    pub to: CellFacts,
+    pub steps: Vec<StepDifference>,
+    pub tools: Vec<ToolChange>,
+}
+
+/// Explains the difference between two resolved cells.
+pub fn why(version: crate::OpenClawVersion, from: &Evaluated, to: &Evaluated, locate: Locate<'_>) -> Why {
+    let facts = |cell: &Evaluated| {
+        let resolution = cell.result.as_ref().ok();
+        CellFacts {
+            cell: cell.context.cell(),
+            description: cell.context.description.clone(),
+            session_key: resolution.map(|r| r.session_key.clone()).unwrap_or_default(),
+            sandboxed: resolution.is_some_and(|r| r.sandbox.sandboxed),
+            subagent_role: resolution.map(|r| format!("{:?}", r.subagent_role).to_lowercase()).unwrap_or_default(),
+            features: resolution
+                .map(|r| contexts::features(version, &cell.context.ctx, r).into_iter().collect())
+                .unwrap_or_default(),
+        }
+    };
+    Why {
+        from: facts(from),
+        to: facts(to),
+        steps: step_differences(from.result.as_ref().ok(), to.result.as_ref().ok()),
+        tools: delta::tool_changes(&side(from, locate), &side(to, locate)),
+    }
+}
+
+fn side<'a>(cell: &'a Evaluated, locate: Locate<'a>) -> Side<'a> {
+    Side { resolution: cell.result.as_ref().map_err(ToString::to_string), locate }
+}
+
+fn records(resolution: Option<&Resolution>) -> &[StepRecord] {
+    resolution.map(|r| r.steps.as_slice()).unwrap_or_default()
+}
+
+fn step_differences(from: Option<&Resolution>, to: Option<&Resolution>) -> Vec<StepDifference> {
+    let mut labels: Vec<(StepKind, &str)> = Vec::new();
+    for record in records(from).iter().chain(records(to)) {
+        let key = (record.step.kind, record.step.label.as_str());
+        if !labels.contains(&key) {
+            labels.push(key);
+        }
+    }
+    labels.sort_by_key(|(kind, _)| *kind);
+    let removed_at =
+        |records: &[StepRecord], label: &str| records.iter().find(|r| r.step.label == label).map(|r| r.removed.clone());
+    labels
+        .into_iter()
+        .filter_map(|(_, label)| {
+            let (a, b) = (removed_at(records(from), label), removed_at(records(to), label));
+            (a != b).then(|| StepDifference { step: label.to_string(), from: a, to: b })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::OpenClawVersion;
+    use serde_json::json;
+
+    fn evaluated() -> Vec<Evaluated> {
+        let config = json!({
+            "agents": {"entries": {"solo": {}}},
+            "channels": {"telegram": {"groups": {"*": {"tools": {"deny": ["exec", "process"]}}}}}
+        });
+        let v = OpenClawVersion::V2026_9;
+        contexts::evaluate(v, &config, contexts::enumerate(v, &config, &[]))
+    }
+
+    #[test]
+    fn cells_are_compared_with_the_main_dm() {
+        let rows = build(&evaluated());
+        assert_eq!(rows.len(), 1);
+        let group = rows[0].cells.iter().find(|c| c.context == "group:telegram:*").unwrap();
+        assert_eq!(group.removed, ["exec", "process"]);
+        assert!(group.differs_from_main);
+        assert!(!rows[0].cells[0].differs_from_main);
+    }
+
+    #[test]
+    fn why_names_the_step() {
+        let cells = evaluated();
+        let from = find_cell(&cells, "solo/main").unwrap();
+        let to = find_cell(&cells, "solo/group:telegram:*").unwrap();
+        let why = why(OpenClawVersion::V2026_9, from, to, &|_| None);
+        assert_eq!(why.steps.len(), 1);
+        assert_eq!(why.steps[0].step, "group tools.allow");
+        assert_eq!(why.steps[0].from, None);
+        assert_eq!(why.steps[0].to.as_deref(), Some(&["exec".to_string(), "process".to_string()][..]));
+        assert_eq!(why.tools.len(), 2);
+        let err = find_cell(&cells, "solo/nope").unwrap_err();
+        assert!(err.help.contains("group:telegram:*"), "{}", err.help);
+    }
+}
