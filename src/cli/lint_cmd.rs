@@ -281,11 +281,11 @@ impl Diagnostic for FindingDiagnostic<'_> {
 }
 
 fn human(report: &LintReport, unused: &[&Suppression]) -> String {
-    let color = std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let terminal = std::io::stdout().is_terminal();
+    let color = terminal && std::env::var_os("NO_COLOR").is_none();
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let width = if std::io::stdout().is_terminal() { 100 } else { usize::MAX };
-    let handler =
-        GraphicalReportHandler::new_themed(theme).with_width(width).with_wrap_lines(std::io::stdout().is_terminal());
+    let width = if terminal { 100 } else { usize::MAX };
+    let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_wrap_lines(terminal);
     let mut text = String::new();
     for finding in &report.findings {
         let mut help = finding.help.clone().unwrap_or_default();

@@ -7,7 +7,8 @@ mod registry;
 mod rules;
 pub mod suppress;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -20,7 +21,7 @@ use crate::config::validate::ValidationIssue;
 use crate::exec::approvals::LoadedApprovals;
 use crate::keypath::KeyPath;
 use crate::pack::VersionPack;
-use crate::policy::{Resolution, SessionContext};
+use crate::policy::{Resolution, SandboxChoice, SessionContext};
 
 /// Where a finding points: the file and position of the value, with the span for snippets.
 #[derive(Debug, Clone, Serialize)]
@@ -104,6 +105,10 @@ pub struct LintContext<'a> {
     pub issues: &'a [ValidationIssue],
     /// The exec approvals store, when one was found or given.
     pub approvals: Option<&'a LoadedApprovals>,
+    /// Each agent's main session, resolved once on first use and shared by every rule.
+    main_sessions: OnceLock<BTreeMap<String, Resolution>>,
+    /// Each agent's session with the sandbox forced on, likewise.
+    sandboxed_sessions: OnceLock<BTreeMap<String, Resolution>>,
 }
 
 impl<'a> LintContext<'a> {
@@ -113,7 +118,15 @@ impl<'a> LintContext<'a> {
         issues: &'a [ValidationIssue],
         approvals: Option<&'a LoadedApprovals>,
     ) -> Self {
-        LintContext { version, pack: VersionPack::get(version), loaded, issues, approvals }
+        LintContext {
+            version,
+            pack: VersionPack::get(version),
+            loaded,
+            issues,
+            approvals,
+            main_sessions: OnceLock::new(),
+            sandboxed_sessions: OnceLock::new(),
+        }
     }
 
     pub fn config(&self) -> &'a Value {
@@ -126,9 +139,40 @@ impl<'a> LintContext<'a> {
     }
 
     /// Runs the resolver, the same one `tools` and `explain` use. `None` when the context
-    /// cannot be resolved (the rule then has nothing to say about it).
-    pub fn resolve(&self, session: &SessionContext) -> Option<Resolution> {
+    /// cannot be resolved (rules then have nothing to say about it).
+    fn resolve(&self, session: &SessionContext) -> Option<Resolution> {
         crate::policy::resolve(self.version, self.config(), session).ok()
+    }
+
+    /// The resolution of an agent's main session (`None` when it cannot be resolved).
+    pub fn main_resolution(&self, agent: &str) -> Option<&Resolution> {
+        self.agent_sessions(&self.main_sessions, SandboxChoice::Auto).get(agent)
+    }
+
+    /// The resolution of an agent's session with the sandbox forced on.
+    pub fn sandboxed_resolution(&self, agent: &str) -> Option<&Resolution> {
+        self.agent_sessions(&self.sandboxed_sessions, SandboxChoice::On).get(agent)
+    }
+
+    /// An agent's resolved sandbox mode, from its main session.
+    pub fn sandbox_mode(&self, agent: &str) -> Option<String> {
+        self.main_resolution(agent).map(|r| r.sandbox.mode.clone())
+    }
+
+    fn agent_sessions<'s>(
+        &'s self,
+        cell: &'s OnceLock<BTreeMap<String, Resolution>>,
+        sandbox: SandboxChoice,
+    ) -> &'s BTreeMap<String, Resolution> {
+        cell.get_or_init(|| {
+            rules::walk::agents(self)
+                .into_iter()
+                .filter_map(|agent| {
+                    let session = SessionContext { sandbox, ..rules::walk::main_session(&agent.id) };
+                    self.resolve(&session).map(|resolution| (agent.id, resolution))
+                })
+                .collect()
+        })
     }
 
     fn locate(&self, path: &KeyPath) -> Option<Location> {

@@ -7,6 +7,7 @@ mod refinements;
 mod schema;
 
 pub use issue::{IssueCategory, ValidationIssue};
+pub use schema::did_you_mean;
 
 use super::LoadedConfig;
 use super::path::substitution_path;

@@ -5,14 +5,14 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::walk::{Agent, ListKind, agents, main_session, policy_lists};
+use super::walk::{Agent, ListKind, agents, policy_lists};
 use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::policy::matcher::{PluginGroups, Verdict, expand_entry};
 use crate::policy::rules::Source;
-use crate::policy::{Removal, Resolution, SandboxChoice, SessionContext};
+use crate::policy::{Removal, Resolution};
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -180,26 +180,22 @@ fn deny_shadows_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
 }
 
-/// The sessions of an agent worth checking: its main session, and a sandboxed one when the
-/// config sets up a sandbox.
-fn sessions(ctx: &LintContext<'_>, agent: &Agent) -> Vec<(String, SessionContext)> {
-    let mut sessions = vec![("main session".to_string(), main_session(&agent.id))];
-    let sandboxed = SessionContext { sandbox: SandboxChoice::On, ..main_session(&agent.id) };
-    let sandbox_configured = ctx.get(&["agents", "defaults", "sandbox"]).is_some()
-        || agent.path.as_ref().is_some_and(|p| p.key("sandbox").lookup(ctx.config()).is_some());
-    if sandbox_configured {
-        sessions.push(("sandboxed session".to_string(), sandboxed));
-    }
-    sessions
-}
-
-fn resolutions(ctx: &LintContext<'_>) -> Vec<(String, String, Resolution)> {
+/// The sessions of each agent worth checking: its main session, and a sandboxed one when the
+/// config sets up a sandbox. Resolved once per lint run (see [`LintContext::main_resolution`]).
+fn resolutions<'c>(ctx: &'c LintContext<'_>) -> Vec<(String, &'static str, &'c Resolution)> {
+    let sandbox_configured = |agent: &Agent| {
+        ctx.get(&["agents", "defaults", "sandbox"]).is_some()
+            || agent.path.as_ref().is_some_and(|p| p.key("sandbox").lookup(ctx.config()).is_some())
+    };
     let mut out = Vec::new();
     for agent in agents(ctx) {
-        for (label, session) in sessions(ctx, &agent) {
-            if let Some(resolution) = ctx.resolve(&session) {
-                out.push((agent.id.clone(), label, resolution));
-            }
+        if let Some(resolution) = ctx.main_resolution(&agent.id) {
+            out.push((agent.id.clone(), "main session", resolution));
+        }
+        if sandbox_configured(&agent)
+            && let Some(resolution) = ctx.sandboxed_resolution(&agent.id)
+        {
+            out.push((agent.id.clone(), "sandboxed session", resolution));
         }
     }
     out
@@ -278,7 +274,7 @@ fn allow_after_removal(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 fn agent_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for agent in agents(ctx) {
-        let Some(resolution) = ctx.resolve(&main_session(&agent.id)) else { continue };
+        let Some(resolution) = ctx.main_resolution(&agent.id) else { continue };
         if !resolution.tools.is_empty() {
             continue;
         }
@@ -290,7 +286,7 @@ fn agent_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn allow_of_unbuilt_tool(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    for (agent, label, resolution) in resolutions(ctx).into_iter().filter(|(_, label, _)| label == "main session") {
+    for (agent, label, resolution) in resolutions(ctx).into_iter().filter(|(_, label, _)| *label == "main session") {
         for record in &resolution.steps {
             for entry in record.step.policy.allow.iter().flatten() {
                 let Some(path) = entry.source.config_path() else { continue };

@@ -8,7 +8,7 @@ use serde_json::Value;
 use super::audit::{
     ExecScope, exec_scopes, lists, normalize_posix, open_exec_surface_paths, string_entries, tool_contexts,
 };
-use super::walk::{agents, main_session};
+use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::inline_eval::is_interpreter_allowlist_pattern;
@@ -261,11 +261,6 @@ fn setting_path(ctx: &LintContext<'_>, scope: &ExecScope) -> KeyPath {
         .unwrap_or_else(|| scope.path.clone())
 }
 
-/// An agent's resolved sandbox mode, from the resolver's main session.
-fn sandbox_mode(ctx: &LintContext<'_>, agent: &str) -> Option<String> {
-    ctx.resolve(&main_session(agent)).map(|r| r.sandbox.mode)
-}
-
 fn host_sandbox_defaults(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let path = KeyPath::keys(&["tools", "exec", "host"]);
     if path.lookup(ctx.config()).and_then(Value::as_str) != Some("sandbox") {
@@ -296,7 +291,7 @@ fn host_sandbox_agents(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         if path.lookup(ctx.config()).and_then(Value::as_str) != Some("sandbox") {
             continue;
         }
-        if sandbox_mode(ctx, &agent.id).as_deref() == Some("off") {
+        if ctx.sandbox_mode(&agent.id).as_deref() == Some("off") {
             out.report(&path, format!("agent `{}` runs exec in a sandbox, but its sandbox mode is off", agent.id))
                 .agent(&agent.id)
                 .help(consequence(ctx.version));
@@ -492,7 +487,7 @@ fn security_unset(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         if requested.security.source != Source::Default || requested.security.value != Security::Full {
             continue;
         }
-        let Some(resolution) = ctx.resolve(&main_session(&agent.id)) else { continue };
+        let Some(resolution) = ctx.main_resolution(&agent.id) else { continue };
         let host = requested.host.value.as_str();
         let on_host = matches!(host, "gateway" | "node") || (host == "auto" && !resolution.sandbox.sandboxed);
         if !on_host || !resolution.tools.iter().any(|t| t == "exec") {
@@ -604,7 +599,7 @@ fn never_matching_entries(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 fn denied_by_approvals(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let Some(approvals) = ctx.approvals else { return };
     for agent in agents(ctx) {
-        let Some(resolution) = ctx.resolve(&main_session(&agent.id)) else { continue };
+        let Some(resolution) = ctx.main_resolution(&agent.id) else { continue };
         if !resolution.tools.iter().any(|t| t == "exec") {
             continue;
         }

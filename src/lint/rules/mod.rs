@@ -8,7 +8,7 @@ mod gateway;
 mod sandbox;
 mod tool_names;
 mod validity;
-mod walk;
+pub(super) mod walk;
 
 use super::Rule;
 

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::audit::{agent_label, lists, normalize_posix};
-use super::walk::{agents, main_session};
+use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
@@ -122,16 +122,11 @@ fn docker_blocks<'a>(ctx: &LintContext<'a>) -> Vec<(KeyPath, &'a Value, String, 
     out
 }
 
-/// An agent's resolved sandbox mode, from the resolver.
-fn sandbox_mode(ctx: &LintContext<'_>, agent: &str) -> Option<String> {
-    ctx.resolve(&main_session(agent)).map(|r| r.sandbox.mode)
-}
-
 fn docker_while_off(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let configured = |docker: &Value| docker.as_object().is_some_and(|d| !d.is_empty());
     let roster = agents(ctx);
     let any_agent_sandboxed =
-        roster.iter().filter(|a| a.path.is_some()).any(|a| sandbox_mode(ctx, &a.id).is_some_and(|mode| mode != "off"));
+        roster.iter().filter(|a| a.path.is_some()).any(|a| ctx.sandbox_mode(&a.id).is_some_and(|mode| mode != "off"));
     let defaults_mode = ctx.get(&["agents", "defaults", "sandbox", "mode"]).and_then(Value::as_str).unwrap_or("off");
     for (path, docker, label, agent) in docker_blocks(ctx) {
         if !configured(docker) {
@@ -139,7 +134,7 @@ fn docker_while_off(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         }
         let off = match &agent {
             None => defaults_mode == "off" && !any_agent_sandboxed,
-            Some(id) => sandbox_mode(ctx, id).as_deref() == Some("off"),
+            Some(id) => ctx.sandbox_mode(id).as_deref() == Some("off"),
         };
         if !off {
             continue;

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::walk::{ListKind, policy_lists};
+use crate::config::validate::did_you_mean;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::pack::UnknownEntryHandling;
@@ -132,13 +133,8 @@ impl Vocabulary {
 
     /// The closest known name, if one is close enough to be a typo.
     fn suggest(&self, name: &str) -> Option<&str> {
-        self.names
-            .iter()
-            .filter(|known| known.as_str() != "*")
-            .map(|known| (strsim::jaro_winkler(name, known), known))
-            .filter(|(score, _)| *score >= 0.85)
-            .max_by(|a, b| a.0.total_cmp(&b.0))
-            .map(|(_, known)| known.as_str())
+        let known: Vec<&str> = self.names.iter().map(String::as_str).filter(|known| *known != "*").collect();
+        did_you_mean(name, &known)
     }
 }
 
