@@ -60,6 +60,15 @@ pub enum PathError {
     Io(String),
 }
 
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathError::Escape(escape) => f.write_str(&escape.message),
+            PathError::Io(message) => f.write_str(message),
+        }
+    }
+}
+
 impl From<io::Error> for PathError {
     fn from(error: io::Error) -> Self {
         PathError::Io(error.to_string())
@@ -103,6 +112,20 @@ pub fn canonical_via_existing_ancestor(path: &Path) -> Result<PathBuf, PathError
             }
             Err(e) => return Err(e.into()),
         }
+    }
+}
+
+/// Where the symlink `link` leads: its real path, or for a dangling link the path its target
+/// names, resolved through the target's deepest existing ancestor.
+pub fn symlink_target(link: &Path) -> Result<PathBuf, PathError> {
+    match std::fs::canonicalize(link) {
+        Ok(real) => Ok(real),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let target = std::fs::read_link(link)?;
+            let dir = link.parent().unwrap_or(Path::new("/"));
+            canonical_via_existing_ancestor(&lexical_resolve(dir, &target))
+        }
+        Err(e) => Err(e.into()),
     }
 }
 
@@ -150,20 +173,6 @@ impl Containment {
         PathError::Escape(Escape { rule, message })
     }
 
-    /// Where the symlink `link` leads: its real path, or for a dangling link the path its target
-    /// names, resolved through the target's deepest existing ancestor.
-    fn link_target(link: &Path) -> Result<PathBuf, PathError> {
-        match std::fs::canonicalize(link) {
-            Ok(real) => Ok(real),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                let target = std::fs::read_link(link)?;
-                let dir = link.parent().unwrap_or(Path::new("/"));
-                canonical_via_existing_ancestor(&lexical_resolve(dir, &target))
-            }
-            Err(e) => Err(e.into()),
-        }
-    }
-
     /// Walks the path below the root: a symlink that resolves outside the root is refused, and
     /// so is a final regular file with more than one hard link. Returns where the path lands.
     fn check_aliases(&self, path: &Path, root: &Path, root_canonical: &Path) -> Result<PathBuf, PathError> {
@@ -183,7 +192,7 @@ impl Containment {
                     if dangling && !self.follow_dangling_links {
                         continue;
                     }
-                    let target = Self::link_target(&cursor)?;
+                    let target = symlink_target(&cursor)?;
                     if !is_inside(root_canonical, &target) {
                         return Err(self.escape(
                             "symlink",
@@ -271,7 +280,7 @@ impl Containment {
         }
         let lands_outside = match std::fs::symlink_metadata(&canonical) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                Self::link_target(&canonical).ok().filter(|target| !is_inside(&root_canonical, target))
+                symlink_target(&canonical).ok().filter(|target| !is_inside(&root_canonical, target))
             }
             _ => None,
         };
