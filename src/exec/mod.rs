@@ -152,6 +152,8 @@ pub struct ExecOutcome {
     pub approvals_locator: Option<String>,
     /// 2026.9: the approvals store could not be read and fail-closed defaults were used.
     pub approvals_fail_closed: Option<String>,
+    /// What was wrong with it: `locked`, `missing`, `broken` or `invalid-document`.
+    pub approvals_store_problem: Option<approvals::StoreProblem>,
 }
 
 /// Input that cannot be simulated at all.
