@@ -22,5 +22,6 @@ pub mod simulate;
 pub mod suite;
 pub mod version;
 pub mod who_can;
+pub mod yaml;
 
 pub use version::OpenClawVersion;

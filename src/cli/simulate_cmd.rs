@@ -32,7 +32,7 @@ pub struct SimulateArgs {
 }
 
 pub fn run(cli_version: OpenClawVersion, args: &SimulateArgs) -> miette::Result<ExitCode> {
-    let text = std::fs::read_to_string(&args.scenario)
+    let text = crate::yaml::read_text(&args.scenario)
         .map_err(|e| miette::miette!(code = "simulate::read", "cannot read {}: {e}", args.scenario.display()))?;
     let scenario = scenario::parse(&text)
         .map_err(|e| miette::miette!(code = "simulate::scenario", "{}: {e}", args.scenario.display()))?;

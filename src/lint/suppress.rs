@@ -64,9 +64,8 @@ pub struct Suppressions {
 impl Suppressions {
     /// Reads a suppressions file. Every entry needs a known rule and a non-empty reason.
     pub fn read(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let parsed: SuppressionsFile =
-            serde_yaml_ng::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::yaml::read_text(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let parsed: SuppressionsFile = crate::yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         for (index, entry) in parsed.suppressions.iter().enumerate() {
             let at = format!("{}: suppressions[{index}]", path.display());
             if find_rule(&entry.rule).is_none() {
@@ -101,5 +100,21 @@ impl Suppressions {
     /// Entries that suppressed nothing in `suppressed`: stale, or written for another config.
     pub fn unused<'s>(&'s self, suppressed: &[SuppressedFinding]) -> Vec<&'s Suppression> {
         self.entries.iter().filter(|entry| !suppressed.iter().any(|s| entry.matches(&s.finding))).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_deeply_nested_side_file_is_refused_without_stalling_lint() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SIDE_FILE);
+        std::fs::write(&path, format!("suppressions: {}", "[".repeat(40_000))).unwrap();
+        let started = std::time::Instant::now();
+        let error = Suppressions::read(&path).unwrap_err();
+        assert!(error.contains("nested more than 128 deep"), "{error}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }
 }

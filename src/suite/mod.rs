@@ -236,8 +236,8 @@ pub struct SuiteError {
 /// Reads and checks a suite file: YAML syntax, known fields, unique case names, no empty case.
 pub fn load(path: &Path) -> Result<Suite, SuiteError> {
     let error = |message: String| SuiteError { path: path.display().to_string(), message };
-    let text = std::fs::read_to_string(path).map_err(|e| error(format!("cannot read: {e}")))?;
-    let suite: Suite = serde_yaml_ng::from_str(&text).map_err(|e| error(e.to_string()))?;
+    let text = crate::yaml::read_text(path).map_err(|e| error(format!("cannot read: {e}")))?;
+    let suite: Suite = crate::yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
     if suite.cases.is_empty() {
         return Err(error("the suite has no cases".into()));
     }
@@ -283,6 +283,14 @@ mod tests {
         assert!(err.message.contains("unknown field `contxt`"), "{}", err.message);
         let (_dir, path) = write("cases:\n  - name: a\n    expect: {presnt: [read]}\n");
         assert!(load(&path).unwrap_err().message.contains("presnt"));
+    }
+
+    #[test]
+    fn a_deeply_nested_suite_is_refused_quickly() {
+        let (_dir, path) = write(&format!("cases: {}", "[".repeat(40_000)));
+        let started = std::time::Instant::now();
+        assert!(load(&path).unwrap_err().message.contains("nested more than 128 deep"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }
 
     #[test]
