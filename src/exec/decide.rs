@@ -71,7 +71,7 @@ pub fn eval_context(
         allowlist,
         safe_bins,
         safe_builtins: release_data(version).safe_builtins.clone(),
-        env: ExecEnv { cwd: input.cwd.clone(), path_var, home: input.home.clone() },
+        env: ExecEnv::new(input.cwd.clone(), path_var, input.home.clone()),
         windows: input.windows,
         auto_allow_skills,
         skill_bins: input.skill_bins.clone(),
