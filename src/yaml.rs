@@ -65,7 +65,10 @@ fn check_depth(text: &str) -> Result<(), YamlError> {
 
 enum Event {
     /// A sequence or mapping starts (1-based position).
-    Open { line: usize, column: usize },
+    Open {
+        line: usize,
+        column: usize,
+    },
     Close,
     Other,
 }

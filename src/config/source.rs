@@ -17,6 +17,15 @@ pub struct SourceFile {
     text: Arc<str>,
     pub(crate) display_source: NamedSource<Arc<str>>,
     line_starts: Vec<usize>,
+    /// UTF-8 continuation bytes before each multiple of [`CHAR_BLOCK`] bytes, so a column is
+    /// counted in characters without rescanning a long line from its start for every value.
+    continuation_marks: Vec<usize>,
+}
+
+const CHAR_BLOCK: usize = 256;
+
+fn is_continuation(byte: &u8) -> bool {
+    (byte & 0xC0) == 0x80
 }
 
 impl SourceFile {
@@ -29,8 +38,20 @@ impl SourceFile {
     pub fn with_display_text(path: PathBuf, text: String, display_text: String) -> Self {
         debug_assert_eq!(display_text.len(), text.len());
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
+        let continuation_marks = std::iter::once(0)
+            .chain(text.as_bytes().chunks(CHAR_BLOCK).scan(0, |total, block| {
+                *total += block.iter().filter(|b| is_continuation(b)).count();
+                Some(*total)
+            }))
+            .collect();
         let text: Arc<str> = text.into();
-        SourceFile { display_source: display_source(&path, display_text.into()), path, text, line_starts }
+        SourceFile {
+            display_source: display_source(&path, display_text.into()),
+            path,
+            text,
+            line_starts,
+            continuation_marks,
+        }
     }
 
     /// The text exactly as read.
@@ -53,8 +74,18 @@ impl SourceFile {
         let offset = offset.min(self.text.len());
         let line = self.line_starts.partition_point(|&start| start <= offset) - 1;
         let line_start = self.line_starts[line];
-        let column = self.text.get(line_start..offset).map_or(offset - line_start, |s| s.chars().count());
+        let column =
+            (offset - line_start) - (self.continuations_before(offset) - self.continuations_before(line_start));
         (line + 1, column + 1)
+    }
+
+    fn continuations_before(&self, offset: usize) -> usize {
+        if self.continuation_marks.last() == Some(&0) {
+            return 0; // ASCII text
+        }
+        let block = offset / CHAR_BLOCK;
+        let tail = &self.text.as_bytes()[block * CHAR_BLOCK..offset];
+        self.continuation_marks[block] + tail.iter().filter(|b| is_continuation(b)).count()
     }
 }
 
@@ -145,5 +176,9 @@ mod tests {
         let b = src.text().find('b').unwrap();
         assert_eq!(src.line_col(b), (3, 3));
         assert_eq!(src.line_col(10_000), (4, 2));
+        let long = format!("{{\"k\": \"{}\", \"end\": 1}}", "é".repeat(500));
+        let long_line = SourceFile::new("long.json5".into(), long.clone());
+        let end = long.find("\"end\"").unwrap();
+        assert_eq!(long_line.line_col(end), (1, long[..end].chars().count() + 1), "columns across blocks");
     }
 }

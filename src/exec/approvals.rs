@@ -99,7 +99,8 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, FailClosed> {
         );
         FailClosed::new(if locked { StoreProblem::Locked } else { StoreProblem::Broken }, e.to_string())
     };
-    let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(classify)?;
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(classify)?;
     conn.busy_timeout(BUSY_WAIT).map_err(classify)?;
     let mut stmt =
         conn.prepare("SELECT raw_json FROM exec_approvals_config WHERE config_key = 'current'").map_err(classify)?;

@@ -41,7 +41,6 @@ use crate::OpenClawVersion;
 /// simulator's memory bounded).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
 
-
 /// One simulated exec call.
 #[derive(Debug, Clone)]
 pub struct ExecRequest {
@@ -173,10 +172,7 @@ pub enum ExecError {
     #[error("the command is {0} bytes long; at most {MAX_COMMAND_BYTES} are simulated")]
     #[diagnostic(code("exec::command-too-long"))]
     TooLarge(usize),
-    #[error(
-        "the command has more than {} pipes and brackets; such commands are not simulated",
-        explain::MAX_OPERATORS
-    )]
+    #[error("the command has more than {} pipes and brackets; such commands are not simulated", explain::MAX_OPERATORS)]
     #[diagnostic(
         code("exec::command-too-long"),
         help("tree-sitter needs time quadratic in them to recover from a syntax error; OpenClaw spends it")
