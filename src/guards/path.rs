@@ -122,8 +122,8 @@ pub fn symlink_target(link: &Path) -> Result<PathBuf, PathError> {
         Ok(real) => Ok(real),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
             let target = std::fs::read_link(link)?;
-            let dir = link.parent().unwrap_or(Path::new("/"));
-            canonical_via_existing_ancestor(&lexical_resolve(dir, &target))
+            let dir = std::path::absolute(link.parent().unwrap_or(Path::new(".")))?;
+            canonical_via_existing_ancestor(&lexical_resolve(&dir, &target))
         }
         Err(e) => Err(e.into()),
     }

@@ -150,20 +150,22 @@ pub struct CompiledList {
 impl CompiledList {
     /// Normalizes, expands (families, plugin groups, static groups) and compiles a list.
     pub fn compile(pack: &VersionPack, entries: &[Entry], plugins: &PluginGroups) -> CompiledList {
-        let mut seen = HashSet::new();
-        let (mut exact, mut globs) = (HashMap::new(), Vec::new());
+        let (mut exact, mut globs, mut seen_globs) = (HashMap::new(), Vec::new(), HashSet::new());
+        let mut position = 0;
         for (index, entry) in entries.iter().enumerate() {
             for (name, via) in expand_entry(pack, &entry.pattern, plugins) {
-                if name.is_empty() || !seen.insert(name.clone()) {
+                if name.is_empty() {
                     continue;
                 }
-                let position = seen.len();
                 let at = MatchRef { entry: index, via };
-                match Glob::compile(&name) {
-                    Glob::Exact(_) => {
-                        exact.insert(name, (position, at));
+                if name.contains('*') {
+                    if seen_globs.insert(name.clone()) {
+                        globs.push((position, CompiledPattern { glob: Glob::compile(&name), at }));
+                        position += 1;
                     }
-                    glob => globs.push((position, CompiledPattern { glob, at })),
+                } else if let std::collections::hash_map::Entry::Vacant(slot) = exact.entry(name) {
+                    slot.insert((position, at));
+                    position += 1;
                 }
             }
         }

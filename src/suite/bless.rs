@@ -145,6 +145,11 @@ mod tests {
         std::os::unix::fs::symlink("../elsewhere/suite.yaml", &dangling).unwrap();
         let error = write(&dangling, "cases: []\n").unwrap_err();
         assert!(matches!(error, WriteError::SymlinkLeavesFolder { .. }), "{error}");
+        let target = base.join("elsewhere/suite.yaml").display().to_string();
+        assert!(error.to_string().contains(&format!("a symlink to {target}")), "{error}");
+        // Named relative to the working directory, the link is still resolved from its own folder.
+        let relative = pathdiff(&dangling);
+        assert!(write(&relative, "x").unwrap_err().to_string().contains(&target));
         assert!(!base.join("elsewhere/suite.yaml").exists(), "nothing was written outside");
         std::fs::write(base.join("elsewhere/suite.yaml"), "old").unwrap();
         assert!(write(&dangling, "new").is_err(), "an existing target outside is refused too");
@@ -161,6 +166,15 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&inner).unwrap(), "two");
         let leftovers = std::fs::read_dir(base.join("suites")).unwrap().filter_map(Result::ok);
         assert!(leftovers.filter(|e| e.file_name().to_string_lossy().starts_with(".clawpolicy")).count() == 0);
+    }
+
+    /// `path` relative to the current directory (tests run from the crate root).
+    fn pathdiff(path: &std::path::Path) -> PathBuf {
+        let cwd = std::env::current_dir().unwrap();
+        let depth = cwd.components().count() - 1;
+        let mut relative: PathBuf = std::iter::repeat_n("..", depth).collect();
+        relative.push(path.strip_prefix("/").unwrap());
+        relative
     }
 
     #[test]
