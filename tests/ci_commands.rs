@@ -57,7 +57,7 @@ fn matrix_why_formats() {
 
 #[test]
 fn who_can_formats_and_exit_codes() {
-    insta::assert_snapshot!("who_can_table", ok(&["who-can", "gateway", "-c", TEAM]));
+    insta::assert_snapshot!("who_can_table", ok(&["who-can", "write", "-c", TEAM]));
     let doc = ok(&["who-can", "exec", "--command", "rm -rf build", "-c", TEAM, "--format", "json"]);
     assert!(
         json(&doc)["matches"].as_array().unwrap().iter().all(|m| m["decision"] == "ask" || m["decision"] == "allow")

@@ -201,6 +201,24 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
             out.push_str(&format!("\n{title}:\n{section}"));
         }
     }
+    if !report.audiences.is_empty() {
+        out.push_str("\nReachable by more senders:\n");
+        for change in &report.audiences {
+            out.push_str(&format!(
+                "  {}/{}: {}\n    base: {}\n    head: {}\n    holds {} tool(s): {}\n",
+                change.agent_id,
+                change.context,
+                change.description,
+                change.base.describe(),
+                change.head.describe(),
+                change.tools.len(),
+                change.tools.join(", ")
+            ));
+            if let Some(location) = &change.location {
+                out.push_str(&format!("    at {location}\n"));
+            }
+        }
+    }
     if !report.exec.is_empty() {
         out.push_str("\nExec decisions that flip (probe commands):\n");
         for group in diff::flip_groups(&report.exec) {
@@ -249,9 +267,10 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
     }
     let s = &report.summary;
     out.push_str(&format!(
-        "\n{} tool(s) gained, {} lost, {} exec decision(s) loosened, {} tightened, {} exec setting(s) changed{}\n",
+        "\n{} tool(s) gained, {} lost, {} session(s) reachable by more senders, {} exec decision(s) loosened, {} tightened, {} exec setting(s) changed{}\n",
         s.tools_gained,
         s.tools_lost,
+        s.audiences_widened,
         s.exec_loosened,
         s.exec_tightened,
         s.posture_changes,

@@ -19,6 +19,7 @@ pub mod secrets;
 pub mod source;
 pub mod tree;
 pub mod validate;
+pub mod view;
 
 pub use discovery::discover_config_path;
 pub use document::Document;
