@@ -113,10 +113,11 @@ impl<'a> Sessions<'a> {
     /// Who can send messages into a context's session: the routes that land there, and the
     /// owner when the context stands for the owner (sub-agents are the owner's too).
     pub fn audience(&self, agent: &str, ctx: &SessionContext) -> (Audience, Vec<String>) {
-        let owner = ctx.sender_is_owner == Some(true) || ctx.spawn_depth.is_some();
+        let owner = !steps::is_non_owner(VersionPack::get(self.version), ctx) || ctx.spawn_depth.is_some();
         let start = if owner { Audience::owner() } else { Audience::unreachable() };
         self.landing(agent, ctx).fold((start, Vec::new()), |(audience, mut via), route| {
-            via.push(format!("{} ({})", route.label(), route.opened_by));
+            let default = if route.default_policy { ", not set: the release's default" } else { "" };
+            via.push(format!("{} ({}{default})", route.label(), route.opened_by));
             (audience.union(&route.audience), via)
         })
     }

@@ -37,7 +37,8 @@ pub fn load_case_config(case: &Value, version: OpenClawVersion, base_dir: &Path)
     let loaded = match (case.get("config"), case.get("configPath").and_then(Value::as_str)) {
         (Some(Value::String(text)), _) => load_text(text, &opts)?,
         (Some(value), _) => config::load_inline(value.clone(), &opts).map_err(config_error)?,
-        (None, Some(path)) => config::load(&[base_dir.join(path)], &opts).map_err(config_error)?,
+        // Relative to the batch file's folder, which is the loader's working directory here.
+        (None, Some(path)) => config::load(&[PathBuf::from(path)], &opts).map_err(config_error)?,
         (None, None) => config::load_inline(json!({}), &opts).map_err(config_error)?,
     };
     let issues = config::validate(&loaded, version)

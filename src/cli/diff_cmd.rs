@@ -157,11 +157,7 @@ fn selected_agents(
     }
     let wanted: Vec<String> = args.sweep.agents.iter().map(|a| normalize_agent_id(a)).collect();
     match wanted.iter().find(|a| !known.contains(a)) {
-        Some(unknown) => Err(miette::miette!(
-            code = "cli::unknown-agent",
-            help = format!("agents of the two configs: {}", known.join(", ")),
-            "no agent `{unknown}` in either config"
-        )),
+        Some(unknown) => Err(super::unknown_agent(unknown, &known, "either config")),
         None => Ok(wanted),
     }
 }

@@ -35,6 +35,7 @@ Exit codes:
      new access; `test`: a case failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
+  5  `exec`: the session has no exec tool at all (a tool-policy step removed it)
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
 
 #[derive(Debug, Parser)]
@@ -175,6 +176,37 @@ impl ContextArgs {
             plugin_tools,
         })
     }
+}
+
+/// An `--agent` (or the agent of a `--session` key) that the config does not have is an error
+/// with a did-you-mean, in every command: answering for a made-up agent would mislead.
+pub fn check_known_agent(
+    version: OpenClawVersion,
+    config: &serde_json::Value,
+    ctx: &SessionContext,
+) -> miette::Result<()> {
+    let known = crate::contexts::agent_ids(version, config);
+    let from_key = ctx.session_key.as_deref().and_then(crate::policy::session::split_agent_key).map(|(agent, _)| agent);
+    for agent in ctx.agent_id.as_deref().into_iter().chain(from_key) {
+        let agent = crate::policy::session::normalize_agent_id(agent);
+        if !known.contains(&agent) {
+            return Err(unknown_agent(&agent, &known, "this config"));
+        }
+    }
+    Ok(())
+}
+
+/// The error for an agent id not among `known`, naming the closest one.
+pub fn unknown_agent(agent: &str, known: &[String], within: &str) -> miette::Report {
+    let names: Vec<&str> = known.iter().map(String::as_str).collect();
+    let hint = crate::config::validate::did_you_mean(agent, &names)
+        .map(|s| format!("did you mean `{s}`? "))
+        .unwrap_or_default();
+    miette::miette!(
+        code = "cli::unknown-agent",
+        help = format!("{hint}agents of {within}: {}", known.join(", ")),
+        "no agent `{agent}` in {within}"
+    )
 }
 
 /// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.

@@ -74,6 +74,7 @@ pub fn run(version: OpenClawVersion, args: &PathArgs) -> miette::Result<ExitCode
     };
     let loaded = loading::load_files(&args.config.files, version)?;
     let ctx = args.context.to_context()?;
+    super::check_known_agent(version, &loaded.config, &ctx)?;
     let session_error = |e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}");
     let session = Session::resolve(&loaded.config, &ctx, version).map_err(session_error)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(session_error)?;

@@ -58,6 +58,7 @@ pub fn run(cli_version: OpenClawVersion, args: &SimulateArgs) -> miette::Result<
     if c.owner.is_some() {
         ctx.sender_is_owner = c.owner;
     }
+    super::check_known_agent(version, &config, &ctx)?;
     if let Some(sandbox) = &c.sandbox {
         ctx.sandbox = sandbox
             .parse()

@@ -42,11 +42,7 @@ impl SweepArgs {
         let all = sessions.agents();
         let wanted: Vec<String> = self.agents.iter().map(|a| normalize_agent_id(a)).collect();
         if let Some(unknown) = wanted.iter().find(|a| !all.contains(a)) {
-            return Err(miette::miette!(
-                code = "cli::unknown-agent",
-                help = format!("agents of this config: {}", all.join(", ")),
-                "no agent `{unknown}` in this config"
-            ));
+            return Err(super::unknown_agent(unknown, all, "this config"));
         }
         let selected = all.iter().filter(|a| wanted.is_empty() || wanted.contains(a));
         Ok(selected.flat_map(|agent| sessions.agent_contexts(agent, plugin_tools)).collect())

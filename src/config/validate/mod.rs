@@ -29,13 +29,20 @@ pub fn validate(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ValidationI
         issue.origin = missing.origin.as_deref().cloned();
         return vec![issue];
     }
-    let mut issues = schema::check(cfg.value(), version);
-    issues.extend(refinements::check(cfg.value(), version));
+    let mut issues = validate_value(cfg.value(), version);
     for issue in &mut issues {
         if issue.origin.is_none() {
             issue.origin = cfg.origin(&issue.path).or_else(|| cfg.nearest_origin(&issue.path));
         }
     }
+    issues
+}
+
+/// What `version` would reject in a config value that has no files behind it (an edit being
+/// tried out): the schema and the hand-written rules, without origins.
+pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let mut issues = schema::check(value, version);
+    issues.extend(refinements::check(value, version));
     issues
 }
 
