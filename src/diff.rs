@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::OpenClawVersion;
+use crate::config::Location;
 use crate::config::view::inbound::Audience;
 use crate::contexts::{self, NamedContext, Sessions};
 use crate::delta::{self, Locate, Side, ToolChange, ToolState};
@@ -15,7 +16,7 @@ use crate::keypath::KeyPath;
 use crate::policy::session::SessionError;
 use crate::policy::{PluginTool, Resolution};
 use crate::probe::{self, ExecProber, ExecVerdict, PostureSetting};
-use crate::report::{self, Finding, Level, Rule};
+use crate::report::{Finding, Level, Rule};
 
 /// One side of the diff: a loaded config and where its keys are written.
 pub struct Config<'a> {
@@ -54,7 +55,7 @@ pub struct LocatedChange {
     pub change: ToolChange,
     /// Where on the head side the change is decided (or where the removed rule used to go).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 /// A session that more senders can reach than before, with the tools it holds: new access even
@@ -73,7 +74,7 @@ pub struct AudienceChange {
     pub tools: Vec<String>,
     /// Where the widest head-side route is opened.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 /// An exec setting of an agent that changed.
@@ -87,7 +88,7 @@ pub struct PostureChange {
     pub base_source: Option<String>,
     pub head_source: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 /// A probe command whose decision differs in one session.
@@ -102,7 +103,7 @@ pub struct ExecFlip {
     /// The command can do more under the head config (deny → ask, ask → allow, …).
     pub loosened: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -302,7 +303,7 @@ fn audience_change(
 
 /// The head-side place that decides a change: the rule written there now, else where the base
 /// side's rule used to be (its nearest surviving ancestor), else the head step's config block.
-fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<String> {
+fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<Location> {
     match &change.after {
         ToolState::Removed { location, .. } | ToolState::Present { entry: Some(_), location, .. } => location.clone(),
         after => {
@@ -310,13 +311,13 @@ fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<String> {
                 ToolState::Removed { source_path: Some(path), .. } => (head.locate_nearest)(path),
                 _ => None,
             };
-            was_written.or_else(|| after.location().map(str::to_string))
+            was_written.or_else(|| after.location().cloned())
         }
     }
 }
 
 /// The agent's exec block on the head side, where an exec decision is configured.
-fn exec_location(head: &Config<'_>, agent: &str, version: OpenClawVersion) -> Option<String> {
+fn exec_location(head: &Config<'_>, agent: &str, version: OpenClawVersion) -> Option<Location> {
     let settings = probe::posture(version, head.value, agent, &ApprovalsInput::None);
     let configured = settings.iter().filter_map(PostureSetting::config_path).find_map(|p| (head.locate)(&p));
     configured.or_else(|| (head.locate_nearest)(&KeyPath::keys(&["tools", "exec"])))
@@ -400,7 +401,7 @@ pub struct FlipGroup<'a> {
     pub loosened: bool,
     pub contexts: Vec<&'a str>,
     pub commands: Vec<&'a str>,
-    pub location: Option<&'a str>,
+    pub location: Option<&'a Location>,
 }
 
 /// Flips grouped: per agent and change, the sessions where a set of commands flips alike.
@@ -426,7 +427,7 @@ pub fn flip_groups(flips: &[ExecFlip]) -> Vec<FlipGroup<'_>> {
                     loosened: flip.loosened,
                     contexts,
                     commands: vec![&flip.command],
-                    location: flip.location.as_deref(),
+                    location: flip.location.as_ref(),
                 },
             )),
         }
@@ -456,10 +457,8 @@ pub fn rules() -> Vec<Rule> {
 /// it fails the run (`fail_on_new_access`), a warning otherwise.
 pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Option<&str>) -> Vec<Finding> {
     let access_level = if fail_on_new_access { Level::Error } else { Level::Warning };
-    let at = |location: Option<&String>| {
-        location
-            .and_then(|l| report::Location::parse(l))
-            .or_else(|| fallback_file.map(|file| report::Location { file: file.to_string(), line: 1, column: 1 }))
+    let at = |location: Option<&Location>| {
+        location.cloned().or_else(|| fallback_file.map(|file| Location { file: file.to_string(), line: 1, column: 1 }))
     };
     let mut out = Vec::new();
     for agent in &report.agents_added {
@@ -523,7 +522,7 @@ pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Op
             level,
             title: format!("{}: exec {} → {} in {}", group.agent_id, group.base, group.head, group.contexts.join(", ")),
             message: format!("{} {}", commands.join(", "), if commands.len() == 1 { "flips" } else { "flip" }),
-            location: at(group.location.map(str::to_string).as_ref()),
+            location: at(group.location),
             suppressed: None,
         });
     }
@@ -548,7 +547,7 @@ mod tests {
     use serde_json::json;
 
     fn run(base: Value, head: Value, probes: &[String]) -> DiffReport {
-        let locate = |path: &KeyPath| Some(format!("head.json5:{path}"));
+        let locate = |path: &KeyPath| Some(Location { file: format!("head.json5:{path}"), line: 1, column: 1 });
         let none = |_: &KeyPath| None;
         let base = Config { value: &base, locate: &none, locate_nearest: &none };
         let head = Config { value: &head, locate: &locate, locate_nearest: &locate };
@@ -578,7 +577,7 @@ mod tests {
         assert!(report.summary.new_access);
         assert!(report.access.iter().all(|a| a.changes.iter().all(|c| c.change.tool == "write" && c.change.gained)));
         let main = report.access.iter().find(|a| a.context == "main").unwrap();
-        assert_eq!(main.changes[0].location.as_deref(), Some("head.json5:tools.deny[0]"));
+        assert_eq!(main.changes[0].location.as_ref().unwrap().file, "head.json5:tools.deny[0]");
     }
 
     #[test]
@@ -588,7 +587,7 @@ mod tests {
         let report = run(base, head, &["rm -rf build".to_string()]);
         let flip = report.exec.iter().find(|f| f.context == "main").unwrap();
         assert_eq!((flip.base, flip.head, flip.loosened), (ExecVerdict::Ask, ExecVerdict::Allow, true));
-        assert_eq!(flip.location.as_deref(), Some("head.json5:tools.exec.security"));
+        assert_eq!(flip.location.as_ref().unwrap().file, "head.json5:tools.exec.security");
         let security = report.posture.iter().find(|p| p.setting == "security").unwrap();
         assert_eq!((security.base.clone(), security.head.clone()), (Some(json!("allowlist")), Some(json!("full"))));
         assert!(report.summary.new_access);
@@ -629,7 +628,7 @@ mod tests {
         let group = report.audiences.iter().find(|a| a.context == "group:telegram:*").unwrap();
         assert_eq!((group.base.reach, group.head.reach), (Reach::Unreachable, Reach::Anyone));
         assert!(group.tools.contains(&"read".to_string()));
-        assert_eq!(group.location.as_deref(), Some("head.json5:channels.telegram.groupPolicy"));
+        assert_eq!(group.location.as_ref().unwrap().file, "head.json5:channels.telegram.groupPolicy");
         let findings = findings(&report, true, None);
         assert!(findings.iter().any(|f| f.rule_id == "diff/audience-widened" && f.level == Level::Error));
         // Narrowing is not new access.

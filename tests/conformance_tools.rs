@@ -85,7 +85,7 @@ fn check_version(version: &str) {
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();
         assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
-        let got = run_tools_case(case, default_version, &dir);
+        let got = run_tools_case(case, &clawpolicy::loading::process_options(default_version), &dir);
         if let Some(diff) = compare(want, &got) {
             if KNOWN_DIFFERENCES.iter().any(|(known_id, _)| *known_id == id) {
                 known += 1;

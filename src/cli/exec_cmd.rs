@@ -9,6 +9,7 @@ use serde::Serialize;
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::OpenClawVersion;
+use crate::config::Location;
 use crate::exec::{self, ApprovalsInput, Ask, Decision, Elevated, ExecOutcome, ExecRequest, Security};
 use crate::loading;
 use crate::policy::{self, Removal, Resolution};
@@ -106,8 +107,8 @@ struct ExecReport<'a> {
     session_key: &'a str,
     #[serde(flatten)]
     outcome: &'a ExecOutcome,
-    /// `file:line:col` of every setting that came from the config.
-    locations: std::collections::BTreeMap<&'static str, String>,
+    /// Where every setting that came from the config is written.
+    locations: std::collections::BTreeMap<&'static str, Location>,
 }
 
 /// Why the session cannot call exec at all: the step that removed the tool, or why it was never
@@ -118,7 +119,7 @@ struct ExecUnavailable {
     #[serde(skip_serializing_if = "Option::is_none")]
     removed_by: Option<Removal>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    location: Option<String>,
+    location: Option<Location>,
     #[serde(skip_serializing_if = "Option::is_none")]
     not_constructed: Option<String>,
 }
@@ -169,7 +170,7 @@ impl ExecUnavailable {
 fn setting_locations(
     outcome: &ExecOutcome,
     loaded: &loading::LoadedFiles,
-) -> std::collections::BTreeMap<&'static str, String> {
+) -> std::collections::BTreeMap<&'static str, Location> {
     let sources = [
         ("host", &outcome.host.source),
         ("security", &outcome.security.source),
@@ -188,7 +189,8 @@ fn setting_locations(
         .collect()
 }
 
-pub fn run(version: OpenClawVersion, args: &ExecArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     if let Some(batch) = &args.batch {
         return run_batch(version, batch);
     }
@@ -197,7 +199,7 @@ pub fn run(version: OpenClawVersion, args: &ExecArgs) -> miette::Result<ExitCode
         (None, Some(file)) => read_command(file)?,
         (None, None) => unreachable!("clap requires a command, --file or --batch"),
     };
-    let loaded = loading::load_files(&args.config.files, version)?;
+    let loaded = global.load(&args.config.files, args.format.machine("exec"))?;
     let ctx = args.context.to_context()?;
     super::check_known_agent(version, &loaded.config, &ctx)?;
     let session = policy::resolve(version, &loaded.config, &ctx)

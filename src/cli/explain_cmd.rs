@@ -6,7 +6,6 @@ use clap::Args;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::OpenClawVersion;
 use crate::explain::{Explanation, explain};
 use crate::loading;
 use crate::policy::{self, matcher::Verdict};
@@ -23,8 +22,9 @@ pub struct ExplainArgs {
     pub format: Format,
 }
 
-pub fn run(version: OpenClawVersion, args: &ExplainArgs) -> miette::Result<ExitCode> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_context()?;
     super::check_known_agent(version, &loaded.config, &ctx)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx)

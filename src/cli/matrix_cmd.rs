@@ -11,7 +11,6 @@ use super::output::{self, Format};
 use super::sweep::SweepArgs;
 use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
-use crate::loading;
 use crate::matrix::{self, AgentRow, Why};
 
 #[derive(Debug, Args)]
@@ -35,8 +34,9 @@ struct MatrixReport<'a> {
     agents: &'a [AgentRow],
 }
 
-pub fn run(version: OpenClawVersion, args: &MatrixArgs) -> miette::Result<ExitCode> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
     let plugin_tools = args.sweep.plugin_tools()?;
     let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
     if let Some([from, to]) = args.why.as_deref() {

@@ -5,6 +5,7 @@ mod catalog_cmd;
 mod diff_cmd;
 mod exec_cmd;
 mod explain_cmd;
+mod global;
 mod lint_cmd;
 mod matrix_cmd;
 mod output;
@@ -24,6 +25,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::OpenClawVersion;
 use crate::policy::{PluginTool, SandboxChoice, SessionContext};
+pub use global::{Global, GlobalArgs};
 pub use output::Format;
 
 const EXIT_CODES: &str = "\
@@ -44,6 +46,9 @@ pub struct Cli {
     /// OpenClaw release whose behaviour to simulate.
     #[arg(long, global = true, default_value = "2026.9", value_name = "VERSION")]
     pub openclaw_version: OpenClawVersion,
+
+    #[command(flatten)]
+    pub global: GlobalArgs,
 
     #[command(subcommand)]
     pub command: Command,
@@ -237,21 +242,21 @@ pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette:
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     install_report_handler();
-    let result = match &cli.command {
-        Command::Tools(args) => tools_cmd::run(cli.openclaw_version, args),
-        Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
-        Command::Exec(args) => exec_cmd::run(cli.openclaw_version, args),
-        Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
-        Command::Lint(args) => lint_cmd::run(cli.openclaw_version, args),
+    let result = Global::new(cli.openclaw_version, &cli.global).and_then(|global| match &cli.command {
+        Command::Tools(args) => tools_cmd::run(&global, args),
+        Command::Explain(args) => explain_cmd::run(&global, args),
+        Command::Exec(args) => exec_cmd::run(&global, args),
+        Command::Catalog(args) => catalog_cmd::run(&global, args),
+        Command::Lint(args) => lint_cmd::run(&global, args),
         Command::Rule(args) => rule_cmd::run(args),
-        Command::Url(args) => url_cmd::run(cli.openclaw_version, args),
-        Command::Path(args) => path_cmd::run(cli.openclaw_version, args),
-        Command::Simulate(args) => simulate_cmd::run(cli.openclaw_version, args),
-        Command::Matrix(args) => matrix_cmd::run(cli.openclaw_version, args),
-        Command::WhoCan(args) => who_can_cmd::run(cli.openclaw_version, args),
-        Command::Diff(args) => diff_cmd::run(cli.openclaw_version, args),
-        Command::Test(args) => test_cmd::run(cli.openclaw_version, args),
-    };
+        Command::Url(args) => url_cmd::run(&global, args),
+        Command::Path(args) => path_cmd::run(&global, args),
+        Command::Simulate(args) => simulate_cmd::run(&global, args),
+        Command::Matrix(args) => matrix_cmd::run(&global, args),
+        Command::WhoCan(args) => who_can_cmd::run(&global, args),
+        Command::Diff(args) => diff_cmd::run(&global, args),
+        Command::Test(args) => test_cmd::run(&global, args),
+    });
     match result {
         Ok(code) => code,
         Err(report) => {

@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::OpenClawVersion;
 use crate::batch::run_tools_case;
+use crate::config::Location;
 use crate::config::view::inbound::Audience;
-use crate::loading::{self, LoadedFiles};
+use crate::loading::LoadedFiles;
 use crate::policy::rules::Source;
 use crate::policy::session::Assumption;
 use crate::policy::{self, Removal, Resolution, SessionContext};
@@ -31,11 +31,12 @@ pub struct ToolsArgs {
     pub batch: Option<PathBuf>,
 }
 
-pub fn run(version: OpenClawVersion, args: &ToolsArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     if let Some(batch) = &args.batch {
-        return run_batch(version, batch);
+        return run_batch(global, batch);
     }
-    let loaded = loading::load_files(&args.config.files, version)?;
+    let loaded = global.load(&args.config.files, args.format.machine("tools"))?;
     let ctx = args.context.to_context()?;
     super::check_known_agent(version, &loaded.config, &ctx)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx)
@@ -57,11 +58,12 @@ pub fn run(version: OpenClawVersion, args: &ToolsArgs) -> miette::Result<ExitCod
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> {
+fn run_batch(global: &super::Global, path: &Path) -> miette::Result<ExitCode> {
+    let opts = global.options();
     let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let base_dir = std::path::absolute(base_dir).unwrap_or_else(|_| base_dir.to_path_buf());
     output::run_jsonl(path, |case| match case {
-        Ok(case) => run_tools_case(&case, version, &base_dir),
+        Ok(case) => run_tools_case(&case, &opts, &base_dir),
         Err(message) => serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}}),
     })
 }
@@ -73,7 +75,7 @@ pub struct LocatedRemoval {
     #[serde(flatten)]
     pub removal: Removal,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 /// The `tools` answer as printed.
@@ -108,8 +110,8 @@ pub struct StepSummary {
     pub removed: Vec<String>,
 }
 
-/// `file:line:col` of a source written in config.
-pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<String> {
+/// Where a source written in config is.
+pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<Location> {
     loaded.locate(source?.config_path()?)
 }
 

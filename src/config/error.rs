@@ -194,7 +194,7 @@ pub enum WarningKind {
 }
 
 impl WarningKind {
-    fn code(self) -> &'static str {
+    pub fn code(self) -> &'static str {
         match self {
             WarningKind::DuplicateKey => "config::duplicate-key",
             WarningKind::MissingEnvVar => "config::missing-env-var",

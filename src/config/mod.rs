@@ -27,7 +27,7 @@ pub use env::MissingEnvVar;
 pub use error::{ConfigError, ConfigWarning, IncludeErrorKind, WarningKind};
 pub use load::{LoadOptions, LoadedConfig, load, load_inline};
 pub use path::PathSeg;
-pub use source::{Origin, SourceFile};
+pub use source::{Location, Origin, SourceFile};
 pub use tree::{Node, NodeKind};
 pub use validate::{IssueCategory, ValidationIssue, validate};
 
