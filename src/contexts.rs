@@ -11,13 +11,13 @@ use std::collections::{BTreeSet, HashSet};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::OpenClawVersion;
 use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
 use crate::keypath::{KeyPath, PathSeg};
 use crate::pack::VersionPack;
 use crate::policy::session::{self, Session, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
 use crate::policy::{self, PluginTool, Resolution, SessionContext};
+use crate::{OpenClawVersion, escape};
 
 /// One enumerated session of one agent.
 #[derive(Debug, Clone, Serialize)]
@@ -142,6 +142,8 @@ impl<'a> Sessions<'a> {
         let mut out = Vec::new();
         let mut push = |id: String, description: String, ctx: SessionContext| {
             let (audience, reached_by) = self.audience(agent, &ctx);
+            // Names are built from the config's group ids and sender keys: shown, never obeyed.
+            let (id, description) = (escape::visible(&id).into_owned(), escape::visible(&description).into_owned());
             out.push(NamedContext { agent_id: agent.to_string(), id, description, audience, reached_by, ctx });
         };
         push(MAIN.into(), "main DM session, owner".into(), main.clone());

@@ -84,7 +84,7 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
                     None => s.to_string(),
                 })
                 .unwrap_or_default();
-            table.add_row(vec![step.step.clone(), verdict_text(&step.verdict, step.entry.as_deref()), at]);
+            table.add_row(output::cells([step.step.clone(), verdict_text(&step.verdict, step.entry.as_deref()), at]));
         }
         out.push_str(&format!("\n{table}\n"));
     }

@@ -117,11 +117,11 @@ impl Global {
         for warning in loaded.warnings() {
             match warning.kind {
                 WarningKind::MissingEnvVar => missing_warned = true,
-                _ => eprintln!("{:?}", miette::Report::new(warning.clone())),
+                _ => output::write_stderr(&format!("{:?}", miette::Report::new(warning.clone()))),
             }
         }
         if let Some(grouped) = MissingEnvVars::group(loaded.unset_env_vars()).filter(|_| missing_warned) {
-            eprintln!("{:?}", miette::Report::new(grouped));
+            output::write_stderr(&format!("{:?}", miette::Report::new(grouped)));
         }
     }
 }

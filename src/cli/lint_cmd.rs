@@ -246,7 +246,7 @@ impl fmt::Debug for FindingDiagnostic<'_> {
 
 impl fmt::Display for FindingDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.finding.message)
+        f.write_str(&crate::escape::visible(&self.finding.message))
     }
 }
 
@@ -266,7 +266,7 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(&self.help))
+        Some(Box::new(crate::escape::block(&self.help)))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -283,7 +283,7 @@ impl Diagnostic for FindingDiagnostic<'_> {
 
 fn human(report: &LintReport, unused: &[&Suppression]) -> String {
     let terminal = std::io::stdout().is_terminal();
-    let color = terminal && std::env::var_os("NO_COLOR").is_none();
+    let color = output::styled(terminal);
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let width = if terminal { 100 } else { usize::MAX };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_wrap_lines(terminal);

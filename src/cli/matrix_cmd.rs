@@ -110,7 +110,10 @@ fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
     }
     out.push_str("\nContexts (and who can reach them):\n");
     for (id, description) in &contexts {
-        out.push_str(&format!("  {id}: {description}\n    reached by: {}\n", audiences(rows, id)));
+        out.push_str(&format!(
+            "  {id}: {description}\n    reached by: {}\n",
+            crate::escape::visible(&audiences(rows, id))
+        ));
     }
     for row in rows {
         for cell in &row.cells {

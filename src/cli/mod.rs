@@ -260,16 +260,20 @@ pub fn run() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(report) => {
-            eprintln!("{report:?}");
+            output::write_stderr(&format!("{report:?}"));
             ExitCode::from(2)
         }
     }
 }
 
-/// Diagnostics wrap to the terminal width only on a terminal: wrapped paths and codes would break grep in CI logs.
+/// Diagnostics wrap to the terminal width only on a terminal: wrapped paths and codes would break
+/// grep in CI logs. Colour only on a terminal without `NO_COLOR`.
 fn install_report_handler() {
     use std::io::IsTerminal;
-    let wrap = std::io::stderr().is_terminal();
+    let terminal = std::io::stderr().is_terminal();
+    let color = output::styled(terminal);
     // A hook can only be set once per process; a second call is harmless, so its error is ignored.
-    let _ = miette::set_hook(Box::new(move |_| Box::new(miette::MietteHandlerOpts::new().wrap_lines(wrap).build())));
+    let _ = miette::set_hook(Box::new(move |_| {
+        Box::new(miette::MietteHandlerOpts::new().wrap_lines(terminal).color(color).build())
+    }));
 }

@@ -186,9 +186,23 @@ fn render(report: &ToolsReport) -> String {
                 (None, Some(source)) => source.to_string(),
                 _ => String::new(),
             };
-            table.add_row(vec![tool.clone(), removal.step.clone(), why, at]);
+            table.add_row(output::cells([tool.clone(), removal.step.clone(), why, at]));
         }
         out.push_str(&format!("\nRemoved tools ({}):\n{table}\n", report.removed.len()));
+    }
+    if !report.not_constructed.is_empty() {
+        // Grouped by reason: most of the catalog is usually missing for the same few reasons.
+        let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (tool, reason) in &report.not_constructed {
+            match by_reason.iter_mut().find(|(r, _)| r == reason) {
+                Some((_, tools)) => tools.push(tool),
+                None => by_reason.push((reason, vec![tool])),
+            }
+        }
+        out.push_str(&format!("\nNever built for this session ({}):\n", report.not_constructed.len()));
+        for (reason, tools) in by_reason {
+            out.push_str(&textwrap(&format!("{}: {reason}", tools.join(", ")), 96, "  "));
+        }
     }
     for warning in &report.warnings {
         out.push_str(&format!("\nwarning: {warning}\n"));

@@ -222,13 +222,13 @@ fn render_text(report: &UrlReport, setup: &PolicySetup) -> String {
             Verdict::Blocked => "blocked",
             Verdict::Error => "error",
         };
-        table.add_row(vec![
+        table.add_row(output::cells([
             index.to_string(),
             hop.url.clone(),
             hop.host.clone().unwrap_or_default(),
             addresses,
             verdict.to_string(),
-        ]);
+        ]));
     }
     text.push_str(&format!("{table}\n"));
     if setup.sources.is_empty() {

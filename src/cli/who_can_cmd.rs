@@ -69,7 +69,7 @@ fn render(answer: &who_can::WhoCan) -> String {
         for m in &answer.matches {
             let mut row = vec![m.agent_id.clone(), m.context.clone(), m.session_key.clone(), m.audience.describe()];
             row.extend(m.decision.map(|d| d.to_string()));
-            table.add_row(row);
+            table.add_row(output::cells(row));
         }
         out.push_str(&format!("{table}\n"));
     }

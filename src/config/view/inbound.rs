@@ -143,8 +143,13 @@ pub struct InboundRoute {
 }
 
 impl InboundRoute {
-    /// `telegram DMs`, `telegram@work group -100`, `slack channel C123`.
+    /// `telegram DMs`, `telegram@work group -100`, `slack channel C123`, control characters of
+    /// the config's ids made visible.
     pub fn label(&self) -> String {
+        crate::escape::visible(&self.raw_label()).into_owned()
+    }
+
+    fn raw_label(&self) -> String {
         let channel = match &self.account {
             Some(account) => format!("{}@{account}", self.channel),
             None => self.channel.clone(),
