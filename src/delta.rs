@@ -70,7 +70,7 @@ impl ToolState {
                 let how = match (verdict.as_deref(), entry) {
                     (_, Some(entry)) => format!("allowed by \"{entry}\""),
                     (Some(verdict), None) => verdict.to_string(),
-                    (None, None) => "does not apply".into(),
+                    (None, None) => "is not in force here".into(),
                 };
                 format!("present: {step} {how}{}", at(location))
             }
@@ -168,8 +168,14 @@ fn removed_state(removal: &Removal, locate: Locate<'_>) -> ToolState {
 /// step whose allowlist entry lets it through.
 fn present_state(side: &Side<'_>, tool: &str, step: Option<&str>) -> ToolState {
     let records = side.resolution.as_ref().map(|r| r.steps.as_slice()).unwrap_or_default();
+    // A profile step is labelled by its profile (`tools.profile (coding)`): the other side's
+    // profile step is the one to compare with, whatever profile it names.
+    let family = |label: &str| label.split(" (").next().unwrap_or(label).to_string();
     let record = match step {
-        Some(label) => records.iter().find(|r| r.step.label == label),
+        Some(label) => records
+            .iter()
+            .find(|r| r.step.label == label)
+            .or_else(|| records.iter().find(|r| family(&r.step.label) == family(label))),
         None => records.iter().find(|r| {
             explain::step_verdict(r, tool).is_some_and(|v| v.source.as_ref().is_some_and(|s| s.config_path().is_some()))
         }),

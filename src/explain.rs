@@ -99,6 +99,9 @@ pub struct StepVerdict {
     pub entry: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// The config block the step reads (the profile key, the agent's `tools`, the group entry).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<KeyPath>,
 }
 
 /// A way to get the tool back at one layer.
@@ -164,6 +167,7 @@ pub fn step_verdict(record: &policy::StepRecord, name: &str) -> Option<StepVerdi
         verdict,
         entry: entry.map(|e| e.pattern.clone()),
         source: entry.map(|e| e.source.clone()),
+        scope: record.step.scope.clone(),
     })
 }
 
@@ -292,6 +296,10 @@ fn construction_edits(resolution: &Resolution, tool: &str) -> Vec<Vec<Edit>> {
     }
 }
 
+/// Every edit needed to bring the tool back, in order: each round lifts the first thing that
+/// still keeps the tool out (construction, then the pipeline's steps in order) on the config as
+/// the earlier rounds left it, so a step that both denies and misses the tool gets both edits.
+/// `restores` on a fix says whether the edits up to it bring the tool back.
 fn fixes(
     version: OpenClawVersion,
     config: &Value,
@@ -299,33 +307,49 @@ fn fixes(
     resolution: &Resolution,
     tool: &str,
 ) -> Vec<Fix> {
+    const MAX_ROUNDS: usize = 32;
     let pack = VersionPack::get(version);
-    let trial = Trial { version, config, ctx, before: resolution, tool };
-    if let Some(reason) = resolution.not_constructed.get(tool) {
-        let candidates = construction_edits(resolution, tool);
-        let note = candidates.is_empty().then(|| format!("not built for this session: {reason}"));
-        let build = trial.fix("construction".into(), candidates, note);
-        // Once built, the pipeline may still remove it: those steps need their own edits.
-        let mut built = config.clone();
-        build.edits.iter().for_each(|edit| edit.apply(&mut built));
-        let then = match policy::resolve(version, &built, ctx) {
-            Ok(after) if !build.restores && after.candidates.iter().any(|t| t == tool) => {
-                fixes(version, &built, ctx, &after, tool)
+    let mut working = config.clone();
+    let mut current = resolution.clone();
+    let mut unliftable: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for _ in 0..MAX_ROUNDS {
+        if current.tools.iter().any(|t| t == tool) {
+            break;
+        }
+        let (step, candidates, note) = match current.not_constructed.get(tool) {
+            Some(_) if unliftable.iter().any(|s| s == "construction") => break,
+            Some(reason) => {
+                let candidates = construction_edits(&current, tool);
+                let note = candidates.is_empty().then(|| format!("not built for this session: {reason}"));
+                ("construction".to_string(), candidates, note)
             }
-            _ => Vec::new(),
+            None => {
+                let blocking = (0..current.steps.len()).find(|&i| {
+                    let record = &current.steps[i];
+                    record.verdicts.get(tool).is_some_and(|v| !v.keeps()) && !unliftable.contains(&record.step.label)
+                });
+                let Some(index) = blocking else { break };
+                let (candidates, note) = step_edits(pack, &working, &current, index, tool);
+                (current.steps[index].step.label.clone(), candidates, note)
+            }
         };
-        return std::iter::once(build).chain(then).collect();
+        let trial = Trial { version, config: &working, ctx, before: &current, tool };
+        let fix = trial.fix(step, candidates, note);
+        if fix.edits.is_empty() {
+            unliftable.push(fix.step.clone());
+            out.push(fix);
+            continue;
+        }
+        fix.edits.iter().for_each(|edit| edit.apply(&mut working));
+        let restores = fix.restores;
+        out.push(fix);
+        match policy::resolve(version, &working, ctx) {
+            Ok(next) if !restores => current = next,
+            _ => break,
+        }
     }
-    let blocking: Vec<usize> = (0..resolution.steps.len())
-        .filter(|&i| resolution.steps[i].verdicts.get(tool).is_some_and(|v| !v.keeps()))
-        .collect();
-    blocking
-        .iter()
-        .map(|&index| {
-            let (candidates, note) = step_edits(pack, config, resolution, index, tool);
-            trial.fix(resolution.steps[index].step.label.clone(), candidates, note)
-        })
-        .collect()
+    out
 }
 
 /// Edits tried out on a copy of one session's config.
@@ -521,5 +545,18 @@ mod tests {
         let fix = &explanation.fixes[0];
         assert_eq!(fix.edits[0].describe(), "set agents.defaults.sandbox.workspaceAccess to \"rw\"");
         assert!(fix.restores, "{fix:?}");
+    }
+
+    #[test]
+    fn a_step_that_both_denies_and_misses_gets_both_edits() {
+        let config = json!({"agents": {"entries": {"rev": {"tools": {"allow": ["read"], "deny": ["exec"]}}}}});
+        let ctx = SessionContext { agent_id: Some("rev".into()), sender_is_owner: Some(true), ..Default::default() };
+        let explanation = run(config, ctx, "exec");
+        let edits: Vec<String> = explanation.fixes.iter().flat_map(|f| f.edits.iter().map(Edit::describe)).collect();
+        assert_eq!(
+            edits,
+            ["remove \"exec\" from agents.entries.rev.tools.deny", "add \"exec\" to agents.entries.rev.tools.allow"]
+        );
+        assert!(!explanation.fixes[0].restores && explanation.fixes[1].restores);
     }
 }

@@ -35,13 +35,14 @@ pub enum DiffFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
-    /// A tool became reachable somewhere, or a probe command's exec decision loosened.
+    /// A tool became reachable somewhere, a session holding tools became reachable by more
+    /// senders, or a probe command's exec decision loosened.
     NewAccess,
 }
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit codes:\n  0  compared (and, with --fail-on new-access, nothing became reachable)\n  1  --fail-on new-access: a tool became reachable or an exec decision loosened\n  2  could not compare: bad config, unknown revision, bad arguments"
+    after_help = "Exit codes:\n  0  compared (and, with --fail-on new-access, nothing became reachable)\n  1  --fail-on new-access: a tool became reachable, more senders can reach a session with tools, or an exec decision loosened\n  2  could not compare: bad config, unknown revision, bad arguments"
 )]
 pub struct DiffArgs {
     /// Base config file (repeat to overlay files).
@@ -51,8 +52,8 @@ pub struct DiffArgs {
     /// `$include`s are read at that revision too.
     #[arg(long, value_name = "REV")]
     pub base_rev: Option<String>,
-    /// Head config file (repeat to overlay files).
-    #[arg(long = "head", value_name = "FILE", required = true)]
+    /// Head config file (repeat to overlay files); `-c` as in every other command.
+    #[arg(long = "head", short = 'c', alias = "config", value_name = "FILE", required = true)]
     pub head: Vec<PathBuf>,
     /// More probe commands, one per line (`#` comments), besides the built-in ones.
     #[arg(long, value_name = "FILE")]
@@ -268,10 +269,19 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
         }
     }
     let s = &report.summary;
+    let spread = |gained: bool| {
+        let changes = report.access.iter().flat_map(|a| a.changes.iter().map(move |c| (a, c)));
+        let (mut tools, mut sessions) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+        for (access, located) in changes.filter(|(_, c)| c.change.gained == gained) {
+            tools.insert(&located.change.tool);
+            sessions.insert((&access.agent_id, &access.context));
+        }
+        format!("{} tool(s) {} in {} session(s)", tools.len(), if gained { "gained" } else { "lost" }, sessions.len())
+    };
     out.push_str(&format!(
-        "\n{} tool(s) gained, {} lost, {} session(s) reachable by more senders, {} exec decision(s) loosened, {} tightened, {} exec setting(s) changed{}\n",
-        s.tools_gained,
-        s.tools_lost,
+        "\n{}, {}, {} session(s) reachable by more senders, {} exec decision(s) loosened, {} tightened, {} exec setting(s) changed{}\n",
+        spread(true),
+        spread(false),
         s.audiences_widened,
         s.exec_loosened,
         s.exec_tightened,

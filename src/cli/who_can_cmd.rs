@@ -61,13 +61,13 @@ fn render(answer: &who_can::WhoCan) -> String {
     };
     let mut out = format!("{what}: {} of {} agent × context sessions\n", answer.matches.len(), answer.checked);
     if !answer.matches.is_empty() {
-        let mut header = vec!["Agent", "Context", "Session", "Who can reach it"];
+        let mut header = vec!["Agent", "Context", "Who can reach it"];
         if answer.command.is_some() {
             header.push("Decision");
         }
         let mut table = output::table(&header);
         for m in &answer.matches {
-            let mut row = vec![m.agent_id.clone(), m.context.clone(), m.session_key.clone(), m.audience.describe()];
+            let mut row = vec![m.agent_id.clone(), m.context.clone(), m.audience.describe()];
             row.extend(m.decision.map(|d| d.to_string()));
             table.add_row(output::cells(row));
         }

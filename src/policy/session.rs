@@ -68,7 +68,7 @@ pub enum SessionError {
     #[error("agent `{explicit}` does not match the session key's agent `{from_key}`")]
     AgentMismatch { explicit: String, from_key: String },
     #[error(
-        "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured})"
+        "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured}); 2026.9 picks a default only from agents.defaults.systemAgent.agentId, not from a `default: true` marker"
     )]
     NoDefaultAgent { configured: String },
 }
