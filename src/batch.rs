@@ -28,12 +28,12 @@ fn tools_case(case: &Value, default_version: OpenClawVersion, base_dir: &Path) -
         serde_json::from_value(case.clone()).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
     let loaded = crate::loading::load_case_config(case, version, base_dir)?;
     if !loaded.issues.is_empty() {
-        return Ok(json!({"id": id, "ok": false, "config": {"valid": false, "issues": loaded.issues}}));
+        return Ok(json!({"id": id, "ok": false, "config": loaded.report}));
     }
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
     let removed: BTreeMap<&String, &String> = resolution.removed.iter().map(|(tool, r)| (tool, &r.step)).collect();
-    let mut warnings = loaded.warnings;
+    let mut warnings = loaded.notes;
     warnings.extend(resolution.warnings.iter().cloned());
     Ok(json!({
         "id": id,
@@ -42,5 +42,6 @@ fn tools_case(case: &Value, default_version: OpenClawVersion, base_dir: &Path) -
         "removed": removed,
         "warnings": warnings,
         "candidates": resolution.candidates,
+        "config": loaded.report,
     }))
 }

@@ -6,15 +6,20 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
-use crate::config::{self, LoadOptions, LoadedConfig};
+use crate::config::path::substitution_path;
+use crate::config::{self, ConfigWarning, LoadOptions, LoadedConfig, WarningKind};
 use crate::keypath::KeyPath;
 
 /// A case's config after loading and validation.
 pub struct LoadedCase {
     pub config: Value,
-    /// Validation issues as `{path, message}`; non-empty means OpenClaw refuses the config.
+    /// Validation issues as `{path, message, kind}`; non-empty means OpenClaw refuses the config.
     pub issues: Vec<Value>,
-    pub warnings: Vec<String>,
+    /// What the release says about the config, in the oracle's shape: `valid`, and when present
+    /// `issues`, `warnings` (the release's own, `{path, message}`) and `legacyIssues`.
+    pub report: Value,
+    /// clawpolicy's own loader notes (duplicate keys, non-finite numbers), not the release's.
+    pub notes: Vec<String>,
 }
 
 /// Load options from the process environment. The snapshot is taken once per process, not per
@@ -40,12 +45,43 @@ pub fn load_case_config(case: &Value, version: OpenClawVersion, base_dir: &Path)
         (None, Some(path)) => config::load(&[base_dir.join(path)], &opts).map_err(config_error)?,
         (None, None) => config::load_inline(json!({}), &opts).map_err(config_error)?,
     };
-    let issues = config::validate(&loaded, version)
+    let validation = config::validate::check(&loaded, version);
+    let issues: Vec<Value> = validation
+        .issues
         .iter()
-        .map(|issue| json!({"path": issue.dotted_path(), "message": issue.message}))
+        .map(|issue| json!({"path": issue.dotted_path(), "message": issue.message, "kind": issue.kind}))
         .collect();
-    let warnings = loaded.warnings().iter().map(|w| w.message.clone()).collect();
-    Ok(LoadedCase { config: loaded.value().clone(), issues, warnings })
+    let warnings: Vec<Value> = validation
+        .warnings
+        .iter()
+        .chain(loaded.warnings())
+        .filter_map(|w| release_warning_path(w, version).map(|path| json!({"path": path, "message": w.message})))
+        .collect();
+    let legacy: Vec<Value> =
+        validation.legacy.iter().map(|m| json!({"path": m.path(), "message": m.message()})).collect();
+    let mut report = json!({"valid": issues.is_empty()});
+    for (key, list) in [("issues", &issues), ("warnings", &warnings), ("legacyIssues", &legacy)] {
+        if !list.is_empty() {
+            report[key] = Value::Array(list.clone());
+        }
+    }
+    let notes = loaded.warnings().iter().filter(|w| !is_release_warning(w.kind)).map(|w| w.message.clone()).collect();
+    Ok(LoadedCase { config: loaded.value().clone(), issues, report, notes })
+}
+
+fn is_release_warning(kind: WarningKind) -> bool {
+    matches!(kind, WarningKind::MissingEnvVar | WarningKind::Migrated | WarningKind::NoHeartbeatOwner)
+}
+
+/// The path a warning of the release's own carries, printed the way the release prints it;
+/// `None` for clawpolicy's own loader notes.
+pub fn release_warning_path(warning: &ConfigWarning, version: OpenClawVersion) -> Option<String> {
+    match warning.kind {
+        WarningKind::MissingEnvVar => Some(substitution_path(&warning.path, version)),
+        WarningKind::Migrated => Some(config::migrate::release_path(&warning.path)),
+        WarningKind::NoHeartbeatOwner => Some(config::path::dotted(&warning.path)),
+        WarningKind::DuplicateKey | WarningKind::NonFiniteNumber => None,
+    }
 }
 
 /// JSON5 text given inline in a case: parsed with the config parser, then loaded like an inline
@@ -89,10 +125,12 @@ impl LoadedFiles {
 /// Loads, overlays (later files override earlier ones) and validates config files. With no
 /// files, OpenClaw's own discovery finds the config. A config OpenClaw would refuse is an error.
 pub fn load_files(paths: &[PathBuf], version: OpenClawVersion) -> miette::Result<LoadedFiles> {
-    let (loaded, issues) = load_unvalidated(paths, version)?;
-    for warning in loaded.warnings() {
+    let loaded = config::load(paths, &options(version, None))?;
+    let validation = config::validate::check(&loaded, version);
+    for warning in validation.warnings.iter().chain(loaded.warnings()) {
         eprintln!("{:?}", miette::Report::new(warning.clone()));
     }
+    let issues = validation.issues;
     if let Some(first) = issues.first() {
         for issue in &issues[1..] {
             eprintln!("{:?}", miette::Report::new(issue.clone()));

@@ -11,11 +11,19 @@ use clawpolicy::policy::RUNTIME_CAP_LABEL;
 use serde_json::Value;
 
 /// Differences we know about and cannot remove, with the reason (also in docs/conformance.md).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
-    "hand-legacy-agents-list-single",
-    "2026.9 migrates a one-entry legacy agents.list into agents.entries before validating; \
-     clawpolicy validates the file as written and rejects the legacy key",
-)];
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "hand-agent-default-true-second",
+        "no agent given and two agents, one marked `default: true`: 2026.9 migrates the marker into \
+         `agents.defaults.systemAgent.agentId` and routes to that agent (the real `openclaw sandbox explain` \
+         does); the oracle picks its default agent with the deprecated `resolveDefaultAgentId`, which ignores \
+         the migrated owner and fails with AgentSelectionRequiredError",
+    ),
+    (
+        "hand-legacy-agents-list-with-default",
+        "same as hand-agent-default-true-second, with the roster written as a legacy `agents.list`",
+    ),
+];
 
 fn read_jsonl(path: &Path) -> Vec<Value> {
     let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

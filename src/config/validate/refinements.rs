@@ -7,13 +7,15 @@ use super::issue::{IssueCategory, ValidationIssue};
 use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
+use crate::policy::session::normalize_agent_id;
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
 
-pub fn check(config: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str>) -> Vec<ValidationIssue> {
     let mut rules = Rules { version, issues: Vec::new() };
     rules.tool_scopes(config);
-    rules.agent_roster(config);
+    rules.agent_roster(config, legacy_owner);
+    rules.agent_references(config);
     rules.sandboxes(config);
     rules.channels(config);
     rules.loop_detection(config);
@@ -148,23 +150,26 @@ impl Rules {
         );
     }
 
-    /// 2026.9 roster rules on `agents.entries`.
-    fn agent_roster(&mut self, config: &Value) {
+    /// 2026.9 roster rules on `agents` (the zod `AgentsSchema` refinement). `legacy_owner`: the
+    /// release validates a roster whose single legacy marker it has just migrated as if it said
+    /// `ownership: "explicit"`.
+    fn agent_roster(&mut self, config: &Value, legacy_owner: Option<&str>) {
         if self.version != OpenClawVersion::V2026_9 {
             return;
         }
-        let agents = vec![key("agents")];
-        let Some(entries) = config["agents"]["entries"].as_object() else {
+        let Some(agents) = config["agents"].as_object() else {
             return;
         };
-        let entries_path = child(&agents, key("entries"));
-        // `entries: {}` alone means "no roster" and is accepted; with explicit ownership it is not.
-        // (The release also reports this after migrating a multi-entry legacy `agents.list`.)
+        let empty = Map::new();
+        let entries = match agents.get("entries") {
+            None => &empty,
+            Some(Value::Object(entries)) => entries,
+            Some(_) => return,
+        };
+        let base = vec![key("agents")];
+        let entries_path = child(&base, key("entries"));
         if entries.is_empty() {
-            if config["agents"]["ownership"] == "explicit" {
-                self.push(entries_path, "agents.entries must contain at least one configured agent".to_string());
-            }
-            return;
+            self.push(entries_path.clone(), "agents.entries must contain at least one configured agent".to_string());
         }
         let mut seen: Vec<(String, &String)> = Vec::new();
         for id in entries.keys() {
@@ -178,25 +183,71 @@ impl Rules {
                 seen.push((normalized, id));
             }
         }
-        let defaults = entries.values().filter(|e| e["default"] == Value::Bool(true)).count();
-        if defaults > 1 {
+        let markers = entries.values().filter(|e| e["default"] == Value::Bool(true)).count();
+        if markers > 1 {
             self.push(
                 entries_path,
-                format!("agents.entries must contain at most one default=true entry (found {defaults})"),
+                format!("agents.entries must contain at most one default=true entry (found {markers})"),
             );
         }
-        let explicit = config["agents"]["ownership"] == "explicit";
-        let ownership = child(&agents, key("ownership"));
-        if explicit && defaults > 0 {
+        let synthetic = legacy_owner.is_some() && entries.len() > 1 && !agents.contains_key("ownership");
+        let explicit = agents.get("ownership").and_then(Value::as_str) == Some("explicit") || synthetic;
+        let ownership = child(&base, key("ownership"));
+        if explicit && markers > 0 {
             self.push(
-                ownership,
+                ownership.clone(),
                 "agents.ownership=explicit cannot be combined with a legacy default=true marker".to_string(),
             );
-        } else if !explicit && defaults == 0 && entries.len() > 1 {
+        }
+        if !explicit && markers == 0 && entries.len() > 1 {
             self.push(
                 ownership,
                 "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true marker; add agents.ownership=\"explicit\" or run openclaw doctor".to_string(),
             );
+        }
+    }
+
+    /// 2026.9's root refinement: agent ids named by heartbeat, system agent, talk and bindings
+    /// must be in the roster (`main` when there is none).
+    fn agent_references(&mut self, config: &Value) {
+        if self.version != OpenClawVersion::V2026_9 {
+            return;
+        }
+        let ids: Vec<&String> = config["agents"]["entries"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(_, entry)| entry.is_object())
+            .map(|(id, _)| id)
+            .collect();
+        let known = |id: &str| {
+            let id = normalize_agent_id(id);
+            if ids.is_empty() { id == "main" } else { ids.iter().any(|k| normalize_agent_id(k) == id) }
+        };
+        let unknown = |id: &str| format!("Unknown agent id \"{id}\" (not in agents.entries).");
+        for target in [["agents", "defaults", "heartbeat", "agentId"], ["agents", "defaults", "systemAgent", "agentId"]]
+        {
+            if let Some(id) = target.iter().try_fold(config, |v, k| v.get(k)).and_then(Value::as_str)
+                && !known(id)
+            {
+                self.push(target.iter().map(|k| key(k)).collect(), unknown(id));
+            }
+        }
+        if let Some(id) = config["talk"]["agentId"].as_str()
+            && !known(id)
+        {
+            self.push(vec![key("talk"), key("agentId")], unknown(id));
+        }
+        if ids.is_empty() {
+            return;
+        }
+        for (index, binding) in config["bindings"].as_array().into_iter().flatten().enumerate() {
+            if let Some(id) = binding["agentId"].as_str()
+                && id != "main"
+                && !known(id)
+            {
+                self.push(vec![key("bindings"), PathSeg::Index(index), key("agentId")], unknown(id));
+            }
         }
     }
 
@@ -363,22 +414,4 @@ fn channel_groups(config: &Value) -> Vec<(Vec<PathSeg>, &Value)> {
         }
     }
     out
-}
-
-/// OpenClaw's agent id normalization (spec tool-policy §3.4).
-pub fn normalize_agent_id(raw: &str) -> String {
-    let trimmed = raw.trim().to_lowercase();
-    if trimmed.is_empty() {
-        return "main".to_string();
-    }
-    let mut out = String::new();
-    for c in trimmed.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out: String = out.trim_matches('-').chars().take(64).collect();
-    if out.is_empty() { "main".to_string() } else { out }
 }
