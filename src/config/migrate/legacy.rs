@@ -78,6 +78,7 @@ fn rule_matches(rule: &'static LegacyRule, root: &Value, pack: &VersionPack) -> 
             let canonical = rule.canonical.as_deref().unwrap_or_default();
             return plain(legacy_tool_names(root, &rule.path, &ToolRename { legacy, canonical, pack }));
         }
+        Some("qqbotOpenAllowFrom") => return plain(qqbot_open_allow_from(root)),
         Some(other) => panic!("unknown legacy detector `{other}` in release data"),
         None => {}
     }
@@ -311,4 +312,42 @@ fn legacy_tool_names(root: &Value, root_key: &str, rename: &ToolRename<'_>) -> V
     };
     visit(value, &mut vec![PathSeg::key(root_key)], &mut visitor);
     found
+}
+
+/// QQBot entries (the channel and its accounts; `accounts.default` inherits the channel's
+/// `allowFrom`) without `execApprovals` whose `allowFrom` is empty or has `*` (`qqbot:*`).
+fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
+    let Some(qqbot) = root.get("channels").and_then(|c| c.get("qqbot")).filter(|q| q.is_object()) else {
+        return Vec::new();
+    };
+    let accounts = qqbot.get("accounts").and_then(Value::as_object).into_iter().flatten();
+    let entries = std::iter::once((qqbot, None))
+        .chain(accounts.filter(|(_, a)| a.is_object()).map(|(id, a)| (a, (id == "default").then_some(qqbot))));
+    let open = |(entry, inherited): (&Value, Option<&Value>)| {
+        if entry.get("execApprovals").is_some() {
+            return false;
+        }
+        let allow = if entry.get("allowFrom").is_some() {
+            entry.get("allowFrom")
+        } else {
+            inherited.and_then(|i| i.get("allowFrom"))
+        };
+        let ids: Vec<String> = allow
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|item| match item {
+                Value::String(s) => Some(s.trim().to_string()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .filter(|id| !id.is_empty())
+            .collect();
+        let wildcard = ids.iter().any(|id| {
+            let lower = id.to_lowercase();
+            lower.strip_prefix("qqbot:").unwrap_or(&lower) == "*"
+        });
+        ids.is_empty() || wildcard
+    };
+    if entries.into_iter().any(open) { vec![vec![PathSeg::key("channels"), PathSeg::key("qqbot")]] } else { Vec::new() }
 }

@@ -16,6 +16,7 @@ pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str
     rules.tool_scopes(config);
     rules.agent_roster(config, legacy_owner);
     rules.agent_references(config);
+    rules.mcp_servers(config);
     rules.sandboxes(config);
     rules.channels(config);
     rules.loop_detection(config);
@@ -247,6 +248,90 @@ impl Rules {
                 && !known(id)
             {
                 self.push(vec![key("bindings"), PathSeg::Index(index), key("agentId")], unknown(id));
+            }
+        }
+    }
+
+    /// 2026.9 `McpServerSchema` refinement (`mcp.servers.*`, `nodeHost.mcp.servers.*`): retired
+    /// key spellings, `disabled`, per-requester OAuth and stdio without a command.
+    fn mcp_servers(&mut self, config: &Value) {
+        if self.version != OpenClawVersion::V2026_9 {
+            return;
+        }
+        const RETIRED: [&str; 8] = [
+            "connectTimeout",
+            "connect_timeout",
+            "timeout",
+            "workingDirectory",
+            "supports_parallel_tool_calls",
+            "ssl_verify",
+            "client_cert",
+            "client_key",
+        ];
+        for base in [vec![key("mcp"), key("servers")], vec![key("nodeHost"), key("mcp"), key("servers")]] {
+            let servers = base.iter().try_fold(config, |v, seg| v.get(seg.as_key().unwrap_or_default()));
+            for (name, server) in servers.and_then(Value::as_object).into_iter().flatten() {
+                let Some(fields) = server.as_object() else { continue };
+                let path = child(&base, key(name));
+                for retired in RETIRED.iter().filter(|k| fields.contains_key(**k)) {
+                    let issue = format!("Unrecognized key: \"{retired}\"");
+                    self.issues.push(ValidationIssue::new(path.clone(), issue, IssueCategory::UnknownKey));
+                }
+                if server["codex"].as_object().is_some_and(|c| c.contains_key("default_tools_approval_mode")) {
+                    let issue = "Unrecognized key: \"default_tools_approval_mode\"";
+                    self.issues.push(ValidationIssue::new(
+                        child(&path, key("codex")),
+                        issue,
+                        IssueCategory::UnknownKey,
+                    ));
+                }
+                if let Some(disabled) = fields.get("disabled") {
+                    let replacement = match disabled.as_bool() {
+                        Some(disabled) => format!(
+                            "\"enabled: {}\" instead, then run \"openclaw doctor --fix\" to migrate existing config",
+                            !disabled
+                        ),
+                        None => "the canonical \"enabled\" boolean instead".to_string(),
+                    };
+                    self.push(
+                        child(&path, key("disabled")),
+                        format!("unsupported key \"disabled\"; use {replacement}"),
+                    );
+                }
+                if server["oauth"]["identity"] == "per-requester" {
+                    let identity = child(&child(&path, key("oauth")), key("identity"));
+                    if server["auth"] != "oauth" {
+                        self.push(
+                            identity.clone(),
+                            "oauth.identity \"per-requester\" requires auth: \"oauth\"".to_string(),
+                        );
+                    }
+                    if server["oauth"]["authProfileId"].as_str().is_some_and(|s| !s.is_empty()) {
+                        self.push(
+                            child(&child(&path, key("oauth")), key("authProfileId")),
+                            "oauth.authProfileId cannot be used with oauth.identity \"per-requester\"".to_string(),
+                        );
+                    }
+                    if server["url"].as_str().is_none_or(str::is_empty) {
+                        self.push(
+                            identity.clone(),
+                            "oauth.identity \"per-requester\" requires an HTTP server URL".to_string(),
+                        );
+                    }
+                    if fields.contains_key("command") || server["transport"] == "stdio" {
+                        self.push(
+                            identity,
+                            "oauth.identity \"per-requester\" cannot be combined with a command or \"stdio\" transport"
+                                .to_string(),
+                        );
+                    }
+                }
+                if server["transport"] == "stdio" && server["command"].as_str().is_none_or(|c| c.trim().is_empty()) {
+                    self.push(
+                        child(&path, key("transport")),
+                        "\"stdio\" transport requires a non-empty command".to_string(),
+                    );
+                }
             }
         }
     }
