@@ -12,21 +12,43 @@ use crate::config::tree::{Node, NodeKind};
 
 const PROVIDER_KEYS: [&str; 2] = ["contextTokens", "contextWindow"];
 
+type OriginRef = Option<std::sync::Arc<crate::config::source::Origin>>;
+
 struct Note {
     path: Vec<PathSeg>,
     message: String,
-    origin: Option<std::sync::Arc<crate::config::source::Origin>>,
+    origin: OriginRef,
+}
+
+/// The release's `changes` and `warnings` lists, printed changes first.
+struct Notes {
+    data: &'static ReleaseMigrations,
+    changes: Vec<Note>,
+    warnings: Vec<Note>,
+}
+
+impl Notes {
+    fn change(&mut self, path: &[PathSeg], message: String, origin: &OriginRef) {
+        self.changes.push(Note { path: path.to_vec(), message, origin: origin.clone() });
+    }
+
+    /// `Removed <path>.`, and the warning `warning` about the same key.
+    fn removed(&mut self, path: &[PathSeg], warning: &str, origin: &OriginRef) {
+        let source = release_path(path);
+        self.change(path, self.data.load_warning("contextRemoved", &[("path", &source)]), origin);
+        let message = self.data.load_warning(warning, &[("path", &source)]);
+        self.warnings.push(Note { path: path.to_vec(), message, origin: origin.clone() });
+    }
 }
 
 pub(super) fn migrate(root: &mut Node, data: &'static ReleaseMigrations, out: &mut LoadMigration) {
     if !has_legacy_context_budget(root) {
         return;
     }
-    let mut changes = Vec::new();
-    let mut warnings = Vec::new();
-    providers(root, data, out, &mut changes, &mut warnings);
-    agents(root, data, out, &mut changes, &mut warnings);
-    for note in changes.into_iter().chain(warnings) {
+    let mut notes = Notes { data, changes: Vec::new(), warnings: Vec::new() };
+    providers(root, &mut notes, out);
+    agents(root, &mut notes, out);
+    for note in notes.changes.into_iter().chain(notes.warnings) {
         out.warn(note.path, note.message, note.origin);
     }
 }
@@ -53,13 +75,8 @@ fn has_legacy_context_budget(root: &Node) -> bool {
         || agents.member("list").and_then(Node::as_array).into_iter().flatten().any(|e| has_key(e, "contextTokens"))
 }
 
-fn providers(
-    root: &mut Node,
-    data: &'static ReleaseMigrations,
-    out: &mut LoadMigration,
-    changes: &mut Vec<Note>,
-    warnings: &mut Vec<Note>,
-) {
+fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
+    let data = notes.data;
     let Some(providers) = root.get_mut(&path_of(&["models", "providers"])).and_then(Node::as_object_mut) else {
         return;
     };
@@ -83,18 +100,18 @@ fn providers(
                         "contextBaked",
                         &[("path", &source), ("provider", provider_id), ("index", &index.to_string()), ("key", key)],
                     );
-                    changes.push(Note { path: path.clone(), message, origin: value.origin.clone() });
+                    notes.change(&path, message, &value.origin);
                 }
             }
             fields.shift_remove(key);
             let form = data.form("provider-context");
             let literal = value.to_value().to_string();
             let (id, message, fix) = if has_models {
-                changes.push(Note {
-                    path: path.clone(),
-                    message: data.load_warning("contextRemovedAfterBaking", &[("path", &source)]),
-                    origin: value.origin.clone(),
-                });
+                notes.change(
+                    &path,
+                    data.load_warning("contextRemovedAfterBaking", &[("path", &source)]),
+                    &value.origin,
+                );
                 let targets: Vec<String> = baked.iter().map(|i| format!("models[{i}]")).collect();
                 let moved = if targets.is_empty() {
                     "every model entry already sets it, so it is dropped".to_string()
@@ -109,16 +126,7 @@ fn providers(
                     ),
                 )
             } else {
-                changes.push(Note {
-                    path: path.clone(),
-                    message: data.load_warning("contextRemoved", &[("path", &source)]),
-                    origin: value.origin.clone(),
-                });
-                warnings.push(Note {
-                    path: path.clone(),
-                    message: data.load_warning("contextNoModels", &[("path", &source)]),
-                    origin: value.origin.clone(),
-                });
+                notes.removed(&path, "contextNoModels", &value.origin);
                 (
                     "provider-context",
                     format!(
@@ -135,29 +143,15 @@ fn providers(
     }
 }
 
-fn agents(
-    root: &mut Node,
-    data: &'static ReleaseMigrations,
-    out: &mut LoadMigration,
-    changes: &mut Vec<Note>,
-    warnings: &mut Vec<Note>,
-) {
+fn agents(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
+    let data = notes.data;
     let Some(agents) = root.as_object_mut().and_then(|r| r.get_mut("agents")).and_then(Node::as_object_mut) else {
         return;
     };
     let mut remove = |fields: Option<&mut IndexMap<String, Node>>, path: Vec<PathSeg>| {
         let Some(value) = fields.and_then(|f| f.shift_remove("contextTokens")) else { return };
         let source = release_path(&path);
-        changes.push(Note {
-            path: path.clone(),
-            message: data.load_warning("contextRemoved", &[("path", &source)]),
-            origin: value.origin.clone(),
-        });
-        warnings.push(Note {
-            path: path.clone(),
-            message: data.load_warning("contextNotPerModel", &[("path", &source)]),
-            origin: value.origin.clone(),
-        });
+        notes.removed(&path, "contextNotPerModel", &value.origin);
         let form = data.form("agent-context-tokens");
         out.forms.push(MigratedForm {
             form: "agent-context-tokens",
