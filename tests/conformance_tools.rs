@@ -178,7 +178,7 @@ fn check_family(version: &str, family: &str, with_config: bool) {
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();
         assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
-        let got = run_tools_case(case, default_version, &dir);
+        let got = run_tools_case(case, &clawpolicy::loading::process_options(default_version), &dir);
         let config_diff = if with_config { compare_config(want, &got, &core) } else { None };
         stats.add(want, &got);
         if let Some(diff) = compare(want, &got).or(config_diff) {

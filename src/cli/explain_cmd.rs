@@ -6,7 +6,6 @@ use clap::Args;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::OpenClawVersion;
 use crate::explain::{Explanation, explain};
 use crate::loading;
 use crate::policy::{self, matcher::Verdict};
@@ -23,11 +22,15 @@ pub struct ExplainArgs {
     pub format: Format,
 }
 
-pub fn run(version: OpenClawVersion, args: &ExplainArgs) -> miette::Result<ExitCode> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_context()?;
+    super::check_known_agent(version, &loaded.config, &ctx)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
+    crate::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution])
+        .map_err(|message| miette::miette!(code = "explain::unknown-tool", "{message}"))?;
     let explanation = explain(version, &loaded.config, &ctx, &resolution, &args.tool);
     match args.format {
         Format::Table => {
@@ -88,7 +91,10 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
     if !e.fixes.is_empty() {
         out.push_str("\nTo bring it back (one edit per blocking step; all are needed):\n");
         for fix in &e.fixes {
-            out.push_str(&format!("  at `{}`:\n", fix.step));
+            match fix.step.as_str() {
+                "construction" => out.push_str("  so that the release builds it here:\n"),
+                step => out.push_str(&format!("  at `{step}`:\n")),
+            }
             for edit in &fix.edits {
                 out.push_str(&format!("    - {}\n", edit.describe()));
             }

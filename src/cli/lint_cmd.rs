@@ -11,11 +11,9 @@ use serde::Serialize;
 
 use super::ConfigArgs;
 use super::output;
-use crate::OpenClawVersion;
 use crate::exec::{self, ApprovalsInput};
 use crate::lint::suppress::{Suppression, Suppressions};
 use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
-use crate::loading;
 use crate::report::{self, Level};
 
 /// Exit code when findings at or above `--severity-min` remain.
@@ -84,7 +82,8 @@ struct Summary {
     suppressed: usize,
 }
 
-pub fn run(version: OpenClawVersion, args: &LintArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     let selection = Selection { severity_min: args.severity_min, only: args.only.clone(), skip: args.skip.clone() };
     if let Some(unknown) = selection.unknown_rule_names().first() {
         return Err(miette::miette!(
@@ -93,13 +92,15 @@ pub fn run(version: OpenClawVersion, args: &LintArgs) -> miette::Result<ExitCode
             "no rule is called `{unknown}`"
         ));
     }
-    let (loaded, issues) = loading::load_unvalidated(&args.config.files, version)?;
-    let suppressions = load_suppressions(args, &loaded)?;
+    let machine = (args.format == LintFormat::Json).then_some((output::Format::Json, "lint"));
+    let files = global.load_any(&args.config.files, version, machine)?;
+    let (loaded, issues) = (files.loaded(), files.issues());
+    let suppressions = load_suppressions(args, loaded)?;
     let approvals = match super::exec_cmd::approvals_input(version, args.approvals.as_deref()) {
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };
-    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
+    let ctx = LintContext::new(version, loaded, issues, approvals.as_ref());
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
     let text = match args.format {
@@ -337,6 +338,6 @@ fn summary_line(report: &LintReport) -> String {
         parts.join(", "),
         s.suppressed,
         report.rules_run,
-        report.version
+        report.openclaw_version.release()
     )
 }

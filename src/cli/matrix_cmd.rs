@@ -11,7 +11,6 @@ use super::output::{self, Format};
 use super::sweep::SweepArgs;
 use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
-use crate::loading;
 use crate::matrix::{self, AgentRow, Why};
 
 #[derive(Debug, Args)]
@@ -35,8 +34,9 @@ struct MatrixReport<'a> {
     agents: &'a [AgentRow],
 }
 
-pub fn run(version: OpenClawVersion, args: &MatrixArgs) -> miette::Result<ExitCode> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
     let plugin_tools = args.sweep.plugin_tools()?;
     let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
     if let Some([from, to]) = args.why.as_deref() {
@@ -108,9 +108,9 @@ fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
     for row in rows {
         out.push_str(&format!("  {}: {}\n", row.agent_id, row.main_tools.join(", ")));
     }
-    out.push_str("\nContexts:\n");
+    out.push_str("\nContexts (and who can reach them):\n");
     for (id, description) in &contexts {
-        out.push_str(&format!("  {id}: {description}\n"));
+        out.push_str(&format!("  {id}: {description}\n    reached by: {}\n", audiences(rows, id)));
     }
     for row in rows {
         for cell in &row.cells {
@@ -120,6 +120,21 @@ fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
         }
     }
     out
+}
+
+/// Who can reach a context, once when every agent's session has the same audience, else per agent.
+fn audiences(rows: &[AgentRow], context: &str) -> String {
+    let per_agent: Vec<(&str, String)> = rows
+        .iter()
+        .filter_map(|row| {
+            let cell = row.cells.iter().find(|c| c.context == context)?;
+            Some((row.agent_id.as_str(), cell.audience.describe()))
+        })
+        .collect();
+    match per_agent.as_slice() {
+        [(_, first), rest @ ..] if rest.iter().all(|(_, a)| a == first) => first.clone(),
+        _ => per_agent.iter().map(|(agent, audience)| format!("{agent}: {audience}")).collect::<Vec<_>>().join("; "),
+    }
 }
 
 /// Table width when printing to a file or pipe.

@@ -19,11 +19,20 @@ pub enum Format {
     Yaml,
 }
 
-/// Prints a machine document: `{"schemaVersion": 1, "kind": …, …body}`.
+impl Format {
+    /// The format and document kind a refusal must also be printed in, for machine formats.
+    pub fn machine(self, kind: &str) -> Option<(Format, &str)> {
+        (self != Format::Table).then_some((self, kind))
+    }
+}
+
+/// Prints a machine document: `{"schemaVersion": 1, "kind": …, "ok": true, …body}`.
 pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette::Result<()> {
     let mut document = serde_json::Map::new();
     document.insert("schemaVersion".into(), SCHEMA_VERSION.into());
     document.insert("kind".into(), kind.into());
+    // A document answers; a refusal overrides this with `ok: false`.
+    document.insert("ok".into(), Value::Bool(true));
     match serde_json::to_value(body).map_err(|e| miette::miette!("cannot serialize output: {e}"))? {
         Value::Object(fields) => document.extend(fields),
         other => {

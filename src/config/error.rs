@@ -203,7 +203,7 @@ impl WarningKind {
         (self == WarningKind::Migrated).then_some(super::problem::ProblemKind::Migrated)
     }
 
-    fn code(self) -> &'static str {
+    pub fn code(self) -> &'static str {
         match self {
             WarningKind::DuplicateKey => "config::duplicate-key",
             WarningKind::MissingEnvVar => "config::missing-env-var",

@@ -53,6 +53,7 @@ pub struct LoadedConfig {
     sources: Vec<Arc<SourceFile>>,
     warnings: Vec<ConfigWarning>,
     missing_env_vars: Vec<MissingEnvVar>,
+    unset_env_vars: Vec<MissingEnvVar>,
     env: HashMap<String, String>,
     migrated_forms: Vec<MigratedForm>,
     legacy_owner: Option<String>,
@@ -107,8 +108,8 @@ impl LoadedConfig {
         &self.warnings
     }
 
-    /// `${VAR}` references without a value, in config order. 2026.2 rejects the config for the
-    /// first one (see validation); 2026.9 keeps the literal and warns.
+    /// `${VAR}` references without a value that make the release refuse the config: 2026.2
+    /// rejects it for the first one (see validation); 2026.9 keeps the literal and warns.
     pub fn missing_env_vars(&self) -> &[MissingEnvVar] {
         &self.missing_env_vars
     }
@@ -140,6 +141,11 @@ impl LoadedConfig {
     /// migrations: what the files say, merged.
     pub fn resolved(&self) -> &Value {
         &self.resolved
+    }
+
+    /// Every `${VAR}` reference without a value, in config order, whatever the release does.
+    pub fn unset_env_vars(&self) -> &[MissingEnvVar] {
+        &self.unset_env_vars
     }
 
     /// The environment after the config's `env` block was applied.
@@ -275,23 +281,19 @@ fn finish(
     let resolved = tree.to_value();
     let migration = migrate::run(&mut tree, opts.version, &MigrationEnv { env: &env, cwd: &opts.cwd });
     let mut warnings: Vec<ConfigWarning> = documents.notes.into_iter().map(note_warning).collect();
-    let missing_env_vars = match opts.version {
-        OpenClawVersion::V2026_9 => {
-            warnings.extend(missing.into_iter().map(|m| ConfigWarning {
-                kind: WarningKind::MissingEnvVar,
-                message: format!(
-                    "{}: Missing env var \"{}\" - feature using this value will be unavailable",
-                    substitution_path(&m.path, opts.version),
-                    m.name
-                ),
-                path: m.path,
-                origin: m.origin,
-                related: None,
-            }));
-            Vec::new()
-        }
-        OpenClawVersion::V2026_2 => missing,
-    };
+    if opts.version == OpenClawVersion::V2026_9 {
+        warnings.extend(missing.iter().map(|m| ConfigWarning {
+            kind: WarningKind::MissingEnvVar,
+            message: format!(
+                "{}: Missing env var \"{}\" - feature using this value will be unavailable",
+                substitution_path(&m.path, opts.version),
+                m.name
+            ),
+            path: m.path.clone(),
+            origin: m.origin.clone(),
+            related: None,
+        }));
+    }
     warnings.extend(migration.warnings);
     let sources = documents.documents.iter().map(|d| d.source.clone()).collect();
     LoadedConfig {
@@ -302,7 +304,8 @@ fn finish(
         documents: documents.documents,
         sources,
         warnings,
-        missing_env_vars,
+        missing_env_vars: if opts.version == OpenClawVersion::V2026_2 { missing.clone() } else { Vec::new() },
+        unset_env_vars: missing,
         env,
         migrated_forms: migration.forms,
         legacy_owner: migration.legacy_owner,
@@ -379,6 +382,7 @@ mod tests {
         );
         assert_eq!(cfg.value()["agents"]["entries"]["main"]["workspace"], "${MISSING_DIR}");
         assert!(cfg.missing_env_vars().is_empty());
+        assert_eq!(cfg.unset_env_vars()[0].name, "MISSING_DIR");
         assert_eq!(cfg.effective_env().get("FROM_CONFIG").map(String::as_str), Some("cfg-value"));
 
         // 2026.2 records the missing variable for validation instead of warning.

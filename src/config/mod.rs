@@ -21,6 +21,7 @@ pub mod secrets;
 pub mod source;
 pub mod tree;
 pub mod validate;
+pub mod view;
 
 pub use discovery::discover_config_path;
 pub use document::Document;
@@ -29,7 +30,7 @@ pub use error::{ConfigError, ConfigWarning, IncludeErrorKind, WarningKind};
 pub use load::{LoadOptions, LoadedConfig, load, load_inline};
 pub use path::PathSeg;
 pub use problem::ProblemKind;
-pub use source::{Origin, SourceFile};
+pub use source::{Location, Origin, SourceFile};
 pub use tree::{Node, NodeKind};
 pub use validate::{IssueCategory, ValidationIssue, validate};
 

@@ -275,7 +275,7 @@ pub struct SkippedRule {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LintReport {
-    pub version: OpenClawVersion,
+    pub openclaw_version: OpenClawVersion,
     /// The config files linted (overlays in order).
     pub files: Vec<String>,
     pub findings: Vec<Finding>,
@@ -323,7 +323,7 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
     dedup_findings(&mut findings);
     let (findings, suppressed) = suppressions.apply(findings);
     LintReport {
-        version: ctx.version,
+        openclaw_version: ctx.version,
         files: ctx.loaded.config_paths().iter().map(|p| p.display().to_string()).collect(),
         findings,
         suppressed,

@@ -41,6 +41,8 @@ pub struct SandboxState {
     pub forced: bool,
     pub main_session_key: String,
     pub workspace_access: String,
+    /// Where `workspaceAccess` was set; `None` when it is the built-in default `none`.
+    pub workspace_access_path: Option<KeyPath>,
 }
 
 /// The resolved identity of a session.
@@ -294,8 +296,11 @@ fn sandbox_state(
         Some((mode, path)) => (mode, Some(path)),
         None => ("off".to_string(), None),
     };
-    let workspace_access =
-        agent_field("workspaceAccess").or_else(|| default_field("workspaceAccess")).map_or("none".into(), |(v, _)| v);
+    let (workspace_access, workspace_access_path) =
+        match agent_field("workspaceAccess").or_else(|| default_field("workspaceAccess")) {
+            Some((access, path)) => (access, Some(path)),
+            None => ("none".to_string(), None),
+        };
     let global_scope = KeyPath::keys(&["session", "scope"]).lookup(config).and_then(Value::as_str) == Some("global");
     let main_session_key = if global_scope { "global".to_string() } else { format!("agent:{agent_id}:main") };
     let comparable = comparable_session_key(session_key, agent_id, &main_session_key);
@@ -309,7 +314,7 @@ fn sandbox_state(
         SandboxChoice::On => (true, true),
         SandboxChoice::Off => (false, true),
     };
-    SandboxState { mode, mode_path, sandboxed, forced, main_session_key, workspace_access }
+    SandboxState { mode, mode_path, sandboxed, forced, main_session_key, workspace_access, workspace_access_path }
 }
 
 /// Canonicalizes main-session aliases (`main`, `agent:main:main`, …) to the agent's main key.

@@ -14,8 +14,8 @@ pub use schema::did_you_mean;
 
 use super::LoadedConfig;
 use super::error::{ConfigWarning, WarningKind};
-use super::migrate::ReleaseMigrations;
 use super::migrate::legacy::{self, LegacyMatch};
+use super::migrate::{MigrationEnv, ReleaseMigrations};
 use super::path::{parse_dotted, substitution_path};
 use super::problem::ProblemKind;
 use crate::OpenClawVersion;
@@ -151,6 +151,29 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
         origin,
         related: None,
     }]
+}
+
+/// What `version` would reject in a config value that has no files behind it (an edit being
+/// tried out): the release's load-time migrations, then the schema and the hand-written rules,
+/// without origins. A value taken from a loaded config is already migrated; there, a multi-agent
+/// roster without ownership or markers whose system agent is set can only come from a legacy
+/// `default: true` the loader migrated (the loaded config would otherwise have been refused), so
+/// it is validated as the release validates that roster.
+pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let mut tree = super::Node::from_value(value);
+    let env = std::collections::HashMap::new();
+    let migration =
+        super::migrate::run(&mut tree, version, &MigrationEnv { env: &env, cwd: std::path::Path::new("/") });
+    let value = tree.to_value();
+    let agents = &value["agents"];
+    let entries = agents["entries"].as_object();
+    let migrated_owner = agents["defaults"]["systemAgent"]["agentId"].as_str().filter(|_| {
+        agents.get("ownership").is_none()
+            && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get("default").is_none()))
+    });
+    let mut issues = schema::check(&value, version);
+    issues.extend(refinements::check(&value, version, migration.legacy_owner.as_deref().or(migrated_owner)));
+    issues
 }
 
 #[cfg(test)]
