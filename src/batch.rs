@@ -31,12 +31,12 @@ fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value
     let opts = LoadOptions { version, ..opts.clone() };
     let loaded = crate::loading::load_case_config(case, &opts, base_dir)?;
     if !loaded.issues.is_empty() {
-        return Ok(json!({"id": id, "ok": false, "config": {"valid": false, "issues": loaded.issues}}));
+        return Ok(json!({"id": id, "ok": false, "config": loaded.report}));
     }
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
     let removed: BTreeMap<&String, &String> = resolution.removed.iter().map(|(tool, r)| (tool, &r.step)).collect();
-    let mut warnings = loaded.warnings;
+    let mut warnings = loaded.notes;
     warnings.extend(resolution.warnings.iter().cloned());
     Ok(json!({
         "id": id,
@@ -45,5 +45,6 @@ fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value
         "removed": removed,
         "warnings": warnings,
         "candidates": resolution.candidates,
+        "config": loaded.report,
     }))
 }

@@ -7,15 +7,22 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
-use crate::config::{self, ConfigError, LoadOptions, LoadedConfig, Location, ValidationIssue};
+use crate::config::path::substitution_path;
+use crate::config::{
+    self, ConfigError, ConfigWarning, LoadOptions, LoadedConfig, Location, ValidationIssue, WarningKind,
+};
 use crate::keypath::KeyPath;
 
 /// A case's config after loading and validation.
 pub struct LoadedCase {
     pub config: Value,
-    /// Validation issues as `{path, message}`; non-empty means OpenClaw refuses the config.
+    /// Validation issues as `{path, message, kind}`; non-empty means OpenClaw refuses the config.
     pub issues: Vec<Value>,
-    pub warnings: Vec<String>,
+    /// What the release says about the config, in the oracle's shape: `valid`, and when present
+    /// `issues`, `warnings` (the release's own, `{path, message}`) and `legacyIssues`.
+    pub report: Value,
+    /// clawpolicy's own loader notes (duplicate keys, non-finite numbers), not the release's.
+    pub notes: Vec<String>,
 }
 
 /// Load options for a batch: the process environment, taken once per process, not per case (a
@@ -40,12 +47,44 @@ pub fn load_case_config(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Re
         (None, Some(path)) => config::load(&[PathBuf::from(path)], &opts).map_err(config_error)?,
         (None, None) => config::load_inline(json!({}), &opts).map_err(config_error)?,
     };
-    let issues = config::validate(&loaded, opts.version)
+    let version = opts.version;
+    let validation = config::validate::check(&loaded, version);
+    let issues: Vec<Value> = validation
+        .issues
         .iter()
-        .map(|issue| json!({"path": issue.dotted_path(), "message": issue.message}))
+        .map(|issue| json!({"path": issue.dotted_path(), "message": issue.message, "kind": issue.kind}))
         .collect();
-    let warnings = loaded.warnings().iter().map(|w| w.message.clone()).collect();
-    Ok(LoadedCase { config: loaded.value().clone(), issues, warnings })
+    let warnings: Vec<Value> = validation
+        .warnings
+        .iter()
+        .chain(loaded.warnings())
+        .filter_map(|w| release_warning_path(w, version).map(|path| json!({"path": path, "message": w.message})))
+        .collect();
+    let legacy: Vec<Value> =
+        validation.legacy.iter().map(|m| json!({"path": m.path(), "message": m.message()})).collect();
+    let mut report = json!({"valid": issues.is_empty()});
+    for (key, list) in [("issues", &issues), ("warnings", &warnings), ("legacyIssues", &legacy)] {
+        if !list.is_empty() {
+            report[key] = Value::Array(list.clone());
+        }
+    }
+    let notes = loaded.warnings().iter().filter(|w| !is_release_warning(w.kind)).map(|w| w.message.clone()).collect();
+    Ok(LoadedCase { config: loaded.value().clone(), issues, report, notes })
+}
+
+fn is_release_warning(kind: WarningKind) -> bool {
+    matches!(kind, WarningKind::MissingEnvVar | WarningKind::Migrated | WarningKind::NoHeartbeatOwner)
+}
+
+/// The path a warning of the release's own carries, printed the way the release prints it;
+/// `None` for clawpolicy's own loader notes.
+pub fn release_warning_path(warning: &ConfigWarning, version: OpenClawVersion) -> Option<String> {
+    match warning.kind {
+        WarningKind::MissingEnvVar => Some(substitution_path(&warning.path, version)),
+        WarningKind::Migrated => Some(config::migrate::release_path(&warning.path)),
+        WarningKind::NoHeartbeatOwner => Some(config::path::dotted(&warning.path)),
+        WarningKind::DuplicateKey | WarningKind::NonFiniteNumber => None,
+    }
 }
 
 /// JSON5 text given inline in a case: parsed with the config parser, then loaded like an inline
@@ -63,6 +102,8 @@ pub struct LoadedFiles {
     pub config: Value,
     loaded: LoadedConfig,
     issues: Vec<ValidationIssue>,
+    /// Warnings the release's validation adds to a config it accepts.
+    warnings: Vec<ConfigWarning>,
 }
 
 impl LoadedFiles {
@@ -74,6 +115,12 @@ impl LoadedFiles {
     /// What the release would reject; empty means it accepts the config.
     pub fn issues(&self) -> &[ValidationIssue] {
         &self.issues
+    }
+
+    /// Warnings the release's validation adds to a config it accepts (after the loader's own,
+    /// [`LoadedConfig::warnings`]).
+    pub fn validation_warnings(&self) -> &[ConfigWarning] {
+        &self.warnings
     }
 
     /// Where the value at `path` was written, if it came from a file.
@@ -122,8 +169,8 @@ pub enum Refusal {
 /// is an error; what the release would reject is in [`LoadedFiles::issues`].
 pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedFiles, ConfigError> {
     let loaded = config::load(paths, opts)?;
-    let issues = config::validate(&loaded, opts.version);
-    Ok(LoadedFiles { config: loaded.value().clone(), loaded, issues })
+    let validation = config::validate::check(&loaded, opts.version);
+    Ok(LoadedFiles { config: loaded.value().clone(), loaded, issues: validation.issues, warnings: validation.warnings })
 }
 
 /// Loads config files the release accepts: [`load_files`], refusing what the release refuses.

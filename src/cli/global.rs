@@ -84,6 +84,11 @@ impl Global {
     ) -> miette::Result<LoadedFiles> {
         let loaded = self.load_any(files, version, machine)?;
         self.warn(loaded.loaded());
+        if !self.quiet {
+            for warning in loaded.validation_warnings() {
+                eprintln!("{:?}", miette::Report::new(warning.clone()));
+            }
+        }
         loaded.accepted().map_err(|refusal| self.refuse(refusal, version, machine))
     }
 
@@ -157,6 +162,7 @@ fn issue_document(issue: &ValidationIssue) -> Value {
         "path": issue.dotted_path(),
         "message": issue.message,
         "code": issue.category.code(),
+        "kind": issue.kind,
         "help": issue.help,
         "location": issue.origin.as_ref().map(Location::from),
     })
