@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::auto_enable;
 use super::context::SessionContext;
-use super::matcher::{CompiledPolicy, PluginGroups, glob_matches, plain_glob_matches};
+use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups, glob_matches, plain_glob_matches};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session, split_agent_key};
@@ -57,11 +58,6 @@ struct ExplicitLists {
     plugin_deny: Vec<String>,
 }
 
-/// The marker text of the `*` that alsoAllow-only scopes get (see `ScopeLists::to_policy`).
-fn is_implicit_star(entry: &Entry) -> bool {
-    entry.pattern == "*" && matches!(&entry.source, Source::Builtin { what } if what.starts_with("implicit"))
-}
-
 fn explicit_lists(
     pack: &VersionPack,
     steps: &[Step],
@@ -90,28 +86,35 @@ fn explicit_lists(
     for (kind, policy) in policies {
         // Profile steps count with their profile list only; their alsoAllow shows in its own scope.
         let profile = matches!(kind, StepKind::Profile | StepKind::ProviderProfile);
+        // The sandbox resolver hands over its lists with static groups already expanded, so a
+        // sandbox `group:memory` names `memory_search` to plugin selection (other layers stay raw).
+        let as_listed = |pattern: &str| -> Vec<String> {
+            if kind == StepKind::Sandbox {
+                expand_static_groups(pack, pattern)
+            } else {
+                Some(pattern.trim().to_string()).into_iter().filter(|p| !p.is_empty()).collect()
+            }
+        };
         let mut implicit = false;
         for entry in policy.allow.iter().flatten() {
             if profile && !matches!(&entry.source, Source::Builtin { .. }) {
                 continue;
             }
-            if is_implicit_star(entry) {
+            if entry.is_implicit_star() {
                 implicit = true;
                 continue;
             }
-            let pattern = entry.pattern.trim();
-            if pattern.is_empty() {
-                continue;
-            }
-            lists.allow.push(Some(pattern.to_string()));
-            if !profile {
-                lists.override_allow.push(pattern.to_string());
+            for pattern in as_listed(&entry.pattern) {
+                if !profile {
+                    lists.override_allow.push(pattern.clone());
+                }
+                lists.allow.push(Some(pattern));
             }
         }
         if implicit {
             lists.allow.push(None);
         }
-        lists.deny.extend(policy.deny_patterns().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()));
+        lists.deny.extend(policy.deny_patterns().flat_map(as_listed));
     }
     if is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
@@ -535,13 +538,17 @@ fn plugin_enabled(
         return false;
     }
     let allow = string_list(field("allow"));
-    // 2026.9 exempts the memory slot plugin from plugins.allow.
     let is_memory_slot = plugin.enabled_by_default.is_none();
-    let exempt = is_memory_slot && version == OpenClawVersion::V2026_9;
     let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
-    // 2026.9 also lets an explicit `entries.<id>.enabled: true` through plugins.allow.
-    let explicitly_enabled = entry_enabled == Some(true) && version == OpenClawVersion::V2026_9;
-    if !allow.is_empty() && !allow.iter().any(|a| a == id) && !exempt && !explicitly_enabled {
+    let current = version == OpenClawVersion::V2026_9;
+    // 2026.9's loader enables a plugin the config uses, unless its entry says `enabled: false`.
+    let auto_enabled = current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, version, plugin);
+    let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
+    // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
+    // plugins and entries with material settings to it.
+    let allowlisted = allow.iter().any(|a| a == id)
+        || (current && (is_memory_slot || auto_enabled || auto_enable::entry_allowlisted(config, id)));
+    if !allow.is_empty() && !allowlisted {
         return false;
     }
     // 2026.2 ignores `entries.<id>.enabled: false` for the memory slot.

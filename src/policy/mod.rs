@@ -1,6 +1,7 @@
 //! The tool-policy resolver: one function that every command uses, so `tools`, `explain`,
 //! `lint` and `diff` can never disagree.
 
+mod auto_enable;
 pub mod context;
 pub mod inventory;
 pub mod matcher;
