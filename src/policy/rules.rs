@@ -195,6 +195,18 @@ mod tests {
     }
 
     #[test]
+    fn only_an_also_allow_alone_gets_the_implicit_star() {
+        let star = |v: Value| {
+            let policy = ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"])).to_policy().unwrap();
+            policy.allow.unwrap().iter().find(|e| e.pattern == "*").map(Entry::is_implicit_star)
+        };
+        assert_eq!(star(json!({"alsoAllow": ["read"]})), Some(true));
+        assert_eq!(star(json!({"allow": [], "alsoAllow": ["read"]})), Some(false));
+        assert_eq!(star(json!({"alsoAllow": [" * ", "read"]})), Some(false));
+        assert_eq!(star(json!({"allow": ["read"], "alsoAllow": ["exec"]})), None);
+    }
+
+    #[test]
     fn entries_remember_their_element_path() {
         let v = json!({"deny": ["read", 5, "exec"]});
         let lists = ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"]));

@@ -401,6 +401,25 @@ mod tests {
     }
 
     #[test]
+    fn seed_sandbox_belongs_to_the_session_keys_agent() {
+        let config = json!({"agents": {"list": [{"id": "main"}, {"id": "work", "sandbox": {"mode": "all"}}]}});
+        let resolve = |key: &str| {
+            let ctx =
+                SessionContext { agent_id: Some("work".into()), session_key: Some(key.into()), ..Default::default() };
+            Session::resolve(&config, &ctx, OpenClawVersion::V2026_2).unwrap()
+        };
+        let global = resolve("global");
+        assert_eq!(global.agent_id, "work");
+        assert!(!global.sandbox.sandboxed, "the sandbox is the default agent's");
+        assert!(!resolve("agent:main:telegram:group:g1").sandbox.sandboxed);
+        assert!(resolve("agent:work:main").sandbox.sandboxed);
+        let current = json!({"agents": {"entries": {"work": {"sandbox": {"mode": "all"}}}}});
+        let ctx =
+            SessionContext { agent_id: Some("work".into()), session_key: Some("global".into()), ..Default::default() };
+        assert!(Session::resolve(&current, &ctx, OpenClawVersion::V2026_9).unwrap().sandbox.sandboxed);
+    }
+
+    #[test]
     fn multiple_agents_without_owner_is_an_error() {
         let config = json!({"agents": {"ownership": "explicit", "entries": {"a": {}, "b": {}}}});
         let err = Session::resolve(&config, &SessionContext::default(), OpenClawVersion::V2026_9).unwrap_err();

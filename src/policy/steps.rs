@@ -321,6 +321,23 @@ mod tests {
     }
 
     #[test]
+    fn runtime_groups_naming_message_keep_it_past_the_profile() {
+        let config = json!({"tools": {"profile": "minimal"}});
+        let profile_allows_message = |tools_allow: &[&str]| {
+            let ctx = SessionContext {
+                tools_allow: Some(tools_allow.iter().map(|t| t.to_string()).collect()),
+                ..Default::default()
+            };
+            let session = Session::resolve(&config, &ctx, OpenClawVersion::V2026_9).unwrap();
+            let steps = build(OpenClawVersion::V2026_9, &config, &session, &ctx).steps;
+            steps[0].policy.allow.iter().flatten().any(|e| e.pattern == "message")
+        };
+        assert!(profile_allows_message(&["group:messaging"]));
+        assert!(profile_allows_message(&["group:openclaw"]));
+        assert!(!profile_allows_message(&["group:fs"]));
+    }
+
+    #[test]
     fn subagent_also_allow_alone_is_ignored() {
         let pack = VersionPack::get(OpenClawVersion::V2026_9);
         let config = json!({"tools": {"subagents": {"tools": {"alsoAllow": ["gateway"]}}}});
