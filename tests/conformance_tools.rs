@@ -1,8 +1,9 @@
 //! Conformance with the real OpenClaw: every case in `fixtures/conformance/tools-<v>.cases.jsonl`
 //! was run through the release by the oracle; the answers are in `…expected.jsonl`. Per case we
-//! compare `ok`, the final tool set and the step that removed each removed tool. The legacy family
-//! (`tools-<v>-legacy.…`: load-time migrations and retired keys) also compares what the release
-//! says about the config: validity, issues, warnings and legacy issues.
+//! compare `ok`, the tools constructed (the pipeline's input), the final tool set and the step that
+//! removed each removed tool. The legacy family (`tools-<v>-legacy.…`: load-time migrations and
+//! retired keys) also compares what the release says about the config: validity, issues, warnings
+//! and legacy issues.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -67,6 +68,13 @@ fn compare(expected: &Value, actual: &Value) -> Option<String> {
     }
     // The oracle observes `createOpenClawCodingTools`; the per-run toolsAllow cap runs later, in
     // the run attempt (docs/conformance.md), so tools it removed count as present here.
+    let want = string_set(expected.get("candidates"));
+    let got = string_set(actual.get("candidates"));
+    if want != got {
+        let missing: Vec<_> = want.difference(&got).collect();
+        let extra: Vec<_> = got.difference(&want).collect();
+        return Some(format!("candidates (constructed): missing {missing:?}, extra {extra:?}"));
+    }
     let capped: BTreeSet<String> = removed_map(actual.get("removed"))
         .into_iter()
         .filter(|(_, step)| step == RUNTIME_CAP_LABEL)
