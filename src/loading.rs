@@ -128,6 +128,14 @@ impl LoadedFiles {
         self.loaded.origin(path.segments()).map(|origin| Location::from(&origin))
     }
 
+    /// The key path of the value at `path` in the file that holds it, when that differs from
+    /// `path`: a legacy roster entry the loader moved (`agents.list[1]…` now in force as
+    /// `agents.entries.work…`), or a value read from an `$include`d file.
+    pub fn written_path(&self, path: &KeyPath) -> Option<KeyPath> {
+        let origin = self.loaded.origin(path.segments())?;
+        (origin.key_path != path.segments()).then(|| KeyPath(origin.key_path.clone()))
+    }
+
     /// Where the value at `path` is written, or its nearest written ancestor (where it would go).
     pub fn locate_nearest(&self, path: &KeyPath) -> Option<Location> {
         self.loaded.nearest_origin(path.segments()).map(|origin| Location::from(&origin))

@@ -120,6 +120,9 @@ struct ExecUnavailable {
     removed_by: Option<Removal>,
     #[serde(skip_serializing_if = "Option::is_none")]
     location: Option<Location>,
+    /// The deciding key as written, when it is not the key in force (a migrated legacy roster).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    written_as: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     not_constructed: Option<String>,
 }
@@ -130,12 +133,15 @@ impl ExecUnavailable {
             return None;
         }
         let removed_by = resolution.removed.get("exec").cloned();
-        let location = super::tools_cmd::locate(removed_by.as_ref().and_then(|r| r.source.as_ref()), loaded);
+        let source = removed_by.as_ref().and_then(|r| r.source.as_ref());
+        let location = super::tools_cmd::locate(source, loaded);
+        let written_as =
+            source.and_then(|s| s.config_path()).and_then(|p| loaded.written_path(p)).map(|p| p.to_string());
         let not_constructed = Some(
             resolution.not_constructed.get("exec").cloned().unwrap_or_else(|| "not a tool of this session".into()),
         )
         .filter(|_| removed_by.is_none());
-        Some(ExecUnavailable { removed_by, location, not_constructed })
+        Some(ExecUnavailable { removed_by, location, written_as, not_constructed })
     }
 
     fn render(&self, resolution: &Resolution) -> String {
@@ -153,7 +159,8 @@ impl ExecUnavailable {
                 out.push_str(&format!("removed by step `{}` ({why})\n", removal.step));
                 if let Some(source) = &removal.source {
                     let at = self.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
-                    out.push_str(&format!("  written: {source}{at}\n"));
+                    let written = self.written_as.clone().unwrap_or_else(|| source.to_string());
+                    out.push_str(&format!("  written: {written}{at}\n"));
                 }
             }
             (None, Some(reason)) => out.push_str(&format!("never built: {reason}\n")),

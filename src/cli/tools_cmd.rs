@@ -76,6 +76,10 @@ pub struct LocatedRemoval {
     pub removal: Removal,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+    /// The deciding key as written in that file, when it is not the key in force (a migrated
+    /// legacy roster, an included file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub written_as: Option<String>,
 }
 
 /// The `tools` answer as printed.
@@ -131,7 +135,9 @@ impl ToolsReport {
                 .iter()
                 .map(|(tool, removal)| {
                     let location = locate(removal.source.as_ref(), loaded);
-                    (tool.clone(), LocatedRemoval { removal: removal.clone(), location })
+                    let path = removal.source.as_ref().and_then(Source::config_path);
+                    let written_as = path.and_then(|p| loaded.written_path(p)).map(|p| p.to_string());
+                    (tool.clone(), LocatedRemoval { removal: removal.clone(), location, written_as })
                 })
                 .collect(),
             not_constructed: resolution.not_constructed.clone(),
@@ -182,6 +188,9 @@ fn render(report: &ToolsReport) -> String {
                 (None, _) => "not in allowlist".into(),
             };
             let at = match (&located.location, &removal.source) {
+                (Some(location), Some(_)) if located.written_as.is_some() => {
+                    format!("{} (as written)\n{location}", located.written_as.as_deref().unwrap_or_default())
+                }
                 (Some(location), Some(source)) => format!("{source}\n{location}"),
                 (None, Some(source)) => source.to_string(),
                 _ => String::new(),

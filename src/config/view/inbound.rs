@@ -572,7 +572,11 @@ impl Router<'_, '_> {
         if policy == "disabled" {
             return;
         }
-        let senders = entries(scope.setting("groupAllowFrom").map(|(v, _)| v));
+        // Group senders: `groupAllowFrom`, else the DM `allowFrom` (both releases fall back).
+        let senders = match scope.setting("groupAllowFrom") {
+            Some((list, _)) => entries(Some(list)),
+            None => entries(scope.setting("allowFrom").map(|(v, _)| v)),
+        };
         let members = |what: String| allowlist_audience(&scope.channel, &senders, Audience::of(Reach::Members, what));
         let anyone = |what: String| allowlist_audience(&scope.channel, &senders, Audience::of(Reach::Anyone, what));
 
@@ -703,7 +707,8 @@ mod tests {
             "telegram": {"groupPolicy": "open"},
             "whatsapp": {"groups": {"g1": {}, "g2": {"allowFrom": ["+1555"]}}},
             "discord": {"groupPolicy": "disabled", "guilds": {"42": {}}},
-            "signal": {"groupPolicy": "open", "groupAllowFrom": ["u1"]}
+            "signal": {"groupPolicy": "open", "groupAllowFrom": ["u1"]},
+            "imessage": {"groupPolicy": "open", "allowFrom": ["+1555"]}
         }});
         let routes = all(&config);
         let any = find(&routes, "telegram any group");
@@ -713,6 +718,8 @@ mod tests {
         assert!(!routes.iter().any(|r| r.label() == "whatsapp any group"), "allowlist admits only listed groups");
         assert!(!routes.iter().any(|r| r.channel == "discord" && r.kind != RouteKind::Direct));
         assert_eq!(find(&routes, "signal any group").audience.reach, Reach::Allowlisted);
+        // Without groupAllowFrom, group senders are checked against the DM allowFrom.
+        assert_eq!(find(&routes, "imessage any group").audience.reach, Reach::Allowlisted);
     }
 
     #[test]
