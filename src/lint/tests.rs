@@ -321,3 +321,13 @@ fn plugin_only_allowlists_mean_opposite_things_per_release() {
     let seed = lint_text(OpenClawVersion::V2026_2, "{ tools: { allow: [\"memory-core\"] } }");
     assert!(finding(&seed, "CP204").message.contains("restricts nothing"));
 }
+
+#[test]
+fn an_inherited_exec_security_points_where_it_is_written() {
+    let text = "{\n  agents: { entries: { main: {} } },\n  tools: { exec: { security: \"full\" } },\n}";
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    let full = finding(&report, "CP401");
+    assert!(full.message.contains("for main"), "{}", full.message);
+    let location = full.location.as_ref().unwrap();
+    assert_eq!((location.line, location.path.as_str()), (3, "tools.exec.security"), "{location:?}");
+}
