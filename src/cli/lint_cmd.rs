@@ -11,11 +11,9 @@ use serde::Serialize;
 
 use super::ConfigArgs;
 use super::output;
-use crate::OpenClawVersion;
 use crate::exec::{self, ApprovalsInput};
 use crate::lint::suppress::{Suppression, Suppressions};
 use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
-use crate::loading;
 use crate::report::{self, Level};
 
 /// Exit code when findings at or above `--severity-min` remain.
@@ -84,7 +82,8 @@ struct Summary {
     suppressed: usize,
 }
 
-pub fn run(version: OpenClawVersion, args: &LintArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     let selection = Selection { severity_min: args.severity_min, only: args.only.clone(), skip: args.skip.clone() };
     if let Some(unknown) = selection.unknown_rule_names().first() {
         return Err(miette::miette!(
@@ -93,13 +92,15 @@ pub fn run(version: OpenClawVersion, args: &LintArgs) -> miette::Result<ExitCode
             "no rule is called `{unknown}`"
         ));
     }
-    let (loaded, issues) = loading::load_unvalidated(&args.config.files, version)?;
-    let suppressions = load_suppressions(args, &loaded)?;
+    let machine = (args.format == LintFormat::Json).then_some((output::Format::Json, "lint"));
+    let files = global.load_any(&args.config.files, version, machine)?;
+    let (loaded, issues) = (files.loaded(), files.issues());
+    let suppressions = load_suppressions(args, loaded)?;
     let approvals = match super::exec_cmd::approvals_input(version, args.approvals.as_deref()) {
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };
-    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
+    let ctx = LintContext::new(version, loaded, issues, approvals.as_ref());
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
     let text = match args.format {
@@ -245,7 +246,7 @@ impl fmt::Debug for FindingDiagnostic<'_> {
 
 impl fmt::Display for FindingDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.finding.message)
+        f.write_str(&crate::escape::visible(&self.finding.message))
     }
 }
 
@@ -265,7 +266,7 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(&self.help))
+        Some(Box::new(crate::escape::block(&self.help)))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -282,7 +283,7 @@ impl Diagnostic for FindingDiagnostic<'_> {
 
 fn human(report: &LintReport, unused: &[&Suppression]) -> String {
     let terminal = std::io::stdout().is_terminal();
-    let color = terminal && std::env::var_os("NO_COLOR").is_none();
+    let color = output::styled(terminal);
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let width = if terminal { 100 } else { usize::MAX };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_wrap_lines(terminal);
@@ -304,8 +305,8 @@ fn human(report: &LintReport, unused: &[&Suppression]) -> String {
         text.push('\n');
     }
     if let Some(first) = report.skipped.first() {
-        let codes: Vec<&str> = report.skipped.iter().map(|s| s.code).collect();
-        text.push_str(&format!("note: {} rules did not run ({}): {}\n", codes.len(), codes.join(", "), first.reason));
+        // The codes are in `--format json`; here the count and the reason say enough.
+        text.push_str(&format!("note: {} rules did not run: {}\n", report.skipped.len(), first.reason));
     }
     for entry in unused {
         text.push_str(&format!(
@@ -337,6 +338,6 @@ fn summary_line(report: &LintReport) -> String {
         parts.join(", "),
         s.suppressed,
         report.rules_run,
-        report.version
+        report.openclaw_version.release()
     )
 }

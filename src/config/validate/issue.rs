@@ -5,6 +5,7 @@ use std::fmt;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::config::path::{PathSeg, dotted};
+use crate::config::problem::ProblemKind;
 use crate::config::source::Origin;
 
 /// What kind of mistake an issue is, for grouping and for hints.
@@ -27,6 +28,8 @@ pub enum IssueCategory {
     Refinement,
     /// A `${VAR}` without a value (2026.2).
     MissingEnvVar,
+    /// A retired key the release reports with its own legacy message (2026.2 validation).
+    Legacy,
 }
 
 impl IssueCategory {
@@ -41,6 +44,7 @@ impl IssueCategory {
             IssueCategory::InvalidUnion => "config::invalid::union",
             IssueCategory::Refinement => "config::invalid::rule",
             IssueCategory::MissingEnvVar => "config::invalid::missing-env-var",
+            IssueCategory::Legacy => "config::invalid::legacy",
         }
     }
 }
@@ -54,11 +58,37 @@ pub struct ValidationIssue {
     /// A fix hint (e.g. "did you mean `alsoAllow`?").
     pub help: Option<String>,
     pub origin: Option<Origin>,
+    /// Whether `openclaw doctor --fix` repairs it or nothing does.
+    pub kind: ProblemKind,
 }
 
 impl ValidationIssue {
     pub fn new(path: Vec<PathSeg>, message: impl Into<String>, category: IssueCategory) -> Self {
-        ValidationIssue { path, message: message.into(), category, help: None, origin: None }
+        ValidationIssue { path, message: message.into(), category, help: None, origin: None, kind: ProblemKind::Fatal }
+    }
+
+    /// The keys an unknown-key issue names (`Unrecognized keys: "a", "b"`); empty for other issues.
+    pub fn unknown_keys(&self) -> Vec<&str> {
+        if self.category != IssueCategory::UnknownKey {
+            return Vec::new();
+        }
+        self.message.split('"').skip(1).step_by(2).collect()
+    }
+
+    /// What the issue is about: each unknown key's own path, or the issue's path.
+    pub fn subjects(&self) -> Vec<Vec<PathSeg>> {
+        match self.category {
+            IssueCategory::UnknownKey => self
+                .unknown_keys()
+                .into_iter()
+                .map(|key| {
+                    let mut path = self.path.clone();
+                    path.push(PathSeg::key(key));
+                    path
+                })
+                .collect(),
+            _ => vec![self.path.clone()],
+        }
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
@@ -77,7 +107,7 @@ impl fmt::Display for ValidationIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.dotted_path();
         let path = if path.is_empty() { "<root>" } else { path.as_str() };
-        write!(f, "{path}: {}", self.message)
+        write!(f, "{}: {}", crate::escape::visible(path), crate::escape::visible(&self.message))
     }
 }
 
@@ -89,7 +119,11 @@ impl Diagnostic for ValidationIssue {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        let kind = self.kind.explanation();
+        Some(Box::new(match &self.help {
+            Some(help) => format!("{help}\n{kind}"),
+            None => kind.to_string(),
+        }))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

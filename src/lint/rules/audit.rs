@@ -345,9 +345,11 @@ pub fn exec_scopes(ctx: &LintContext<'_>) -> Vec<ExecScope> {
         let Some(path) = agent.path else { continue };
         let exec_path = path.key("tools").key("exec");
         let exec = exec_path.lookup(ctx.config());
+        // An agent that sets no security of its own inherits the global one: point there.
+        let sets_security = exec.is_some_and(|e| e.get("security").is_some() || e.get("mode").is_some());
         let scope = ExecScope {
             id: agent.id.clone(),
-            path: exec_path,
+            path: if sets_security { exec_path } else { scopes[0].path.clone() },
             security: mode_or_security(exec, global_security),
             host: host_of(exec).unwrap_or_else(|| global_host.clone()),
         };
