@@ -23,25 +23,12 @@ import json
 import sys
 from pathlib import Path
 
-PROFILES = ["coding", "messaging", "minimal", "full"]
-EXEC = [{"security": "allowlist", "ask": "on-miss"}, {"mode": "ask"}, {"security": "deny"}, {"mode": "full"}]
+# The agents are shaped like the 50-agent benchmark fleet's.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "bench"))
+from generate import agent  # noqa: E402
 
 
 def fleet(agents):
-    def agent(i):
-        tools = {"profile": PROFILES[i % 4], "deny": ["canvas", "nodes"] if i % 3 else ["gateway"]}
-        if i % 5 == 0:
-            tools["alsoAllow"] = ["browser"]
-        if i % 7 == 0:
-            tools["toolsBySender"] = {f"id:owner{i}": {"alsoAllow": ["read"]}}
-        if i % 11 == 0:
-            tools["byProvider"] = {"openai/gpt-5": {"deny": ["web_fetch"]}}
-        tools["exec"] = dict(EXEC[i % 4])
-        entry = {"tools": tools}
-        if i % 4 == 1:
-            entry["sandbox"] = {"mode": "all"}
-        return entry
-
     groups = {"*": {"tools": {"deny": ["exec", "process"]}}}
     for g in range(3):
         groups[f"-100{g}"] = {"tools": {"allow": ["read", "message", "web_search"]}}
@@ -49,7 +36,7 @@ def fleet(agents):
         "agents": {
             "ownership": "explicit",
             "defaults": {"systemAgent": {"agentId": "agent0000"}, "sandbox": {"mode": "non-main"}},
-            "entries": {f"agent{i:04d}": agent(i) for i in range(agents)},
+            "entries": {f"agent{i:04d}": agent(i, head=False) for i in range(agents)},
         },
         "tools": {"deny": ["canvas"], "toolsBySender": {"*": {"deny": ["gateway"]}}},
         "channels": {"telegram": {"groups": groups}},
