@@ -289,7 +289,12 @@ fn allowlist_audience(channel: &str, list: &[String], otherwise: Audience) -> Au
     if list.is_empty() {
         return otherwise;
     }
-    Audience { reach: Reach::Allowlisted, principals: list.iter().map(|e| format!("{channel}:{e}")).collect() }
+    // An entry still holding `${VAR}` names nobody until the variable is set: say so.
+    let principal = |e: &String| match e.contains("${") {
+        true => format!("{channel}:{e} (unset variable)"),
+        false => format!("{channel}:{e}"),
+    };
+    Audience { reach: Reach::Allowlisted, principals: list.iter().map(principal).collect() }
 }
 
 /// `session.dmScope` / `session.groupScope`, which decide the session key a route lands in.
