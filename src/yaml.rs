@@ -9,7 +9,7 @@
 use std::mem::MaybeUninit;
 
 use serde::de::DeserializeOwned;
-use unsafe_libyaml as sys;
+use unsafe_libyaml as unsafe_sys;
 
 /// The largest YAML file read (a suite scaffolded from a large fleet stays far below it).
 pub const MAX_BYTES: usize = 16 * 1024 * 1024;
@@ -75,7 +75,7 @@ enum Event {
 
 /// A libyaml event parser over a borrowed string.
 struct Parser<'a> {
-    raw: Box<MaybeUninit<sys::yaml_parser_t>>,
+    raw: Box<MaybeUninit<unsafe_sys::yaml_parser_t>>,
     initialized: bool,
     done: bool,
     _text: std::marker::PhantomData<&'a str>,
@@ -83,14 +83,14 @@ struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     fn new(text: &'a str) -> Self {
-        let mut raw = Box::new(MaybeUninit::<sys::yaml_parser_t>::uninit());
+        let mut raw = Box::new(MaybeUninit::<unsafe_sys::yaml_parser_t>::uninit());
         // SAFETY: `yaml_parser_initialize` fully initializes the boxed parser (the box never moves
         // it); the input string outlives the parser through the `'a` borrow.
         let initialized = unsafe {
             let parser = raw.as_mut_ptr();
-            let initialized = sys::yaml_parser_initialize(parser).ok;
+            let initialized = unsafe_sys::yaml_parser_initialize(parser).ok;
             if initialized {
-                sys::yaml_parser_set_input_string(parser, text.as_ptr(), text.len() as u64);
+                unsafe_sys::yaml_parser_set_input_string(parser, text.as_ptr(), text.len() as u64);
             }
             initialized
         };
@@ -102,28 +102,28 @@ impl<'a> Parser<'a> {
         if self.done {
             return None;
         }
-        let mut event = MaybeUninit::<sys::yaml_event_t>::uninit();
+        let mut event = MaybeUninit::<unsafe_sys::yaml_event_t>::uninit();
         // SAFETY: the parser was initialized (`done` is false); a successful `yaml_parser_parse`
         // initializes `event`, which is read and then released exactly once.
         unsafe {
-            if sys::yaml_parser_parse(self.raw.as_mut_ptr(), event.as_mut_ptr()).fail {
+            if unsafe_sys::yaml_parser_parse(self.raw.as_mut_ptr(), event.as_mut_ptr()).fail {
                 self.done = true;
                 return None;
             }
             let event = event.as_mut_ptr();
             let mark = (*event).start_mark;
             let kind = match (*event).type_ {
-                sys::YAML_SEQUENCE_START_EVENT | sys::YAML_MAPPING_START_EVENT => {
+                unsafe_sys::YAML_SEQUENCE_START_EVENT | unsafe_sys::YAML_MAPPING_START_EVENT => {
                     Event::Open { line: mark.line as usize + 1, column: mark.column as usize + 1 }
                 }
-                sys::YAML_SEQUENCE_END_EVENT | sys::YAML_MAPPING_END_EVENT => Event::Close,
-                sys::YAML_STREAM_END_EVENT => {
+                unsafe_sys::YAML_SEQUENCE_END_EVENT | unsafe_sys::YAML_MAPPING_END_EVENT => Event::Close,
+                unsafe_sys::YAML_STREAM_END_EVENT => {
                     self.done = true;
                     Event::Other
                 }
                 _ => Event::Other,
             };
-            sys::yaml_event_delete(event);
+            unsafe_sys::yaml_event_delete(event);
             Some(kind)
         }
     }
@@ -133,7 +133,7 @@ impl Drop for Parser<'_> {
     fn drop(&mut self) {
         if self.initialized {
             // SAFETY: the parser was initialized and is deleted once.
-            unsafe { sys::yaml_parser_delete(self.raw.as_mut_ptr()) }
+            unsafe { unsafe_sys::yaml_parser_delete(self.raw.as_mut_ptr()) }
         }
     }
 }
