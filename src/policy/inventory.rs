@@ -521,6 +521,7 @@ fn core_tools_2026_2(
 fn plugin_disabled(
     version: OpenClawVersion,
     config: &Value,
+    session: &Session<'_>,
     ctx: &SessionContext,
     plugin: &crate::pack::BundledPlugin,
 ) -> Option<String> {
@@ -549,7 +550,8 @@ fn plugin_disabled(
     let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
     let current = version == OpenClawVersion::V2026_9;
     // 2026.9's loader enables a plugin the config uses, unless its entry says `enabled: false`.
-    let auto_enabled = current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, version, plugin);
+    let auto_enabled =
+        current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, &session.config_use, plugin);
     let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
     // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
     // plugins and entries with material settings to it.
@@ -620,7 +622,7 @@ fn bundled_plugin_tools(
     let mut built = Vec::new();
     let mut not_built = Vec::new();
     for plugin in &pack.plugins {
-        let disabled = plugin_disabled(version, config, ctx, plugin);
+        let disabled = plugin_disabled(version, config, session, ctx, plugin);
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
             let rejected = match version {

@@ -62,6 +62,8 @@ pub struct Session<'a> {
     pub max_spawn_depth: u32,
     pub role: SubagentRole,
     pub assumptions: Vec<Assumption>,
+    /// What plugin auto-enable reads from the whole config (shared by every session of a run).
+    pub config_use: std::sync::Arc<super::auto_enable::ConfigUse>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -138,6 +140,8 @@ pub struct Roster<'a> {
     /// Normalized id → the first entry with that id, as a scan in roster order finds it.
     by_id: std::collections::HashMap<String, AgentEntry<'a>>,
     len: usize,
+    /// What plugin auto-enable reads from every agent, gathered on first use.
+    config_use: std::sync::OnceLock<std::sync::Arc<super::auto_enable::ConfigUse>>,
 }
 
 impl<'a> Roster<'a> {
@@ -148,7 +152,7 @@ impl<'a> Roster<'a> {
         for entry in entries {
             by_id.entry(entry_id(&entry)).or_insert(entry);
         }
-        Roster { by_id, len }
+        Roster { by_id, len, config_use: std::sync::OnceLock::new() }
     }
 
     /// The entry of `agent_id` (normalized), if the agent is configured.
@@ -347,6 +351,8 @@ impl<'a> Session<'a> {
             });
         }
 
+        let config_use =
+            roster.config_use.get_or_init(|| std::sync::Arc::new(super::auto_enable::ConfigUse::of(config, version)));
         Ok(Session {
             agent_id,
             agent,
@@ -358,6 +364,7 @@ impl<'a> Session<'a> {
             max_spawn_depth,
             role,
             assumptions,
+            config_use: config_use.clone(),
         })
     }
 }
