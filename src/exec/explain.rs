@@ -237,6 +237,44 @@ pub fn operator_count(source: &str) -> usize {
     (0..bytes.len()).filter(|&i| matches!(bytes[i], b'(' | b')' | b'{' | b'}') || pipe(i)).count()
 }
 
+thread_local! {
+    /// The text being parsed, so the decoder can see the byte before a character. The input
+    /// callback always hands tree-sitter the rest of the text, so a slice's length says where it starts.
+    static PARSE_SOURCE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// UTF-8, except that a character above U+00FF right after `{`, `.` or a digit is handed to
+/// tree-sitter-bash as a character of the same lexical class below U+0100. There its scanner
+/// calls the C `isdigit` on the character (brace ranges `{1..9}`), which glibc answers from a
+/// 384-entry table: a larger code point reads past it (a crash for `{` + U+10FFFD). The release's
+/// WebAssembly libc answers "not a digit", and so does every character below U+0100 here; the
+/// generated lexer puts every character from U+007F up in one class, so nothing else changes.
+struct BraceSafeUtf8;
+
+impl tree_sitter::Decode for BraceSafeUtf8 {
+    fn decode(bytes: &[u8]) -> (i32, u32) {
+        let width = match bytes.first() {
+            None => return (-1, 0),
+            Some(b) if *b < 0x80 => return (i32::from(*b), 1),
+            Some(b) if *b >= 0xF0 => 4,
+            Some(b) if *b >= 0xE0 => 3,
+            Some(_) => 2,
+        };
+        let Some(c) = bytes.get(..width).and_then(|b| std::str::from_utf8(b).ok()).and_then(|s| s.chars().next())
+        else {
+            return (-1, 1);
+        };
+        let code = c as u32;
+        let before = PARSE_SOURCE.with_borrow(|source| {
+            let at = source.len().checked_sub(bytes.len())?;
+            source.get(at.checked_sub(1)?).copied()
+        });
+        let after_brace_or_digit = before.is_some_and(|b| b == b'{' || b == b'.' || b.is_ascii_digit());
+        let code = if code > 0xFF && after_brace_or_digit { 0x80 | (code & 0x7F) } else { code };
+        (code as i32, width as u32)
+    }
+}
+
 fn parse(source: &str) -> Result<Tree, ExplainError> {
     if source.chars().count() > MAX_SOURCE_CHARS {
         return Err(ExplainError::TooLarge);
@@ -259,7 +297,13 @@ fn parse(source: &str) -> Result<Tree, ExplainError> {
         };
         let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
         let bytes = source.as_bytes();
-        let tree = parser.parse_with_options(&mut |i, _| bytes.get(i..).unwrap_or_default(), None, Some(options));
+        PARSE_SOURCE.set(bytes.to_vec());
+        let tree = parser.parse_custom_encoding::<BraceSafeUtf8, _, _>(
+            &mut |i, _| bytes.get(i..).unwrap_or_default(),
+            None,
+            Some(options),
+        );
+        PARSE_SOURCE.set(Vec::new());
         tree.ok_or_else(|| {
             parser.reset();
             if timed_out { ExplainError::TimedOut } else { ExplainError::NoTree }
@@ -1100,6 +1144,24 @@ mod tests {
         assert_eq!(argvs(&e)[0], vec!["export", "FOO=1"]);
         let e = explain("[ -f x ]").unwrap();
         assert_eq!(argvs(&e)[0], vec!["[", "-f", "x"]);
+    }
+
+    #[test]
+    fn a_brace_before_a_high_code_point_does_not_crash_the_scanner() {
+        for code in [0x10FFFD, 0xF0000, 0xE0001, 0x4E2D] {
+            let c = char::from_u32(code).unwrap();
+            for command in [format!("{{{c}"), format!("echo {{1..{c}"), format!("echo {{1.{c}}}")] {
+                assert!(explain(&command).is_ok(), "{command:?}");
+            }
+        }
+        // Everywhere else the text parses exactly as plain UTF-8 would.
+        let mut plain = Parser::new();
+        plain.set_language(&tree_sitter_bash::LANGUAGE.into()).unwrap();
+        for command in ["echo 中文 {a,b} x.y", "cat <<中\nx\n中\n", "echo {中文}", "a.中 1中 {1..3}", "echo \"{é}\""]
+        {
+            let expected = plain.parse(command, None).unwrap().root_node().to_sexp();
+            assert_eq!(parse(command).unwrap().root_node().to_sexp(), expected, "{command}");
+        }
     }
 
     #[test]
