@@ -296,8 +296,8 @@ impl<'a> Session<'a> {
             (None, _) => default_agent_id(config, version)?,
         };
 
-        let find_agent = |id: &str| roster.find(id).cloned();
-        let agent = find_agent(&agent_id);
+        let entry_of = |id: &str| roster.find(id).cloned();
+        let agent = entry_of(&agent_id);
         let agent_tools = tools_block(config, version, &agent);
 
         let session_key = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
@@ -322,7 +322,7 @@ impl<'a> Session<'a> {
             Some((agent, _)) => normalize_agent_id(agent),
             None => default_agent_id(config, version)?,
         };
-        let sandbox_agent = find_agent(&sandbox_agent_id);
+        let sandbox_agent = entry_of(&sandbox_agent_id);
         let sandbox_agent_tools = tools_block(config, version, &sandbox_agent);
         let sandbox = sandbox_state(config, &sandbox_agent, &sandbox_agent_id, &session_key, ctx.sandbox);
         let depth = key_depth(&session_key, version);
