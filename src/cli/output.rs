@@ -7,6 +7,8 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::userfile::{self, ReadError};
+
 /// Version of the JSON/YAML documents the commands print; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -47,6 +49,15 @@ pub fn write_stdout(text: &str) -> miette::Result<()> {
     }
 }
 
+/// Streams a long output to stdout through a buffer, treating a closed pipe (`| head`) as success.
+pub fn stream_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> miette::Result<()> {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
+        _ => Ok(()),
+    }
+}
+
 /// A table in the house style.
 pub fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
@@ -62,20 +73,22 @@ pub fn run_jsonl(
     mut answer: impl FnMut(Result<Value, String>) -> Value,
 ) -> miette::Result<std::process::ExitCode> {
     use std::io::BufRead;
-    let reader: Box<dyn BufRead> = if path == std::path::Path::new("-") {
+    let read_error = |e: ReadError| miette::miette!(code = "batch::read", "cannot read {}: {e}", path.display());
+    let mut reader: Box<dyn BufRead> = if path == std::path::Path::new("-") {
         Box::new(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(path)
-            .map_err(|e| miette::miette!(code = "batch::read", "cannot open {}: {e}", path.display()))?;
-        Box::new(std::io::BufReader::new(file))
+        Box::new(std::io::BufReader::new(userfile::open(path).map_err(read_error)?))
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (number, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| miette::miette!(code = "batch::read", "{}: {e}", path.display()))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let case = serde_json::from_str::<Value>(&line).map_err(|e| format!("line {}: {e}", number + 1));
+    let mut line = Vec::new();
+    for number in 1.. {
+        let case = match userfile::read_line(&mut reader, &mut line, userfile::MAX_INPUT_BYTES) {
+            Ok(false) => break,
+            Ok(true) if line.trim_ascii().is_empty() => continue,
+            Ok(true) => serde_json::from_slice::<Value>(&line).map_err(|e| format!("line {number}: {e}")),
+            Err(ReadError::TooLarge(limit)) => Err(format!("line {number}: longer than {limit} bytes")),
+            Err(e) => return Err(read_error(e)),
+        };
         let mut result = answer(case);
         if let Some(object) = result.as_object_mut() {
             object.insert("schemaVersion".into(), SCHEMA_VERSION.into());

@@ -8,6 +8,7 @@ use super::json5::{self, MAX_FILE_BYTES, ParseNote};
 use super::path::PathSeg;
 use super::source::{Origin, SourceFile};
 use super::tree::Node;
+use crate::userfile::{self, ReadError};
 
 /// One file as written: its source text and its own parsed tree (spans into that text).
 #[derive(Debug, Clone)]
@@ -42,19 +43,24 @@ pub(crate) struct ParseFailure {
 }
 
 impl Documents {
-    /// Reads a file with the size cap that protects us from hostile input.
+    /// Reads a file the way OpenClaw does (`readFileSync(path, "utf-8")`: invalid UTF-8 becomes
+    /// U+FFFD), within the limits that protect us from hostile input ([`crate::userfile`]).
     pub fn read(path: &Path) -> Result<String, ConfigError> {
-        let size =
-            std::fs::metadata(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?.len();
-        if size > MAX_FILE_BYTES {
-            return Err(ConfigError::TooLarge { path: path.to_path_buf(), size, limit: MAX_FILE_BYTES });
-        }
-        std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })
+        let bytes = userfile::read(path, MAX_FILE_BYTES).map_err(|error| match error {
+            ReadError::Io(source) => ConfigError::Read { path: path.to_path_buf(), source },
+            ReadError::NotRegular(kind) => ConfigError::NotRegular { path: path.to_path_buf(), kind },
+            ReadError::TooLarge(limit) => ConfigError::TooLarge { path: path.to_path_buf(), limit },
+        })?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
+        })
     }
 
-    /// Parses `text` as the file `path` and records it; returns the root to resolve.
-    pub fn parse(&mut self, path: PathBuf, text: String) -> Result<Node, ParseFailure> {
-        let outcome = json5::parse(path, text);
+    /// Parses `text` as the file `path`, whose root lands at `base` in the resolved config, and
+    /// records it; returns the root to resolve.
+    pub fn parse(&mut self, path: PathBuf, text: String, base: &[PathSeg]) -> Result<Node, ParseFailure> {
+        let outcome = json5::parse_at(path, text, base);
         match outcome.document {
             Ok(parsed) => {
                 self.notes.extend(parsed.notes);
@@ -62,13 +68,47 @@ impl Documents {
                 Ok(parsed.root)
             }
             Err(err) => Err(ParseFailure {
-                at: Box::new(Snippet {
-                    src: outcome.source.named_source(),
-                    span: err.span,
-                    label: err.message.clone(),
-                }),
+                at: Snippet::new(&outcome.source, err.span, err.message.clone()),
                 message: err.message,
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_read_as_node_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json5");
+        std::fs::write(&path, b"\xef\xbb\xbf{a: 'x\xffy'}").unwrap();
+        assert_eq!(Documents::read(&path).unwrap(), "\u{feff}{a: 'x\u{fffd}y'}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_fifos_are_refused_before_reading() {
+        assert!(matches!(
+            Documents::read(Path::new("/dev/zero")),
+            Err(ConfigError::NotRegular { kind: "a character device", .. })
+        ));
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.json5");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        assert!(matches!(Documents::read(&fifo), Err(ConfigError::NotRegular { kind: "a FIFO", .. })));
+    }
+
+    #[test]
+    fn the_size_cap_holds_while_reading() {
+        if Path::new("/proc/self/environ").exists() {
+            // procfs reports 0 bytes; the read itself is capped.
+            assert!(Documents::read(Path::new("/proc/self/environ")).is_ok());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.json5");
+        std::fs::write(&path, vec![b' '; MAX_FILE_BYTES as usize + 1]).unwrap();
+        assert!(matches!(Documents::read(&path), Err(ConfigError::TooLarge { .. })));
     }
 }

@@ -14,6 +14,7 @@ use super::include::{IncludeResolver, MAX_NESTING};
 use super::json5::ParseNote;
 use super::merge::deep_merge;
 use super::path::{PathSeg, substitution_path};
+use super::secrets;
 use super::source::{Origin, SourceFile};
 use super::tree::Node;
 use crate::OpenClawVersion;
@@ -52,6 +53,8 @@ pub struct LoadedConfig {
     warnings: Vec<ConfigWarning>,
     missing_env_vars: Vec<MissingEnvVar>,
     env: HashMap<String, String>,
+    /// The strings in force under secret paths, to mask wherever a message repeats one.
+    secret_values: Vec<String>,
 }
 
 impl LoadedConfig {
@@ -108,6 +111,12 @@ impl LoadedConfig {
     pub fn effective_env(&self) -> &HashMap<String, String> {
         &self.env
     }
+
+    /// `text` (a message about this config) with every secret value of the config and every
+    /// credential-looking part masked.
+    pub fn mask_secrets(&self, text: &str) -> String {
+        secrets::mask_text_and_values(text, &self.secret_values)
+    }
 }
 
 /// Loads `paths` (later files overlay earlier ones), or the discovered default when `paths` is
@@ -131,7 +140,7 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedConfig, Confi
             return Err(ConfigError::NotFound { path });
         }
         let text = Documents::read(&path)?;
-        let root = documents.parse(path.clone(), text).map_err(|failure| ConfigError::Parse {
+        let root = documents.parse(path.clone(), text, &[]).map_err(|failure| ConfigError::Parse {
             path: path.clone(),
             message: failure.message,
             at: failure.at,
@@ -237,12 +246,14 @@ fn finish(mut tree: Node, config_paths: Vec<PathBuf>, documents: Documents, opts
                 path: m.path,
                 origin: m.origin,
                 related: None,
+                excerpt: Default::default(),
             }));
             Vec::new()
         }
         OpenClawVersion::V2026_2 => missing,
     };
     let sources = documents.documents.iter().map(|d| d.source.clone()).collect();
+    let secret_values = secrets::secret_values(&tree);
     LoadedConfig {
         version: opts.version,
         value: tree.to_value(),
@@ -253,6 +264,7 @@ fn finish(mut tree: Node, config_paths: Vec<PathBuf>, documents: Documents, opts
         warnings,
         missing_env_vars,
         env,
+        secret_values,
     }
 }
 
@@ -261,16 +273,18 @@ fn note_warning(note: ParseNote) -> ConfigWarning {
         ParseNote::DuplicateKey { key, first, last } => ConfigWarning {
             kind: WarningKind::DuplicateKey,
             message: format!("duplicate key \"{key}\": the earlier value is ignored, the key keeps its first position"),
-            path: last.key_path.clone(),
+            path: last.key_path(),
             origin: Some(last),
             related: Some(first),
+            excerpt: Default::default(),
         },
         ParseNote::NonFiniteNumber { literal, origin } => ConfigWarning {
             kind: WarningKind::NonFiniteNumber,
             message: format!("{literal} is not a finite number; it is read as null"),
-            path: origin.key_path.clone(),
+            path: origin.key_path(),
             origin: Some(origin),
             related: None,
+            excerpt: Default::default(),
         },
     }
 }

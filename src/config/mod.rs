@@ -16,6 +16,7 @@ pub mod load;
 pub mod merge;
 pub mod path;
 pub mod secrets;
+pub mod snippet;
 pub mod source;
 pub mod tree;
 pub mod validate;

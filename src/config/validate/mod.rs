@@ -35,6 +35,9 @@ pub fn validate(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ValidationI
         if issue.origin.is_none() {
             issue.origin = cfg.origin(&issue.path).or_else(|| cfg.nearest_origin(&issue.path));
         }
+        let key_path = |key: &String| [issue.path.as_slice(), &[super::PathSeg::Key(key.clone())]].concat();
+        issue.message = cfg.mask_secrets(&issue.message);
+        issue.unknown_key_origins = issue.unknown_keys.iter().filter_map(|key| cfg.origin(&key_path(key))).collect();
     }
     issues
 }

@@ -120,6 +120,7 @@ fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue
             let noun = if unexpected.len() == 1 { "key" } else { "keys" };
             let keys = quoted_list(unexpected.iter().map(|k| format!("\"{k}\"")), ", ");
             let mut unknown = issue(format!("Unrecognized {noun}: {keys}"), IssueCategory::UnknownKey);
+            unknown.unknown_keys = unexpected.clone();
             let hints: Vec<String> = unexpected
                 .iter()
                 .filter_map(|key| did_you_mean(key, &known).map(|s| format!("`{key}` → did you mean `{s}`?")))
