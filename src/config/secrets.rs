@@ -50,8 +50,9 @@ const SECRET_WORDS: &[&str] = &[
     "cookie",
 ];
 
-/// Keys ending in `key` that name something other than a credential.
-const NON_SECRET_KEYS: &[&str] = &["mainkey", "sessionkey", "defaultsessionkey", "publickey", "cachekey", "hotkey"];
+/// Endings of keys ending in `key` that name something other than a credential
+/// (`mainKey`, `defaultSessionKey`, `allowRequestSessionKey`).
+const NON_SECRET_KEY_SUFFIXES: &[&str] = &["mainkey", "sessionkey", "publickey", "cachekey", "hotkey"];
 
 /// Containers whose every value is treated as secret: env-var blocks and HTTP headers carry
 /// credentials under arbitrary names.
@@ -69,7 +70,7 @@ fn normalized(key: &str) -> String {
 /// under a misspelled secret key is still a secret.
 pub fn is_secret_key(key: &str) -> bool {
     let key = normalized(key);
-    if NON_SECRET_KEYS.contains(&key.as_str()) {
+    if NON_SECRET_KEY_SUFFIXES.iter().any(|s| key.ends_with(s)) {
         return false;
     }
     key.contains("password")
@@ -268,7 +269,8 @@ pub fn credential_ranges(text: &str) -> Vec<Range<usize>> {
     ranges.extend(LONG_RUN.find_iter(text).filter(|m| is_high_entropy(m.as_str())).map(|m| m.range()));
     for caps in ASSIGNMENT.captures_iter(text) {
         let (name, value) = (caps.get(1).expect("group 1"), caps.get(2).expect("group 2"));
-        if is_secret_key(name.as_str()) && !is_env_reference(value.as_str()) {
+        let flag = matches!(value.as_str(), "true" | "false" | "null");
+        if is_secret_key(name.as_str()) && !flag && !is_env_reference(value.as_str()) {
             ranges.push(value.range());
         }
     }
@@ -515,7 +517,18 @@ mod tests {
         ] {
             assert!(is_secret_key(key), "{key}");
         }
-        for key in ["mainKey", "sessionKey", "profile", "allow", "maxTokens", "keys", "dmPolicy", "mode", "model"] {
+        for key in [
+            "mainKey",
+            "sessionKey",
+            "allowRequestSessionKey",
+            "profile",
+            "allow",
+            "maxTokens",
+            "keys",
+            "dmPolicy",
+            "mode",
+            "model",
+        ] {
             assert!(!is_secret_key(key), "{key}");
         }
     }
@@ -611,6 +624,7 @@ mod tests {
             "group:fs",
             "mode: token, apiKey: ${OPENAI_API_KEY}, API_KEY=${OPENAI_API_KEY}",
             "Unrecognized key: \"alsoAlow\"",
+            "insecure flag `hooks.token=true` is enabled",
             "secretRef: { source: 'env' }",
         ] {
             assert_eq!(mask_text(plain), plain);

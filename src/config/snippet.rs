@@ -16,6 +16,8 @@ use super::source::{Origin, SourceFile};
 
 /// Lines shown above and below a labelled line.
 const CONTEXT_LINES: usize = 1;
+/// A label over at most this many lines is shown whole; a longer one by its first and last lines.
+const MAX_WHOLE_LINES: usize = 8;
 /// Characters of a long line that are shown.
 const WINDOW_CHARS: usize = 120;
 /// Characters kept before the first label of a cut line.
@@ -66,6 +68,8 @@ struct ExcerptLine {
     source_start: usize,
     source_column: usize,
     prefix: usize,
+    /// File offset after the last character shown.
+    source_end: usize,
 }
 
 /// A shown piece of one file line: the byte window of its content.
@@ -85,27 +89,32 @@ impl Excerpt {
         // lines, cut at the same place so that they line up. Nothing here scans a whole line:
         // a minified file is one line, and each finding must cost the same on it.
         let mut windows: Vec<Window> = Vec::new();
-        let mut anchors = Vec::new();
-        for (span, _) in &parts {
-            let number = source.line_index(span.start);
+        let add = |windows: &mut Vec<Window>, number: usize, start: usize, end: Option<usize>| {
             if windows.iter().all(|w| w.number != number) {
                 let line = source.line_range(number);
-                let range = window_at(text, line.clone(), span.start, span.end);
-                anchors.push((number, span.start - line.start));
+                // A line without the label itself is cut where the label's line is.
+                let start = end.map_or_else(|| aligned(text, line.clone(), start), |_| start);
+                let range = window_at(text, line.clone(), start, end.unwrap_or(start));
                 windows.push(Window { number, range, line });
             }
+        };
+        let spans: Vec<(usize, usize, usize)> = parts
+            .iter()
+            .map(|(span, _)| {
+                let (first, last) = (source.line_index(span.start), source.line_index(last_byte(span)));
+                (first, last, span.start - source.line_range(first).start)
+            })
+            .collect();
+        for ((span, _), &(first, last, anchor)) in parts.iter().zip(&spans) {
+            add(&mut windows, first, span.start, Some(span.end));
+            for number in first + 1..=last {
+                add(&mut windows, number, anchor, None);
+            }
         }
-        for (number, anchor) in anchors {
-            let last = (number + CONTEXT_LINES).min(source.line_count() - 1);
-            for context in number.saturating_sub(CONTEXT_LINES)..=last {
-                if windows.iter().all(|w| w.number != context) {
-                    let line = source.line_range(context);
-                    let mut at = (line.start + anchor).min(line.end);
-                    while !text.is_char_boundary(at) {
-                        at -= 1;
-                    }
-                    windows.push(Window { number: context, range: window_at(text, line.clone(), at, at), line });
-                }
+        for &(first, last, anchor) in &spans {
+            let after = (last + CONTEXT_LINES).min(source.line_count() - 1);
+            for number in (first.saturating_sub(CONTEXT_LINES)..first).chain(last + 1..=after) {
+                add(&mut windows, number, anchor, None);
             }
         }
         windows.sort_by_key(|w| w.number);
@@ -132,20 +141,23 @@ impl Excerpt {
                 source_start: window.range.start,
                 source_column: source.column(window.range.start),
                 prefix,
+                source_end: window.range.end,
             });
         }
 
+        // A file offset in the excerpt, if its line is shown and it is inside the shown window.
+        let excerpt_offset = |offset: usize, line_of: usize| {
+            let line = lines.iter().find(|l| l.number == source.line_index(line_of))?;
+            let inside = (line.source_start..=line.source_end).contains(&offset);
+            inside.then(|| line.start + line.prefix + (offset - line.source_start))
+        };
         let labels = parts
             .into_iter()
             .filter_map(|(span, label)| {
-                let line = lines.iter().find(|l| l.number == source.line_index(span.start))?;
-                let shown = line.source_start..line.source_start + (line.end - line.start - line.prefix);
-                if span.start < shown.start || span.start > shown.end {
-                    return None;
-                }
-                let end = span.end.clamp(span.start, shown.end);
-                let offset = line.start + line.prefix + (span.start - shown.start);
-                Some(LabeledSpan::new(label, offset, end - span.start))
+                let start = excerpt_offset(span.start, span.start)?;
+                let end_line = lines.iter().find(|l| l.number == source.line_index(last_byte(&span)))?;
+                let end = excerpt_offset(span.end.clamp(end_line.source_start, end_line.source_end), last_byte(&span))?;
+                Some(LabeledSpan::new(label, start, end.saturating_sub(start)))
             })
             .collect();
         Excerpt { name: source.path.display().to_string(), text: excerpt, lines, labels }
@@ -153,12 +165,6 @@ impl Excerpt {
 
     pub fn labels(&self) -> Box<dyn Iterator<Item = LabeledSpan> + '_> {
         Box::new(self.labels.iter().cloned())
-    }
-
-    /// The excerpt's text: the shown lines, joined.
-    #[cfg(test)]
-    pub fn text(&self) -> &str {
-        &self.text
     }
 
     /// Index of the excerpt line holding excerpt offset `offset`.
@@ -175,8 +181,9 @@ impl Excerpt {
     }
 }
 
-/// A mark that spans lines becomes its first line (with the label) and its last line from the
-/// first non-blank character (unlabelled).
+/// A mark that spans more than [`MAX_WHOLE_LINES`] lines becomes its first line (with the label)
+/// and its last line from the first non-blank character (unlabelled): the lines between are left
+/// out of the snippet.
 fn split_multiline(source: &SourceFile, marks: Vec<Mark>) -> Vec<(Range<usize>, Option<String>)> {
     let text = source.display_text();
     let floor = |mut offset: usize| {
@@ -189,20 +196,34 @@ fn split_multiline(source: &SourceFile, marks: Vec<Mark>) -> Vec<(Range<usize>, 
     let mut parts = Vec::new();
     for mark in marks {
         let start = floor(mark.span.start);
-        let end = floor(mark.span.end.max(mark.span.start));
+        let span = start..floor(mark.span.end.max(mark.span.start));
         let first = source.line_index(start);
-        let last = source.line_index(end.saturating_sub(1).max(start));
-        if first == last {
-            parts.push((start..end, mark.label));
+        let last = source.line_index(last_byte(&span));
+        if last - first < MAX_WHOLE_LINES {
+            parts.push((span, mark.label));
             continue;
         }
         parts.push((start..source.line_range(first).end.max(start), mark.label));
-        let last_line = source.line_range(last);
-        let blank = text[last_line.clone()].len() - text[last_line.clone()].trim_start().len();
-        let tail_start = (last_line.start + blank).min(end);
-        parts.push((tail_start..end, None));
+        let last_line = &text[source.line_range(last)];
+        let blank = last_line.len() - last_line.trim_start().len();
+        let tail_start = (source.line_range(last).start + blank).min(span.end);
+        parts.push((tail_start..span.end, None));
     }
     parts
+}
+
+/// The offset of the last byte of a span (its start when it is empty).
+fn last_byte(span: &Range<usize>) -> usize {
+    span.end.saturating_sub(1).max(span.start)
+}
+
+/// `line.start + offset_in_line`, inside the line and on a character boundary.
+fn aligned(text: &str, line: Range<usize>, offset_in_line: usize) -> usize {
+    let mut at = (line.start + offset_in_line).min(line.end);
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The byte range of `line` to show so that `start..end` is visible: the whole line when it is
