@@ -1,6 +1,7 @@
 //! The seam between commands and the config loader: load, validate, and report problems as
 //! diagnostics (CLI) or as `{path, message}` issues (batch).
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -90,13 +91,17 @@ impl LoadedFiles {
 /// files, OpenClaw's own discovery finds the config. A config OpenClaw would refuse is an error.
 pub fn load_files(paths: &[PathBuf], version: OpenClawVersion) -> miette::Result<LoadedFiles> {
     let (loaded, issues) = load_unvalidated(paths, version)?;
+    // One buffered writer: thousands of warnings (a file of duplicate keys) must not cost a
+    // write call per fragment of each.
+    let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
     for warning in loaded.warnings() {
-        eprintln!("{:?}", miette::Report::new(warning.clone()));
+        let _ = writeln!(stderr, "{:?}", miette::Report::new(warning.clone()));
     }
     if let Some(first) = issues.first() {
         for issue in &issues[1..] {
-            eprintln!("{:?}", miette::Report::new(issue.clone()));
+            let _ = writeln!(stderr, "{:?}", miette::Report::new(issue.clone()));
         }
+        drop(stderr);
         let count = issues.len();
         return Err(miette::Report::new(first.clone()).wrap_err(format!(
             "OpenClaw {} would refuse this config ({count} problem{})",

@@ -18,24 +18,8 @@ use regex::Regex;
 use super::path::PathSeg;
 use super::tree::{Node, NodeKind};
 
-/// Key name endings that mark a credential (compared lower-case, `_`/`-` removed).
-const SECRET_KEY_SUFFIXES: &[&str] = &[
-    "token",
-    "apikey",
-    "password",
-    "passwd",
-    "passphrase",
-    "secret",
-    "privatekey",
-    "accesskey",
-    "credential",
-    "credentials",
-    "authorization",
-    "cookie",
-    "key",
-];
-
-/// The words a misspelled credential key is compared with (`botTokn`, `tokne`, `apiKy`).
+/// Credential words: a key ending in one (or in a near miss of one: `botTokn`, `tokne`, `apiKy`)
+/// names a secret. Compared lower-case, `_`/`-` removed.
 const SECRET_WORDS: &[&str] = &[
     "token",
     "apikey",
@@ -73,10 +57,9 @@ pub fn is_secret_key(key: &str) -> bool {
     if NON_SECRET_KEY_SUFFIXES.iter().any(|s| key.ends_with(s)) {
         return false;
     }
-    key.contains("password")
-        || key.contains("secret")
-        || key.contains("apikey")
-        || SECRET_KEY_SUFFIXES.iter().any(|s| key.ends_with(s))
+    ["password", "secret", "apikey", "credential"].iter().any(|word| key.contains(word))
+        || key.ends_with("key")
+        || SECRET_WORDS.iter().any(|word| key.ends_with(word))
         || is_misspelled_secret_word(&key)
 }
 
