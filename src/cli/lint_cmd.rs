@@ -464,7 +464,7 @@ mod tests {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(48))]
+        #![proptest_config(ProptestConfig::with_cases(256))]
 
         #[test]
         fn no_planted_secret_appears_in_any_output(case in case(), v2 in any::<bool>()) {

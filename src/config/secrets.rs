@@ -232,7 +232,19 @@ pub fn credential_ranges(text: &str) -> Vec<Range<usize>> {
         regex(r#"([A-Za-z_][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*["']?(\$\{[^}\s]*\}|[^\s"'`,;&\x00{}\[\]]+)"#)
     });
 
+    // `scheme://user:pass` cut before its `@` (an unterminated value): a port is all digits.
+    static CUT_USERINFO: LazyLock<Regex> =
+        LazyLock::new(|| regex(r#"(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s"'`<>\\@:]*:([^/?#\s"'`<>\\@]+)$"#));
+
     let mut ranges = Vec::new();
+    for line in text.lines() {
+        let line_start = line.as_ptr() as usize - text.as_ptr() as usize;
+        if let Some(password) = CUT_USERINFO.captures(line).and_then(|c| c.get(1))
+            && !password.as_str().bytes().all(|b| b.is_ascii_digit())
+        {
+            ranges.push(line_start + password.start()..line_start + password.end());
+        }
+    }
     for caps in USERINFO.captures_iter(text) {
         let userinfo = caps.get(1).expect("group 1");
         match userinfo.as_str().find(':') {
@@ -587,6 +599,7 @@ mod tests {
             ("wss://user:PASS-w0rd@host:1/x", &["PASS-w0rd"]),
             ("https://ghtoken123@github.com/a", &["ghtoken123"]),
             ("https://u:p@ss@h/", &["p@ss"]),
+            ("{ url: \"wss://user:cut-before-the-at", &["cut-before-the-at"]),
             ("https://h/x?key=abc&name=n&api_key=def&token=ghi", &["abc", "def", "ghi"]),
             ("use sk-abcdefghijklmnop1234 now", &["sk-abcdefghijklmnop1234"]),
             ("bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw!", &["123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"]),
@@ -605,6 +618,7 @@ mod tests {
             "/Users/Alice/Projects2024/MyApp/src",
             "0b9d5a3c-8f1e-4b7a-9c2d-1e3f5a7b9c0d",
             "group:fs",
+            "see https://example.com:8443",
             "mode: token, apiKey: ${OPENAI_API_KEY}, API_KEY=${OPENAI_API_KEY}",
             "Unrecognized key: \"alsoAlow\"",
             "insecure flag `hooks.token=true` is enabled",
