@@ -101,6 +101,27 @@ mod tests {
     }
 
     #[test]
+    fn an_unparsable_file_is_echoed_only_as_a_masked_bounded_snippet() {
+        // What `/proc/self/environ` looks like: one line, NUL-separated assignments.
+        let environ = format!(
+            "HOSTNAME=box\0AWS_SECRET_ACCESS_KEY=hunter2hunter2\0GH_TOKEN=ghp_{}\0{}",
+            "a1".repeat(18),
+            "LONG=x\0".repeat(10_000)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("environ");
+        std::fs::write(&path, &environ).unwrap();
+        let err =
+            crate::config::load(&[path], &crate::config::test_support::options(crate::OpenClawVersion::V2026_9, &[]))
+                .unwrap_err();
+        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
+        let mut shown = String::new();
+        handler.render_report(&mut shown, &err).unwrap();
+        assert!(!shown.contains("hunter2") && !shown.contains("a1a1a1"), "{shown}");
+        assert!(!shown.contains('\0') && shown.len() < 2_000, "{shown}");
+    }
+
+    #[test]
     fn the_size_cap_holds_while_reading() {
         if Path::new("/proc/self/environ").exists() {
             // procfs reports 0 bytes; the read itself is capped.

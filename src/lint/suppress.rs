@@ -122,3 +122,27 @@ impl Suppressions {
         self.entries.iter().filter(|entry| !suppressed.iter().any(|s| entry.matches(&s.finding))).collect()
     }
 }
+
+#[cfg(all(test, unix))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_discovered_suppressions_symlink_out_of_the_folder_is_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("credentials"), "aws_secret_access_key = hunter2\n").unwrap();
+        let folder = tempfile::tempdir().unwrap();
+        let config = folder.path().join("openclaw.json5");
+        std::os::unix::fs::symlink(outside.path().join("credentials"), folder.path().join(SIDE_FILE)).unwrap();
+        let refused = Suppressions::discover(&config).unwrap_err();
+        assert!(refused.contains("outside the config's folder") && !refused.contains("hunter2"), "{refused}");
+        // Named explicitly it is read, and its content is not echoed when it does not parse.
+        let read = Suppressions::read(&outside.path().join("credentials")).unwrap_err();
+        assert!(!read.contains("hunter2"), "{read}");
+        // A symlink inside the folder is fine.
+        std::fs::remove_file(folder.path().join(SIDE_FILE)).unwrap();
+        std::fs::write(folder.path().join("real.yaml"), "suppressions: []\n").unwrap();
+        std::os::unix::fs::symlink(folder.path().join("real.yaml"), folder.path().join(SIDE_FILE)).unwrap();
+        assert_eq!(Suppressions::discover(&config).unwrap(), Some(folder.path().join(SIDE_FILE)));
+    }
+}
