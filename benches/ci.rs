@@ -18,7 +18,7 @@ fn fleet(name: &str) -> PathBuf {
 }
 
 fn load(name: &str) -> LoadedFiles {
-    loading::load_files(&[fleet(name)], V).unwrap()
+    loading::load_files(&[fleet(name)], &loading::process_options(V)).unwrap()
 }
 
 fn fleet_benches(c: &mut Criterion) {

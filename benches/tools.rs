@@ -23,7 +23,8 @@ fn single_call(c: &mut Criterion) {
     };
     c.bench_function("tools: load team.json5 + resolve one session", |b| {
         b.iter(|| {
-            let loaded = loading::load_files(std::slice::from_ref(&config), OpenClawVersion::V2026_9).unwrap();
+            let opts = loading::process_options(OpenClawVersion::V2026_9);
+            let loaded = loading::load_files(std::slice::from_ref(&config), &opts).unwrap();
             policy::resolve(OpenClawVersion::V2026_9, &loaded.config, &ctx).unwrap()
         })
     });
@@ -39,7 +40,7 @@ fn batch(c: &mut Criterion) {
     group.bench_function("10,000 contexts (conformance cases, cycled)", |b| {
         b.iter(|| {
             for case in &batch {
-                let line = run_tools_case(case, OpenClawVersion::V2026_9, &dir);
+                let line = run_tools_case(case, &loading::process_options(OpenClawVersion::V2026_9), &dir);
                 criterion::black_box(serde_json::to_string(&line).unwrap());
             }
         })

@@ -6,34 +6,37 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
+use crate::config::LoadOptions;
 use crate::policy::{self, SessionContext};
 
 /// Resolves one `tools` case. Never fails: problems become `{"ok": false, "error": …}` lines so
 /// one bad case does not stop a batch of thousands.
-pub fn run_tools_case(case: &Value, default_version: OpenClawVersion, base_dir: &Path) -> Value {
+/// `opts` are the load options (environment) shared by the batch; a case may name its own release.
+pub fn run_tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Value {
     let id = case.get("id").cloned().unwrap_or(Value::Null);
-    match tools_case(case, default_version, base_dir) {
+    match tools_case(case, opts, base_dir) {
         Ok(answer) => answer,
         Err(error) => json!({"id": id, "ok": false, "error": error}),
     }
 }
 
-fn tools_case(case: &Value, default_version: OpenClawVersion, base_dir: &Path) -> Result<Value, Value> {
+fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value, Value> {
     let id = case.get("id").cloned().unwrap_or(Value::Null);
     let version = match case.get("openclawVersion").and_then(Value::as_str) {
         Some(v) => v.parse::<OpenClawVersion>().map_err(|e| json!({"kind": "case", "message": e}))?,
-        None => default_version,
+        None => opts.version,
     };
     let ctx: SessionContext =
         serde_json::from_value(case.clone()).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
-    let loaded = crate::loading::load_case_config(case, version, base_dir)?;
+    let opts = LoadOptions { version, ..opts.clone() };
+    let loaded = crate::loading::load_case_config(case, &opts, base_dir)?;
     if !loaded.issues.is_empty() {
-        return Ok(json!({"id": id, "ok": false, "config": {"valid": false, "issues": loaded.issues}}));
+        return Ok(json!({"id": id, "ok": false, "config": loaded.report}));
     }
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
     let removed: BTreeMap<&String, &String> = resolution.removed.iter().map(|(tool, r)| (tool, &r.step)).collect();
-    let mut warnings = loaded.warnings;
+    let mut warnings = loaded.notes;
     warnings.extend(resolution.warnings.iter().cloned());
     Ok(json!({
         "id": id,
@@ -42,5 +45,6 @@ fn tools_case(case: &Value, default_version: OpenClawVersion, base_dir: &Path) -
         "removed": removed,
         "warnings": warnings,
         "candidates": resolution.candidates,
+        "config": loaded.report,
     }))
 }

@@ -1,31 +1,40 @@
-//! The sessions worth asking about, enumerated from the config itself: for every agent, its main
-//! DM, a non-main session, each configured channel group, each sender-specific policy, the
-//! sub-agent orchestrator and leaf, a non-owner sender and each `byProvider` key. Shared by
-//! `diff`, `matrix`, `who-can` and the coverage report of policy test suites, so they all ask
-//! the same questions. Every context is resolved with [`policy::resolve`].
+//! The sessions worth asking about, enumerated from the config itself: every session a sender
+//! can reach (each channel's DMs, groups, Slack channels and Discord guilds, per account, as
+//! routed to agents; see [`inbound`]), and for every agent its main DM, a non-main session, each
+//! sender-specific policy, the sub-agent orchestrator and leaf, a non-owner sender and each
+//! `byProvider` key. Each context carries its audience: who can send messages into it. Shared by
+//! `diff`, `matrix`, `who-can` and the policy test suites, so they all ask the same questions.
+//! Every context is resolved with [`policy::resolve`].
 
 use std::collections::{BTreeSet, HashSet};
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::OpenClawVersion;
+use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
 use crate::keypath::{KeyPath, PathSeg};
 use crate::pack::VersionPack;
 use crate::policy::session::{self, Session, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
 use crate::policy::{self, PluginTool, Resolution, SessionContext};
+use crate::{OpenClawVersion, escape};
 
 /// One enumerated session of one agent.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NamedContext {
     pub agent_id: String,
-    /// Stable name of the context within the agent: `main`, `non-main`, `group:telegram:-100`,
-    /// `group:telegram@work:-100`, `sender:id:42`, `group:telegram:-100+sender:id:42`,
-    /// `subagent:orchestrator`, `subagent:leaf`, `non-owner`, `provider:openai/gpt-5`.
+    /// Stable name of the context within the agent: `main`, `non-main`, `dm:telegram`,
+    /// `group:telegram:-100`, `group:telegram@work:*`, `channel:slack:C1`, `sender:id:42`,
+    /// `group:telegram:-100+sender:id:42`, `subagent:orchestrator`, `subagent:leaf`, `non-owner`,
+    /// `provider:openai/gpt-5`.
     pub id: String,
     pub description: String,
+    /// Who can send messages into this session.
+    pub audience: Audience,
+    /// The inbound routes that reach it (`telegram DMs (channels.telegram.dmPolicy)`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reached_by: Vec<String>,
     /// The session facts this context stands for.
     #[serde(skip)]
     pub ctx: SessionContext,
@@ -49,99 +58,189 @@ pub fn agent_ids(version: OpenClawVersion, config: &Value) -> Vec<String> {
     if !ids.is_empty() {
         return ids;
     }
-    let default = Session::resolve(config, &SessionContext::default(), version).map(|s| s.agent_id);
-    vec![default.unwrap_or_else(|_| "main".into())]
+    vec![default_agent(version, config).unwrap_or_else(|| "main".into())]
+}
+
+/// The agent unbound traffic goes to; `None` when the release cannot pick one.
+fn default_agent(version: OpenClawVersion, config: &Value) -> Option<String> {
+    Session::resolve(config, &SessionContext::default(), version).ok().map(|s| s.agent_id)
 }
 
 /// Every context of every agent, agents in roster order. `plugin_tools` are declared present in
 /// every context (OpenClaw loads plugins at runtime).
 pub fn enumerate(version: OpenClawVersion, config: &Value, plugin_tools: &[PluginTool]) -> Vec<NamedContext> {
-    agent_ids(version, config).iter().flat_map(|agent| agent_contexts(version, config, agent, plugin_tools)).collect()
+    let sessions = Sessions::new(version, config);
+    sessions.agents().iter().flat_map(|agent| sessions.agent_contexts(agent, plugin_tools)).collect()
 }
 
-/// The contexts of one agent, most common first.
-pub fn agent_contexts(
+/// A config's agents and inbound routes, read once, from which each agent's contexts are built.
+pub struct Sessions<'a> {
     version: OpenClawVersion,
-    config: &Value,
-    agent: &str,
-    plugin_tools: &[PluginTool],
-) -> Vec<NamedContext> {
-    let main = SessionContext {
-        agent_id: Some(agent.to_string()),
-        session_key: Some(format!("agent:{agent}:main")),
-        sender_is_owner: Some(true),
-        plugin_tools: plugin_tools.to_vec(),
-        ..SessionContext::default()
-    };
-    let mut out = Vec::new();
-    let mut push = |id: String, description: String, ctx: SessionContext| {
-        out.push(NamedContext { agent_id: agent.to_string(), id, description, ctx });
-    };
-    push(MAIN.into(), "main DM session, owner".into(), main.clone());
-    let direct = format!("agent:{agent}:direct:peer");
-    push(
-        "non-main".into(),
-        format!("non-main session ({direct})"),
-        SessionContext { session_key: Some(direct), ..main.clone() },
-    );
+    config: &'a Value,
+    agents: Vec<String>,
+    routes: Vec<InboundRoute>,
+}
 
-    let agent_tools = agent_tools_block(version, config, agent);
-    let global_tools = config.get("tools");
-    for group in configured_groups(config) {
-        let session_key = format!("agent:{agent}:{}:group:{}", group.channel, group.id);
-        let group_ctx = SessionContext {
-            session_key: Some(session_key.clone()),
-            message_provider: Some(group.channel.clone()),
-            account_id: group.account.clone(),
-            ..main.clone()
+impl<'a> Sessions<'a> {
+    pub fn new(version: OpenClawVersion, config: &'a Value) -> Self {
+        let agents = agent_ids(version, config);
+        let default = default_agent(version, config);
+        let roster = inbound::Roster { agents: &agents, default_agent: default.as_deref() };
+        let routes = inbound::routes(config, &roster);
+        Sessions { version, config, agents, routes }
+    }
+
+    /// The config's agents, in roster order.
+    pub fn agents(&self) -> &[String] {
+        &self.agents
+    }
+
+    /// Every inbound route of the config.
+    pub fn routes(&self) -> &[InboundRoute] {
+        &self.routes
+    }
+
+    /// The routes that land in a context's session. A sub-agent is driven by whoever drives its
+    /// parent, so it counts as the agent's main session.
+    fn landing<'s>(&'s self, agent: &'s str, ctx: &SessionContext) -> impl Iterator<Item = &'s InboundRoute> + 's {
+        let key = match (&ctx.session_key, ctx.spawn_depth) {
+            (Some(key), None) => key.clone(),
+            _ => inbound::main_session_key(self.config, agent),
         };
-        let group_name = group.name();
-        for key in sender_keys(group.entry.get("toolsBySender")) {
-            let ctx = with_sender(group_ctx.clone(), &key);
+        self.routes.iter().filter(move |r| r.agent == agent && r.session_key == key)
+    }
+
+    /// Who can send messages into a context's session: the routes that land there, and the
+    /// owner when the context stands for the owner (sub-agents are the owner's too).
+    pub fn audience(&self, agent: &str, ctx: &SessionContext) -> (Audience, Vec<String>) {
+        let owner = !steps::is_non_owner(VersionPack::get(self.version), ctx) || ctx.spawn_depth.is_some();
+        let start = if owner { Audience::owner() } else { Audience::unreachable() };
+        self.landing(agent, ctx).fold((start, Vec::new()), |(audience, mut via), route| {
+            let default = if route.default_policy { ", not set: the release's default" } else { "" };
+            via.push(format!("{} ({}{default})", route.label(), route.opened_by));
+            (audience.union(&route.audience), via)
+        })
+    }
+
+    /// Where the widest route into a context's session is opened (its `dmPolicy`, `groupPolicy`
+    /// or group entry).
+    pub fn widest_route(&self, agent: &str, ctx: &SessionContext) -> Option<KeyPath> {
+        self.landing(agent, ctx).max_by_key(|r| r.audience.reach).map(|r| r.opened_by.clone())
+    }
+
+    /// The contexts of one agent, most common first.
+    pub fn agent_contexts(&self, agent: &str, plugin_tools: &[PluginTool]) -> Vec<NamedContext> {
+        let (version, config) = (self.version, self.config);
+        let main = SessionContext {
+            agent_id: Some(agent.to_string()),
+            session_key: Some(inbound::main_session_key(config, agent)),
+            sender_is_owner: Some(true),
+            plugin_tools: plugin_tools.to_vec(),
+            ..SessionContext::default()
+        };
+        let main_key = inbound::main_session_key(config, agent);
+        let mut out = Vec::new();
+        let mut push = |id: String, description: String, ctx: SessionContext| {
+            let (audience, reached_by) = self.audience(agent, &ctx);
+            // Names are built from the config's group ids and sender keys: shown, never obeyed.
+            let (id, description) = (escape::visible(&id).into_owned(), escape::visible(&description).into_owned());
+            out.push(NamedContext { agent_id: agent.to_string(), id, description, audience, reached_by, ctx });
+        };
+        push(MAIN.into(), "main DM session, owner".into(), main.clone());
+        let direct = format!("agent:{agent}:direct:peer");
+        push(
+            "non-main".into(),
+            format!("non-main session ({direct})"),
+            SessionContext { session_key: Some(direct.clone()), ..main.clone() },
+        );
+        // A sender who comes in through a channel is not the owner.
+        let outsider = SessionContext { sender_is_owner: Some(false), ..main.clone() };
+
+        for route in
+            self.routes.iter().filter(|r| r.agent == agent && r.session_key != main_key && r.session_key != direct)
+        {
+            let ctx = SessionContext {
+                session_key: Some(route.session_key.clone()),
+                message_provider: Some(route.channel.clone()),
+                account_id: route.account.clone(),
+                sender_id: route.peer.clone(),
+                ..outsider.clone()
+            };
+            let (id, description) = route_context_name(route);
+            push(id, description, ctx);
+        }
+
+        let agent_tools = agent_tools_block(version, config, agent);
+        let global_tools = config.get("tools");
+        for group in configured_groups(config) {
+            let session_key = format!("agent:{agent}:{}:group:{}", group.channel, group.id);
+            let group_ctx = SessionContext {
+                session_key: Some(session_key.clone()),
+                message_provider: Some(group.channel.clone()),
+                account_id: group.account.clone(),
+                ..outsider.clone()
+            };
+            let group_name = group.name();
+            for key in sender_keys(group.entry.get("toolsBySender")) {
+                let ctx = with_sender(group_ctx.clone(), &key);
+                push(
+                    format!("{group_name}+sender:{key}"),
+                    format!("{} in group {}", sender_label(&key), group.label()),
+                    ctx,
+                );
+            }
+            push(group_name, format!("group {} ({session_key})", group.label()), group_ctx);
+        }
+        let sender_maps =
+            [agent_tools.and_then(|t| t.get("toolsBySender")), global_tools.and_then(|t| t.get("toolsBySender"))];
+        for key in sender_maps.into_iter().flat_map(sender_keys) {
             push(
-                format!("{group_name}+sender:{key}"),
-                format!("{} in group {}", sender_label(&key), group.label()),
-                ctx,
+                format!("sender:{key}"),
+                format!("{} in the main DM", sender_label(&key)),
+                with_sender(outsider.clone(), &key),
             );
         }
-        push(group_name, format!("group {} ({session_key})", group.label()), group_ctx);
-    }
-    let sender_maps =
-        [agent_tools.and_then(|t| t.get("toolsBySender")), global_tools.and_then(|t| t.get("toolsBySender"))];
-    for key in sender_maps.into_iter().flat_map(sender_keys) {
-        push(
-            format!("sender:{key}"),
-            format!("{} in the main DM", sender_label(&key)),
-            with_sender(main.clone(), &key),
-        );
-    }
 
-    let max_depth = Session::resolve(config, &main, version).map_or(1, |s| s.max_spawn_depth.max(1));
-    if max_depth > 1 {
-        let ctx = SessionContext { session_key: None, spawn_depth: Some(1), ..main.clone() };
-        push("subagent:orchestrator".into(), "sub-agent that may spawn (depth 1)".into(), ctx);
-    }
-    let ctx = SessionContext { session_key: None, spawn_depth: Some(max_depth), ..main.clone() };
-    push("subagent:leaf".into(), format!("leaf sub-agent (depth {max_depth})"), ctx);
-    push(
-        "non-owner".into(),
-        "main DM, sender is not the owner".into(),
-        SessionContext { sender_is_owner: Some(false), ..main.clone() },
-    );
+        let max_depth = Session::resolve(config, &main, version).map_or(1, |s| s.max_spawn_depth.max(1));
+        if max_depth > 1 {
+            let ctx = SessionContext { session_key: None, spawn_depth: Some(1), ..main.clone() };
+            push("subagent:orchestrator".into(), "sub-agent that may spawn (depth 1)".into(), ctx);
+        }
+        let ctx = SessionContext { session_key: None, spawn_depth: Some(max_depth), ..main.clone() };
+        push("subagent:leaf".into(), format!("leaf sub-agent (depth {max_depth})"), ctx);
+        push("non-owner".into(), "main DM, sender is not the owner".into(), outsider.clone());
 
-    let provider_maps = [global_tools.and_then(|t| t.get("byProvider")), agent_tools.and_then(|t| t.get("byProvider"))];
-    for key in provider_maps.into_iter().flatten().filter_map(Value::as_object).flat_map(|m| m.keys()) {
-        let (provider, model) = match key.split_once('/') {
-            Some((provider, model)) if !model.is_empty() => (provider, Some(model.to_string())),
-            _ => (key.trim_end_matches('/'), None),
-        };
-        let ctx = SessionContext { model_provider: Some(provider.to_string()), model_id: model, ..main.clone() };
-        push(format!("provider:{key}"), format!("main DM on model provider {key}"), ctx);
-    }
+        let provider_maps =
+            [global_tools.and_then(|t| t.get("byProvider")), agent_tools.and_then(|t| t.get("byProvider"))];
+        for key in provider_maps.into_iter().flatten().filter_map(Value::as_object).flat_map(|m| m.keys()) {
+            let (provider, model) = match key.split_once('/') {
+                Some((provider, model)) if !model.is_empty() => (provider, Some(model.to_string())),
+                _ => (key.trim_end_matches('/'), None),
+            };
+            let ctx = SessionContext { model_provider: Some(provider.to_string()), model_id: model, ..main.clone() };
+            push(format!("provider:{key}"), format!("main DM on model provider {key}"), ctx);
+        }
 
-    let mut seen = HashSet::new();
-    out.retain(|c| seen.insert(c.id.clone()));
-    out
+        let mut seen = HashSet::new();
+        out.retain(|c| seen.insert(c.id.clone()));
+        out
+    }
+}
+
+/// The context id and description of a route's own session.
+fn route_context_name(route: &InboundRoute) -> (String, String) {
+    let channel = match &route.account {
+        Some(account) => format!("{}@{account}", route.channel),
+        None => route.channel.clone(),
+    };
+    let target = route.target.as_deref().unwrap_or("*");
+    let id = match (route.kind, &route.peer) {
+        (RouteKind::Direct, Some(peer)) => format!("dm:{channel}:{peer}"),
+        (RouteKind::Direct, None) => format!("dm:{channel}"),
+        (RouteKind::Group, _) => format!("group:{channel}:{target}"),
+        (RouteKind::Channel, _) => format!("channel:{channel}:{target}"),
+    };
+    (id, format!("{} ({})", route.label(), route.session_key))
 }
 
 /// The agent's own `tools` block, if the roster has one.
@@ -369,9 +468,9 @@ mod tests {
             [
                 "main",
                 "non-main",
+                "group:telegram@work:-100",
                 "group:telegram:*",
                 "group:telegram@work:-100+sender:id:42",
-                "group:telegram@work:-100",
                 "subagent:orchestrator",
                 "subagent:leaf",
                 "non-owner",

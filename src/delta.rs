@@ -4,13 +4,14 @@
 
 use serde::Serialize;
 
+use crate::config::Location;
 use crate::explain::{self, StepVerdict};
 use crate::keypath::KeyPath;
 use crate::policy::matcher::Verdict;
 use crate::policy::{Removal, RemovalRule, Resolution};
 
-/// Finds where a config key is written (`file:line:col`).
-pub type Locate<'a> = &'a (dyn Fn(&KeyPath) -> Option<String> + Sync);
+/// Finds where a config key is written.
+pub type Locate<'a> = &'a (dyn Fn(&KeyPath) -> Option<Location> + Sync);
 
 /// One side of a comparison: a resolved session, or why there is none.
 pub struct Side<'a> {
@@ -33,7 +34,7 @@ pub enum ToolState {
         #[serde(skip_serializing_if = "Option::is_none")]
         entry: Option<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        location: Option<String>,
+        location: Option<Location>,
     },
     #[serde(rename_all = "camelCase")]
     Removed {
@@ -49,7 +50,7 @@ pub enum ToolState {
         #[serde(skip)]
         source_path: Option<KeyPath>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        location: Option<String>,
+        location: Option<Location>,
     },
     NotConstructed {
         reason: String,
@@ -62,14 +63,14 @@ pub enum ToolState {
 impl ToolState {
     /// One line for people.
     pub fn describe(&self) -> String {
-        let at = |location: &Option<String>| location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
+        let at = |location: &Option<Location>| location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
         match self {
             ToolState::Present { step: None, .. } => "present".into(),
             ToolState::Present { step: Some(step), verdict, entry, location } => {
                 let how = match (verdict.as_deref(), entry) {
                     (_, Some(entry)) => format!("allowed by \"{entry}\""),
                     (Some(verdict), None) => verdict.to_string(),
-                    (None, None) => "does not apply".into(),
+                    (None, None) => "is not in force here".into(),
                 };
                 format!("present: {step} {how}{}", at(location))
             }
@@ -93,9 +94,9 @@ impl ToolState {
     }
 
     /// Where the deciding rule is written, if it is in a config file.
-    pub fn location(&self) -> Option<&str> {
+    pub fn location(&self) -> Option<&Location> {
         match self {
-            ToolState::Present { location, .. } | ToolState::Removed { location, .. } => location.as_deref(),
+            ToolState::Present { location, .. } | ToolState::Removed { location, .. } => location.as_ref(),
             _ => None,
         }
     }
@@ -167,8 +168,14 @@ fn removed_state(removal: &Removal, locate: Locate<'_>) -> ToolState {
 /// step whose allowlist entry lets it through.
 fn present_state(side: &Side<'_>, tool: &str, step: Option<&str>) -> ToolState {
     let records = side.resolution.as_ref().map(|r| r.steps.as_slice()).unwrap_or_default();
+    // A profile step is labelled by its profile (`tools.profile (coding)`): the other side's
+    // profile step is the one to compare with, whatever profile it names.
+    let family = |label: &str| label.split(" (").next().unwrap_or(label).to_string();
     let record = match step {
-        Some(label) => records.iter().find(|r| r.step.label == label),
+        Some(label) => records
+            .iter()
+            .find(|r| r.step.label == label)
+            .or_else(|| records.iter().find(|r| family(&r.step.label) == family(label))),
         None => records.iter().find(|r| {
             explain::step_verdict(r, tool).is_some_and(|v| v.source.as_ref().is_some_and(|s| s.config_path().is_some()))
         }),
@@ -216,7 +223,7 @@ mod tests {
     fn a_lifted_deny_shows_both_sides() {
         let before = resolve(json!({"tools": {"deny": ["exec", "browser"]}}));
         let after = resolve(json!({"tools": {"deny": ["browser"], "allow": ["*"]}}));
-        let locate = |path: &KeyPath| Some(format!("<{path}>"));
+        let locate = |path: &KeyPath| Some(Location { file: format!("<{path}>"), line: 1, column: 1 });
         let changes = tool_changes(
             &Side { resolution: Ok(&before), locate: &locate },
             &Side { resolution: Ok(&after), locate: &locate },
@@ -227,9 +234,9 @@ mod tests {
         assert!(change.gained);
         assert_eq!(
             change.before.describe(),
-            "removed by tools.allow: deny \"exec\" (tools.deny[0] at <tools.deny[0]>)"
+            "removed by tools.allow: deny \"exec\" (tools.deny[0] at <tools.deny[0]>:1:1)"
         );
-        assert_eq!(change.after.describe(), "present: tools.allow allowed by \"*\" at <tools.allow[0]>");
+        assert_eq!(change.after.describe(), "present: tools.allow allowed by \"*\" at <tools.allow[0]>:1:1");
         let reverse = tool_changes(
             &Side { resolution: Ok(&after), locate: &locate },
             &Side { resolution: Err("agent removed".into()), locate: &locate },

@@ -7,14 +7,16 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::OpenClawVersion;
-use crate::contexts::{self, NamedContext};
+use crate::config::Location;
+use crate::config::view::inbound::Audience;
+use crate::contexts::{self, NamedContext, Sessions};
 use crate::delta::{self, Locate, Side, ToolChange, ToolState};
 use crate::exec::{ApprovalsInput, ExecError};
 use crate::keypath::KeyPath;
 use crate::policy::session::SessionError;
 use crate::policy::{PluginTool, Resolution};
 use crate::probe::{self, ExecProber, ExecVerdict, PostureSetting};
-use crate::report::{self, Finding, Level, Rule};
+use crate::report::{Finding, Level, Rule};
 
 /// One side of the diff: a loaded config and where its keys are written.
 pub struct Config<'a> {
@@ -53,7 +55,26 @@ pub struct LocatedChange {
     pub change: ToolChange,
     /// Where on the head side the change is decided (or where the removed rule used to go).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
+}
+
+/// A session that more senders can reach than before, with the tools it holds: new access even
+/// when its tool set did not change.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AudienceChange {
+    pub agent_id: String,
+    pub context: String,
+    pub description: String,
+    pub base: Audience,
+    pub head: Audience,
+    /// The inbound routes that reach the session in the head config.
+    pub reached_by: Vec<String>,
+    /// The session's tools in the head config.
+    pub tools: Vec<String>,
+    /// Where the widest head-side route is opened.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
 }
 
 /// An exec setting of an agent that changed.
@@ -67,7 +88,7 @@ pub struct PostureChange {
     pub base_source: Option<String>,
     pub head_source: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 /// A probe command whose decision differs in one session.
@@ -82,18 +103,21 @@ pub struct ExecFlip {
     /// The command can do more under the head config (deny → ask, ask → allow, …).
     pub loosened: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub tools_gained: usize,
+    /// Sessions holding tools that more senders can reach.
+    pub audiences_widened: usize,
     pub tools_lost: usize,
     pub exec_loosened: usize,
     pub exec_tightened: usize,
     pub posture_changes: usize,
-    /// Anything became reachable or an exec decision loosened.
+    /// A tool became reachable, a session holding tools became reachable by more senders, or an
+    /// exec decision loosened.
     pub new_access: bool,
 }
 
@@ -115,6 +139,7 @@ pub struct DiffReport {
     pub agents_added: Vec<String>,
     pub agents_removed: Vec<String>,
     pub access: Vec<AccessChange>,
+    pub audiences: Vec<AudienceChange>,
     pub posture: Vec<PostureChange>,
     pub exec: Vec<ExecFlip>,
     pub probes: Vec<String>,
@@ -128,13 +153,14 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     let selected = |agents: Vec<String>| -> Vec<String> {
         agents.into_iter().filter(|a| options.agents.is_empty() || options.agents.contains(a)).collect()
     };
-    let base_agents = selected(contexts::agent_ids(version, base.value));
-    let head_agents = selected(contexts::agent_ids(version, head.value));
-    let enumerate = |config: &Config<'_>, agents: &[String]| -> Vec<NamedContext> {
-        let all = agents.iter();
-        all.flat_map(|a| contexts::agent_contexts(version, config.value, a, options.plugin_tools)).collect()
+    let (base_sessions, head_sessions) = (Sessions::new(version, base.value), Sessions::new(version, head.value));
+    let base_agents = selected(base_sessions.agents().to_vec());
+    let head_agents = selected(head_sessions.agents().to_vec());
+    let enumerate = |sessions: &Sessions<'_>, agents: &[String]| -> Vec<NamedContext> {
+        agents.iter().flat_map(|a| sessions.agent_contexts(a, options.plugin_tools)).collect()
     };
-    let (base_contexts, head_contexts) = (enumerate(base, &base_agents), enumerate(head, &head_agents));
+    let (base_contexts, head_contexts) =
+        (enumerate(&base_sessions, &base_agents), enumerate(&head_sessions, &head_agents));
     let mut listed: Vec<ListedContext> = Vec::new();
     let mut union: Vec<NamedContext> = Vec::new();
     for (context, in_head) in head_contexts.iter().map(|c| (c, true)).chain(base_contexts.iter().map(|c| (c, false))) {
@@ -165,9 +191,11 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         Err(_) => Ok(vec![ExecVerdict::Unavailable; options.probes.len()]),
     };
     // Each session is compared on its own (in parallel); only the differences are kept.
-    let compared = contexts::par_map(&union, |context| -> Result<(Option<AccessChange>, Vec<ExecFlip>), ExecError> {
+    type Compared = (Option<AccessChange>, Option<AudienceChange>, Vec<ExecFlip>);
+    let compared = contexts::par_map(&union, |context| -> Result<Compared, ExecError> {
         let before = resolve(base, &base_agents, context);
         let after = resolve(head, &head_agents, context);
+        let audience = audience_change(context, &base_sessions, &head_sessions, &before, &after, head);
         let changes = delta::tool_changes(
             &Side { resolution: before.as_ref().map_err(Clone::clone), locate: base.locate },
             &Side { resolution: after.as_ref().map_err(Clone::clone), locate: head.locate },
@@ -194,13 +222,15 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
                 location: exec_location(head, &context.agent_id, version),
             })
             .collect();
-        Ok((access, flips))
+        Ok((access, audience, flips))
     });
     let mut access = Vec::new();
+    let mut audiences = Vec::new();
     let mut flips = Vec::new();
     for result in compared {
-        let (changes, context_flips) = result?;
+        let (changes, audience, context_flips) = result?;
         access.extend(changes);
+        audiences.extend(audience);
         flips.extend(context_flips);
     }
 
@@ -217,17 +247,19 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     let gained = access.iter().flat_map(|a| &a.changes).filter(|c| c.change.gained).count();
     let summary = Summary {
         tools_gained: gained,
+        audiences_widened: audiences.len(),
         tools_lost: access.iter().map(|a| a.changes.len()).sum::<usize>() - gained,
         exec_loosened: flips.iter().filter(|f| f.loosened).count(),
         exec_tightened: flips.iter().filter(|f| !f.loosened).count(),
         posture_changes: posture.len(),
-        new_access: gained > 0 || flips.iter().any(|f| f.loosened),
+        new_access: gained > 0 || !audiences.is_empty() || flips.iter().any(|f| f.loosened),
     };
     Ok(DiffReport {
         openclaw_version: version.release().to_string(),
         agents_added: head_agents.iter().filter(|a| !base_agents.contains(a)).cloned().collect(),
         agents_removed: base_agents.iter().filter(|a| !head_agents.contains(a)).cloned().collect(),
         access,
+        audiences,
         posture,
         exec: flips,
         probes: options.probes.to_vec(),
@@ -236,9 +268,42 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     })
 }
 
+/// The session's audience on each side, when the head side lets in senders the base did not and
+/// the session holds tools there.
+fn audience_change(
+    context: &NamedContext,
+    base_sessions: &Sessions<'_>,
+    head_sessions: &Sessions<'_>,
+    before: &Result<Resolution, String>,
+    after: &Result<Resolution, String>,
+    head: &Config<'_>,
+) -> Option<AudienceChange> {
+    let tools = after.as_ref().ok().map(|r| r.tools.clone()).filter(|t| !t.is_empty())?;
+    let (was, _) = match before {
+        Ok(_) => base_sessions.audience(&context.agent_id, &context.ctx),
+        Err(_) => (Audience::unreachable(), Vec::new()),
+    };
+    let (now, reached_by) = head_sessions.audience(&context.agent_id, &context.ctx);
+    if !now.widens(&was) {
+        return None;
+    }
+    let location =
+        head_sessions.widest_route(&context.agent_id, &context.ctx).and_then(|path| (head.locate_nearest)(&path));
+    Some(AudienceChange {
+        agent_id: context.agent_id.clone(),
+        context: context.id.clone(),
+        description: context.description.clone(),
+        base: was,
+        head: now,
+        reached_by,
+        tools,
+        location,
+    })
+}
+
 /// The head-side place that decides a change: the rule written there now, else where the base
 /// side's rule used to be (its nearest surviving ancestor), else the head step's config block.
-fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<String> {
+fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<Location> {
     match &change.after {
         ToolState::Removed { location, .. } | ToolState::Present { entry: Some(_), location, .. } => location.clone(),
         after => {
@@ -246,13 +311,13 @@ fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<String> {
                 ToolState::Removed { source_path: Some(path), .. } => (head.locate_nearest)(path),
                 _ => None,
             };
-            was_written.or_else(|| after.location().map(str::to_string))
+            was_written.or_else(|| after.location().cloned())
         }
     }
 }
 
 /// The agent's exec block on the head side, where an exec decision is configured.
-fn exec_location(head: &Config<'_>, agent: &str, version: OpenClawVersion) -> Option<String> {
+fn exec_location(head: &Config<'_>, agent: &str, version: OpenClawVersion) -> Option<Location> {
     let settings = probe::posture(version, head.value, agent, &ApprovalsInput::None);
     let configured = settings.iter().filter_map(PostureSetting::config_path).find_map(|p| (head.locate)(&p));
     configured.or_else(|| (head.locate_nearest)(&KeyPath::keys(&["tools", "exec"])))
@@ -336,7 +401,7 @@ pub struct FlipGroup<'a> {
     pub loosened: bool,
     pub contexts: Vec<&'a str>,
     pub commands: Vec<&'a str>,
-    pub location: Option<&'a str>,
+    pub location: Option<&'a Location>,
 }
 
 /// Flips grouped: per agent and change, the sessions where a set of commands flips alike.
@@ -362,7 +427,7 @@ pub fn flip_groups(flips: &[ExecFlip]) -> Vec<FlipGroup<'_>> {
                     loosened: flip.loosened,
                     contexts,
                     commands: vec![&flip.command],
-                    location: flip.location.as_deref(),
+                    location: flip.location.as_ref(),
                 },
             )),
         }
@@ -376,6 +441,7 @@ pub fn rules() -> Vec<Rule> {
     [
         ("diff/tool-gained", "A tool became reachable in a session"),
         ("diff/tool-lost", "A tool became unreachable in a session"),
+        ("diff/audience-widened", "A session holding tools became reachable by more senders"),
         ("diff/exec-loosened", "A probe command's exec decision loosened"),
         ("diff/exec-tightened", "A probe command's exec decision tightened"),
         ("diff/exec-posture", "An agent's exec setting changed"),
@@ -391,10 +457,8 @@ pub fn rules() -> Vec<Rule> {
 /// it fails the run (`fail_on_new_access`), a warning otherwise.
 pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Option<&str>) -> Vec<Finding> {
     let access_level = if fail_on_new_access { Level::Error } else { Level::Warning };
-    let at = |location: Option<&String>| {
-        location
-            .and_then(|l| report::Location::parse(l))
-            .or_else(|| fallback_file.map(|file| report::Location { file: file.to_string(), line: 1, column: 1 }))
+    let at = |location: Option<&Location>| {
+        location.cloned().or_else(|| fallback_file.map(|file| Location { file: file.to_string(), line: 1, column: 1 }))
     };
     let mut out = Vec::new();
     for agent in &report.agents_added {
@@ -433,6 +497,22 @@ pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Op
             suppressed: None,
         });
     }
+    for change in &report.audiences {
+        out.push(Finding {
+            rule_id: "diff/audience-widened".into(),
+            level: access_level,
+            title: format!(
+                "{}/{}: now reachable by {} (was {})",
+                change.agent_id,
+                change.context,
+                change.head.describe(),
+                change.base.describe()
+            ),
+            message: format!("the session holds {} tool(s): {}", change.tools.len(), change.tools.join(", ")),
+            location: at(change.location.as_ref()),
+            suppressed: None,
+        });
+    }
     for group in flip_groups(&report.exec) {
         let (rule, level) =
             if group.loosened { ("diff/exec-loosened", access_level) } else { ("diff/exec-tightened", Level::Note) };
@@ -442,7 +522,7 @@ pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Op
             level,
             title: format!("{}: exec {} → {} in {}", group.agent_id, group.base, group.head, group.contexts.join(", ")),
             message: format!("{} {}", commands.join(", "), if commands.len() == 1 { "flips" } else { "flip" }),
-            location: at(group.location.map(str::to_string).as_ref()),
+            location: at(group.location),
             suppressed: None,
         });
     }
@@ -463,10 +543,11 @@ pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::view::inbound::Reach;
     use serde_json::json;
 
     fn run(base: Value, head: Value, probes: &[String]) -> DiffReport {
-        let locate = |path: &KeyPath| Some(format!("head.json5:{path}"));
+        let locate = |path: &KeyPath| Some(Location { file: format!("head.json5:{path}"), line: 1, column: 1 });
         let none = |_: &KeyPath| None;
         let base = Config { value: &base, locate: &none, locate_nearest: &none };
         let head = Config { value: &head, locate: &locate, locate_nearest: &locate };
@@ -496,7 +577,7 @@ mod tests {
         assert!(report.summary.new_access);
         assert!(report.access.iter().all(|a| a.changes.iter().all(|c| c.change.tool == "write" && c.change.gained)));
         let main = report.access.iter().find(|a| a.context == "main").unwrap();
-        assert_eq!(main.changes[0].location.as_deref(), Some("head.json5:tools.deny[0]"));
+        assert_eq!(main.changes[0].location.as_ref().unwrap().file, "head.json5:tools.deny[0]");
     }
 
     #[test]
@@ -506,7 +587,7 @@ mod tests {
         let report = run(base, head, &["rm -rf build".to_string()]);
         let flip = report.exec.iter().find(|f| f.context == "main").unwrap();
         assert_eq!((flip.base, flip.head, flip.loosened), (ExecVerdict::Ask, ExecVerdict::Allow, true));
-        assert_eq!(flip.location.as_deref(), Some("head.json5:tools.exec.security"));
+        assert_eq!(flip.location.as_ref().unwrap().file, "head.json5:tools.exec.security");
         let security = report.posture.iter().find(|p| p.setting == "security").unwrap();
         assert_eq!((security.base.clone(), security.head.clone()), (Some(json!("allowlist")), Some(json!("full"))));
         assert!(report.summary.new_access);
@@ -532,5 +613,27 @@ mod tests {
         assert!(group.changes.iter().any(|c| c.change.tool == "read" && !c.change.gained));
         let listed = report.contexts.iter().find(|c| c.context == "group:telegram:-1" && c.agent_id == "a").unwrap();
         assert!(listed.in_head && !listed.in_base);
+    }
+
+    #[test]
+    fn opening_dms_and_groups_to_anyone_is_new_access() {
+        let base = json!({"channels": {"telegram": {"dmPolicy": "pairing", "groupPolicy": "allowlist"}}});
+        let head = json!({"channels": {"telegram": {"dmPolicy": "open", "allowFrom": ["*"], "groupPolicy": "open"}}});
+        let report = run(base, head, &[]);
+        assert!(report.summary.new_access, "{:?}", report.summary);
+        let widened: Vec<&str> = report.audiences.iter().map(|a| a.context.as_str()).collect();
+        for context in ["main", "non-owner", "group:telegram:*"] {
+            assert!(widened.contains(&context), "{context}: {widened:?}");
+        }
+        let group = report.audiences.iter().find(|a| a.context == "group:telegram:*").unwrap();
+        assert_eq!((group.base.reach, group.head.reach), (Reach::Unreachable, Reach::Anyone));
+        assert!(group.tools.contains(&"read".to_string()));
+        assert_eq!(group.location.as_ref().unwrap().file, "head.json5:channels.telegram.groupPolicy");
+        let findings = findings(&report, true, None);
+        assert!(findings.iter().any(|f| f.rule_id == "diff/audience-widened" && f.level == Level::Error));
+        // Narrowing is not new access.
+        let report =
+            run(json!({"channels": {"telegram": {"dmPolicy": "open"}}}), json!({"channels": {"telegram": {}}}), &[]);
+        assert!(report.audiences.is_empty() && !report.summary.new_access);
     }
 }

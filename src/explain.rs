@@ -13,12 +13,13 @@ use crate::policy::rules::Source;
 use crate::policy::steps::StepKind;
 use crate::policy::{self, Removal, Resolution, SessionContext};
 
-/// A config change: append a value to a list, or remove a list element.
+/// A config change: append a value to a list, remove a list element, or set a value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "op", rename_all = "camelCase")]
 pub enum Edit {
     Append { path: KeyPath, value: String },
     Remove { path: KeyPath, value: String },
+    Set { path: KeyPath, value: Value },
 }
 
 impl Edit {
@@ -26,6 +27,7 @@ impl Edit {
         match self {
             Edit::Append { path, value } => format!("add \"{value}\" to {path}"),
             Edit::Remove { path, value } => format!("remove \"{value}\" from {}", parent(path)),
+            Edit::Set { path, value } => format!("set {path} to {value}"),
         }
     }
 
@@ -48,6 +50,11 @@ impl Edit {
                     && *i < list.len()
                 {
                     list.remove(*i);
+                }
+            }
+            Edit::Set { path, value } => {
+                if let Some(slot) = ensure(config, path.segments()) {
+                    *slot = value.clone();
                 }
             }
         }
@@ -92,6 +99,9 @@ pub struct StepVerdict {
     pub entry: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<Source>,
+    /// The config block the step reads (the profile key, the agent's `tools`, the group entry).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<KeyPath>,
 }
 
 /// A way to get the tool back at one layer.
@@ -157,6 +167,7 @@ pub fn step_verdict(record: &policy::StepRecord, name: &str) -> Option<StepVerdi
         verdict,
         entry: entry.map(|e| e.pattern.clone()),
         source: entry.map(|e| e.source.clone()),
+        scope: record.step.scope.clone(),
     })
 }
 
@@ -186,41 +197,57 @@ pub fn explain(
     }
 }
 
-/// The edits that would lift one blocking step, at that step's own layer.
-fn step_edits(pack: &VersionPack, resolution: &Resolution, index: usize, tool: &str) -> (Vec<Edit>, Option<String>) {
+/// Ways to lift one blocking step at that step's own layer, most natural first, and a note when
+/// no config edit can (built-in rules).
+fn step_edits(
+    pack: &VersionPack,
+    config: &Value,
+    resolution: &Resolution,
+    index: usize,
+    tool: &str,
+) -> (Vec<Vec<Edit>>, Option<String>) {
     let record = &resolution.steps[index];
     let agent = &resolution.agent_id;
+    let append = |path: KeyPath| vec![Edit::Append { path, value: tool.to_string() }];
     match record.verdicts.get(tool) {
         Some(Verdict::Denied { by }) => {
             let entry = record.step.policy.deny.as_ref().and_then(|d| d.get(by.entry));
             match entry.map(|e| (&e.source, &e.pattern)) {
                 Some((Source::Config { path }, pattern)) => {
-                    (vec![Edit::Remove { path: path.clone(), value: pattern.clone() }], None)
+                    (vec![vec![Edit::Remove { path: path.clone(), value: pattern.clone() }]], None)
                 }
                 _ => (Vec::new(), Some(builtin_deny_note(record.step.kind, resolution))),
             }
         }
         Some(Verdict::NotInAllowlist) => match record.step.kind {
             StepKind::Profile | StepKind::ProviderProfile => {
-                // alsoAllow widens the profile; write it next to the profile that is in force.
+                // alsoAllow widens the profile, next to the profile in force; a scope that already
+                // has an allowlist cannot also have alsoAllow, so there the allowlist takes it.
                 let scope = record.step.scope.as_ref().map(parent).unwrap_or_else(|| KeyPath::keys(&["tools"]));
-                (vec![Edit::Append { path: scope.key("alsoAllow"), value: tool.to_string() }], None)
+                (vec![append(scope.key("alsoAllow")), append(scope.key("allow"))], None)
             }
             StepKind::Sandbox => {
-                let key = if pack.sandbox.also_allow { "alsoAllow" } else { "allow" };
-                let path = KeyPath::keys(&["tools", "sandbox", "tools", key]);
-                (vec![Edit::Append { path, value: tool.to_string() }], None)
+                let scope = KeyPath::keys(&["tools", "sandbox", "tools"]);
+                let mut candidates = vec![append(scope.key("allow"))];
+                if pack.sandbox.also_allow {
+                    candidates.insert(0, append(scope.key("alsoAllow")));
+                }
+                (candidates, None)
             }
-            StepKind::Subagent => (
-                vec![Edit::Append {
-                    path: KeyPath::keys(&["tools", "subagents", "tools", "allow"]),
-                    value: tool.to_string(),
-                }],
-                None,
-            ),
+            StepKind::Subagent => (vec![append(KeyPath::keys(&["tools", "subagents", "tools", "allow"]))], None),
             StepKind::Runtime => (Vec::new(), Some("the run's own toolsAllow list must name it".into())),
             _ => match &record.step.scope {
-                Some(scope) => (vec![Edit::Append { path: scope.key("allow"), value: tool.to_string() }], None),
+                Some(scope) => {
+                    let allow = scope.key("allow");
+                    // An allowlist written as alsoAllow is widened there.
+                    let also = scope.key("alsoAllow");
+                    let written_as_also = also.lookup(config).is_some() && allow.lookup(config).is_none();
+                    let mut candidates = vec![append(allow)];
+                    if written_as_also {
+                        candidates.insert(0, append(also));
+                    }
+                    (candidates, None)
+                }
                 None => (Vec::new(), Some(format!("agent `{agent}`: no config scope to edit"))),
             },
         },
@@ -230,7 +257,9 @@ fn step_edits(pack: &VersionPack, resolution: &Resolution, index: usize, tool: &
 
 fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
     match kind {
-        StepKind::OwnerOnly => "owner-only tool: only the owner's sessions get it; no config edit lifts this".into(),
+        StepKind::OwnerOnly => {
+            "owner-only tool: only the owner's sessions get it (list the sender in commands.ownerAllowFrom)".into()
+        }
         StepKind::Subagent => format!(
             "built-in sub-agent deny (depth {} is a {:?}); raise agents.defaults.subagents.maxSpawnDepth if it is the leaf list",
             resolution.spawn_depth, resolution.subagent_role
@@ -243,6 +272,34 @@ fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
     }
 }
 
+/// Settings that make the release build a tool it did not build for this session.
+fn construction_edits(resolution: &Resolution, tool: &str) -> Vec<Vec<Edit>> {
+    let set = |path: KeyPath, value: Value| vec![vec![Edit::Set { path, value }]];
+    match tool {
+        "write" | "edit" | "apply_patch"
+            if resolution.sandbox.sandboxed && resolution.sandbox.workspace_access == "ro" =>
+        {
+            let path = resolution.sandbox.workspace_access_path.clone();
+            set(
+                path.unwrap_or_else(|| KeyPath::keys(&["agents", "defaults", "sandbox", "workspaceAccess"])),
+                "rw".into(),
+            )
+        }
+        "apply_patch" => set(KeyPath::keys(&["tools", "exec", "applyPatch", "enabled"]), true.into()),
+        "progress_card" => set(KeyPath::keys(&["tools", "updatePlan"]), true.into()),
+        "agents_wait" => set(KeyPath::keys(&["tools", "swarm", "enabled"]), true.into()),
+        "web_search" | "web_fetch" => {
+            let which = tool.trim_start_matches("web_");
+            set(KeyPath::keys(&["tools", "web", which, "enabled"]), true.into())
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// Every edit needed to bring the tool back, in order: each round lifts the first thing that
+/// still keeps the tool out (construction, then the pipeline's steps in order) on the config as
+/// the earlier rounds left it, so a step that both denies and misses the tool gets both edits.
+/// `restores` on a fix says whether the edits up to it bring the tool back.
 fn fixes(
     version: OpenClawVersion,
     config: &Value,
@@ -250,49 +307,112 @@ fn fixes(
     resolution: &Resolution,
     tool: &str,
 ) -> Vec<Fix> {
+    const MAX_ROUNDS: usize = 32;
     let pack = VersionPack::get(version);
-    let blocking: Vec<usize> = (0..resolution.steps.len())
-        .filter(|&i| resolution.steps[i].verdicts.get(tool).is_some_and(|v| !v.keeps()))
-        .collect();
-    blocking
-        .iter()
-        .map(|&index| {
-            let (edits, note) = step_edits(pack, resolution, index, tool);
-            let (restores, also_grants) = try_edits(version, config, ctx, resolution, tool, &edits);
-            Fix { step: resolution.steps[index].step.label.clone(), edits, restores, also_grants, note }
-        })
-        .collect()
+    let mut working = config.clone();
+    let mut current = resolution.clone();
+    let mut unliftable: Vec<String> = Vec::new();
+    let mut out = Vec::new();
+    for _ in 0..MAX_ROUNDS {
+        if current.tools.iter().any(|t| t == tool) {
+            break;
+        }
+        let (step, candidates, note) = match current.not_constructed.get(tool) {
+            Some(_) if unliftable.iter().any(|s| s == "construction") => break,
+            Some(reason) => {
+                let candidates = construction_edits(&current, tool);
+                let note = candidates.is_empty().then(|| format!("not built for this session: {reason}"));
+                ("construction".to_string(), candidates, note)
+            }
+            None => {
+                let blocking = (0..current.steps.len()).find(|&i| {
+                    let record = &current.steps[i];
+                    record.verdicts.get(tool).is_some_and(|v| !v.keeps()) && !unliftable.contains(&record.step.label)
+                });
+                let Some(index) = blocking else { break };
+                let (candidates, note) = step_edits(pack, &working, &current, index, tool);
+                (current.steps[index].step.label.clone(), candidates, note)
+            }
+        };
+        let trial = Trial { version, config: &working, ctx, before: &current, tool };
+        let fix = trial.fix(step, candidates, note);
+        if fix.edits.is_empty() {
+            unliftable.push(fix.step.clone());
+            out.push(fix);
+            continue;
+        }
+        fix.edits.iter().for_each(|edit| edit.apply(&mut working));
+        let restores = fix.restores;
+        out.push(fix);
+        match policy::resolve(version, &working, ctx) {
+            Ok(next) if !restores => current = next,
+            _ => break,
+        }
+    }
+    out
 }
 
-/// Re-resolves with the edits applied: does the tool come back, and what else appears?
-fn try_edits(
+/// Edits tried out on a copy of one session's config.
+struct Trial<'a> {
     version: OpenClawVersion,
-    config: &Value,
-    ctx: &SessionContext,
-    before: &Resolution,
-    tool: &str,
-    edits: &[Edit],
-) -> (bool, Vec<String>) {
-    if edits.is_empty() {
-        return (false, Vec::new());
-    }
-    let mut edited = config.clone();
-    // Removals are applied from the highest index down so earlier indexes stay valid.
-    let mut ordered: Vec<&Edit> = edits.iter().collect();
-    ordered.sort_by_key(|e| {
-        std::cmp::Reverse(match e {
-            Edit::Remove { path, .. } => path.clone(),
-            _ => KeyPath::root(),
+    config: &'a Value,
+    ctx: &'a SessionContext,
+    before: &'a Resolution,
+    tool: &'a str,
+}
+
+impl Trial<'_> {
+    /// The first candidate the release accepts that restores the tool, else the first the
+    /// release accepts. Candidates the release would refuse are never proposed.
+    fn fix(&self, step: String, candidates: Vec<Vec<Edit>>, note: Option<String>) -> Fix {
+        let mut accepted: Option<Fix> = None;
+        let mut refused = Vec::new();
+        for edits in candidates {
+            match self.outcome(&edits) {
+                Err(issue) => refused.push(issue),
+                Ok((restores, also_grants)) => {
+                    let fix = Fix { step: step.clone(), edits, restores, also_grants, note: note.clone() };
+                    if restores {
+                        return fix;
+                    }
+                    accepted.get_or_insert(fix);
+                }
+            }
+        }
+        accepted.unwrap_or_else(|| {
+            let refusal = refused
+                .first()
+                .map(|issue| format!("every edit here would make the release refuse the config ({issue})"));
+            Fix { step, edits: Vec::new(), restores: false, also_grants: Vec::new(), note: note.or(refusal) }
         })
-    });
-    for edit in ordered {
-        edit.apply(&mut edited);
     }
-    let Ok(after) = policy::resolve(version, &edited, ctx) else {
-        return (false, Vec::new());
-    };
-    let grants = after.tools.iter().filter(|t| *t != tool && !before.tools.contains(t)).cloned().collect();
-    (after.tools.iter().any(|t| t == tool), grants)
+
+    /// Applies the edits, validates the result as the release would and re-resolves: does the
+    /// tool come back, and what else appears? `Err` with the release's complaint when it would
+    /// refuse the edited config.
+    fn outcome(&self, edits: &[Edit]) -> Result<(bool, Vec<String>), String> {
+        let mut edited = self.config.clone();
+        // Removals are applied from the highest index down so earlier indexes stay valid.
+        let mut ordered: Vec<&Edit> = edits.iter().collect();
+        ordered.sort_by_key(|e| {
+            std::cmp::Reverse(match e {
+                Edit::Remove { path, .. } => path.clone(),
+                _ => KeyPath::root(),
+            })
+        });
+        for edit in ordered {
+            edit.apply(&mut edited);
+        }
+        if let Some(issue) = crate::config::validate::validate_value(&edited, self.version).first() {
+            return Err(format!("{}: {}", issue.dotted_path(), issue.message));
+        }
+        let Ok(after) = policy::resolve(self.version, &edited, self.ctx) else {
+            return Ok((false, Vec::new()));
+        };
+        let tool = self.tool;
+        let grants = after.tools.iter().filter(|t| *t != tool && !self.before.tools.contains(t)).cloned().collect();
+        Ok((after.tools.iter().any(|t| t == tool), grants))
+    }
 }
 
 /// Re-resolves under session facts the user did not fix, to say what the answer depends on.
@@ -400,5 +520,43 @@ mod tests {
         let explanation = run(json!({}), SessionContext::default(), "gateway");
         assert!(explanation.present);
         assert!(explanation.depends_on.iter().any(|d| d.condition.contains("not the owner") && !d.present));
+    }
+
+    #[test]
+    fn proposals_are_edits_the_release_accepts() {
+        // alsoAllow next to an allowlist is refused by the release: the allowlist takes the tool.
+        let config = json!({"tools": {"profile": "minimal", "allow": ["session_status", "read"]}});
+        let owner = SessionContext { sender_is_owner: Some(true), ..Default::default() };
+        let explanation = run(config.clone(), owner, "exec");
+        let edits: Vec<String> = explanation.fixes.iter().flat_map(|f| f.edits.iter().map(Edit::describe)).collect();
+        assert!(!edits.iter().any(|e| e.contains("alsoAllow")), "{edits:?}");
+        for fix in &explanation.fixes {
+            let mut edited = config.clone();
+            fix.edits.iter().for_each(|e| e.apply(&mut edited));
+            assert!(crate::config::validate::validate_value(&edited, OpenClawVersion::V2026_9).is_empty(), "{fix:?}");
+        }
+    }
+
+    #[test]
+    fn a_read_only_sandbox_is_fixed_by_the_setting_that_builds_the_tool() {
+        let config = json!({"agents": {"defaults": {"sandbox": {"mode": "all", "workspaceAccess": "ro"}}}});
+        let explanation = run(config, SessionContext::default(), "write");
+        assert!(explanation.not_constructed.is_some());
+        let fix = &explanation.fixes[0];
+        assert_eq!(fix.edits[0].describe(), "set agents.defaults.sandbox.workspaceAccess to \"rw\"");
+        assert!(fix.restores, "{fix:?}");
+    }
+
+    #[test]
+    fn a_step_that_both_denies_and_misses_gets_both_edits() {
+        let config = json!({"agents": {"entries": {"rev": {"tools": {"allow": ["read"], "deny": ["exec"]}}}}});
+        let ctx = SessionContext { agent_id: Some("rev".into()), sender_is_owner: Some(true), ..Default::default() };
+        let explanation = run(config, ctx, "exec");
+        let edits: Vec<String> = explanation.fixes.iter().flat_map(|f| f.edits.iter().map(Edit::describe)).collect();
+        assert_eq!(
+            edits,
+            ["remove \"exec\" from agents.entries.rev.tools.deny", "add \"exec\" to agents.entries.rev.tools.allow"]
+        );
+        assert!(!explanation.fixes[0].restores && explanation.fixes[1].restores);
     }
 }

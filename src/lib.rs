@@ -6,6 +6,7 @@ pub mod config;
 pub mod contexts;
 pub mod delta;
 pub mod diff;
+pub mod escape;
 pub mod exec;
 pub mod explain;
 pub mod gitrev;

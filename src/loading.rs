@@ -1,52 +1,90 @@
-//! The seam between commands and the config loader: load, validate, and report problems as
-//! diagnostics (CLI) or as `{path, message}` issues (batch).
+//! The seam between commands and the config loader: load and validate config files (or a batch
+//! case's config) and say what the release would refuse. Nothing here prints: commands decide
+//! how to show warnings and refusals.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
-use crate::config::{self, LoadOptions, LoadedConfig};
+use crate::config::path::substitution_path;
+use crate::config::{
+    self, ConfigError, ConfigWarning, LoadOptions, LoadedConfig, Location, ValidationIssue, WarningKind,
+};
 use crate::keypath::KeyPath;
 
 /// A case's config after loading and validation.
 pub struct LoadedCase {
     pub config: Value,
-    /// Validation issues as `{path, message}`; non-empty means OpenClaw refuses the config.
+    /// Validation issues as `{path, message, kind}`; non-empty means OpenClaw refuses the config.
     pub issues: Vec<Value>,
-    pub warnings: Vec<String>,
+    /// What the release says about the config, in the oracle's shape: `valid`, and when present
+    /// `issues`, `warnings` (the release's own, `{path, message}`) and `legacyIssues`.
+    pub report: Value,
+    /// clawpolicy's own loader notes (duplicate keys, non-finite numbers), not the release's.
+    pub notes: Vec<String>,
 }
 
-/// Load options from the process environment. The snapshot is taken once per process, not per
-/// batch case: a batch of thousands must not copy the environment thousands of times.
-fn options(version: OpenClawVersion, cwd: Option<&Path>) -> LoadOptions {
+/// Load options for a batch: the process environment, taken once per process, not per case (a
+/// batch of thousands must not copy the environment thousands of times).
+pub fn process_options(version: OpenClawVersion) -> LoadOptions {
     static PROCESS: std::sync::OnceLock<LoadOptions> = std::sync::OnceLock::new();
     let mut opts = PROCESS.get_or_init(|| LoadOptions::from_process(version)).clone();
     opts.version = version;
-    if let Some(cwd) = cwd {
-        opts.cwd = cwd.to_path_buf();
-    }
     opts
 }
 
 /// Loads the config of a batch case: inline `config` (object, or JSON5 text) or `configPath`
 /// (relative to the batch file), through the same pipeline and validation as config files.
-pub fn load_case_config(case: &Value, version: OpenClawVersion, base_dir: &Path) -> Result<LoadedCase, Value> {
-    let opts = options(version, Some(base_dir));
-    let config_error = |e: config::ConfigError| json!({"kind": "config", "message": e.to_string()});
+pub fn load_case_config(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<LoadedCase, Value> {
+    let mut opts = opts.clone();
+    opts.cwd = base_dir.to_path_buf();
+    let config_error = |e: ConfigError| json!({"kind": "config", "message": e.to_string()});
     let loaded = match (case.get("config"), case.get("configPath").and_then(Value::as_str)) {
         (Some(Value::String(text)), _) => load_text(text, &opts)?,
         (Some(value), _) => config::load_inline(value.clone(), &opts).map_err(config_error)?,
-        (None, Some(path)) => config::load(&[base_dir.join(path)], &opts).map_err(config_error)?,
+        // Relative to the batch file's folder, which is the loader's working directory here.
+        (None, Some(path)) => config::load(&[PathBuf::from(path)], &opts).map_err(config_error)?,
         (None, None) => config::load_inline(json!({}), &opts).map_err(config_error)?,
     };
-    let issues = config::validate(&loaded, version)
+    let version = opts.version;
+    let validation = config::validate::check(&loaded, version);
+    let issues: Vec<Value> = validation
+        .issues
         .iter()
-        .map(|issue| json!({"path": issue.dotted_path(), "message": issue.message}))
+        .map(|issue| json!({"path": issue.dotted_path(), "message": issue.message, "kind": issue.kind}))
         .collect();
-    let warnings = loaded.warnings().iter().map(|w| w.message.clone()).collect();
-    Ok(LoadedCase { config: loaded.value().clone(), issues, warnings })
+    let warnings: Vec<Value> = validation
+        .warnings
+        .iter()
+        .chain(loaded.warnings())
+        .filter_map(|w| release_warning_path(w, version).map(|path| json!({"path": path, "message": w.message})))
+        .collect();
+    let legacy: Vec<Value> =
+        validation.legacy.iter().map(|m| json!({"path": m.path(), "message": m.message()})).collect();
+    let mut report = json!({"valid": issues.is_empty()});
+    for (key, list) in [("issues", &issues), ("warnings", &warnings), ("legacyIssues", &legacy)] {
+        if !list.is_empty() {
+            report[key] = Value::Array(list.clone());
+        }
+    }
+    let notes = loaded.warnings().iter().filter(|w| !is_release_warning(w.kind)).map(|w| w.message.clone()).collect();
+    Ok(LoadedCase { config: loaded.value().clone(), issues, report, notes })
+}
+
+fn is_release_warning(kind: WarningKind) -> bool {
+    matches!(kind, WarningKind::MissingEnvVar | WarningKind::Migrated | WarningKind::NoHeartbeatOwner)
+}
+
+/// The path a warning of the release's own carries, printed the way the release prints it;
+/// `None` for clawpolicy's own loader notes.
+pub fn release_warning_path(warning: &ConfigWarning, version: OpenClawVersion) -> Option<String> {
+    match warning.kind {
+        WarningKind::MissingEnvVar => Some(substitution_path(&warning.path, version)),
+        WarningKind::Migrated => Some(config::migrate::release_path(&warning.path)),
+        WarningKind::NoHeartbeatOwner => Some(config::path::dotted(&warning.path)),
+        WarningKind::DuplicateKey | WarningKind::NonFiniteNumber => None,
+    }
 }
 
 /// JSON5 text given inline in a case: parsed with the config parser, then loaded like an inline
@@ -59,66 +97,83 @@ fn load_text(text: &str, opts: &LoadOptions) -> Result<LoadedConfig, Value> {
     config::load_inline(parsed.root.to_value(), opts).map_err(|e| json!({"kind": "config", "message": e.to_string()}))
 }
 
-/// Config files loaded and validated for a command.
+/// Config files loaded, with what the release would reject in them.
 pub struct LoadedFiles {
     pub config: Value,
     loaded: LoadedConfig,
+    issues: Vec<ValidationIssue>,
+    /// Warnings the release's validation adds to a config it accepts.
+    warnings: Vec<ConfigWarning>,
 }
 
 impl LoadedFiles {
-    /// Where the value at `path` was written, as `file:line:col`, if it came from a file.
     /// The loaded config with its provenance, for `lint`.
     pub fn loaded(&self) -> &LoadedConfig {
         &self.loaded
     }
 
-    pub fn locate(&self, path: &KeyPath) -> Option<String> {
-        self.loaded.origin(path.segments()).map(|origin| origin.to_string())
+    /// What the release would reject; empty means it accepts the config.
+    pub fn issues(&self) -> &[ValidationIssue] {
+        &self.issues
+    }
+
+    /// Warnings the release's validation adds to a config it accepts (after the loader's own,
+    /// [`LoadedConfig::warnings`]).
+    pub fn validation_warnings(&self) -> &[ConfigWarning] {
+        &self.warnings
+    }
+
+    /// Where the value at `path` was written, if it came from a file.
+    pub fn locate(&self, path: &KeyPath) -> Option<Location> {
+        self.loaded.origin(path.segments()).map(|origin| Location::from(&origin))
     }
 
     /// Where the value at `path` is written, or its nearest written ancestor (where it would go).
-    pub fn locate_nearest(&self, path: &KeyPath) -> Option<String> {
-        self.loaded.nearest_origin(path.segments()).map(|origin| origin.to_string())
+    pub fn locate_nearest(&self, path: &KeyPath) -> Option<Location> {
+        self.loaded.nearest_origin(path.segments()).map(|origin| Location::from(&origin))
     }
 
     /// The top-level config files, in overlay order.
     pub fn paths(&self) -> &[PathBuf] {
         self.loaded.config_paths()
     }
-}
 
-/// Loads, overlays (later files override earlier ones) and validates config files. With no
-/// files, OpenClaw's own discovery finds the config. A config OpenClaw would refuse is an error.
-pub fn load_files(paths: &[PathBuf], version: OpenClawVersion) -> miette::Result<LoadedFiles> {
-    let (loaded, issues) = load_unvalidated(paths, version)?;
-    // One buffered writer: thousands of warnings (a file of duplicate keys) must not cost a
-    // write call per fragment of each.
-    let mut stderr = std::io::BufWriter::new(std::io::stderr().lock());
-    for warning in loaded.warnings() {
-        let _ = writeln!(stderr, "{:?}", miette::Report::new(warning.clone()));
-    }
-    if let Some(first) = issues.first() {
-        for issue in &issues[1..] {
-            let _ = writeln!(stderr, "{:?}", miette::Report::new(issue.clone()));
+    /// The config, if the release accepts it.
+    pub fn accepted(self) -> Result<LoadedFiles, Refusal> {
+        if self.issues.is_empty() {
+            return Ok(self);
         }
-        drop(stderr);
-        let count = issues.len();
-        return Err(miette::Report::new(first.clone()).wrap_err(format!(
-            "OpenClaw {} would refuse this config ({count} problem{})",
-            version.release(),
-            if count == 1 { "" } else { "s" }
-        )));
+        Err(Refusal::Invalid { release: self.loaded.version().release(), issues: self.issues })
     }
-    Ok(LoadedFiles { config: loaded.value().clone(), loaded })
 }
 
-/// Loads config files and lists what the release would reject, without refusing: `lint` reports
-/// those issues as findings. Only a config that cannot be read at all is an error.
-pub fn load_unvalidated(
-    paths: &[PathBuf],
-    version: OpenClawVersion,
-) -> miette::Result<(LoadedConfig, Vec<config::ValidationIssue>)> {
-    let loaded = config::load(paths, &options(version, None))?;
-    let issues = config::validate(&loaded, version);
-    Ok((loaded, issues))
+/// Why config files cannot be used for an answer.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum Refusal {
+    /// They cannot be read at all.
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Unreadable(#[from] ConfigError),
+    /// The release would refuse them.
+    #[error("OpenClaw {release} would refuse this config ({} problem{})", issues.len(), if issues.len() == 1 { "" } else { "s" })]
+    #[diagnostic(code(config::invalid), help("fix the problems listed; `clawpolicy lint` shows each with its fix"))]
+    Invalid {
+        release: &'static str,
+        #[related]
+        issues: Vec<ValidationIssue>,
+    },
+}
+
+/// Loads and overlays config files (later files override earlier ones) and validates them.
+/// With no files, OpenClaw's own discovery finds the config. Only a config that cannot be read
+/// is an error; what the release would reject is in [`LoadedFiles::issues`].
+pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedFiles, ConfigError> {
+    let loaded = config::load(paths, opts)?;
+    let validation = config::validate::check(&loaded, opts.version);
+    Ok(LoadedFiles { config: loaded.value().clone(), loaded, issues: validation.issues, warnings: validation.warnings })
+}
+
+/// Loads config files the release accepts: [`load_files`], refusing what the release refuses.
+pub fn load_accepted(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedFiles, Refusal> {
+    load_files(paths, opts)?.accepted()
 }

@@ -3,6 +3,7 @@
 
 use serde::Serialize;
 
+use crate::config::view::inbound::Audience;
 use crate::contexts::{self, Evaluated, MAIN};
 use crate::delta::{self, Locate, Side, ToolChange};
 use crate::policy::steps::StepKind;
@@ -26,6 +27,8 @@ pub struct MatrixCell {
     pub description: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_key: Option<String>,
+    /// Who can send messages into this session.
+    pub audience: Audience,
     pub tools: Vec<String>,
     /// Tools this cell has and the main DM lacks.
     pub added: Vec<String>,
@@ -55,6 +58,7 @@ pub fn build(evaluated: &[Evaluated]) -> Vec<AgentRow> {
             context: cell.context.id.clone(),
             description: cell.context.description.clone(),
             session_key: cell.result.as_ref().ok().map(|r| r.session_key.clone()),
+            audience: cell.context.audience.clone(),
             differs_from_main: !added.is_empty() || !removed.is_empty() || cell.result.is_err(),
             added,
             removed,
@@ -197,7 +201,11 @@ mod tests {
         let rows = build(&evaluated());
         assert_eq!(rows.len(), 1);
         let group = rows[0].cells.iter().find(|c| c.context == "group:telegram:*").unwrap();
-        assert_eq!(group.removed, ["exec", "process"]);
+        // The group's deny, and the owner-only tools: group senders are not the owner.
+        for tool in ["exec", "process", "gateway", "nodes"] {
+            assert!(group.removed.iter().any(|t| t == tool), "{tool}: {:?}", group.removed);
+        }
+        assert_eq!(group.audience.reach, crate::config::view::inbound::Reach::Anyone);
         assert!(group.differs_from_main);
         assert!(!rows[0].cells[0].differs_from_main);
     }
@@ -208,11 +216,10 @@ mod tests {
         let from = find_cell(&cells, "solo/main").unwrap();
         let to = find_cell(&cells, "solo/group:telegram:*").unwrap();
         let why = why(OpenClawVersion::V2026_9, from, to, &|_| None);
-        assert_eq!(why.steps.len(), 1);
-        assert_eq!(why.steps[0].step, "group tools.allow");
+        let labels: Vec<&str> = why.steps.iter().map(|s| s.step.as_str()).collect();
+        assert_eq!(labels, ["group tools.allow", "gateway sender owner-only tools"]);
         assert_eq!(why.steps[0].from, None);
         assert_eq!(why.steps[0].to.as_deref(), Some(&["exec".to_string(), "process".to_string()][..]));
-        assert_eq!(why.tools.len(), 2);
         let err = find_cell(&cells, "solo/nope").unwrap_err();
         assert!(err.help.contains("group:telegram:*"), "{}", err.help);
     }

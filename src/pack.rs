@@ -92,6 +92,9 @@ pub struct SandboxRules {
     pub legacy_image_deny_also_denies: Option<String>,
     /// How fix-it keys name the per-agent block (`agents.entries.*`, `agents.list[]`).
     pub agent_key_prefix: String,
+    /// 2026.2: the sandbox (mode, workspace access, tool policy) belongs to the session key's agent
+    /// (its classifier takes no agent id), while the tool policy uses the explicit agent.
+    pub follows_session_key_agent: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -204,6 +207,31 @@ pub struct BundledPlugin {
     /// Provider-activated plugins load only for that provider when a config key is set.
     #[serde(default)]
     pub activation: Option<PluginActivation>,
+    /// When the release's config loader enables the plugin because the config uses it.
+    #[serde(default)]
+    pub auto_enable: Option<AutoEnable>,
+}
+
+/// The uses of the config that make 2026.9's loader auto-enable a bundled plugin: it sets
+/// `plugins.entries.<id>.enabled: true` and adds the id to a restrictive `plugins.allow` (unless
+/// the plugin is denied or its entry says `enabled: false`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AutoEnable {
+    /// `plugins.entries.<id>.config.<key>` is set for one of these keys (its tool configuration).
+    #[serde(default)]
+    pub tool_config_keys: Vec<String>,
+    /// A configured model reference `<provider>/<model>` names one of these providers.
+    #[serde(default)]
+    pub model_providers: Vec<String>,
+    /// `tools.web.search.provider` selects one of these search providers.
+    #[serde(default)]
+    pub web_search_providers: Vec<String>,
+    /// The plugin's own probe (browser): a top-level `<id>` block, any `plugins.entries.<id>`, or
+    /// a global or per-agent `tools.allow`/`alsoAllow` naming `<id>`; off when either block says
+    /// `enabled: false`.
+    #[serde(default)]
+    pub when_referenced: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -34,9 +34,10 @@ impl OpenClawVersion {
 }
 
 impl serde::Serialize for OpenClawVersion {
-    /// Serialized as the short name (`"2026.9"`).
+    /// Serialized as the exact release (`"2026.9.6"`): every machine document names the release
+    /// it answers for the same way.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.short())
+        serializer.serialize_str(self.release())
     }
 }
 

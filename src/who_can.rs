@@ -15,6 +15,8 @@ pub struct Match {
     pub context: String,
     pub description: String,
     pub session_key: String,
+    /// Who can send messages into this session.
+    pub audience: crate::config::view::inbound::Audience,
     /// For `exec --command`: allow or ask.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decision: Option<ExecVerdict>,
@@ -73,6 +75,7 @@ pub fn who_can(
             context: cell.context.id.clone(),
             description: cell.context.description.clone(),
             session_key: resolution.session_key.clone(),
+            audience: cell.context.audience.clone(),
             decision,
         });
     }

@@ -57,7 +57,7 @@ fn matrix_why_formats() {
 
 #[test]
 fn who_can_formats_and_exit_codes() {
-    insta::assert_snapshot!("who_can_table", ok(&["who-can", "gateway", "-c", TEAM]));
+    insta::assert_snapshot!("who_can_table", ok(&["who-can", "write", "-c", TEAM]));
     let doc = ok(&["who-can", "exec", "--command", "rm -rf build", "-c", TEAM, "--format", "json"]);
     assert!(
         json(&doc)["matches"].as_array().unwrap().iter().all(|m| m["decision"] == "ask" || m["decision"] == "allow")
@@ -108,7 +108,11 @@ fn diff_of_a_tightening_is_not_new_access() {
         .flat_map(|a| {
             a["changes"].as_array().unwrap().iter().map(move |c| {
                 assert_eq!(c["gained"], false);
-                assert_eq!(c["location"], "fixtures/diff/tighten.json5:10:9", "the new deny entry");
+                assert_eq!(
+                    c["location"],
+                    serde_json::json!({"file": "fixtures/diff/tighten.json5", "line": 10, "column": 9}),
+                    "the new deny entry"
+                );
                 (
                     format!("{}/{}", a["agentId"].as_str().unwrap(), a["context"].as_str().unwrap()),
                     c["tool"].to_string(),
@@ -201,8 +205,9 @@ fn diff_against_a_git_revision_reads_includes_there() {
     let main = doc["access"].as_array().unwrap().iter().find(|a| a["context"] == "main").unwrap();
     let change = &main["changes"][0];
     assert_eq!(change["tool"], "write");
-    assert_eq!(change["before"]["location"], "HEAD:config/tools.json5:1:10", "base locations name the revision");
-    assert_eq!(change["location"], "config/tools.json5:1:3", "where the deny entry was, on the head side");
+    let at = |file: &str, line: u32, column: u32| serde_json::json!({"file": file, "line": line, "column": column});
+    assert_eq!(change["before"]["location"], at("HEAD:config/tools.json5", 1, 10), "base locations name the revision");
+    assert_eq!(change["location"], at("config/tools.json5", 1, 3), "where the deny entry was, on the head side");
 }
 
 #[test]

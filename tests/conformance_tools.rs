@@ -1,105 +1,60 @@
 //! Conformance with the real OpenClaw: every case in `fixtures/conformance/tools-<v>.cases.jsonl`
 //! was run through the release by the oracle; the answers are in `…expected.jsonl`. Per case we
-//! compare `ok`, the final tool set and the step that removed each removed tool.
+//! compare `ok`, the tools constructed (the pipeline's input), the final tool set and the step that
+//! removed each removed tool. The legacy family (`tools-<v>-legacy.…`: load-time migrations and
+//! retired keys) also compares what the release says about the config: validity, issues, warnings
+//! and legacy issues.
 
-use std::collections::{BTreeMap, BTreeSet};
+mod common;
+
 use std::path::Path;
 
-use clawpolicy::OpenClawVersion;
-use clawpolicy::batch::run_tools_case;
-use clawpolicy::policy::RUNTIME_CAP_LABEL;
-use serde_json::Value;
+use common::ConfigCheck;
 
 /// Differences we know about and cannot remove, with the reason (also in docs/conformance.md).
-const KNOWN_DIFFERENCES: &[(&str, &str)] = &[(
-    "hand-legacy-agents-list-single",
-    "2026.9 migrates a one-entry legacy agents.list into agents.entries before validating; \
-     clawpolicy validates the file as written and rejects the legacy key",
-)];
-
-fn read_jsonl(path: &Path) -> Vec<Value> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
-}
-
-fn string_set(value: Option<&Value>) -> BTreeSet<String> {
-    value.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
-}
-
-fn removed_map(value: Option<&Value>) -> BTreeMap<String, String> {
-    value
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-        .collect()
-}
-
-/// Describes how `actual` differs from `expected`, or `None` when they agree.
-fn compare(expected: &Value, actual: &Value) -> Option<String> {
-    let ok = |v: &Value| v.get("ok").and_then(Value::as_bool).unwrap_or(false);
-    if ok(expected) != ok(actual) {
-        return Some(format!(
-            "ok: expected {}, got {} ({})",
-            ok(expected),
-            ok(actual),
-            actual.get("error").or(actual.get("config")).unwrap_or(&Value::Null)
-        ));
-    }
-    if !ok(expected) {
-        return None;
-    }
-    // The oracle observes `createOpenClawCodingTools`; the per-run toolsAllow cap runs later, in
-    // the run attempt (docs/conformance.md), so tools it removed count as present here.
-    let capped: BTreeSet<String> = removed_map(actual.get("removed"))
-        .into_iter()
-        .filter(|(_, step)| step == RUNTIME_CAP_LABEL)
-        .map(|(t, _)| t)
-        .collect();
-    let want = string_set(expected.get("tools"));
-    let got: BTreeSet<String> = string_set(actual.get("tools")).union(&capped).cloned().collect();
-    if want != got {
-        let missing: Vec<_> = want.difference(&got).collect();
-        let extra: Vec<_> = got.difference(&want).collect();
-        return Some(format!("tools: missing {missing:?}, extra {extra:?}"));
-    }
-    let want = removed_map(expected.get("removed"));
-    let got: BTreeMap<String, String> =
-        removed_map(actual.get("removed")).into_iter().filter(|(_, step)| step != RUNTIME_CAP_LABEL).collect();
-    let diffs: Vec<String> = want
-        .iter()
-        .filter(|(tool, step)| got.get(*tool) != Some(step))
-        .map(|(tool, step)| format!("{tool}: expected `{step}`, got {:?}", got.get(tool)))
-        .collect();
-    (!diffs.is_empty()).then(|| format!("removed: {}", diffs.join("; ")))
-}
+const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
+    (
+        "legacy-copilot-discovery-enabled",
+        "2026.2 checks `plugins.entries` ids against its installed plugin registry (`plugin not found: \
+         github-copilot`); clawpolicy does not validate plugin ids",
+    ),
+    ("legacy-copilot-discovery-empty", "same as legacy-copilot-discovery-enabled"),
+    (
+        "hand-agent-default-true-second",
+        "no agent given and two agents, one marked `default: true`: 2026.9 migrates the marker into \
+         `agents.defaults.systemAgent.agentId` and routes to that agent (the real `openclaw sandbox explain` \
+         does); the oracle picks its default agent with the deprecated `resolveDefaultAgentId`, which ignores \
+         the migrated owner and fails with AgentSelectionRequiredError",
+    ),
+    (
+        "hand-legacy-agents-list-with-default",
+        "same as hand-agent-default-true-second, with the roster written as a legacy `agents.list`",
+    ),
+];
 
 fn check_version(version: &str) {
+    check_family(version, "", ConfigCheck::None);
+}
+
+fn check_family(version: &str, family: &str, check: ConfigCheck) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
-    let cases = read_jsonl(&dir.join(format!("tools-{version}.cases.jsonl")));
-    let expected = read_jsonl(&dir.join(format!("tools-{version}.expected.jsonl")));
-    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
-    let default_version: OpenClawVersion = version.parse().unwrap();
-    let mut failures = Vec::new();
-    let mut known = 0;
-    for (case, want) in cases.iter().zip(&expected) {
-        let id = case["id"].as_str().unwrap_or_default();
-        assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
-        let got = run_tools_case(case, default_version, &dir);
-        if let Some(diff) = compare(want, &got) {
-            if KNOWN_DIFFERENCES.iter().any(|(known_id, _)| *known_id == id) {
-                known += 1;
-            } else {
-                failures.push(format!("{id}: {diff}"));
-            }
-        }
-    }
-    let passed = cases.len() - failures.len() - known;
+    let outcome = common::run_family(&dir, version, family, check);
+    let (known, failures): (Vec<_>, Vec<_>) = outcome
+        .disagreements
+        .into_iter()
+        .partition(|(id, _)| KNOWN_DIFFERENCES.iter().any(|(known_id, _)| known_id == id));
+    let (total, stats) = (outcome.total, outcome.stats);
+    let passed = total - failures.len() - known.len();
     println!(
-        "tools conformance {version}: {passed}/{} cases agree ({:.1} %), {known} known differences",
-        cases.len(),
-        100.0 * passed as f64 / cases.len() as f64
+        "tools conformance {version}{family}: {passed}/{total} cases agree ({:.1} %), {} known differences",
+        100.0 * passed as f64 / total as f64,
+        known.len()
     );
+    println!(
+        "  refused configs: {} ({} with the release's issue paths, {} with its exact issue texts)",
+        stats.refused, stats.same_paths, stats.same_texts
+    );
+    let failures: Vec<String> = failures.iter().map(|(id, diff)| format!("{id}: {diff}")).collect();
     assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
 }
 
@@ -111,4 +66,14 @@ fn tools_conformance_2026_9() {
 #[test]
 fn tools_conformance_2026_2() {
     check_version("2026.2");
+}
+
+#[test]
+fn legacy_conformance_2026_9() {
+    check_family("2026.9", "-legacy", ConfigCheck::Full);
+}
+
+#[test]
+fn legacy_conformance_2026_2() {
+    check_family("2026.2", "-legacy", ConfigCheck::Full);
 }

@@ -70,7 +70,7 @@ proptest! {
     #[test]
     fn batch_never_panics_on_arbitrary_json(cmd in shellish(), extra in "[ -~]{0,40}") {
         let case = serde_json::json!({"command": cmd, "security": extra, "ask": extra, "allowlist": [extra.clone(), {"pattern": extra}], "safeBins": [extra], "openclawVersion": "2026.2"});
-        let out = evaluate_batch_case(&case);
+        let out = evaluate_batch_case(&case, clawpolicy::OpenClawVersion::V2026_9);
         prop_assert!(out.get("decision").is_some());
     }
 

@@ -69,7 +69,14 @@ fn bad_input_exits_2() {
     let broken = Path::new(ROOT).join("fixtures/lint/broken/openclaw.json5");
     let (code, stdout, stderr) = lint(&broken, "json", &[]);
     assert_eq!(code, Some(2));
-    assert!(stdout.is_empty(), "machine formats print nothing on failure");
+    // The machine document says why there is no answer, with a structured location.
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("a refusal document");
+    assert_eq!(doc["ok"], false);
+    assert_eq!(doc["error"]["code"], "config::parse");
+    assert_eq!(
+        (doc["error"]["location"]["line"].as_u64(), doc["error"]["location"]["column"].as_u64()),
+        (Some(2), Some(26))
+    );
     assert!(stderr.contains("openclaw.json5:2:26"), "{stderr}");
 
     let clean = Path::new(ROOT).join("fixtures/lint/clean/openclaw.json5");

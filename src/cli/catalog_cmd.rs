@@ -6,7 +6,6 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{self, Format};
-use crate::OpenClawVersion;
 use crate::pack::VersionPack;
 
 #[derive(Debug, Args)]
@@ -36,7 +35,8 @@ struct Catalog<'a> {
     aliases: &'a std::collections::BTreeMap<String, String>,
 }
 
-pub fn run(version: OpenClawVersion, args: &CatalogArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &CatalogArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     let pack = VersionPack::get(version);
     let catalog = Catalog {
         openclaw_version: &pack.release,

@@ -10,7 +10,7 @@ use super::sweep::{SweepArgs, current_dir, explicit_approvals};
 use crate::diff::{self, DiffReport};
 use crate::gitrev;
 use crate::keypath::KeyPath;
-use crate::loading::{self, LoadedFiles};
+use crate::loading::LoadedFiles;
 use crate::policy::session::normalize_agent_id;
 use crate::probe::{self, BUILTIN_PROBES};
 use crate::report;
@@ -35,13 +35,14 @@ pub enum DiffFormat {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
-    /// A tool became reachable somewhere, or a probe command's exec decision loosened.
+    /// A tool became reachable somewhere, a session holding tools became reachable by more
+    /// senders, or a probe command's exec decision loosened.
     NewAccess,
 }
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit codes:\n  0  compared (and, with --fail-on new-access, nothing became reachable)\n  1  --fail-on new-access: a tool became reachable or an exec decision loosened\n  2  could not compare: bad config, unknown revision, bad arguments"
+    after_help = "Exit codes:\n  0  compared (and, with --fail-on new-access, nothing became reachable)\n  1  --fail-on new-access: a tool became reachable, more senders can reach a session with tools, or an exec decision loosened\n  2  could not compare: bad config, unknown revision, bad arguments"
 )]
 pub struct DiffArgs {
     /// Base config file (repeat to overlay files).
@@ -51,8 +52,8 @@ pub struct DiffArgs {
     /// `$include`s are read at that revision too.
     #[arg(long, value_name = "REV")]
     pub base_rev: Option<String>,
-    /// Head config file (repeat to overlay files).
-    #[arg(long = "head", value_name = "FILE", required = true)]
+    /// Head config file (repeat to overlay files); `-c` as in every other command.
+    #[arg(long = "head", short = 'c', alias = "config", value_name = "FILE", required = true)]
     pub head: Vec<PathBuf>,
     /// More probe commands, one per line (`#` comments), besides the built-in ones.
     #[arg(long, value_name = "FILE")]
@@ -73,25 +74,31 @@ pub struct DiffArgs {
     pub format: DiffFormat,
 }
 
-pub fn run(version: OpenClawVersion, args: &DiffArgs) -> miette::Result<ExitCode> {
-    let head = loading::load_files(&args.head, version).map_err(|e| e.wrap_err("cannot load the head config"))?;
+pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let machine = match args.format {
+        DiffFormat::Json => Some((Format::Json, "diff")),
+        DiffFormat::Yaml => Some((Format::Yaml, "diff")),
+        _ => None,
+    };
+    let head = global.load(&args.head, machine).map_err(|e| e.wrap_err("cannot load the head config"))?;
     let materialized = args.base_rev.as_deref().map(|rev| gitrev::materialize(rev, &args.head)).transpose()?;
     let base_files = materialized.as_ref().map_or(args.base.as_slice(), |m| m.files.as_slice());
-    let base = loading::load_files(base_files, version).map_err(|e| {
+    let base = global.load(base_files, machine).map_err(|e| {
         let what = args.base_rev.as_ref().map_or("the base config".to_string(), |rev| format!("the config at {rev}"));
         e.wrap_err(format!("cannot load {what}"))
     })?;
     // Paths below the working directory print relative to it, as CI annotations expect.
     let cwd = format!("{}/", current_dir()?.display());
-    let shown = |location: String| match &materialized {
-        Some(m) => m.display(&location),
-        None => location.strip_prefix(&cwd).map_or(location.clone(), str::to_string),
+    let relative = |file: String| file.strip_prefix(&cwd).map_or(file.clone(), str::to_string);
+    let shown = |file: String| match &materialized {
+        Some(m) => m.display(&file),
+        None => relative(file),
     };
-    let relative = |location: String| location.strip_prefix(&cwd).map_or(location.clone(), str::to_string);
-    let base_locate = |path: &KeyPath| base.locate(path).map(shown);
-    let base_nearest = |path: &KeyPath| base.locate_nearest(path).map(shown);
-    let head_locate = |path: &KeyPath| head.locate(path).map(relative);
-    let head_nearest = |path: &KeyPath| head.locate_nearest(path).map(relative);
+    let base_locate = |path: &KeyPath| base.locate(path).map(|l| l.map_file(shown));
+    let base_nearest = |path: &KeyPath| base.locate_nearest(path).map(|l| l.map_file(shown));
+    let head_locate = |path: &KeyPath| head.locate(path).map(|l| l.map_file(relative));
+    let head_nearest = |path: &KeyPath| head.locate_nearest(path).map(|l| l.map_file(relative));
 
     let mut probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
     if let Some(file) = &args.probe {
@@ -157,11 +164,7 @@ fn selected_agents(
     }
     let wanted: Vec<String> = args.sweep.agents.iter().map(|a| normalize_agent_id(a)).collect();
     match wanted.iter().find(|a| !known.contains(a)) {
-        Some(unknown) => Err(miette::miette!(
-            code = "cli::unknown-agent",
-            help = format!("agents of the two configs: {}", known.join(", ")),
-            "no agent `{unknown}` in either config"
-        )),
+        Some(unknown) => Err(super::unknown_agent(unknown, &known, "either config")),
         None => Ok(wanted),
     }
 }
@@ -199,6 +202,24 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
         }
         if !section.is_empty() {
             out.push_str(&format!("\n{title}:\n{section}"));
+        }
+    }
+    if !report.audiences.is_empty() {
+        out.push_str("\nReachable by more senders:\n");
+        for change in &report.audiences {
+            out.push_str(&format!(
+                "  {}/{}: {}\n    base: {}\n    head: {}\n    holds {} tool(s): {}\n",
+                change.agent_id,
+                change.context,
+                change.description,
+                change.base.describe(),
+                change.head.describe(),
+                change.tools.len(),
+                change.tools.join(", ")
+            ));
+            if let Some(location) = &change.location {
+                out.push_str(&format!("    at {location}\n"));
+            }
         }
     }
     if !report.exec.is_empty() {
@@ -248,10 +269,20 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
         }
     }
     let s = &report.summary;
+    let spread = |gained: bool| {
+        let changes = report.access.iter().flat_map(|a| a.changes.iter().map(move |c| (a, c)));
+        let (mut tools, mut sessions) = (std::collections::BTreeSet::new(), std::collections::BTreeSet::new());
+        for (access, located) in changes.filter(|(_, c)| c.change.gained == gained) {
+            tools.insert(&located.change.tool);
+            sessions.insert((&access.agent_id, &access.context));
+        }
+        format!("{} tool(s) {} in {} session(s)", tools.len(), if gained { "gained" } else { "lost" }, sessions.len())
+    };
     out.push_str(&format!(
-        "\n{} tool(s) gained, {} lost, {} exec decision(s) loosened, {} tightened, {} exec setting(s) changed{}\n",
-        s.tools_gained,
-        s.tools_lost,
+        "\n{}, {}, {} session(s) reachable by more senders, {} exec decision(s) loosened, {} tightened, {} exec setting(s) changed{}\n",
+        spread(true),
+        spread(false),
+        s.audiences_widened,
         s.exec_loosened,
         s.exec_tightened,
         s.posture_changes,

@@ -9,18 +9,20 @@ use serde::Serialize;
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::OpenClawVersion;
+use crate::config::Location;
 use crate::exec::{self, ApprovalsInput, Ask, Decision, Elevated, ExecOutcome, ExecRequest, Security};
 use crate::loading;
-use crate::policy::session::Session;
+use crate::policy::{self, Removal, Resolution};
 
 /// Exit codes of `exec`, also printed in `--help`.
 pub const EXIT_ALLOW: u8 = 0;
 pub const EXIT_ASK: u8 = 3;
 pub const EXIT_DENY: u8 = 4;
+pub const EXIT_UNAVAILABLE: u8 = 5;
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit codes:\n  0  allowed: runs without approval\n  3  needs approval (ask)\n  4  denied, or OpenClaw refuses the call\n  2  could not answer: bad config, bad input, unknown agent"
+    after_help = "Exit codes:\n  0  allowed: runs without approval\n  3  needs approval (ask)\n  4  denied, or OpenClaw refuses the call\n  5  unavailable: the session has no exec tool (a tool-policy step removed it)\n  2  could not answer: bad config, bad input, unknown agent"
 )]
 pub struct ExecArgs {
     /// The shell command, as the agent would pass it to the exec tool.
@@ -39,6 +41,9 @@ pub struct ExecArgs {
     /// `exec-approvals.json`. Default: the store OpenClaw itself would read, if it exists.
     #[arg(long, value_name = "PATH")]
     pub approvals: Option<PathBuf>,
+    /// Answer as if the session had the exec tool, looking past the tool policy that removed it.
+    #[arg(long)]
+    pub assume_available: bool,
     #[arg(long, value_enum, default_value_t)]
     pub format: Format,
     /// Many commands: one JSON case per line (oracle field names), JSONL answers out. `-` = stdin.
@@ -102,15 +107,70 @@ struct ExecReport<'a> {
     session_key: &'a str,
     #[serde(flatten)]
     outcome: &'a ExecOutcome,
-    /// `file:line:col` of every setting that came from the config.
-    locations: std::collections::BTreeMap<&'static str, String>,
+    /// Where every setting that came from the config is written.
+    locations: std::collections::BTreeMap<&'static str, Location>,
+}
+
+/// Why the session cannot call exec at all: the step that removed the tool, or why it was never
+/// built.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExecUnavailable {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    removed_by: Option<Removal>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    location: Option<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_constructed: Option<String>,
+}
+
+impl ExecUnavailable {
+    fn of(resolution: &Resolution, loaded: &loading::LoadedFiles) -> Option<Self> {
+        if resolution.tools.iter().any(|t| t == "exec") {
+            return None;
+        }
+        let removed_by = resolution.removed.get("exec").cloned();
+        let location = super::tools_cmd::locate(removed_by.as_ref().and_then(|r| r.source.as_ref()), loaded);
+        let not_constructed = Some(
+            resolution.not_constructed.get("exec").cloned().unwrap_or_else(|| "not a tool of this session".into()),
+        )
+        .filter(|_| removed_by.is_none());
+        Some(ExecUnavailable { removed_by, location, not_constructed })
+    }
+
+    fn render(&self, resolution: &Resolution) -> String {
+        let mut out = format!("decision: UNAVAILABLE (OpenClaw {})\n", resolution.version.release());
+        out.push_str(&format!(
+            "  agent {} has no exec tool in session {}: ",
+            resolution.agent_id, resolution.session_key
+        ));
+        match (&self.removed_by, &self.not_constructed) {
+            (Some(removal), _) => {
+                let why = match &removal.pattern {
+                    Some(pattern) => format!("deny \"{pattern}\""),
+                    None => "not in its allowlist".into(),
+                };
+                out.push_str(&format!("removed by step `{}` ({why})\n", removal.step));
+                if let Some(source) = &removal.source {
+                    let at = self.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
+                    out.push_str(&format!("  written: {source}{at}\n"));
+                }
+            }
+            (None, Some(reason)) => out.push_str(&format!("never built: {reason}\n")),
+            (None, None) => out.push('\n'),
+        }
+        out.push_str(
+            "  (`clawpolicy explain exec` shows how to restore it; --assume-available answers as if it were there)\n",
+        );
+        out
+    }
 }
 
 /// Where the config-sourced effective settings were written.
 fn setting_locations(
     outcome: &ExecOutcome,
     loaded: &loading::LoadedFiles,
-) -> std::collections::BTreeMap<&'static str, String> {
+) -> std::collections::BTreeMap<&'static str, Location> {
     let sources = [
         ("host", &outcome.host.source),
         ("security", &outcome.security.source),
@@ -129,19 +189,41 @@ fn setting_locations(
         .collect()
 }
 
-pub fn run(version: OpenClawVersion, args: &ExecArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     if let Some(batch) = &args.batch {
-        return run_batch(batch);
+        return run_batch(version, batch);
     }
     let command = match (&args.command, &args.file) {
         (Some(command), _) => command.clone(),
         (None, Some(file)) => read_command(file)?,
         (None, None) => unreachable!("clap requires a command, --file or --batch"),
     };
-    let loaded = loading::load_files(&args.config.files, version)?;
+    let loaded = global.load(&args.config.files, args.format.machine("exec"))?;
     let ctx = args.context.to_context()?;
-    let session = Session::resolve(&loaded.config, &ctx, version)
+    super::check_known_agent(version, &loaded.config, &ctx)?;
+    let session = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
+    if !args.assume_available
+        && let Some(unavailable) = ExecUnavailable::of(&session, &loaded)
+    {
+        match args.format {
+            Format::Table => output::write_stdout(&unavailable.render(&session))?,
+            format => output::emit_machine(
+                format,
+                "exec",
+                &serde_json::json!({
+                    "openclawVersion": version.release(),
+                    "command": command,
+                    "agentId": session.agent_id,
+                    "sessionKey": session.session_key,
+                    "decision": "unavailable",
+                    "unavailable": unavailable,
+                }),
+            )?,
+        }
+        return Ok(ExitCode::from(EXIT_UNAVAILABLE));
+    }
     let cwd = match &args.what_if.cwd {
         Some(cwd) => cwd.clone(),
         None => std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))?,
@@ -237,9 +319,9 @@ pub(super) fn approvals_input(version: OpenClawVersion, given: Option<&Path>) ->
     }
 }
 
-fn run_batch(path: &Path) -> miette::Result<ExitCode> {
+fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> {
     output::run_jsonl(path, |case| match case {
-        Ok(case) => exec::evaluate_batch_case(&case),
+        Ok(case) => exec::evaluate_batch_case(&case, version),
         Err(message) => serde_json::json!({"id": null, "decision": "error", "error": message}),
     })
 }

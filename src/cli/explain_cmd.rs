@@ -6,7 +6,6 @@ use clap::Args;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::OpenClawVersion;
 use crate::explain::{Explanation, explain};
 use crate::loading;
 use crate::policy::{self, matcher::Verdict};
@@ -23,11 +22,15 @@ pub struct ExplainArgs {
     pub format: Format,
 }
 
-pub fn run(version: OpenClawVersion, args: &ExplainArgs) -> miette::Result<ExitCode> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_context()?;
+    super::check_known_agent(version, &loaded.config, &ctx)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
+    crate::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution])
+        .map_err(|message| miette::miette!(code = "explain::unknown-tool", "{message}"))?;
     let explanation = explain(version, &loaded.config, &ctx, &resolution, &args.tool);
     match args.format {
         Format::Table => {
@@ -35,7 +38,32 @@ pub fn run(version: OpenClawVersion, args: &ExplainArgs) -> miette::Result<ExitC
         }
         format => output::emit_machine(format, "explain", &explanation)?,
     }
+    if explanation.tool == "exec" && explanation.present && args.format == Format::Table && !global.quiet {
+        output::write_stdout(&exec_note(version, &loaded.config, &resolution.agent_id))?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Having the exec tool is half the answer: whether a command runs is decided by the exec
+/// approval settings, which the user should see next.
+fn exec_note(version: crate::OpenClawVersion, config: &serde_json::Value, agent: &str) -> String {
+    let posture = crate::probe::posture(version, config, agent, &crate::exec::ApprovalsInput::None);
+    let get = |name: &str| posture.iter().find(|s| s.setting == name);
+    let shown = |name: &str| {
+        get(name).map_or("?".to_string(), |s| s.value.as_str().map_or(s.value.to_string(), str::to_string))
+    };
+    let (security, ask) = (shown("security"), shown("ask"));
+    let consequence = match (security.as_str(), ask.as_str()) {
+        ("deny", _) => "so every command is denied",
+        ("full", "off") => "so every command runs without approval",
+        ("allowlist", "off") => "so a command not matched by the allowlist or a safe bin is denied",
+        (_, "always") => "so every command asks a person first",
+        _ => "so a command outside the allowlist asks a person first",
+    };
+    format!(
+        "\nWhether a command runs is decided by the exec settings: security {security}, ask {ask} (config only), \
+         {consequence}.\nAsk about a command with `clawpolicy exec '<command>' --agent {agent}`.\n"
+    )
 }
 
 fn verdict_text(verdict: &Verdict, entry: Option<&str>) -> String {
@@ -73,22 +101,31 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
     if !e.steps.is_empty() {
         let mut table = output::table(&["Step", "Verdict", "Written at"]);
         for step in &e.steps {
-            let at = step
-                .source
-                .as_ref()
-                .map(|s| match super::tools_cmd::locate(Some(s), loaded) {
-                    Some(location) => format!("{s}\n{location}"),
-                    None => s.to_string(),
-                })
-                .unwrap_or_default();
-            table.add_row(vec![step.step.clone(), verdict_text(&step.verdict, step.entry.as_deref()), at]);
+            // The entry that decided, else the block the step read: never a blank cell.
+            let written = step.source.as_ref().and_then(|s| s.config_path()).or(step.scope.as_ref());
+            let location = written.and_then(|path| loaded.locate(path));
+            let what = match (&step.source, written) {
+                (Some(source @ crate::policy::rules::Source::Config { .. }), _) => source.to_string(),
+                (Some(source), Some(path)) => format!("{source} ({path})"),
+                (Some(source), None) => source.to_string(),
+                (None, Some(path)) => path.to_string(),
+                (None, None) => "built in".to_string(),
+            };
+            let at = match location {
+                Some(location) => format!("{what}\n{location}"),
+                None => what,
+            };
+            table.add_row(output::cells([step.step.clone(), verdict_text(&step.verdict, step.entry.as_deref()), at]));
         }
         out.push_str(&format!("\n{table}\n"));
     }
     if !e.fixes.is_empty() {
-        out.push_str("\nTo bring it back (one edit per blocking step; all are needed):\n");
+        out.push_str("\nTo bring it back (every edit below, in order):\n");
         for fix in &e.fixes {
-            out.push_str(&format!("  at `{}`:\n", fix.step));
+            match fix.step.as_str() {
+                "construction" => out.push_str("  so that the release builds it here:\n"),
+                step => out.push_str(&format!("  at `{step}`:\n")),
+            }
             for edit in &fix.edits {
                 out.push_str(&format!("    - {}\n", edit.describe()));
             }
@@ -98,7 +135,7 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
             if !fix.edits.is_empty() {
                 let grants =
                     if fix.also_grants.is_empty() { "nothing else".to_string() } else { fix.also_grants.join(", ") };
-                let restores = if fix.restores { "restores it" } else { "not enough on its own" };
+                let restores = if fix.restores { "with the edits above, restores it" } else { "not enough yet" };
                 out.push_str(&format!("      {restores}; also grants: {grants}\n"));
             }
         }

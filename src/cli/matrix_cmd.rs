@@ -11,7 +11,6 @@ use super::output::{self, Format};
 use super::sweep::SweepArgs;
 use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
-use crate::loading;
 use crate::matrix::{self, AgentRow, Why};
 
 #[derive(Debug, Args)]
@@ -35,8 +34,9 @@ struct MatrixReport<'a> {
     agents: &'a [AgentRow],
 }
 
-pub fn run(version: OpenClawVersion, args: &MatrixArgs) -> miette::Result<ExitCode> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
     let plugin_tools = args.sweep.plugin_tools()?;
     let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
     if let Some([from, to]) = args.why.as_deref() {
@@ -61,8 +61,67 @@ pub fn run(version: OpenClawVersion, args: &MatrixArgs) -> miette::Result<ExitCo
     Ok(ExitCode::SUCCESS)
 }
 
-/// Contexts down, agents across: configs have few agents and many contexts (one per group).
+/// Agents across when they fit (a few agents, many contexts), else one block per agent.
 fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
+    if rows.len() > WIDE_MAX_AGENTS { render_long(version, rows) } else { render_wide(version, rows) }
+}
+
+/// More agents than this print one block each: side by side they would not fit a screen.
+const WIDE_MAX_AGENTS: usize = 3;
+
+/// How a cell differs from its agent's main DM, as the tables show it.
+fn difference(cell: &matrix::MatrixCell) -> String {
+    if cell.error.is_some() {
+        return "error".into();
+    }
+    if cell.context == crate::contexts::MAIN {
+        return format!("{} tools", cell.tools.len());
+    }
+    if !cell.differs_from_main {
+        return "=".into();
+    }
+    // When most tools are gone, what is left says more than what went.
+    if cell.removed.len() > cell.tools.len() {
+        return match cell.tools.as_slice() {
+            [] => "no tools".into(),
+            tools => format!("only {}", tools.join(" ")),
+        };
+    }
+    let removed = cell.removed.iter().map(|t| format!("−{t}"));
+    removed.chain(cell.added.iter().map(|t| format!("+{t}"))).collect::<Vec<_>>().join(" ")
+}
+
+/// One block per agent: its contexts down, how each differs from the main DM, who reaches it.
+fn render_long(version: OpenClawVersion, rows: &[AgentRow]) -> String {
+    let mut out = format!(
+        "OpenClaw {} · {} agent(s)\nEach context shows how the session differs from the agent's main DM \
+         (−removed +added, or the only tools left); \"=\" means the same tools.\n",
+        version.release(),
+        rows.len()
+    );
+    for row in rows {
+        let mut table = output::table(&["Context", "vs main DM", "Reached by"]);
+        if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            table.set_width(MAX_WIDTH);
+        }
+        for cell in &row.cells {
+            table.add_row(output::cells([cell.context.clone(), difference(cell), cell.audience.describe()]));
+        }
+        out.push_str(&format!("\nagent {} · main DM: {}\n{table}\n", row.agent_id, row.main_tools.join(", ")));
+        for cell in row.cells.iter().filter(|c| c.error.is_some()) {
+            out.push_str(&format!(
+                "error: {}/{}: {}\n",
+                row.agent_id,
+                cell.context,
+                cell.error.as_deref().unwrap_or("")
+            ));
+        }
+    }
+    out
+}
+
+/// Contexts down, agents across: configs have few agents and many contexts (one per group).
+fn render_wide(version: OpenClawVersion, rows: &[AgentRow]) -> String {
     let mut contexts: Vec<(&str, &str)> = Vec::new();
     for cell in rows.iter().flat_map(|r| &r.cells) {
         if !contexts.iter().any(|(id, _)| *id == cell.context) {
@@ -82,24 +141,15 @@ fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
             cells.push(match row.cells.iter().find(|c| c.context == *id) {
                 None => Cell::new(""),
                 Some(cell) if cell.error.is_some() => Cell::new("error").fg(Color::Red),
-                Some(cell) if *id == crate::contexts::MAIN => Cell::new(format!("{} tools", cell.tools.len())),
-                Some(cell) if !cell.differs_from_main => Cell::new("="),
-                Some(cell) => {
-                    let change: Vec<String> = cell
-                        .removed
-                        .iter()
-                        .map(|t| format!("−{t}"))
-                        .chain(cell.added.iter().map(|t| format!("+{t}")))
-                        .collect();
-                    Cell::new(change.join(" ")).fg(Color::Yellow).add_attribute(Attribute::Bold)
-                }
+                Some(cell) if *id == crate::contexts::MAIN || !cell.differs_from_main => Cell::new(difference(cell)),
+                Some(cell) => Cell::new(difference(cell)).fg(Color::Yellow).add_attribute(Attribute::Bold),
             });
         }
         table.add_row(cells);
     }
     let mut out = format!(
         "OpenClaw {} · {} agent(s) · {} context(s)\nEach cell shows how the session differs from the agent's main DM \
-         (−removed +added); \"=\" means the same tools.\n\n{table}\n",
+         (−removed +added, or the only tools left); \"=\" means the same tools.\n\n{table}\n",
         version.release(),
         rows.len(),
         contexts.len()
@@ -108,9 +158,12 @@ fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
     for row in rows {
         out.push_str(&format!("  {}: {}\n", row.agent_id, row.main_tools.join(", ")));
     }
-    out.push_str("\nContexts:\n");
+    out.push_str("\nContexts (and who can reach them):\n");
     for (id, description) in &contexts {
-        out.push_str(&format!("  {id}: {description}\n"));
+        out.push_str(&format!(
+            "  {id}: {description}\n    reached by: {}\n",
+            crate::escape::visible(&audiences(rows, id))
+        ));
     }
     for row in rows {
         for cell in &row.cells {
@@ -120,6 +173,21 @@ fn render(version: OpenClawVersion, rows: &[AgentRow]) -> String {
         }
     }
     out
+}
+
+/// Who can reach a context, once when every agent's session has the same audience, else per agent.
+fn audiences(rows: &[AgentRow], context: &str) -> String {
+    let per_agent: Vec<(&str, String)> = rows
+        .iter()
+        .filter_map(|row| {
+            let cell = row.cells.iter().find(|c| c.context == context)?;
+            Some((row.agent_id.as_str(), cell.audience.describe()))
+        })
+        .collect();
+    match per_agent.as_slice() {
+        [(_, first), rest @ ..] if rest.iter().all(|(_, a)| a == first) => first.clone(),
+        _ => per_agent.iter().map(|(agent, audience)| format!("{agent}: {audience}")).collect::<Vec<_>>().join("; "),
+    }
 }
 
 /// Table width when printing to a file or pipe.

@@ -5,6 +5,7 @@ mod catalog_cmd;
 mod diff_cmd;
 mod exec_cmd;
 mod explain_cmd;
+mod global;
 mod lint_cmd;
 mod matrix_cmd;
 mod output;
@@ -24,6 +25,7 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::OpenClawVersion;
 use crate::policy::{PluginTool, SandboxChoice, SessionContext};
+pub use global::{Global, GlobalArgs};
 pub use output::Format;
 
 const EXIT_CODES: &str = "\
@@ -35,6 +37,7 @@ Exit codes:
      new access; `test`: a case failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
+  5  `exec`: the session has no exec tool at all (a tool-policy step removed it)
   2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
 
 #[derive(Debug, Parser)]
@@ -43,6 +46,9 @@ pub struct Cli {
     /// OpenClaw release whose behaviour to simulate.
     #[arg(long, global = true, default_value = "2026.9", value_name = "VERSION")]
     pub openclaw_version: OpenClawVersion,
+
+    #[command(flatten)]
+    pub global: GlobalArgs,
 
     #[command(subcommand)]
     pub command: Command,
@@ -177,6 +183,37 @@ impl ContextArgs {
     }
 }
 
+/// An `--agent` (or the agent of a `--session` key) that the config does not have is an error
+/// with a did-you-mean, in every command: answering for a made-up agent would mislead.
+pub fn check_known_agent(
+    version: OpenClawVersion,
+    config: &serde_json::Value,
+    ctx: &SessionContext,
+) -> miette::Result<()> {
+    let known = crate::contexts::agent_ids(version, config);
+    let from_key = ctx.session_key.as_deref().and_then(crate::policy::session::split_agent_key).map(|(agent, _)| agent);
+    for agent in ctx.agent_id.as_deref().into_iter().chain(from_key) {
+        let agent = crate::policy::session::normalize_agent_id(agent);
+        if !known.contains(&agent) {
+            return Err(unknown_agent(&agent, &known, "this config"));
+        }
+    }
+    Ok(())
+}
+
+/// The error for an agent id not among `known`, naming the closest one.
+pub fn unknown_agent(agent: &str, known: &[String], within: &str) -> miette::Report {
+    let names: Vec<&str> = known.iter().map(String::as_str).collect();
+    let hint = crate::config::validate::did_you_mean(agent, &names)
+        .map(|s| format!("did you mean `{s}`? "))
+        .unwrap_or_default();
+    miette::miette!(
+        code = "cli::unknown-agent",
+        help = format!("{hint}agents of {within}: {}", known.join(", ")),
+        "no agent `{agent}` in {within}"
+    )
+}
+
 /// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
 pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
     let mut plugin_tools = match file {
@@ -207,34 +244,38 @@ pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette:
 pub fn run() -> ExitCode {
     let cli = Cli::parse();
     install_report_handler();
-    let result = match &cli.command {
-        Command::Tools(args) => tools_cmd::run(cli.openclaw_version, args),
-        Command::Explain(args) => explain_cmd::run(cli.openclaw_version, args),
-        Command::Exec(args) => exec_cmd::run(cli.openclaw_version, args),
-        Command::Catalog(args) => catalog_cmd::run(cli.openclaw_version, args),
-        Command::Lint(args) => lint_cmd::run(cli.openclaw_version, args),
+    let result = Global::new(cli.openclaw_version, &cli.global).and_then(|global| match &cli.command {
+        Command::Tools(args) => tools_cmd::run(&global, args),
+        Command::Explain(args) => explain_cmd::run(&global, args),
+        Command::Exec(args) => exec_cmd::run(&global, args),
+        Command::Catalog(args) => catalog_cmd::run(&global, args),
+        Command::Lint(args) => lint_cmd::run(&global, args),
         Command::Rule(args) => rule_cmd::run(args),
-        Command::Url(args) => url_cmd::run(cli.openclaw_version, args),
-        Command::Path(args) => path_cmd::run(cli.openclaw_version, args),
-        Command::Simulate(args) => simulate_cmd::run(cli.openclaw_version, args),
-        Command::Matrix(args) => matrix_cmd::run(cli.openclaw_version, args),
-        Command::WhoCan(args) => who_can_cmd::run(cli.openclaw_version, args),
-        Command::Diff(args) => diff_cmd::run(cli.openclaw_version, args),
-        Command::Test(args) => test_cmd::run(cli.openclaw_version, args),
-    };
+        Command::Url(args) => url_cmd::run(&global, args),
+        Command::Path(args) => path_cmd::run(&global, args),
+        Command::Simulate(args) => simulate_cmd::run(&global, args),
+        Command::Matrix(args) => matrix_cmd::run(&global, args),
+        Command::WhoCan(args) => who_can_cmd::run(&global, args),
+        Command::Diff(args) => diff_cmd::run(&global, args),
+        Command::Test(args) => test_cmd::run(&global, args),
+    });
     match result {
         Ok(code) => code,
         Err(report) => {
-            eprintln!("{report:?}");
+            output::write_stderr(&format!("{report:?}"));
             ExitCode::from(2)
         }
     }
 }
 
-/// Diagnostics wrap to the terminal width only on a terminal: wrapped paths and codes would break grep in CI logs.
+/// Diagnostics wrap to the terminal width only on a terminal: wrapped paths and codes would break
+/// grep in CI logs. Colour only on a terminal without `NO_COLOR`.
 fn install_report_handler() {
     use std::io::IsTerminal;
-    let wrap = std::io::stderr().is_terminal();
+    let terminal = std::io::stderr().is_terminal();
+    let color = output::styled(terminal);
     // A hook can only be set once per process; a second call is harmless, so its error is ignored.
-    let _ = miette::set_hook(Box::new(move |_| Box::new(miette::MietteHandlerOpts::new().wrap_lines(wrap).build())));
+    let _ = miette::set_hook(Box::new(move |_| {
+        Box::new(miette::MietteHandlerOpts::new().wrap_lines(terminal).color(color).build())
+    }));
 }

@@ -21,11 +21,20 @@ pub enum Format {
     Yaml,
 }
 
-/// Prints a machine document: `{"schemaVersion": 1, "kind": …, …body}`.
+impl Format {
+    /// The format and document kind a refusal must also be printed in, for machine formats.
+    pub fn machine(self, kind: &str) -> Option<(Format, &str)> {
+        (self != Format::Table).then_some((self, kind))
+    }
+}
+
+/// Prints a machine document: `{"schemaVersion": 1, "kind": …, "ok": true, …body}`.
 pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette::Result<()> {
     let mut document = serde_json::Map::new();
     document.insert("schemaVersion".into(), SCHEMA_VERSION.into());
     document.insert("kind".into(), kind.into());
+    // A document answers; a refusal overrides this with `ok: false`.
+    document.insert("ok".into(), Value::Bool(true));
     match serde_json::to_value(body).map_err(|e| miette::miette!("cannot serialize output: {e}"))? {
         Value::Object(fields) => document.extend(fields),
         other => {
@@ -34,14 +43,34 @@ pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette
     }
     let document = Value::Object(document);
     let text = match format {
-        Format::Yaml => serde_yaml_ng::to_string(&document).map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
+        // YAML prints a string with line breaks as a block of lines, where a config's text
+        // could start a line of a CI log: such strings are shown escaped (JSON keeps every
+        // string exactly, escaped by JSON itself).
+        Format::Yaml => serde_yaml_ng::to_string(&visible_strings(document))
+            .map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
         _ => serde_json::to_string_pretty(&document).map_err(|e| miette::miette!("cannot write JSON: {e}"))? + "\n",
     };
     write_stdout(&text)
 }
 
-/// Writes to stdout, treating a closed pipe (`| head`) as success rather than a panic.
+/// `value` with every string made safe to print in a document ([`crate::escape::document_string`]).
+fn visible_strings(value: Value) -> Value {
+    use crate::escape::{document_string, visible};
+    match value {
+        Value::String(text) => Value::String(document_string(&text).into_owned()),
+        Value::Array(items) => Value::Array(items.into_iter().map(visible_strings).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (visible(&k).into_owned(), visible_strings(v))).collect())
+        }
+        other => other,
+    }
+}
+
+/// Writes to stdout, treating a closed pipe (`| head`) as success rather than a panic. Off a
+/// terminal (a CI log, a file) every control character a config smuggled into the text is made
+/// visible, so nothing can forge a log line or drive whatever reads the output.
 pub fn write_stdout(text: &str) -> miette::Result<()> {
+    let text = if stdout_styled() { std::borrow::Cow::Borrowed(text) } else { crate::escape::block(text) };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
@@ -49,19 +78,66 @@ pub fn write_stdout(text: &str) -> miette::Result<()> {
     }
 }
 
-/// Streams a long output to stdout through a buffer, treating a closed pipe (`| head`) as success.
+/// [`write_stdout`] for a long output written piece by piece (thousands of findings), so it is
+/// never held whole: buffered, each piece made safe as `write_stdout` makes its text.
 pub fn stream_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> miette::Result<()> {
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let mut out = SafeWriter { inner: std::io::BufWriter::new(std::io::stdout().lock()), styled: stdout_styled() };
     match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
         _ => Ok(()),
     }
 }
 
-/// A table in the house style.
+/// Off a terminal, control characters in each piece written are made visible.
+struct SafeWriter<W> {
+    inner: W,
+    styled: bool,
+}
+
+impl<W: Write> Write for SafeWriter<W> {
+    fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(piece) {
+            Ok(text) if !self.styled => self.inner.write_all(crate::escape::block(text).as_bytes())?,
+            _ => self.inner.write_all(piece)?,
+        }
+        Ok(piece.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Whether output on this stream may carry colour and styles: only on a terminal, and never
+/// when `NO_COLOR` is set (<https://no-color.org>).
+pub fn styled(stream_is_terminal: bool) -> bool {
+    stream_is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// Whether standard output may be styled.
+pub fn stdout_styled() -> bool {
+    styled(std::io::IsTerminal::is_terminal(&std::io::stdout()))
+}
+
+/// Prints a diagnostic or a note on stderr, made safe as [`write_stdout`] makes stdout.
+pub fn write_stderr(text: &str) {
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let text = if styled(terminal) { std::borrow::Cow::Borrowed(text) } else { crate::escape::block(text) };
+    eprintln!("{text}");
+}
+
+/// Table cells from config text: control characters made visible (line breaks kept).
+pub fn cells(values: impl IntoIterator<Item = String>) -> Vec<String> {
+    values.into_iter().map(|v| crate::escape::block(&v).into_owned()).collect()
+}
+
+/// A table in the house style; unstyled off a terminal and under `NO_COLOR`.
 pub fn table(header: &[&str]) -> Table {
     let mut table = Table::new();
     table.load_preset(UTF8_FULL_CONDENSED).set_content_arrangement(ContentArrangement::Dynamic).set_header(header);
+    if !stdout_styled() {
+        table.force_no_tty();
+    }
     table
 }
 

@@ -8,9 +8,8 @@ use serde::Serialize;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::OpenClawVersion;
+use crate::config::Location;
 use crate::guards::file_access::{self, Dirs, FileAccess, FileRequest, FileVerdict};
-use crate::loading;
 use crate::policy::{self, session::Session};
 
 #[derive(Debug, Args)]
@@ -54,17 +53,18 @@ fn parse_tool(s: &str) -> Result<String, String> {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct PathReport<'a> {
-    openclaw_version: OpenClawVersion,
+    openclaw_version: &'static str,
     agent_id: &'a str,
     session_key: &'a str,
     #[serde(flatten)]
     access: &'a FileAccess,
-    /// `file:line:col` of the setting that contains the tool and of the workspace, when written in a file.
+    /// Where the setting that contains the tool and the workspace are written, when in a file.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    locations: std::collections::BTreeMap<&'static str, String>,
+    locations: std::collections::BTreeMap<&'static str, Location>,
 }
 
-pub fn run(version: OpenClawVersion, args: &PathArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     let tool = match (&args.tool, args.write) {
         (Some(tool), true) if !matches!(tool.as_str(), "write" | "edit" | "apply_patch") => {
             return Err(miette::miette!(code = "path::tool", "--write conflicts with the read-only tool `{tool}`"));
@@ -72,8 +72,9 @@ pub fn run(version: OpenClawVersion, args: &PathArgs) -> miette::Result<ExitCode
         (Some(tool), _) => tool.clone(),
         (None, write) => file_access::default_tool(write).to_string(),
     };
-    let loaded = loading::load_files(&args.config.files, version)?;
+    let loaded = global.load(&args.config.files, args.format.machine("path"))?;
     let ctx = args.context.to_context()?;
+    super::check_known_agent(version, &loaded.config, &ctx)?;
     let session_error = |e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}");
     let session = Session::resolve(&loaded.config, &ctx, version).map_err(session_error)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(session_error)?;
@@ -97,7 +98,7 @@ pub fn run(version: OpenClawVersion, args: &PathArgs) -> miette::Result<ExitCode
         Format::Table => output::write_stdout(&render_text(&access, &locations))?,
         format => {
             let report = PathReport {
-                openclaw_version: version,
+                openclaw_version: version.release(),
                 agent_id: &resolution.agent_id,
                 session_key: &resolution.session_key,
                 access: &access,
@@ -113,7 +114,7 @@ pub fn run(version: OpenClawVersion, args: &PathArgs) -> miette::Result<ExitCode
     }))
 }
 
-fn render_text(access: &FileAccess, locations: &std::collections::BTreeMap<&'static str, String>) -> String {
+fn render_text(access: &FileAccess, locations: &std::collections::BTreeMap<&'static str, Location>) -> String {
     let verdict = match access.verdict {
         FileVerdict::Allowed => "ALLOWED",
         FileVerdict::Denied => "DENIED",

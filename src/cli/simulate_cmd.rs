@@ -31,7 +31,8 @@ pub struct SimulateArgs {
     pub format: Format,
 }
 
-pub fn run(cli_version: OpenClawVersion, args: &SimulateArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &SimulateArgs) -> miette::Result<ExitCode> {
+    let cli_version = global.version;
     let text = crate::userfile::read_text(&args.scenario, crate::userfile::MAX_INPUT_BYTES)
         .map_err(|e| miette::miette!(code = "simulate::read", "cannot read {}: {e}", args.scenario.display()))?;
     let scenario = scenario::parse(&text).map_err(|e| {
@@ -43,7 +44,7 @@ pub fn run(cli_version: OpenClawVersion, args: &SimulateArgs) -> miette::Result<
         None => cli_version,
     };
     let base_dir = args.scenario.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let config = scenario_config(&scenario, version, base_dir, &args.config)?;
+    let config = scenario_config(global, &scenario, version, base_dir, &args.config)?;
     let mut ctx = args.context.to_context()?;
     let c = &scenario.context;
     let overlay = |slot: &mut Option<String>, value: &Option<String>| {
@@ -60,6 +61,7 @@ pub fn run(cli_version: OpenClawVersion, args: &SimulateArgs) -> miette::Result<
     if c.owner.is_some() {
         ctx.sender_is_owner = c.owner;
     }
+    super::check_known_agent(version, &config, &ctx)?;
     if let Some(sandbox) = &c.sandbox {
         ctx.sandbox = sandbox
             .parse()
@@ -82,17 +84,18 @@ pub fn run(cli_version: OpenClawVersion, args: &SimulateArgs) -> miette::Result<
 
 /// The scenario's own config (inline, or a path relative to it), else the `--config` files.
 fn scenario_config(
+    global: &super::Global,
     scenario: &scenario::Scenario,
     version: OpenClawVersion,
     base_dir: &Path,
     files: &ConfigArgs,
 ) -> miette::Result<Value> {
     let case = match &scenario.config {
-        None => return Ok(loading::load_files(&files.files, version)?.config),
+        None => return Ok(global.load_as(&files.files, version, None)?.config),
         Some(Value::String(path)) => json!({"configPath": path}),
         Some(inline) => json!({"config": inline}),
     };
-    let loaded = loading::load_case_config(&case, version, base_dir).map_err(|e| {
+    let loaded = loading::load_case_config(&case, &global.options_for(version), base_dir).map_err(|e| {
         miette::miette!(code = "simulate::config", "{}", e["message"].as_str().unwrap_or("config error"))
     })?;
     if let Some(issue) = loaded.issues.first() {

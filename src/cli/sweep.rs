@@ -38,17 +38,14 @@ impl SweepArgs {
         config: &serde_json::Value,
         plugin_tools: &[PluginTool],
     ) -> miette::Result<Vec<NamedContext>> {
-        let all = contexts::agent_ids(version, config);
+        let sessions = contexts::Sessions::new(version, config);
+        let all = sessions.agents();
         let wanted: Vec<String> = self.agents.iter().map(|a| normalize_agent_id(a)).collect();
         if let Some(unknown) = wanted.iter().find(|a| !all.contains(a)) {
-            return Err(miette::miette!(
-                code = "cli::unknown-agent",
-                help = format!("agents of this config: {}", all.join(", ")),
-                "no agent `{unknown}` in this config"
-            ));
+            return Err(super::unknown_agent(unknown, all, "this config"));
         }
         let selected = all.iter().filter(|a| wanted.is_empty() || wanted.contains(a));
-        Ok(selected.flat_map(|agent| contexts::agent_contexts(version, config, agent, plugin_tools)).collect())
+        Ok(selected.flat_map(|agent| sessions.agent_contexts(agent, plugin_tools)).collect())
     }
 
     /// Enumerates and resolves the selected sessions.

@@ -7,9 +7,9 @@ use clap::{Args, ValueEnum};
 
 use super::ConfigArgs;
 use super::output::{self, Format};
+use crate::report;
 use crate::suite::run::{CaseResult, SuiteRun};
 use crate::suite::{self, bless};
-use crate::{OpenClawVersion, loading, report};
 
 /// Exit code when a case fails.
 pub const EXIT_FAILED: u8 = 1;
@@ -48,17 +48,18 @@ pub struct TestArgs {
     pub format: TestFormat,
 }
 
-pub fn run(version: OpenClawVersion, args: &TestArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &TestArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     let Some(path) = args.suite.as_deref().filter(|_| !args.schema) else {
         output::write_stdout(&suite::schema())?;
         return Ok(ExitCode::SUCCESS);
     };
     let suite_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     if args.bless && !path.exists() {
-        return scaffold(version, path, suite_dir, &args.config.files);
+        return scaffold(global, path, suite_dir, &args.config.files);
     }
     let suite = suite::load(path)?;
-    let outcome = suite::run::run(&suite, suite_dir, version, &args.config.files)?;
+    let outcome = suite::run::run(&suite, suite_dir, &global.options(), &args.config.files)?;
     if args.bless {
         let version = suite::run::suite_version(&suite, version)?;
         let blessed = bless::update(version, &suite, &outcome);
@@ -76,7 +77,8 @@ pub fn run(version: OpenClawVersion, args: &TestArgs) -> miette::Result<ExitCode
 }
 
 /// A new suite with one case per enumerated session of the given config.
-fn scaffold(version: OpenClawVersion, path: &Path, suite_dir: &Path, files: &[PathBuf]) -> miette::Result<ExitCode> {
+fn scaffold(global: &super::Global, path: &Path, suite_dir: &Path, files: &[PathBuf]) -> miette::Result<ExitCode> {
+    let version = global.version;
     if files.is_empty() {
         return Err(miette::miette!(
             code = "test::bless",
@@ -85,7 +87,7 @@ fn scaffold(version: OpenClawVersion, path: &Path, suite_dir: &Path, files: &[Pa
             path.display()
         ));
     }
-    let loaded = loading::load_files(files, version)?;
+    let loaded = global.load(files, None)?;
     // The suite names its configs relative to itself.
     let absolute_dir = std::path::absolute(suite_dir).map_err(|e| miette::miette!("{e}"))?;
     let relative: Vec<PathBuf> = files

@@ -9,12 +9,13 @@ use serde::Serialize;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::OpenClawVersion;
 use crate::batch::run_tools_case;
-use crate::loading::{self, LoadedFiles};
+use crate::config::Location;
+use crate::config::view::inbound::Audience;
+use crate::loading::LoadedFiles;
 use crate::policy::rules::Source;
 use crate::policy::session::Assumption;
-use crate::policy::{self, Removal, Resolution};
+use crate::policy::{self, Removal, Resolution, SessionContext};
 
 #[derive(Debug, Args)]
 pub struct ToolsArgs {
@@ -30,15 +31,26 @@ pub struct ToolsArgs {
     pub batch: Option<PathBuf>,
 }
 
-pub fn run(version: OpenClawVersion, args: &ToolsArgs) -> miette::Result<ExitCode> {
+pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
     if let Some(batch) = &args.batch {
-        return run_batch(version, batch);
+        return run_batch(global, batch);
     }
-    let loaded = loading::load_files(&args.config.files, version)?;
+    let loaded = global.load(&args.config.files, args.format.machine("tools"))?;
     let ctx = args.context.to_context()?;
+    super::check_known_agent(version, &loaded.config, &ctx)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
-    let report = ToolsReport::new(&resolution, &loaded);
+    let sessions = crate::contexts::Sessions::new(version, &loaded.config);
+    let ctx = SessionContext {
+        agent_id: Some(resolution.agent_id.clone()),
+        session_key: Some(resolution.session_key.clone()),
+        ..ctx
+    };
+    let (audience, reached_by) = sessions.audience(&resolution.agent_id, &ctx);
+    let mut report = ToolsReport::new(&resolution, &loaded);
+    report.audience = Some(audience);
+    report.reached_by = reached_by;
     match args.format {
         Format::Table => output::write_stdout(&render(&report))?,
         format => output::emit_machine(format, "tools", &report)?,
@@ -46,10 +58,12 @@ pub fn run(version: OpenClawVersion, args: &ToolsArgs) -> miette::Result<ExitCod
     Ok(ExitCode::SUCCESS)
 }
 
-fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> {
-    let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+fn run_batch(global: &super::Global, path: &Path) -> miette::Result<ExitCode> {
+    let opts = global.options();
+    let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let base_dir = std::path::absolute(base_dir).unwrap_or_else(|_| base_dir.to_path_buf());
     output::run_jsonl(path, |case| match case {
-        Ok(case) => run_tools_case(&case, version, &base_dir),
+        Ok(case) => run_tools_case(&case, &opts, &base_dir),
         Err(message) => serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}}),
     })
 }
@@ -61,7 +75,7 @@ pub struct LocatedRemoval {
     #[serde(flatten)]
     pub removal: Removal,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<String>,
+    pub location: Option<Location>,
 }
 
 /// The `tools` answer as printed.
@@ -73,6 +87,12 @@ pub struct ToolsReport {
     pub session_key: String,
     pub sandboxed: bool,
     pub sandbox_mode: String,
+    /// Who can send messages into this session.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub audience: Option<Audience>,
+    /// The inbound routes that reach it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reached_by: Vec<String>,
     pub tools: Vec<String>,
     pub removed: BTreeMap<String, LocatedRemoval>,
     pub not_constructed: BTreeMap<String, String>,
@@ -90,8 +110,8 @@ pub struct StepSummary {
     pub removed: Vec<String>,
 }
 
-/// `file:line:col` of a source written in config.
-pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<String> {
+/// Where a source written in config is.
+pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<Location> {
     loaded.locate(source?.config_path()?)
 }
 
@@ -103,6 +123,8 @@ impl ToolsReport {
             session_key: resolution.session_key.clone(),
             sandboxed: resolution.sandbox.sandboxed,
             sandbox_mode: resolution.sandbox.mode.clone(),
+            audience: None,
+            reached_by: Vec::new(),
             tools: resolution.tools.clone(),
             removed: resolution
                 .removed
@@ -130,13 +152,20 @@ impl ToolsReport {
 
 fn render(report: &ToolsReport) -> String {
     let mut out = format!(
-        "OpenClaw {} · agent {} · session {} · sandbox {}{}\n\n",
+        "OpenClaw {} · agent {} · session {} · sandbox {}{}\n",
         report.openclaw_version,
         report.agent_id,
         report.session_key,
         report.sandbox_mode,
         if report.sandboxed { " (sandboxed)" } else { "" }
     );
+    if let Some(audience) = &report.audience {
+        out.push_str(&format!("Reachable by: {}\n", audience.describe()));
+        for route in &report.reached_by {
+            out.push_str(&format!("  via {route}\n"));
+        }
+    }
+    out.push('\n');
     out.push_str(&format!("Available tools ({}):\n", report.tools.len()));
     out.push_str(&textwrap(&report.tools.join(", "), 96, "  "));
     out.push('\n');
@@ -157,9 +186,23 @@ fn render(report: &ToolsReport) -> String {
                 (None, Some(source)) => source.to_string(),
                 _ => String::new(),
             };
-            table.add_row(vec![tool.clone(), removal.step.clone(), why, at]);
+            table.add_row(output::cells([tool.clone(), removal.step.clone(), why, at]));
         }
         out.push_str(&format!("\nRemoved tools ({}):\n{table}\n", report.removed.len()));
+    }
+    if !report.not_constructed.is_empty() {
+        // Grouped by reason: most of the catalog is usually missing for the same few reasons.
+        let mut by_reason: Vec<(&str, Vec<&str>)> = Vec::new();
+        for (tool, reason) in &report.not_constructed {
+            match by_reason.iter_mut().find(|(r, _)| r == reason) {
+                Some((_, tools)) => tools.push(tool),
+                None => by_reason.push((reason, vec![tool])),
+            }
+        }
+        out.push_str(&format!("\nNever built for this session ({}):\n", report.not_constructed.len()));
+        for (reason, tools) in by_reason {
+            out.push_str(&textwrap(&format!("{}: {reason}", tools.join(", ")), 96, "  "));
+        }
     }
     for warning in &report.warnings {
         out.push_str(&format!("\nwarning: {warning}\n"));

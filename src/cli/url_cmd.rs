@@ -14,7 +14,6 @@ use super::output::{self, Format};
 use crate::OpenClawVersion;
 use crate::guards::ssrf::{self, DnsTable, Guard, SsrfPolicy, UrlReport, Verdict};
 use crate::keypath::KeyPath;
-use crate::loading;
 
 #[derive(Debug, Args)]
 #[command(
@@ -93,8 +92,9 @@ struct UrlOutput<'a> {
     policy_sources: &'a BTreeMap<String, String>,
 }
 
-pub fn run(version: OpenClawVersion, args: &UrlArgs) -> miette::Result<ExitCode> {
-    let setup = policy_setup(version, args)?;
+pub fn run(global: &super::Global, args: &UrlArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let setup = policy_setup(global, args)?;
     let dns = DnsTable { answers: parse_dns(&args.dns)?, system: args.resolve };
     if let Some(batch) = &args.batch {
         return run_batch(version, batch, &setup, &dns);
@@ -124,8 +124,9 @@ pub fn run(version: OpenClawVersion, args: &UrlArgs) -> miette::Result<ExitCode>
 }
 
 /// Config (2026.9's `tools.web.fetch.ssrfPolicy`, both releases' `maxRedirects`) then flags.
-fn policy_setup(version: OpenClawVersion, args: &UrlArgs) -> miette::Result<PolicySetup> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<PolicySetup> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("url"))?;
     let release = ssrf::release(version);
     let mut sources = BTreeMap::new();
     let mut policy = SsrfPolicy::default();
@@ -221,13 +222,13 @@ fn render_text(report: &UrlReport, setup: &PolicySetup) -> String {
             Verdict::Blocked => "blocked",
             Verdict::Error => "error",
         };
-        table.add_row(vec![
+        table.add_row(output::cells([
             index.to_string(),
             hop.url.clone(),
             hop.host.clone().unwrap_or_default(),
             addresses,
             verdict.to_string(),
-        ]);
+        ]));
     }
     text.push_str(&format!("{table}\n"));
     if setup.sources.is_empty() {

@@ -9,7 +9,7 @@ use super::ConfigArgs;
 use super::output::{self, Format};
 use super::sweep::{SweepArgs, current_dir, explicit_approvals};
 use crate::probe::ExecProber;
-use crate::{OpenClawVersion, contexts, loading, who_can};
+use crate::{contexts, who_can};
 
 #[derive(Debug, Args)]
 #[command(
@@ -33,8 +33,9 @@ pub struct WhoCanArgs {
     pub format: Format,
 }
 
-pub fn run(version: OpenClawVersion, args: &WhoCanArgs) -> miette::Result<ExitCode> {
-    let loaded = loading::load_files(&args.config.files, version)?;
+pub fn run(global: &super::Global, args: &WhoCanArgs) -> miette::Result<ExitCode> {
+    let version = global.version;
+    let loaded = global.load(&args.config.files, args.format.machine("who-can"))?;
     let plugin_tools = args.sweep.plugin_tools()?;
     let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
     let resolved: Vec<_> = evaluated.iter().filter_map(|e| e.result.as_ref().ok()).collect();
@@ -60,15 +61,15 @@ fn render(answer: &who_can::WhoCan) -> String {
     };
     let mut out = format!("{what}: {} of {} agent × context sessions\n", answer.matches.len(), answer.checked);
     if !answer.matches.is_empty() {
-        let mut header = vec!["Agent", "Context", "Session"];
+        let mut header = vec!["Agent", "Context", "Who can reach it"];
         if answer.command.is_some() {
             header.push("Decision");
         }
         let mut table = output::table(&header);
         for m in &answer.matches {
-            let mut row = vec![m.agent_id.clone(), m.context.clone(), m.session_key.clone()];
+            let mut row = vec![m.agent_id.clone(), m.context.clone(), m.audience.describe()];
             row.extend(m.decision.map(|d| d.to_string()));
-            table.add_row(row);
+            table.add_row(output::cells(row));
         }
         out.push_str(&format!("{table}\n"));
     }

@@ -216,21 +216,32 @@ pub enum WarningKind {
     /// 2026.9: `${VAR}` with no value is kept literally.
     MissingEnvVar,
     NonFiniteNumber,
+    /// 2026.9 rewrites a retired form while loading (the release's own warning text).
+    Migrated,
+    /// 2026.9 accepts a multi-agent config in which no agent owns heartbeats (the release's text).
+    NoHeartbeatOwner,
 }
 
 impl WarningKind {
-    fn code(self) -> &'static str {
+    /// The problem kind, for warnings that are config problems (migrated forms).
+    pub fn problem_kind(self) -> Option<super::problem::ProblemKind> {
+        (self == WarningKind::Migrated).then_some(super::problem::ProblemKind::Migrated)
+    }
+
+    pub fn code(self) -> &'static str {
         match self {
             WarningKind::DuplicateKey => "config::duplicate-key",
             WarningKind::MissingEnvVar => "config::missing-env-var",
             WarningKind::NonFiniteNumber => "config::non-finite-number",
+            WarningKind::Migrated => "config::migrated",
+            WarningKind::NoHeartbeatOwner => "config::no-heartbeat-owner",
         }
     }
 }
 
 impl fmt::Display for ConfigWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        f.write_str(&crate::escape::visible(&self.message))
     }
 }
 
@@ -252,6 +263,13 @@ impl Diagnostic for ConfigWarning {
                 "set the variable (process env, .env or the config `env` block); until then the literal text is used"
             }
             WarningKind::NonFiniteNumber => "use a finite number",
+            WarningKind::Migrated => {
+                "migrated: OpenClaw rewrites this in memory at load and keeps working; make it permanent with the \
+                 edit `clawpolicy lint` shows (CP109) or `openclaw doctor --fix`"
+            }
+            WarningKind::NoHeartbeatOwner => {
+                "set agents.defaults.heartbeat.agentId or agents.defaults.systemAgent.agentId to the agent that should run heartbeats"
+            }
         };
         Some(Box::new(help))
     }

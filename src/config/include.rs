@@ -342,7 +342,7 @@ mod tests {
         for version in BOTH {
             let cfg = load_fixture("includes/openclaw.json5", version).unwrap();
             assert_eq!(
-                cfg.value(),
+                cfg.resolved(),
                 &json!({
                     "gateway": {"port": 1, "bind": "lan"},
                     "agents": {"defaults": {"sandbox": {"mode": "off"}}, "list": [{"id": "main"}]},
@@ -434,7 +434,7 @@ mod tests {
         let with_roots = |version| {
             load(&[fixture("escape/cfg/openclaw.json5")], &options(version, &[("OPENCLAW_INCLUDE_ROOTS", &roots)]))
         };
-        assert_eq!(with_roots(OpenClawVersion::V2026_9).unwrap().value(), &json!({"tools": {"profile": "full"}}));
+        assert_eq!(with_roots(OpenClawVersion::V2026_9).unwrap().resolved(), &json!({"tools": {"profile": "full"}}));
         assert!(matches!(
             with_roots(OpenClawVersion::V2026_2),
             Err(ConfigError::Include { kind: IncludeErrorKind::Escape, .. })
@@ -465,7 +465,7 @@ mod tests {
         };
         // openclaw.json5 -> f0 -> ... -> f9 is ten levels of include files: fine.
         let (_dir, ten) = load_in_tempdir(&chain(9), OpenClawVersion::V2026_9);
-        assert_eq!(ten.unwrap().value(), &json!({"ok": true}));
+        assert_eq!(ten.unwrap().resolved(), &json!({"ok": true}));
         let (_dir, eleven) = load_in_tempdir(&chain(10), OpenClawVersion::V2026_9);
         assert!(matches!(eleven, Err(ConfigError::Include { kind: IncludeErrorKind::Depth, message, .. })
             if message == "Maximum include depth (10) exceeded at: ./f10.json5"));

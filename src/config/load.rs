@@ -1,4 +1,5 @@
-//! The load pipeline (spec §2): read → parse → `$include` → overlays → `env` block → `${VAR}`.
+//! The load pipeline (spec §2): read → parse → `$include` → overlays → `env` block → `${VAR}` →
+//! the release's load-time migrations ([`super::migrate`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -13,6 +14,7 @@ use super::error::{ConfigError, ConfigWarning, Snippet, WarningKind};
 use super::include::{IncludeResolver, MAX_NESTING};
 use super::json5::ParseNote;
 use super::merge::deep_merge;
+use super::migrate::{self, MigratedForm, MigrationEnv};
 use super::path::{PathSeg, substitution_path};
 use super::secrets;
 use super::source::{Origin, SourceFile};
@@ -52,9 +54,17 @@ pub struct LoadedConfig {
     sources: Vec<Arc<SourceFile>>,
     warnings: Vec<ConfigWarning>,
     missing_env_vars: Vec<MissingEnvVar>,
+    unset_env_vars: Vec<MissingEnvVar>,
     env: HashMap<String, String>,
     /// The strings in force under secret paths, to mask wherever a message repeats one.
     secret_values: Vec<String>,
+    migrated_forms: Vec<MigratedForm>,
+    legacy_owner: Option<String>,
+    implicit_roster: bool,
+    /// The top-level file as parsed (before `$include`, overlays and `${VAR}`), or the inline value.
+    authored: Value,
+    /// After `$include`, overlays and `${VAR}`, before the release's load-time migrations.
+    resolved: Value,
 }
 
 impl LoadedConfig {
@@ -101,10 +111,44 @@ impl LoadedConfig {
         &self.warnings
     }
 
-    /// `${VAR}` references without a value, in config order. 2026.2 rejects the config for the
-    /// first one (see validation); 2026.9 keeps the literal and warns.
+    /// `${VAR}` references without a value that make the release refuse the config: 2026.2
+    /// rejects it for the first one (see validation); 2026.9 keeps the literal and warns.
     pub fn missing_env_vars(&self) -> &[MissingEnvVar] {
         &self.missing_env_vars
+    }
+
+    /// The retired forms the release rewrote while loading (2026.9), where they were written.
+    pub fn migrated_forms(&self) -> &[MigratedForm] {
+        &self.migrated_forms
+    }
+
+    /// The agent a single legacy `default: true` marker made the owner of a multi-agent roster
+    /// (2026.9 keeps it beside the config; validation then treats the roster as explicitly owned).
+    pub fn legacy_owner(&self) -> Option<&str> {
+        self.legacy_owner.as_deref()
+    }
+
+    /// Whether the config had no roster and the release added its implicit `agents.entries.main`
+    /// (the default agent, configured nowhere).
+    pub fn implicit_roster(&self) -> bool {
+        self.implicit_roster
+    }
+
+    /// The first config file as parsed, before `$include`, overlays, `${VAR}` and migrations (the
+    /// release checks a few legacy keys there); for an inline config, the value given.
+    pub fn authored(&self) -> &Value {
+        &self.authored
+    }
+
+    /// The config after `$include`, overlays and `${VAR}`, before the release's load-time
+    /// migrations: what the files say, merged.
+    pub fn resolved(&self) -> &Value {
+        &self.resolved
+    }
+
+    /// Every `${VAR}` reference without a value, in config order, whatever the release does.
+    pub fn unset_env_vars(&self) -> &[MissingEnvVar] {
+        &self.unset_env_vars
     }
 
     /// The environment after the config's `env` block was applied.
@@ -155,7 +199,7 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedConfig, Confi
         });
         config_paths.push(path);
     }
-    Ok(finish(merged.unwrap_or_else(Node::empty_object), config_paths, documents, opts))
+    Ok(finish(merged.unwrap_or_else(Node::empty_object), config_paths, documents, None, opts))
 }
 
 /// Loads a config given as a JSON value (batch cases): same pipeline, no files, no `$include`.
@@ -165,7 +209,7 @@ pub fn load_inline(value: Value, opts: &LoadOptions) -> Result<LoadedConfig, Con
     }
     let root = Node::from_value(&value);
     ensure_object(&root, Path::new("<inline>"))?;
-    Ok(finish(root, Vec::new(), Documents::default(), opts))
+    Ok(finish(root, Vec::new(), Documents::default(), Some(value), opts))
 }
 
 fn discover(opts: &LoadOptions) -> PathBuf {
@@ -228,30 +272,39 @@ fn exceeds_depth(value: &Value, limit: usize) -> bool {
     false
 }
 
-/// Steps shared by files and inline values: `env` block, substitution, warnings.
-fn finish(mut tree: Node, config_paths: Vec<PathBuf>, documents: Documents, opts: &LoadOptions) -> LoadedConfig {
+/// Steps shared by files and inline values: `env` block, substitution, the release's load-time
+/// migrations, warnings.
+fn finish(
+    mut tree: Node,
+    config_paths: Vec<PathBuf>,
+    documents: Documents,
+    inline: Option<Value>,
+    opts: &LoadOptions,
+) -> LoadedConfig {
+    let authored = inline
+        .or_else(|| documents.documents.first().map(|d| d.root.to_value()))
+        .unwrap_or_else(|| Value::Object(Default::default()));
     let mut env = opts.env.clone();
     env::export_env_block(&tree, &mut env, opts.version);
     let missing = env::substitute(&mut tree, &env);
+    let resolved = tree.to_value();
+    let migration = migrate::run(&mut tree, opts.version, &MigrationEnv { env: &env, cwd: &opts.cwd });
     let mut warnings: Vec<ConfigWarning> = documents.notes.into_iter().map(note_warning).collect();
-    let missing_env_vars = match opts.version {
-        OpenClawVersion::V2026_9 => {
-            warnings.extend(missing.into_iter().map(|m| ConfigWarning {
-                kind: WarningKind::MissingEnvVar,
-                message: format!(
-                    "{}: Missing env var \"{}\" - feature using this value will be unavailable",
-                    substitution_path(&m.path, opts.version),
-                    m.name
-                ),
-                path: m.path,
-                origin: m.origin,
-                related: None,
-                excerpt: Default::default(),
-            }));
-            Vec::new()
-        }
-        OpenClawVersion::V2026_2 => missing,
-    };
+    if opts.version == OpenClawVersion::V2026_9 {
+        warnings.extend(missing.iter().map(|m| ConfigWarning {
+            kind: WarningKind::MissingEnvVar,
+            message: format!(
+                "{}: Missing env var \"{}\" - feature using this value will be unavailable",
+                substitution_path(&m.path, opts.version),
+                m.name
+            ),
+            path: m.path.clone(),
+            origin: m.origin.clone(),
+            related: None,
+            excerpt: Default::default(),
+        }));
+    }
+    warnings.extend(migration.warnings);
     let sources = documents.documents.iter().map(|d| d.source.clone()).collect();
     let secret_values = secrets::secret_values(&tree);
     LoadedConfig {
@@ -262,9 +315,15 @@ fn finish(mut tree: Node, config_paths: Vec<PathBuf>, documents: Documents, opts
         documents: documents.documents,
         sources,
         warnings,
-        missing_env_vars,
+        missing_env_vars: if opts.version == OpenClawVersion::V2026_2 { missing.clone() } else { Vec::new() },
+        unset_env_vars: missing,
         env,
         secret_values,
+        migrated_forms: migration.forms,
+        legacy_owner: migration.legacy_owner,
+        implicit_roster: migration.implicit_roster,
+        authored,
+        resolved,
     }
 }
 
@@ -306,7 +365,7 @@ mod tests {
     fn overlays_deep_merge_in_order_with_provenance() {
         let cfg = load(&[fixture("overlays/base.json5"), fixture("overlays/prod.json5")], &options(V9, &[])).unwrap();
         assert_eq!(
-            cfg.value(),
+            cfg.resolved(),
             &json!({"tools": {"profile": "coding", "deny": ["browser", "exec"]}, "gateway": {"bind": "lan"}})
         );
         assert!(cfg.origin(&key_path("tools.deny.0")).unwrap().file().ends_with("base.json5"));
@@ -323,14 +382,21 @@ mod tests {
         assert_eq!(cfg.value()["gateway"]["auth"]["token"], "tok");
         assert_eq!(cfg.value()["models"]["providers"]["x"]["baseUrl"], "cfg-value/v1");
         assert_eq!(cfg.value()["models"]["providers"]["x"]["apiKey"], "${LITERAL}");
-        assert_eq!(cfg.value()["agents"]["list"][0]["workspace"], "${MISSING_DIR}");
-        let [warning] = cfg.warnings() else { panic!("{:?}", cfg.warnings()) };
+        assert_eq!(cfg.resolved()["agents"]["list"][0]["workspace"], "${MISSING_DIR}");
+        // The release's order: missing variables, then what its load-time migrations did.
+        let [warning, moved] = cfg.warnings() else { panic!("{:?}", cfg.warnings()) };
         assert_eq!(warning.kind, WarningKind::MissingEnvVar);
         assert_eq!(
             warning.message,
             "agents.list[0].workspace: Missing env var \"MISSING_DIR\" - feature using this value will be unavailable"
         );
+        assert_eq!(
+            (moved.kind, moved.message.as_str()),
+            (WarningKind::Migrated, "Moved agents.list to keyed agents.entries.")
+        );
+        assert_eq!(cfg.value()["agents"]["entries"]["main"]["workspace"], "${MISSING_DIR}");
         assert!(cfg.missing_env_vars().is_empty());
+        assert_eq!(cfg.unset_env_vars()[0].name, "MISSING_DIR");
         assert_eq!(cfg.effective_env().get("FROM_CONFIG").map(String::as_str), Some("cfg-value"));
 
         // 2026.2 records the missing variable for validation instead of warning.
@@ -344,7 +410,9 @@ mod tests {
     fn missing_files() {
         let opts = options(V9, &[("HOME", "/nonexistent-home-for-test")]);
         let cfg = load(&[], &opts).unwrap();
-        assert_eq!(cfg.value(), &json!({}));
+        assert_eq!(cfg.resolved(), &json!({}));
+        // Without a file, 2026.9 still gets its implicit one-agent roster.
+        assert_eq!(cfg.value(), &json!({"agents": {"entries": {"main": {}}}}));
         assert!(cfg.config_paths().is_empty());
         assert!(matches!(load(&[PathBuf::from("nope.json5")], &opts), Err(ConfigError::NotFound { .. })));
     }

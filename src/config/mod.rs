@@ -14,12 +14,15 @@ pub mod include;
 pub mod json5;
 pub mod load;
 pub mod merge;
+pub mod migrate;
 pub mod path;
+pub mod problem;
 pub mod secrets;
 pub mod snippet;
 pub mod source;
 pub mod tree;
 pub mod validate;
+pub mod view;
 
 pub use discovery::discover_config_path;
 pub use document::Document;
@@ -27,7 +30,8 @@ pub use env::MissingEnvVar;
 pub use error::{ConfigError, ConfigWarning, IncludeErrorKind, WarningKind};
 pub use load::{LoadOptions, LoadedConfig, load, load_inline};
 pub use path::PathSeg;
-pub use source::{Origin, SourceFile};
+pub use problem::ProblemKind;
+pub use source::{Location, Origin, SourceFile};
 pub use tree::{Node, NodeKind};
 pub use validate::{IssueCategory, ValidationIssue, validate};
 

@@ -143,14 +143,20 @@ pub fn mask_text(text: &str) -> String {
     mask_text_and_values(text, &[])
 }
 
-/// Secret values shorter than this are not masked by value in messages: masking every `abc`
-/// of a message would garble it, and a value that short is masked by position in snippets.
-const MIN_MASKED_VALUE_LEN: usize = 4;
+/// Whether a value in force under a secret path is masked wherever a message repeats it. Short
+/// values and plain words (`debug`, `production`: env blocks hold settings too) are not: masking
+/// them would garble messages, and snippets mask them by position anyway.
+fn is_masked_in_messages(value: &str) -> bool {
+    let plain_word = value.len() <= 16
+        && (value.bytes().all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+            || value.bytes().all(|b| b.is_ascii_uppercase() || b == b'-' || b == b'_'));
+    value.len() >= 5 && !plain_word
+}
 
 /// [`mask_text`], and every occurrence of one of `values` masked too.
 pub fn mask_text_and_values(text: &str, values: &[String]) -> String {
     let mut bytes = text.as_bytes().to_vec();
-    for value in values.iter().filter(|v| v.len() >= MIN_MASKED_VALUE_LEN) {
+    for value in values.iter().filter(|v| is_masked_in_messages(v)) {
         for (start, _) in text.match_indices(value.as_str()) {
             mask_range(&mut bytes, start..start + value.len());
         }
@@ -632,14 +638,14 @@ mod tests {
     fn messages_are_masked_by_the_values_in_force() {
         let root = Node::from_value(&serde_json::json!({
             "gateway": {"auth": {"token": "from-the-environment", "mode": "token"}},
-            "env": {"vars": {"X": "abc"}},
+            "env": {"vars": {"X": "abc", "NODE_ENV": "production", "PW": "hunter2"}},
             "tools": {"profile": "coding"},
         }));
         let values = secret_values(&root);
-        assert_eq!(values, ["abc", "from-the-environment"]);
+        assert_eq!(values, ["abc", "from-the-environment", "hunter2", "production"]);
         assert_eq!(
-            mask_text_and_values("token from-the-environment, profile coding, abc", &values),
-            "token ********************, profile coding, abc"
+            mask_text_and_values("token from-the-environment, profile coding, abc, production, hunter2", &values),
+            "token ********************, profile coding, abc, production, *******"
         );
     }
 

@@ -218,6 +218,34 @@ impl fmt::Debug for Origin {
     }
 }
 
+/// A place in a file as machine output carries it: the file and the 1-based line and column.
+/// Displays as `file:line:col`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct Location {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+impl Location {
+    /// The same place with the file named by `show` (relative paths in CI reports).
+    pub fn map_file(self, show: impl FnOnce(String) -> String) -> Location {
+        Location { file: show(self.file), ..self }
+    }
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+impl From<&Origin> for Location {
+    fn from(origin: &Origin) -> Self {
+        Location { file: origin.file().display().to_string(), line: origin.line, column: origin.column }
+    }
+}
+
 impl PartialEq for Origin {
     fn eq(&self, other: &Self) -> bool {
         Arc::ptr_eq(&self.source, &other.source) && self.span == other.span && self.key_span == other.key_span

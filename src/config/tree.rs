@@ -42,6 +42,25 @@ impl Node {
         }
     }
 
+    pub fn as_object_mut(&mut self) -> Option<&mut IndexMap<String, Node>> {
+        match &mut self.kind {
+            NodeKind::Object(map) => Some(map),
+            _ => None,
+        }
+    }
+
+    pub fn as_array(&self) -> Option<&[Node]> {
+        match &self.kind {
+            NodeKind::Array(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The member `key` of an object node.
+    pub fn member(&self, key: &str) -> Option<&Node> {
+        self.as_object()?.get(key)
+    }
+
     pub fn as_str(&self) -> Option<&str> {
         match &self.kind {
             NodeKind::String(s) => Some(s),
@@ -68,6 +87,15 @@ impl Node {
         path.iter().try_fold(self, |node, seg| match (&node.kind, seg) {
             (NodeKind::Object(map), PathSeg::Key(key)) => map.get(key),
             (NodeKind::Array(items), PathSeg::Index(index)) => items.get(*index),
+            _ => None,
+        })
+    }
+
+    /// The node at `path`, mutably.
+    pub fn get_mut(&mut self, path: &[PathSeg]) -> Option<&mut Node> {
+        path.iter().try_fold(self, |node, seg| match (&mut node.kind, seg) {
+            (NodeKind::Object(map), PathSeg::Key(key)) => map.get_mut(key),
+            (NodeKind::Array(items), PathSeg::Index(index)) => items.get_mut(*index),
             _ => None,
         })
     }

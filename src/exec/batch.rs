@@ -247,19 +247,18 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
 
 /// Evaluates one oracle-style exec case (`openclawVersion` "2026.9" | "2026.2", default 2026.9).
 /// Never panics on bad input: problems come back as `{"decision":"error","error":…}`.
-pub fn evaluate_batch_case(case: &Value) -> Value {
+pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion) -> Value {
     let id = case.get("id").cloned().unwrap_or(Value::Null);
     let error = |version: &str, message: String| json!({"id": id, "openclawVersion": version, "decision": "error", "error": message});
-    let version: OpenClawVersion =
-        match str_field(case, "openclawVersion").map_or(Ok(OpenClawVersion::V2026_9), str::parse) {
-            Ok(v) => v,
-            Err(e) => return error("?", e),
-        };
+    let version: OpenClawVersion = match str_field(case, "openclawVersion").map_or(Ok(default_version), str::parse) {
+        Ok(v) => v,
+        Err(e) => return error("?", e),
+    };
     let Some(command) = str_field(case, "command") else {
-        return error(version.short(), "exec case needs a string `command`".into());
+        return error(version.release(), "exec case needs a string `command`".into());
     };
     let core = core_layer(case, command, version);
-    let mut out = json!({"id": id, "openclawVersion": version.short(), "core": core});
+    let mut out = json!({"id": id, "openclawVersion": version.release(), "core": core});
     if case.get("gateway") == Some(&Value::Bool(false)) {
         out["decision"] = out["core"]["decision"].clone();
         return out;

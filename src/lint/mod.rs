@@ -16,8 +16,8 @@ use serde_json::Value;
 pub use registry::{Category, Rule, Severity, all_rules, find_rule};
 
 use crate::OpenClawVersion;
-use crate::config::LoadedConfig;
 use crate::config::validate::ValidationIssue;
+use crate::config::{LoadedConfig, ProblemKind};
 use crate::exec::approvals::LoadedApprovals;
 use crate::keypath::KeyPath;
 use crate::pack::VersionPack;
@@ -70,6 +70,9 @@ pub struct Finding {
     /// The agent the finding is about, for findings computed per agent.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub agent: Option<String>,
+    /// For config problems: `migrated`, `doctor` or `fatal` (what the release does about it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<ProblemKind>,
 }
 
 impl Finding {
@@ -81,6 +84,12 @@ impl Finding {
     /// Findings whose severity depends on the situation (OpenClaw's critical-vs-warn checks).
     pub fn severity(&mut self, severity: Severity) -> &mut Self {
         self.severity = severity;
+        self
+    }
+
+    /// What the release does about the config problem this finding reports.
+    pub fn kind(&mut self, kind: ProblemKind) -> &mut Self {
+        self.kind = Some(kind);
         self
     }
 
@@ -226,6 +235,7 @@ impl Emitter<'_, '_> {
             help: None,
             openclaw_check: self.rule.openclaw_check.map(str::to_string),
             agent: None,
+            kind: None,
         });
         self.findings.last_mut().expect("just pushed")
     }
@@ -265,7 +275,7 @@ pub struct SkippedRule {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LintReport {
-    pub version: OpenClawVersion,
+    pub openclaw_version: OpenClawVersion,
     /// The config files linted (overlays in order).
     pub files: Vec<String>,
     pub findings: Vec<Finding>,
@@ -313,7 +323,7 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
     dedup_findings(&mut findings);
     let (findings, suppressed) = suppressions.apply(findings);
     LintReport {
-        version: ctx.version,
+        openclaw_version: ctx.version,
         files: ctx.loaded.config_paths().iter().map(|p| p.display().to_string()).collect(),
         findings,
         suppressed,

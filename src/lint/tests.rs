@@ -166,6 +166,45 @@ fn retired_keys_say_what_replaced_them() {
 }
 
 #[test]
+fn forms_migrated_at_load_are_reported_where_written_and_other_rules_still_run() {
+    let text = "{\n  agents: {\n    list: [\n      { id: \"main\", default: true },\n      { id: \"work\", tools: { deny: [\"exce\"] } },\n    ],\n  },\n}\n";
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    assert!(report.skipped.is_empty(), "{:?}", report.skipped);
+    let migrated: Vec<&Finding> = report.findings.iter().filter(|f| f.code == "CP109").collect();
+    let places: Vec<(Option<&str>, usize)> =
+        migrated.iter().map(|f| (f.path.as_deref(), f.location.as_ref().unwrap().line)).collect();
+    assert_eq!(places, [(Some("agents.list"), 3), (Some("agents.list[0].default"), 4)]);
+    assert!(migrated.iter().all(|f| f.kind == Some(ProblemKind::Migrated)));
+    assert!(migrated[0].help.as_deref().unwrap().contains("entries: { main: { … }, work: { … } }"));
+    assert!(migrated[1].help.as_deref().unwrap().contains("agents.defaults.systemAgent.agentId: \"main\""));
+    // The typo in the migrated roster is found by the tool-name rule, at the entry as written.
+    let typo = finding(&report, "CP201");
+    assert_eq!(typo.path.as_deref(), Some("agents.entries.work.tools.deny[0]"));
+    assert_eq!(typo.location.as_ref().map(|l| (l.line, l.column)), Some((5, 37)));
+    assert!(codes(&lint_text(OpenClawVersion::V2026_2, text)).iter().all(|c| *c != "CP109"));
+}
+
+#[test]
+fn retired_keys_get_the_release_message_not_a_did_you_mean() {
+    let report = lint_text(
+        OpenClawVersion::V2026_9,
+        "{ meta: { lastTouchedAt: \"2026-01-01T00:00:00Z\" }, tools: { alsAllow: [] } }",
+    );
+    assert_eq!(codes(&report), ["CP108", "CP101"]);
+    let retired = finding(&report, "CP108");
+    assert_eq!(retired.path.as_deref(), Some("meta.lastTouchedAt"));
+    assert_eq!(
+        retired.message,
+        "`meta.lastTouchedAt`: Approved tier-eval configuration surfaces were consolidated. Run \"openclaw doctor --fix\"."
+    );
+    assert_eq!((retired.severity, retired.kind), (Severity::Error, Some(ProblemKind::Doctor)));
+    assert!(!retired.help.as_deref().unwrap().contains("lastTouchedVersion`?"));
+    assert_eq!(finding(&report, "CP101").kind, Some(ProblemKind::Fatal));
+    // 2026.2 accepts it.
+    assert!(codes(&lint_text(OpenClawVersion::V2026_2, "{ meta: { lastTouchedAt: \"x\" } }")).is_empty());
+}
+
+#[test]
 fn semantic_rules_wait_for_a_valid_config() {
     let report = lint_text(OpenClawVersion::V2026_9, "{ tools: { profile: \"default\", allow: [\"reed\"] } }");
     assert!(codes(&report).contains(&"CP103"));

@@ -7,8 +7,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use super::auto_enable;
 use super::context::SessionContext;
-use super::matcher::{CompiledPolicy, PluginGroups, glob_matches, plain_glob_matches};
+use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups, glob_matches, plain_glob_matches};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session, split_agent_key};
@@ -57,11 +58,6 @@ struct ExplicitLists {
     plugin_deny: Vec<String>,
 }
 
-/// The marker text of the `*` that alsoAllow-only scopes get (see `ScopeLists::to_policy`).
-fn is_implicit_star(entry: &Entry) -> bool {
-    entry.pattern == "*" && matches!(&entry.source, Source::Builtin { what } if what.starts_with("implicit"))
-}
-
 fn explicit_lists(
     pack: &VersionPack,
     steps: &[Step],
@@ -90,28 +86,35 @@ fn explicit_lists(
     for (kind, policy) in policies {
         // Profile steps count with their profile list only; their alsoAllow shows in its own scope.
         let profile = matches!(kind, StepKind::Profile | StepKind::ProviderProfile);
+        // The sandbox resolver hands over its lists with static groups already expanded, so a
+        // sandbox `group:memory` names `memory_search` to plugin selection (other layers stay raw).
+        let as_listed = |pattern: &str| -> Vec<String> {
+            if kind == StepKind::Sandbox {
+                expand_static_groups(pack, pattern)
+            } else {
+                Some(pattern.trim().to_string()).into_iter().filter(|p| !p.is_empty()).collect()
+            }
+        };
         let mut implicit = false;
         for entry in policy.allow.iter().flatten() {
             if profile && !matches!(&entry.source, Source::Builtin { .. }) {
                 continue;
             }
-            if is_implicit_star(entry) {
+            if entry.is_implicit_star() {
                 implicit = true;
                 continue;
             }
-            let pattern = entry.pattern.trim();
-            if pattern.is_empty() {
-                continue;
-            }
-            lists.allow.push(Some(pattern.to_string()));
-            if !profile {
-                lists.override_allow.push(pattern.to_string());
+            for pattern in as_listed(&entry.pattern) {
+                if !profile {
+                    lists.override_allow.push(pattern.clone());
+                }
+                lists.allow.push(Some(pattern));
             }
         }
         if implicit {
             lists.allow.push(None);
         }
-        lists.deny.extend(policy.deny_patterns().map(|p| p.trim().to_string()).filter(|p| !p.is_empty()));
+        lists.deny.extend(policy.deny_patterns().flat_map(as_listed));
     }
     if is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
@@ -181,18 +184,21 @@ pub fn construct(
         OpenClawVersion::V2026_9 => core_tools_2026_9(pack, config, session, ctx, steps, &explicit),
         OpenClawVersion::V2026_2 => core_tools_2026_2(pack, config, session, ctx),
     };
-    built.extend(bundled_plugin_tools(pack, version, config, session, ctx, &explicit));
+    let (plugin_tools, not_built) = bundled_plugin_tools(pack, version, config, session, ctx, &explicit);
+    built.extend(plugin_tools);
     let mut inventory = Inventory::default();
+    inventory.not_constructed.extend(not_built);
     for tool in &ctx.plugin_tools {
-        if plugin_tool_selected(&tool.plugin, &tool.name, tool.optional, &explicit) {
-            built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) });
-        } else {
-            inventory
-                .not_constructed
-                .insert(tool.name.clone(), "optional plugin tool not named by any allowlist".into());
+        match plugin_tool_rejected(&tool.plugin, &tool.name, tool.optional, &explicit) {
+            None => built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) }),
+            Some(reason) => {
+                inventory.not_constructed.insert(tool.name.clone(), reason.into());
+            }
         }
         inventory.declared_plugins.push(tool.plugin.trim().to_lowercase());
     }
+    // A name another source built (a declared plugin tool shadowing a bundled one) is constructed.
+    inventory.not_constructed.retain(|name, _| !built.iter().any(|t| t.name == *name));
     let dropped = pre_filter_drops(pack, config, session, ctx, steps, &explicit, &built);
     match pack.pre_filtered_tools {
         PreFilterReport::NotConstructed => {
@@ -510,68 +516,87 @@ fn core_tools_2026_2(
     tools
 }
 
-/// Whether a bundled plugin is enabled by `plugins.*`.
-fn plugin_enabled(
+/// Why a bundled plugin is off for this run (`plugins.*`, provider activation), or `None` when
+/// it loads.
+fn plugin_disabled(
     version: OpenClawVersion,
     config: &Value,
     ctx: &SessionContext,
     plugin: &crate::pack::BundledPlugin,
-) -> bool {
+) -> Option<String> {
+    let id = plugin.id.as_str();
     if let Some(activation) = &plugin.activation {
         let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase());
         let keys: Vec<&str> = activation.config_key.split('.').collect();
         let configured = lookup(config, &keys).is_some_and(|v| !v.is_null() && v != "");
         if provider.as_deref() != Some(activation.provider.as_str()) || !configured {
-            return false;
+            return Some(format!(
+                "plugin `{id}` loads only for provider `{}` with {} set",
+                activation.provider, activation.config_key
+            ));
         }
     }
     let plugins = config.get("plugins");
     let field = |key: &str| plugins.and_then(|p| p.get(key));
     if is_false(field("enabled")) {
-        return false;
+        return Some("plugins.enabled is false".into());
     }
-    let id = plugin.id.as_str();
     if string_list(field("deny")).iter().any(|d| d == id) {
-        return false;
+        return Some(format!("plugins.deny names `{id}`"));
     }
     let allow = string_list(field("allow"));
-    // 2026.9 exempts the memory slot plugin from plugins.allow.
     let is_memory_slot = plugin.enabled_by_default.is_none();
-    let exempt = is_memory_slot && version == OpenClawVersion::V2026_9;
     let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
-    // 2026.9 also lets an explicit `entries.<id>.enabled: true` through plugins.allow.
-    let explicitly_enabled = entry_enabled == Some(true) && version == OpenClawVersion::V2026_9;
-    if !allow.is_empty() && !allow.iter().any(|a| a == id) && !exempt && !explicitly_enabled {
-        return false;
+    let current = version == OpenClawVersion::V2026_9;
+    // 2026.9's loader enables a plugin the config uses, unless its entry says `enabled: false`.
+    let auto_enabled = current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, version, plugin);
+    let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
+    // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
+    // plugins and entries with material settings to it.
+    let allowlisted = allow.iter().any(|a| a == id)
+        || (current && (is_memory_slot || auto_enabled || auto_enable::entry_allowlisted(config, id)));
+    if !allow.is_empty() && !allowlisted {
+        return Some(format!("plugins.allow does not name `{id}`"));
     }
     // 2026.2 ignores `entries.<id>.enabled: false` for the memory slot.
     let slot_ignores_entry = is_memory_slot && version == OpenClawVersion::V2026_2;
     if entry_enabled == Some(false) && !slot_ignores_entry {
-        return false;
+        return Some(format!("plugins.entries.{id}.enabled is false"));
     }
     if is_memory_slot {
         return match lookup(config, &["plugins", "slots", "memory"]) {
-            None | Some(Value::Null) => true,
-            Some(slot) => slot.as_str() == Some(id),
+            None | Some(Value::Null) => None,
+            Some(slot) if slot.as_str() == Some(id) => None,
+            Some(_) => Some(format!("plugins.slots.memory selects another memory plugin than `{id}`")),
         };
     }
-    entry_enabled == Some(true) || plugin.enabled_by_default == Some(true)
+    let on = entry_enabled == Some(true) || plugin.enabled_by_default == Some(true);
+    (!on).then(|| format!("plugin `{id}` is off unless plugins.entries.{id}.enabled is true"))
 }
 
 /// OpenClaw's plugin-tool selection (§4.7): wholesale by `*`/`group:plugins`/plugin id, by
-/// default for non-optional tools when an allowlist includes defaults, or by name.
-fn plugin_tool_selected(plugin: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> bool {
+/// default for non-optional tools when an allowlist includes defaults, or by name. Returns why
+/// the tool is not selected, or `None` when it is.
+fn plugin_tool_rejected(plugin: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> Option<&'static str> {
     let plugin_id = plugin.trim().to_lowercase();
     let matches_any = |name: &str, patterns: &[String]| patterns.iter().any(|p| glob_matches(p, name));
     let deny = &explicit.plugin_deny;
     if matches_any(&plugin_id, deny) || matches_any("group:plugins", deny) || matches_any(tool, deny) {
-        return false;
+        return Some("a deny list names the tool, its plugin or group:plugins, so it is not loaded");
     }
     let named = &explicit.plugin_allow;
     let wholesale = named.iter().any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
-    wholesale || (explicit.includes_defaults && !optional) || matches_any(tool, named)
+    if wholesale || (explicit.includes_defaults && !optional) || matches_any(tool, named) {
+        return None;
+    }
+    Some(if optional {
+        "optional plugin tool: no allowlist names it, its plugin, group:plugins or `*`"
+    } else {
+        "plugin tool not selected: an allowlist is set and names neither the tool nor its plugin"
+    })
 }
 
+/// The tools of the bundled plugins: those built, and why each other one is not.
 fn bundled_plugin_tools(
     pack: &VersionPack,
     version: OpenClawVersion,
@@ -579,7 +604,7 @@ fn bundled_plugin_tools(
     session: &Session<'_>,
     ctx: &SessionContext,
     explicit: &ExplicitLists,
-) -> Vec<InventoryTool> {
+) -> (Vec<InventoryTool>, Vec<(String, String)>) {
     let memory_search_on = match version {
         OpenClawVersion::V2026_9 => {
             let agent =
@@ -592,34 +617,47 @@ fn bundled_plugin_tools(
             !is_false(setting)
         }
     };
-    let mut tools = Vec::new();
-    for plugin in pack.plugins.iter().filter(|p| plugin_enabled(version, config, ctx, p)) {
+    let mut built = Vec::new();
+    let mut not_built = Vec::new();
+    for plugin in &pack.plugins {
+        let disabled = plugin_disabled(version, config, ctx, plugin);
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
-            let selected = match version {
-                OpenClawVersion::V2026_9 => plugin_tool_selected(&plugin.id, tool, optional, explicit),
+            let rejected = match version {
+                OpenClawVersion::V2026_9 => {
+                    plugin_tool_rejected(&plugin.id, tool, optional, explicit).map(str::to_string)
+                }
                 // 2026.2 loads non-optional plugin tools whatever the allowlists say; optional ones
                 // need the tool, its plugin or `group:plugins` named exactly (not `*`, not globs).
                 OpenClawVersion::V2026_2 => {
-                    !optional
-                        || explicit.allow.iter().flatten().any(|entry| {
-                            let name = pack.normalize(entry);
-                            name == *tool || name == plugin.id || name == "group:plugins"
-                        })
+                    let named = explicit.allow.iter().flatten().any(|entry| {
+                        let name = pack.normalize(entry);
+                        name == *tool || name == plugin.id || name == "group:plugins"
+                    });
+                    (optional && !named).then(|| {
+                        "optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist"
+                            .to_string()
+                    })
                 }
             };
-            let gated = match tool.as_str() {
-                "intent" => ctx.sender_is_owner != Some(true),
-                "memory_search" | "memory_get" => !memory_search_on,
-                "lobster" => session.sandbox.sandboxed,
-                _ => false,
+            let gate = match tool.as_str() {
+                "intent" if ctx.sender_is_owner != Some(true) => Some("built only when the sender is the owner"),
+                "memory_search" | "memory_get" if !memory_search_on => Some("memory search is off"),
+                "lobster" if session.sandbox.sandboxed => Some("not built in sandboxed sessions"),
+                _ => None,
             };
-            if selected && !gated {
-                tools.push(InventoryTool { name: tool.clone(), plugin: Some(plugin.id.clone()) });
+            match disabled.clone().or(rejected).or(gate.map(str::to_string)) {
+                None => built.push(InventoryTool { name: tool.clone(), plugin: Some(plugin.id.clone()) }),
+                // Tools of a plugin that is off are reported only when they are catalog tools, so
+                // the answer does not list every tool of every bundled plugin.
+                Some(reason) if disabled.is_none() || pack.is_catalog_tool(tool) => {
+                    not_built.push((tool.clone(), reason))
+                }
+                Some(_) => {}
             }
         }
     }
-    tools
+    (built, not_built)
 }
 
 /// The tools the pre-pipeline filters drop: the message-provider filter, the 2026.2 owner-only
@@ -737,10 +775,67 @@ fn not_built_reason(
         "computer" if ctx.model_has_vision == Some(false) => "the model has no vision".into(),
         "progress_card" if is_false(lookup(config, &["tools", "updatePlan"])) => "tools.updatePlan is false".into(),
         "progress_card" => "blocked at construction by a profile, provider, global, agent or sub-agent policy".into(),
-        "memory_search" | "memory_get" => "the memory plugin is disabled or memory search is off".into(),
-        "browser" | "canvas" => "plugin tool not selected: an allowlist names neither it nor its plugin".into(),
         "web_search" | "web_fetch" => "disabled by tools.web.*.enabled".into(),
         "agents_wait" => "tools.swarm.enabled is false".into(),
         _ => "needs a runtime capability OpenClaw does not have offline (provider, gateway service or channel)".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::steps;
+    use serde_json::json;
+
+    fn inventory(version: OpenClawVersion, config: &Value) -> Inventory {
+        let ctx = SessionContext { sender_is_owner: Some(true), ..Default::default() };
+        let session = Session::resolve(config, &ctx, version).unwrap();
+        let built = steps::build(version, config, &session, &ctx);
+        construct(VersionPack::get(version), version, config, &session, &ctx, &built.steps, built.sandbox.as_ref())
+    }
+
+    fn has(inventory: &Inventory, tool: &str) -> bool {
+        inventory.tools.iter().any(|t| t.name == tool)
+    }
+
+    #[test]
+    fn sandbox_groups_name_plugin_tools_but_other_layers_do_not() {
+        let v = OpenClawVersion::V2026_9;
+        let sandboxed = json!({"agents": {"defaults": {"sandbox": {"mode": "all"}}},
+            "tools": {"sandbox": {"tools": {"allow": ["group:memory", "group:ui"]}}}});
+        let built = inventory(v, &sandboxed);
+        assert!(has(&built, "memory_search") && has(&built, "browser") && has(&built, "canvas"));
+        let global = inventory(v, &json!({"tools": {"allow": ["group:memory", "group:openclaw"]}}));
+        assert!(!has(&global, "memory_search") && !has(&global, "browser"));
+        let denied = json!({"agents": {"defaults": {"sandbox": {"mode": "all"}}},
+            "tools": {"sandbox": {"tools": {"allow": ["*"], "deny": ["group:memory"]}}}});
+        assert!(!has(&inventory(v, &denied), "memory_get"));
+    }
+
+    #[test]
+    fn a_real_star_loads_optional_plugin_tools() {
+        let v = OpenClawVersion::V2026_9;
+        let with = |tools: Value| {
+            inventory(v, &json!({"plugins": {"entries": {"llm-task": {"enabled": true}}}, "tools": tools}))
+        };
+        assert!(has(&with(json!({"allow": [], "alsoAllow": ["read"]})), "llm-task"));
+        assert!(has(&with(json!({"alsoAllow": ["*"]})), "llm-task"));
+        assert!(!has(&with(json!({"alsoAllow": ["read"]})), "llm-task"));
+    }
+
+    #[test]
+    fn auto_enabled_plugins_pass_a_restrictive_plugin_allowlist() {
+        let v = OpenClawVersion::V2026_9;
+        let referenced = inventory(v, &json!({"plugins": {"allow": ["memory-core"]}, "tools": {"allow": ["browser"]}}));
+        assert!(has(&referenced, "browser"));
+        let off = inventory(v, &json!({"plugins": {"allow": ["memory-core"]}, "tools": {"allow": ["canvas"]}}));
+        assert_eq!(off.not_constructed["canvas"], "plugins.allow does not name `canvas`");
+        let configured = json!({"plugins": {"allow": ["memory-core"], "entries": {"canvas": {"config": {}}}}});
+        assert!(has(&inventory(v, &configured), "canvas"));
+        let seed = inventory(
+            OpenClawVersion::V2026_2,
+            &json!({"plugins": {"allow": ["llm-task"]}, "tools": {"allow": ["browser"]}}),
+        );
+        assert!(!has(&seed, "memory_search"));
     }
 }

@@ -190,6 +190,17 @@ pub fn expand_entry(pack: &VersionPack, pattern: &str, plugins: &PluginGroups) -
     out
 }
 
+/// OpenClaw's `expandToolGroups` for one entry: the normalized name, or a static group's members.
+/// No shipped renames and no plugin groups; blank entries vanish.
+pub fn expand_static_groups(pack: &VersionPack, pattern: &str) -> Vec<String> {
+    let normalized = pack.normalize(pattern);
+    match pack.group(&normalized) {
+        Some(members) => members.to_vec(),
+        None if normalized.is_empty() => Vec::new(),
+        None => vec![normalized],
+    }
+}
+
 /// A whole policy compiled for one step.
 pub struct CompiledPolicy {
     allow: Option<CompiledList>,

@@ -1,6 +1,7 @@
 //! The tool-policy resolver: one function that every command uses, so `tools`, `explain`,
 //! `lint` and `diff` can never disagree.
 
+mod auto_enable;
 pub mod context;
 pub mod inventory;
 pub mod matcher;
@@ -165,9 +166,7 @@ pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -
         records.push(StepRecord { step, allowlist_ignored, removed: step_removed, verdicts });
     }
 
-    if let Some(runtime) = ctx.tools_allow.as_ref().filter(|_| pack.runtime_tools_allow.cap_after_pipeline) {
-        apply_runtime_allowlist(pack, runtime, &plugins, &mut alive, &mut removed, &mut records);
-    }
+    // The cron drop runs inside the tool builder; the per-run cap comes later, in the run attempt.
     if session::is_cron_session(&session.session_key) {
         let dropped = &pack.post_policy.cron_sessions_drop;
         alive.retain(|(name, _)| {
@@ -177,6 +176,9 @@ pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -
             removed.insert(name.clone(), post_policy_removal("scheduled (cron) sessions never get this tool"));
             false
         });
+    }
+    if let Some(runtime) = ctx.tools_allow.as_ref().filter(|_| pack.runtime_tools_allow.cap_after_pipeline) {
+        apply_runtime_allowlist(pack, runtime, &plugins, &mut alive, &mut removed, &mut records);
     }
 
     let mut tools: Vec<String> = alive.into_iter().map(|(name, _)| name).collect();

@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::keypath::KeyPath;
+use crate::pack::js_trim;
 
 /// Where a policy entry came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -49,6 +50,14 @@ impl std::fmt::Display for Source {
 pub struct Entry {
     pub pattern: String,
     pub source: Source,
+}
+
+impl Entry {
+    /// The `*` an alsoAllow-only scope gets, which plugin loading reads as "include default
+    /// plugin tools" rather than "every plugin tool".
+    pub fn is_implicit_star(&self) -> bool {
+        self.pattern == "*" && matches!(&self.source, Source::Builtin { what } if what == IMPLICIT_STAR)
+    }
 }
 
 /// A runtime policy `{allow?, deny?}`. `allow: None` and `allow: Some([])` both allow everything.
@@ -115,11 +124,16 @@ impl ScopeLists {
     /// the global, provider, agent, group and sender scopes.
     pub fn to_policy(&self) -> Option<Policy> {
         let also = self.also_allow.as_deref().unwrap_or_default();
+        // Only an alsoAllow without any allow array (and without its own `*`) gets the *implicit*
+        // star, which plugin loading reads as "default plugin tools"; `allow: []` + alsoAllow gets
+        // a real `*`, which selects every plugin tool, optional ones included.
+        let names_star = also.iter().any(|e| js_trim(&e.pattern) == "*");
         let allow = match &self.allow {
             Some(allow) if also.is_empty() => Some(allow.clone()),
-            Some(allow) if allow.is_empty() => Some(star_then(also)),
+            Some(allow) if allow.is_empty() => Some(star_then(also, StarKind::EmptyAllowExtended)),
             Some(allow) => Some(unique_entries(allow.iter().chain(also))),
-            None if !also.is_empty() => Some(star_then(also)),
+            None if names_star => Some(star_then(also, StarKind::AlsoAllowNamesStar)),
+            None if !also.is_empty() => Some(star_then(also, StarKind::Implicit)),
             None => None,
         };
         let policy = Policy { allow, deny: self.deny.clone() };
@@ -127,10 +141,28 @@ impl ScopeLists {
     }
 }
 
-/// `["*", ...extras]`, the implicit allow-all that alsoAllow produces outside profile steps.
-fn star_then(extras: &[Entry]) -> Vec<Entry> {
-    let star =
-        Entry { pattern: "*".into(), source: Source::builtin("implicit \"*\" added because only alsoAllow is set") };
+/// Why `pickSandboxToolPolicy` put a `*` in front of an alsoAllow list.
+#[derive(Clone, Copy)]
+enum StarKind {
+    /// alsoAllow alone: marked as implicit (2026.9 `IMPLICIT_ALLOW_ALL_FROM_ALSO_ALLOW`).
+    Implicit,
+    /// `allow: []` widened by alsoAllow: an ordinary `*`.
+    EmptyAllowExtended,
+    /// alsoAllow alone, but it names `*` itself: an ordinary `*`.
+    AlsoAllowNamesStar,
+}
+
+/// The text that marks the implicit star (see [`Entry::is_implicit_star`]).
+const IMPLICIT_STAR: &str = "implicit \"*\" added because only alsoAllow is set";
+
+/// `["*", ...extras]`, the allow-all that alsoAllow produces outside profile steps.
+fn star_then(extras: &[Entry], kind: StarKind) -> Vec<Entry> {
+    let what = match kind {
+        StarKind::Implicit => IMPLICIT_STAR,
+        StarKind::EmptyAllowExtended => "\"*\" added because alsoAllow extends an empty allow",
+        StarKind::AlsoAllowNamesStar => "\"*\" added because alsoAllow names \"*\"",
+    };
+    let star = Entry { pattern: "*".into(), source: Source::builtin(what) };
     unique_entries(std::iter::once(&star).chain(extras))
 }
 
@@ -160,6 +192,18 @@ mod tests {
         assert_eq!(patterns(&read(json!({"allow": ["a"], "alsoAllow": ["b", "a"]}))).0.unwrap(), ["a", "b"]);
         assert_eq!(patterns(&read(json!({"allow": []}))).0.unwrap(), Vec::<String>::new());
         assert_eq!(patterns(&read(json!({"deny": ["exec"]}))), (None, Some(vec!["exec".to_string()])));
+    }
+
+    #[test]
+    fn only_an_also_allow_alone_gets_the_implicit_star() {
+        let star = |v: Value| {
+            let policy = ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"])).to_policy().unwrap();
+            policy.allow.unwrap().iter().find(|e| e.pattern == "*").map(Entry::is_implicit_star)
+        };
+        assert_eq!(star(json!({"alsoAllow": ["read"]})), Some(true));
+        assert_eq!(star(json!({"allow": [], "alsoAllow": ["read"]})), Some(false));
+        assert_eq!(star(json!({"alsoAllow": [" * ", "read"]})), Some(false));
+        assert_eq!(star(json!({"allow": ["read"], "alsoAllow": ["exec"]})), None);
     }
 
     #[test]

@@ -41,6 +41,8 @@ pub struct SandboxState {
     pub forced: bool,
     pub main_session_key: String,
     pub workspace_access: String,
+    /// Where `workspaceAccess` was set; `None` when it is the built-in default `none`.
+    pub workspace_access_path: Option<KeyPath>,
 }
 
 /// The resolved identity of a session.
@@ -53,6 +55,9 @@ pub struct Session<'a> {
     pub agent_tools: Option<AgentEntry<'a>>,
     pub session_key: String,
     pub sandbox: SandboxState,
+    /// The `tools` block whose `sandbox.tools` shape the sandbox step: the sandbox agent's (see
+    /// `SandboxRules::follows_session_key_agent`), usually the same as `agent_tools`.
+    pub sandbox_agent_tools: Option<AgentEntry<'a>>,
     pub depth: u32,
     pub max_spawn_depth: u32,
     pub role: SubagentRole,
@@ -66,7 +71,7 @@ pub enum SessionError {
     #[error("agent `{explicit}` does not match the session key's agent `{from_key}`")]
     AgentMismatch { explicit: String, from_key: String },
     #[error(
-        "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured})"
+        "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured}); 2026.9 picks a default only from agents.defaults.systemAgent.agentId, not from a `default: true` marker"
     )]
     NoDefaultAgent { configured: String },
 }
@@ -201,8 +206,11 @@ impl<'a> Session<'a> {
             _ => None,
         };
         let explicit = ctx.agent_id.as_deref().map(normalize_agent_id);
+        // 2026.2 resolves the sandbox for the session key's agent and the tool policy for the
+        // explicit one, so the two may differ; 2026.9 refuses the combination.
+        let sandbox_follows_key = pack.sandbox.follows_session_key_agent;
         let agent_id = match (explicit, key_agent) {
-            (Some(explicit), Some(from_key)) if explicit != from_key => {
+            (Some(explicit), Some(from_key)) if explicit != from_key && !sandbox_follows_key => {
                 return Err(SessionError::AgentMismatch { explicit, from_key });
             }
             (Some(id), _) => id,
@@ -211,16 +219,9 @@ impl<'a> Session<'a> {
             (None, _) => default_agent_id(config, version, &entries)?,
         };
 
-        let agent = entries.iter().find(|e| entry_id(e) == agent_id).cloned();
-        let agent_tools = match &agent {
-            Some(entry) => {
-                entry.value.get("tools").map(|tools| AgentEntry { path: entry.path.key("tools"), value: tools })
-            }
-            None if !has_roster_property(config, version) => KeyPath::keys(&["agents", "defaults", "tools"])
-                .lookup(config)
-                .map(|tools| AgentEntry { path: KeyPath::keys(&["agents", "defaults", "tools"]), value: tools }),
-            None => None,
-        };
+        let find_agent = |id: &str| entries.iter().find(|e| entry_id(e) == id).cloned();
+        let agent = find_agent(&agent_id);
+        let agent_tools = tools_block(config, version, &agent);
 
         let session_key = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
             Some(key) => key.to_string(),
@@ -239,7 +240,14 @@ impl<'a> Session<'a> {
             },
         };
 
-        let sandbox = sandbox_state(config, &agent, &agent_id, &session_key, ctx.sandbox);
+        let sandbox_agent_id = match split_agent_key(&session_key) {
+            _ if !sandbox_follows_key => agent_id.clone(),
+            Some((agent, _)) => normalize_agent_id(agent),
+            None => default_agent_id(config, version, &entries)?,
+        };
+        let sandbox_agent = find_agent(&sandbox_agent_id);
+        let sandbox_agent_tools = tools_block(config, version, &sandbox_agent);
+        let sandbox = sandbox_state(config, &sandbox_agent, &sandbox_agent_id, &session_key, ctx.sandbox);
         let depth = key_depth(&session_key, version);
         let configured_max =
             KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"]).lookup(config).and_then(Value::as_f64);
@@ -269,7 +277,34 @@ impl<'a> Session<'a> {
             });
         }
 
-        Ok(Session { agent_id, agent, agent_tools, session_key, sandbox, depth, max_spawn_depth, role, assumptions })
+        Ok(Session {
+            agent_id,
+            agent,
+            agent_tools,
+            session_key,
+            sandbox,
+            sandbox_agent_tools,
+            depth,
+            max_spawn_depth,
+            role,
+            assumptions,
+        })
+    }
+}
+
+/// An agent's `tools` block: its entry's, or `agents.defaults.tools` when there is no roster.
+fn tools_block<'a>(
+    config: &'a Value,
+    version: OpenClawVersion,
+    agent: &Option<AgentEntry<'a>>,
+) -> Option<AgentEntry<'a>> {
+    match agent {
+        Some(entry) => entry.value.get("tools").map(|tools| AgentEntry { path: entry.path.key("tools"), value: tools }),
+        None if !has_roster_property(config, version) => {
+            let path = KeyPath::keys(&["agents", "defaults", "tools"]);
+            path.lookup(config).map(|tools| AgentEntry { path, value: tools })
+        }
+        None => None,
     }
 }
 
@@ -294,8 +329,11 @@ fn sandbox_state(
         Some((mode, path)) => (mode, Some(path)),
         None => ("off".to_string(), None),
     };
-    let workspace_access =
-        agent_field("workspaceAccess").or_else(|| default_field("workspaceAccess")).map_or("none".into(), |(v, _)| v);
+    let (workspace_access, workspace_access_path) =
+        match agent_field("workspaceAccess").or_else(|| default_field("workspaceAccess")) {
+            Some((access, path)) => (access, Some(path)),
+            None => ("none".to_string(), None),
+        };
     let global_scope = KeyPath::keys(&["session", "scope"]).lookup(config).and_then(Value::as_str) == Some("global");
     let main_session_key = if global_scope { "global".to_string() } else { format!("agent:{agent_id}:main") };
     let comparable = comparable_session_key(session_key, agent_id, &main_session_key);
@@ -309,7 +347,7 @@ fn sandbox_state(
         SandboxChoice::On => (true, true),
         SandboxChoice::Off => (false, true),
     };
-    SandboxState { mode, mode_path, sandboxed, forced, main_session_key, workspace_access }
+    SandboxState { mode, mode_path, sandboxed, forced, main_session_key, workspace_access, workspace_access_path }
 }
 
 /// Canonicalizes main-session aliases (`main`, `agent:main:main`, …) to the agent's main key.
@@ -365,6 +403,25 @@ mod tests {
         let depth = |d| session(&config, SessionContext { spawn_depth: Some(d), ..Default::default() }).role;
         assert_eq!(depth(1), SubagentRole::Orchestrator);
         assert_eq!(depth(2), SubagentRole::Leaf);
+    }
+
+    #[test]
+    fn seed_sandbox_belongs_to_the_session_keys_agent() {
+        let config = json!({"agents": {"list": [{"id": "main"}, {"id": "work", "sandbox": {"mode": "all"}}]}});
+        let resolve = |key: &str| {
+            let ctx =
+                SessionContext { agent_id: Some("work".into()), session_key: Some(key.into()), ..Default::default() };
+            Session::resolve(&config, &ctx, OpenClawVersion::V2026_2).unwrap()
+        };
+        let global = resolve("global");
+        assert_eq!(global.agent_id, "work");
+        assert!(!global.sandbox.sandboxed, "the sandbox is the default agent's");
+        assert!(!resolve("agent:main:telegram:group:g1").sandbox.sandboxed);
+        assert!(resolve("agent:work:main").sandbox.sandboxed);
+        let current = json!({"agents": {"entries": {"work": {"sandbox": {"mode": "all"}}}}});
+        let ctx =
+            SessionContext { agent_id: Some("work".into()), session_key: Some("global".into()), ..Default::default() };
+        assert!(Session::resolve(&current, &ctx, OpenClawVersion::V2026_9).unwrap().sandbox.sandboxed);
     }
 
     #[test]

@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::context::SessionContext;
+use super::matcher::expand_static_groups;
 use super::rules::{Entry, Policy, ScopeLists, Source, list_entries, unique_entries};
 use super::sandbox::{self, SandboxPolicy};
 use super::scopes::{self, Block, Sender};
@@ -122,9 +123,15 @@ pub fn build<'a>(
         }
     };
 
-    // A run whose toolsAllow names `message` (or `*`) keeps the message tool past the profiles.
+    // A run whose toolsAllow names `message` or `*` (directly or through a static group such as
+    // `group:messaging`) keeps the message tool past the profiles.
     let runtime_names_message = pack.runtime_tools_allow.profiles_gain_message
-        && ctx.tools_allow.iter().flatten().any(|t| matches!(pack.normalize(t).as_str(), "message" | "*"));
+        && ctx
+            .tools_allow
+            .iter()
+            .flatten()
+            .flat_map(|t| expand_static_groups(pack, t))
+            .any(|t| matches!(t.as_str(), "message" | "*"));
     let extras: Vec<Entry> = if runtime_names_message {
         vec![Entry {
             pattern: "message".into(),
@@ -213,7 +220,7 @@ pub fn build<'a>(
 
     // Step 9: sandbox.
     let sandbox_policy =
-        session.sandbox.sandboxed.then(|| sandbox::resolve(pack, config, session.agent_tools.as_ref()));
+        session.sandbox.sandboxed.then(|| sandbox::resolve(pack, config, session.sandbox_agent_tools.as_ref()));
     if let Some(resolved) = &sandbox_policy {
         push(StepKind::Sandbox, "sandbox tools.allow".into(), Some(resolved.policy.clone()), None, vec![]);
     }
@@ -311,6 +318,23 @@ mod tests {
                 "gateway sender owner-only tools"
             ]
         );
+    }
+
+    #[test]
+    fn runtime_groups_naming_message_keep_it_past_the_profile() {
+        let config = json!({"tools": {"profile": "minimal"}});
+        let profile_allows_message = |tools_allow: &[&str]| {
+            let ctx = SessionContext {
+                tools_allow: Some(tools_allow.iter().map(|t| t.to_string()).collect()),
+                ..Default::default()
+            };
+            let session = Session::resolve(&config, &ctx, OpenClawVersion::V2026_9).unwrap();
+            let steps = build(OpenClawVersion::V2026_9, &config, &session, &ctx).steps;
+            steps[0].policy.allow.iter().flatten().any(|e| e.pattern == "message")
+        };
+        assert!(profile_allows_message(&["group:messaging"]));
+        assert!(profile_allows_message(&["group:openclaw"]));
+        assert!(!profile_allows_message(&["group:fs"]));
     }
 
     #[test]

@@ -3,9 +3,12 @@
 
 use super::{Finding, Level};
 
-/// Data is escaped so a message cannot end the command early or inject another one.
+/// Data is escaped so a message cannot end the command early or inject another one; other
+/// control characters (ESC, NUL, …) are made visible so they reach neither the log nor the
+/// terminal of whoever reads it.
 fn escape_data(text: &str) -> String {
-    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    let text = text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
+    crate::escape::visible(&text).into_owned()
 }
 
 /// Property values additionally escape the separators `:` and `,`.
@@ -73,5 +76,7 @@ mod tests {
         let line = annotation(Level::Warning, Some("a,b.json5"), Some(3), Some(9), "x: y", "50%\nnext");
         assert_eq!(line, "::warning file=a%2Cb.json5,line=3,col=9,title=x%3A y::50%25%0Anext");
         assert_eq!(annotation(Level::Note, None, None, None, "", "hi"), "::notice::hi");
+        let hostile = annotation(Level::Error, Some("a\u{1b}.json5"), None, None, "t\0", "m\u{1b}[2J\u{fffe}");
+        assert_eq!(hostile, "::error file=a\\u{1b}.json5,title=t\\u{0}::m\\u{1b}[2J\\u{fffe}");
     }
 }

@@ -23,23 +23,27 @@ pub struct Suite {
     pub cases: Vec<Case>,
 }
 
-/// The XML document for `suites` under one report named `report_name`.
+/// The XML document for `suites` under one report named `report_name`. Characters XML cannot
+/// carry (controls, U+FFFE, U+FFFF) are written as visible escapes.
 pub fn write(report_name: &str, suites: &[Suite]) -> Result<String, String> {
+    use crate::escape::{block, visible};
     let mut report = Report::new(report_name);
     for suite in suites {
-        let mut test_suite = TestSuite::new(suite.name.as_str());
+        let mut test_suite = TestSuite::new(visible(&suite.name).as_ref());
         for case in &suite.cases {
             let status = match &case.failure {
                 None => TestCaseStatus::success(),
                 Some(failure) => {
                     let mut status = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                    status.set_message(failure.message.as_str()).set_description(failure.body.as_str());
+                    status
+                        .set_message(visible(&failure.message).as_ref())
+                        .set_description(block(&failure.body).as_ref());
                     status
                 }
             };
-            let mut test_case = TestCase::new(case.name.as_str(), status);
+            let mut test_case = TestCase::new(visible(&case.name).as_ref(), status);
             if let Some(classname) = &case.classname {
-                test_case.set_classname(classname.as_str());
+                test_case.set_classname(visible(classname).as_ref());
             }
             test_suite.add_test_case(test_case);
         }
@@ -70,5 +74,14 @@ mod tests {
         assert!(xml.contains(r#"failures="1""#), "{xml}");
         assert!(xml.contains("bad &lt;one&gt;"), "{xml}");
         assert!(xml.contains(r#"message="tools differ""#), "{xml}");
+    }
+
+    #[test]
+    fn characters_xml_cannot_carry_are_escaped() {
+        let case = |name: &str| Case { name: name.into(), classname: Some("c\u{ffff}".into()), failure: None };
+        let suite = Suite { name: "s\u{fffe}".into(), cases: vec![case("group \u{1b}[31m\0")] };
+        let xml = write("clawpolicy", &[suite]).unwrap();
+        assert!(!xml.chars().any(|c| c == '\u{fffe}' || c == '\u{ffff}' || c == '\u{1b}' || c == '\0'), "{xml}");
+        assert!(xml.contains("group \\u{1b}[31m\\u{0}"), "{xml}");
     }
 }

@@ -20,24 +20,7 @@ pub enum Level {
     Error,
 }
 
-/// A place in a file (1-based line and column).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Location {
-    pub file: String,
-    pub line: usize,
-    pub column: usize,
-}
-
-impl Location {
-    /// Parses `file:line:col`, the form config origins print as.
-    pub fn parse(text: &str) -> Option<Location> {
-        let mut parts = text.rsplitn(3, ':');
-        let column = parts.next()?.parse().ok()?;
-        let line = parts.next()?.parse().ok()?;
-        let file = parts.next().filter(|f| !f.is_empty())?;
-        Some(Location { file: file.to_string(), line, column })
-    }
-}
+pub use crate::config::Location;
 
 /// One result of an analysis, for any output format.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -90,17 +73,4 @@ pub fn display_path(path: &Path) -> String {
         .and_then(|cwd| path.strip_prefix(&cwd).ok().map(Path::to_path_buf))
         .unwrap_or_else(|| path.to_path_buf());
     relative.to_string_lossy().replace('\\', "/")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn locations_parse_from_the_right() {
-        let at = Location::parse("C:/configs/a.json5:12:7").unwrap();
-        assert_eq!((at.file.as_str(), at.line, at.column), ("C:/configs/a.json5", 12, 7));
-        assert!(Location::parse("a.json5:x:1").is_none());
-        assert!(Location::parse(":1:2").is_none());
-    }
 }

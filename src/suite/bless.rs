@@ -78,9 +78,11 @@ mod tests {
             tools: { byProvider: { openai: { deny: ["read"] } } },
             channels: { telegram: { groups: { "-100": { toolsBySender: { "id:U1": { deny: ["write"] } } } } } } }"#;
         std::fs::write(dir.path().join("c.json5"), config).unwrap();
-        let loaded = crate::loading::load_files(&[dir.path().join("c.json5")], OpenClawVersion::V2026_9).unwrap();
+        let opts = crate::loading::process_options(OpenClawVersion::V2026_9);
+        let loaded = crate::loading::load_files(&[dir.path().join("c.json5")], &opts).unwrap();
         let suite = scaffold(OpenClawVersion::V2026_9, vec!["c.json5".into()], &loaded.config);
-        let outcome = run::run(&suite, dir.path(), OpenClawVersion::V2026_2, &[]).unwrap();
+        let outcome =
+            run::run(&suite, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_2), &[]).unwrap();
         assert_eq!(outcome.openclaw_version, "2026.9.6", "the suite names its release");
         assert_eq!(outcome.failed(), 0);
         for agent in &outcome.coverage[0].agents {
@@ -95,7 +97,8 @@ mod tests {
         let yaml = "config: [c.json5]\ncases:\n  - name: one\n    expect:\n      present: [exec, read]\n      \
                     removed-by: {write: tools.allow}\n      exec: [{command: ls, decision: allow}]\n";
         let suite: Suite = serde_yaml_ng::from_str(yaml).unwrap();
-        let outcome = run::run(&suite, dir.path(), OpenClawVersion::V2026_9, &[]).unwrap();
+        let outcome =
+            run::run(&suite, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_9), &[]).unwrap();
         assert_eq!(outcome.failed(), 1);
         let blessed = update(OpenClawVersion::V2026_9, &suite, &outcome);
         let expect = &blessed.cases[0].expect;
@@ -103,6 +106,11 @@ mod tests {
         assert_eq!(expect.absent, ["exec"]);
         assert!(expect.removed_by.is_empty() && expect.exactly.is_none());
         assert_eq!(expect.exec[0].decision, crate::probe::ExecVerdict::Unavailable);
-        assert_eq!(run::run(&blessed, dir.path(), OpenClawVersion::V2026_9, &[]).unwrap().failed(), 0);
+        assert_eq!(
+            run::run(&blessed, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_9), &[])
+                .unwrap()
+                .failed(),
+            0
+        );
     }
 }

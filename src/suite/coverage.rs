@@ -92,7 +92,8 @@ mod tests {
         let group = SessionContext {
             agent_id: Some("a".into()),
             session_key: Some("agent:a:telegram:group:-1".into()),
-            sender_is_owner: Some(true),
+            // Group senders are not the owner, so only a non-owner case covers the group.
+            sender_is_owner: Some(false),
             ..Default::default()
         };
         let main = SessionContext { agent_id: Some("a".into()), ..Default::default() };

@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::coverage::{self, ConfigCoverage};
 use super::{Case, Suite};
 use crate::OpenClawVersion;
+use crate::config::LoadOptions;
 use crate::contexts;
 use crate::exec::ApprovalsInput;
 use crate::loading::{self, LoadedFiles};
@@ -108,14 +109,16 @@ pub fn case_config(suite: &Suite, case: &Case, suite_dir: &Path, fallback: &[Pat
     }
 }
 
-/// Runs every case of `suite` (read from a file in `suite_dir`).
+/// Runs every case of `suite` (read from a file in `suite_dir`); `opts` say how configs load
+/// (the suite may name its own release).
 pub fn run(
     suite: &Suite,
     suite_dir: &Path,
-    default_version: OpenClawVersion,
+    opts: &LoadOptions,
     fallback_config: &[PathBuf],
 ) -> miette::Result<SuiteRun> {
-    let version = suite_version(suite, default_version)?;
+    let version = suite_version(suite, opts.version)?;
+    let opts = LoadOptions { version, ..opts.clone() };
     let cwd = std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))?;
     let prober = ExecProber::new(version, ApprovalsInput::None, cwd);
     let mut configs: HashMap<Vec<PathBuf>, LoadedFiles> = HashMap::new();
@@ -127,8 +130,8 @@ pub fn run(
             return Err(case_error(case, "no config: set `config` in the suite or pass --config"));
         }
         if !configs.contains_key(&files) {
-            let loaded =
-                loading::load_files(&files, version).map_err(|e| e.wrap_err(format!("case `{}`", case.name)))?;
+            let loaded = loading::load_accepted(&files, &opts)
+                .map_err(|e| miette::Report::new(e).wrap_err(format!("case `{}`", case.name)))?;
             configs.insert(files.clone(), loaded);
         }
         let loaded = &configs[&files];
@@ -300,7 +303,7 @@ mod tests {
 
     fn run_one(expect: Expect, context: CaseContext) -> miette::Result<SuiteRun> {
         let (dir, suite) = suite_with(expect, context);
-        run(&suite, dir.path(), OpenClawVersion::V2026_9, &[])
+        run(&suite, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_9), &[])
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::config::path::{PathSeg, dotted};
+use crate::config::problem::ProblemKind;
 use crate::config::snippet::{Excerpt, Mark};
 use crate::config::source::Origin;
 
@@ -29,6 +30,8 @@ pub enum IssueCategory {
     Refinement,
     /// A `${VAR}` without a value (2026.2).
     MissingEnvVar,
+    /// A retired key the release reports with its own legacy message (2026.2 validation).
+    Legacy,
 }
 
 impl IssueCategory {
@@ -43,6 +46,7 @@ impl IssueCategory {
             IssueCategory::InvalidUnion => "config::invalid::union",
             IssueCategory::Refinement => "config::invalid::rule",
             IssueCategory::MissingEnvVar => "config::invalid::missing-env-var",
+            IssueCategory::Legacy => "config::invalid::legacy",
         }
     }
 }
@@ -56,9 +60,10 @@ pub struct ValidationIssue {
     /// A fix hint (e.g. "did you mean `alsoAllow`?").
     pub help: Option<String>,
     pub origin: Option<Origin>,
-    /// The keys an unknown-key issue names, in the object at `path`.
-    pub unknown_keys: Vec<String>,
-    /// Where each of `unknown_keys` is written (the snippet underlines them, not the object).
+    /// Whether `openclaw doctor --fix` repairs it or nothing does.
+    pub kind: ProblemKind,
+    /// Where each of the [`unknown_keys`](Self::unknown_keys) is written (the snippet underlines
+    /// them, not the object).
     pub unknown_key_origins: Vec<Origin>,
     excerpt: OnceLock<Excerpt>,
 }
@@ -71,9 +76,33 @@ impl ValidationIssue {
             category,
             help: None,
             origin: None,
-            unknown_keys: Vec::new(),
+            kind: ProblemKind::Fatal,
             unknown_key_origins: Vec::new(),
             excerpt: OnceLock::new(),
+        }
+    }
+
+    /// The keys an unknown-key issue names (`Unrecognized keys: "a", "b"`); empty for other issues.
+    pub fn unknown_keys(&self) -> Vec<&str> {
+        if self.category != IssueCategory::UnknownKey {
+            return Vec::new();
+        }
+        self.message.split('"').skip(1).step_by(2).collect()
+    }
+
+    /// What the issue is about: each unknown key's own path, or the issue's path.
+    pub fn subjects(&self) -> Vec<Vec<PathSeg>> {
+        match self.category {
+            IssueCategory::UnknownKey => self
+                .unknown_keys()
+                .into_iter()
+                .map(|key| {
+                    let mut path = self.path.clone();
+                    path.push(PathSeg::key(key));
+                    path
+                })
+                .collect(),
+            _ => vec![self.path.clone()],
         }
     }
 
@@ -109,7 +138,7 @@ impl fmt::Display for ValidationIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.dotted_path();
         let path = if path.is_empty() { "<root>" } else { path.as_str() };
-        write!(f, "{path}: {}", self.message)
+        write!(f, "{}: {}", crate::escape::visible(path), crate::escape::visible(&self.message))
     }
 }
 
@@ -121,7 +150,11 @@ impl Diagnostic for ValidationIssue {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        let kind = self.kind.explanation();
+        Some(Box::new(match &self.help {
+            Some(help) => format!("{help}\n{kind}"),
+            None => kind.to_string(),
+        }))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

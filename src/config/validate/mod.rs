@@ -1,6 +1,9 @@
 //! Validation per release: the release's own JSON Schema ([`schema`]) plus the checks OpenClaw
-//! writes as custom refinements ([`refinements`]). An empty result means the release accepts the
-//! config.
+//! writes as custom refinements ([`refinements`]), run on the config as the release's loader left
+//! it (after its load-time migrations). An empty result means the release accepts the config.
+//!
+//! Every issue says what repairs it ([`ProblemKind`]): `doctor` when the release reports a
+//! doctor-fixable legacy rule for it ([`crate::config::migrate::legacy`]), else `fatal`.
 
 mod issue;
 mod refinements;
@@ -10,12 +13,34 @@ pub use issue::{IssueCategory, ValidationIssue};
 pub use schema::did_you_mean;
 
 use super::LoadedConfig;
-use super::path::substitution_path;
+use super::error::{ConfigWarning, WarningKind};
+use super::migrate::legacy::{self, LegacyMatch};
+use super::migrate::{MigrationEnv, ReleaseMigrations};
+use super::path::{parse_dotted, substitution_path};
+use super::problem::ProblemKind;
 use crate::OpenClawVersion;
+use crate::policy::session::normalize_agent_id;
 
-/// Everything `version` would reject in `cfg`, in OpenClaw's `{path, message}` form with categories
-/// and origins.
+/// What the release's validation says about a loaded config.
+#[derive(Debug)]
+pub struct Validation {
+    /// What the release refuses; empty when it accepts the config.
+    pub issues: Vec<ValidationIssue>,
+    /// The release's `legacyIssues`: doctor-fixable rules it reports (2026.9 only for a refused
+    /// config), in its order.
+    pub legacy: Vec<LegacyMatch>,
+    /// Warnings the release's validation adds to an accepted config.
+    pub warnings: Vec<ConfigWarning>,
+}
+
+/// Everything `version` would reject in `cfg`, in OpenClaw's `{path, message}` form with
+/// categories, kinds and origins.
 pub fn validate(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    check(cfg, version).issues
+}
+
+/// The full validation result: issues, legacy issues, warnings.
+pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
     // 2026.2 aborts loading at the first missing `${VAR}`: a single root issue, nothing else runs.
     if version == OpenClawVersion::V2026_2
         && let Some(missing) = cfg.missing_env_vars().first()
@@ -27,18 +52,132 @@ pub fn validate(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ValidationI
         );
         let mut issue = ValidationIssue::new(Vec::new(), message, IssueCategory::MissingEnvVar);
         issue.origin = missing.origin.as_deref().cloned();
-        return vec![issue];
+        return Validation { issues: vec![issue], legacy: Vec::new(), warnings: Vec::new() };
     }
-    let mut issues = schema::check(cfg.value(), version);
-    issues.extend(refinements::check(cfg.value(), version));
+    let legacy = legacy::find(cfg.value(), cfg.authored(), version);
+    let mut issues = if ReleaseMigrations::get(version).legacy_rules_replace_validation && !legacy.is_empty() {
+        legacy.iter().map(legacy_issue).collect()
+    } else {
+        let mut issues = schema::check(cfg.value(), version);
+        issues.extend(refinements::check(cfg.value(), version, cfg.legacy_owner()));
+        for issue in &mut issues {
+            classify(issue, &legacy);
+        }
+        issues
+    };
     for issue in &mut issues {
         if issue.origin.is_none() {
             issue.origin = cfg.origin(&issue.path).or_else(|| cfg.nearest_origin(&issue.path));
         }
-        let key_path = |key: &String| [issue.path.as_slice(), &[super::PathSeg::Key(key.clone())]].concat();
+        if issue.category == IssueCategory::UnknownKey {
+            issue.unknown_key_origins = issue.subjects().iter().filter_map(|path| cfg.origin(path)).collect();
+        }
         issue.message = cfg.mask_secrets(&issue.message);
-        issue.unknown_key_origins = issue.unknown_keys.iter().filter_map(|key| cfg.origin(&key_path(key))).collect();
     }
+    let warnings = if issues.is_empty() { validation_warnings(cfg, version) } else { Vec::new() };
+    let legacy = if issues.is_empty() && version == OpenClawVersion::V2026_9 { Vec::new() } else { legacy };
+    Validation { issues, legacy, warnings }
+}
+
+/// 2026.2: a matching legacy rule is the issue, with the rule's own message.
+fn legacy_issue(found: &LegacyMatch) -> ValidationIssue {
+    let mut issue = ValidationIssue::new(parse_dotted(found.path()), found.message(), IssueCategory::Legacy);
+    issue.kind = ProblemKind::Doctor;
+    issue.help = Some(
+        "`openclaw doctor --fix` migrates it (`openclaw gateway` also migrates it at startup and rewrites the file)"
+            .to_string(),
+    );
+    issue
+}
+
+/// `doctor` when a legacy rule the release reports covers everything the issue is about; a
+/// retired key's did-you-mean gives way to the release's own legacy message.
+fn classify(issue: &mut ValidationIssue, legacy: &[LegacyMatch]) {
+    let subjects = issue.subjects();
+    let covering: Vec<Option<&LegacyMatch>> =
+        subjects.iter().map(|subject| legacy.iter().find(|m| m.covers(subject))).collect();
+    if !covering.is_empty() && covering.iter().all(Option::is_some) {
+        issue.kind = ProblemKind::Doctor;
+    }
+    let keys = issue.unknown_keys().into_iter().map(str::to_string).collect::<Vec<_>>();
+    let mut lines: Vec<String> = issue.help.iter().flat_map(|h| h.lines().map(str::to_string)).collect();
+    let mut notes = Vec::new();
+    for (index, found) in covering.iter().enumerate() {
+        let Some(found) = found else { continue };
+        match keys.get(index) {
+            Some(key) => {
+                lines.retain(|line| !line.starts_with(&format!("`{key}` →")));
+                notes.push(format!("`{key}`: {}", found.message()));
+            }
+            None => notes.push(found.message().to_string()),
+        }
+    }
+    notes.dedup();
+    lines.extend(notes);
+    issue.help = (!lines.is_empty()).then(|| lines.join("\n"));
+}
+
+/// Warnings 2026.9's validation adds to an accepted config: a multi-agent roster nobody owns
+/// heartbeats for (`collectHeartbeatOwnerWarnings`).
+fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ConfigWarning> {
+    let Some(text) = ReleaseMigrations::get(version).validation_warnings.get("heartbeatOwner") else {
+        return Vec::new();
+    };
+    let config = cfg.value();
+    let agents = &config["agents"];
+    let entries: Vec<(&String, &serde_json::Value)> =
+        agents["entries"].as_object().into_iter().flatten().filter(|(_, e)| e.is_object()).collect();
+    let mut ids: Vec<String> = entries.iter().map(|(id, _)| normalize_agent_id(id)).collect();
+    ids.sort();
+    ids.dedup();
+    let truthy = |v: &serde_json::Value| match v {
+        serde_json::Value::Null | serde_json::Value::Bool(false) => false,
+        serde_json::Value::Number(n) => n.as_f64() != Some(0.0),
+        serde_json::Value::String(s) => !s.is_empty(),
+        _ => true,
+    };
+    let system_agent = agents["defaults"]["systemAgent"]["agentId"].as_str().is_some_and(|s| !s.trim().is_empty());
+    let owned = system_agent
+        || (agents["ownership"] != "explicit" && cfg.legacy_owner().is_some_and(|o| ids.iter().any(|id| id == o)));
+    if ids.len() < 2
+        || entries.iter().any(|(_, e)| truthy(&e["heartbeat"]))
+        || truthy(&agents["defaults"]["heartbeat"])
+        || owned
+    {
+        return Vec::new();
+    }
+    let path = parse_dotted(&text.path);
+    let origin = cfg.nearest_origin(&path).map(std::sync::Arc::new);
+    vec![ConfigWarning {
+        kind: WarningKind::NoHeartbeatOwner,
+        message: text.message.clone(),
+        path,
+        origin,
+        related: None,
+        excerpt: Default::default(),
+    }]
+}
+
+/// What `version` would reject in a config value that has no files behind it (an edit being
+/// tried out): the release's load-time migrations, then the schema and the hand-written rules,
+/// without origins. A value taken from a loaded config is already migrated; there, a multi-agent
+/// roster without ownership or markers whose system agent is set can only come from a legacy
+/// `default: true` the loader migrated (the loaded config would otherwise have been refused), so
+/// it is validated as the release validates that roster.
+pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let mut tree = super::Node::from_value(value);
+    let env = std::collections::HashMap::new();
+    let migration =
+        super::migrate::run(&mut tree, version, &MigrationEnv { env: &env, cwd: std::path::Path::new("/") });
+    let value = tree.to_value();
+    let agents = &value["agents"];
+    let entries = agents["entries"].as_object();
+    let migrated_owner = agents["defaults"]["systemAgent"]["agentId"].as_str().filter(|_| {
+        agents.get("ownership").is_none()
+            && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get("default").is_none()))
+    });
+    let mut issues = schema::check(&value, version);
+    issues.extend(refinements::check(&value, version, migration.legacy_owner.as_deref().or(migrated_owner)));
     issues
 }
 

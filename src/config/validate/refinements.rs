@@ -7,13 +7,16 @@ use super::issue::{IssueCategory, ValidationIssue};
 use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
+use crate::policy::session::normalize_agent_id;
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
 
-pub fn check(config: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str>) -> Vec<ValidationIssue> {
     let mut rules = Rules { version, issues: Vec::new() };
     rules.tool_scopes(config);
-    rules.agent_roster(config);
+    rules.agent_roster(config, legacy_owner);
+    rules.agent_references(config);
+    rules.mcp_servers(config);
     rules.sandboxes(config);
     rules.channels(config);
     rules.loop_detection(config);
@@ -148,23 +151,26 @@ impl Rules {
         );
     }
 
-    /// 2026.9 roster rules on `agents.entries`.
-    fn agent_roster(&mut self, config: &Value) {
+    /// 2026.9 roster rules on `agents` (the zod `AgentsSchema` refinement). `legacy_owner`: the
+    /// release validates a roster whose single legacy marker it has just migrated as if it said
+    /// `ownership: "explicit"`.
+    fn agent_roster(&mut self, config: &Value, legacy_owner: Option<&str>) {
         if self.version != OpenClawVersion::V2026_9 {
             return;
         }
-        let agents = vec![key("agents")];
-        let Some(entries) = config["agents"]["entries"].as_object() else {
+        let Some(agents) = config["agents"].as_object() else {
             return;
         };
-        let entries_path = child(&agents, key("entries"));
-        // `entries: {}` alone means "no roster" and is accepted; with explicit ownership it is not.
-        // (The release also reports this after migrating a multi-entry legacy `agents.list`.)
+        let empty = Map::new();
+        let entries = match agents.get("entries") {
+            None => &empty,
+            Some(Value::Object(entries)) => entries,
+            Some(_) => return,
+        };
+        let base = vec![key("agents")];
+        let entries_path = child(&base, key("entries"));
         if entries.is_empty() {
-            if config["agents"]["ownership"] == "explicit" {
-                self.push(entries_path, "agents.entries must contain at least one configured agent".to_string());
-            }
-            return;
+            self.push(entries_path.clone(), "agents.entries must contain at least one configured agent".to_string());
         }
         let mut seen: Vec<(String, &String)> = Vec::new();
         for id in entries.keys() {
@@ -178,25 +184,155 @@ impl Rules {
                 seen.push((normalized, id));
             }
         }
-        let defaults = entries.values().filter(|e| e["default"] == Value::Bool(true)).count();
-        if defaults > 1 {
+        let markers = entries.values().filter(|e| e["default"] == Value::Bool(true)).count();
+        if markers > 1 {
             self.push(
                 entries_path,
-                format!("agents.entries must contain at most one default=true entry (found {defaults})"),
+                format!("agents.entries must contain at most one default=true entry (found {markers})"),
             );
         }
-        let explicit = config["agents"]["ownership"] == "explicit";
-        let ownership = child(&agents, key("ownership"));
-        if explicit && defaults > 0 {
+        let synthetic = legacy_owner.is_some() && entries.len() > 1 && !agents.contains_key("ownership");
+        let explicit = agents.get("ownership").and_then(Value::as_str) == Some("explicit") || synthetic;
+        let ownership = child(&base, key("ownership"));
+        if explicit && markers > 0 {
             self.push(
-                ownership,
+                ownership.clone(),
                 "agents.ownership=explicit cannot be combined with a legacy default=true marker".to_string(),
             );
-        } else if !explicit && defaults == 0 && entries.len() > 1 {
+        }
+        if !explicit && markers == 0 && entries.len() > 1 {
             self.push(
                 ownership,
                 "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true marker; add agents.ownership=\"explicit\" or run openclaw doctor".to_string(),
             );
+        }
+    }
+
+    /// 2026.9's root refinement: agent ids named by heartbeat, system agent, talk and bindings
+    /// must be in the roster (`main` when there is none).
+    fn agent_references(&mut self, config: &Value) {
+        if self.version != OpenClawVersion::V2026_9 {
+            return;
+        }
+        let ids: Vec<&String> = config["agents"]["entries"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(_, entry)| entry.is_object())
+            .map(|(id, _)| id)
+            .collect();
+        let known = |id: &str| {
+            let id = normalize_agent_id(id);
+            if ids.is_empty() { id == "main" } else { ids.iter().any(|k| normalize_agent_id(k) == id) }
+        };
+        let unknown = |id: &str| format!("Unknown agent id \"{id}\" (not in agents.entries).");
+        for target in [["agents", "defaults", "heartbeat", "agentId"], ["agents", "defaults", "systemAgent", "agentId"]]
+        {
+            if let Some(id) = target.iter().try_fold(config, |v, k| v.get(k)).and_then(Value::as_str)
+                && !known(id)
+            {
+                self.push(target.iter().map(|k| key(k)).collect(), unknown(id));
+            }
+        }
+        if let Some(id) = config["talk"]["agentId"].as_str()
+            && !known(id)
+        {
+            self.push(vec![key("talk"), key("agentId")], unknown(id));
+        }
+        if ids.is_empty() {
+            return;
+        }
+        for (index, binding) in config["bindings"].as_array().into_iter().flatten().enumerate() {
+            if let Some(id) = binding["agentId"].as_str()
+                && id != "main"
+                && !known(id)
+            {
+                self.push(vec![key("bindings"), PathSeg::Index(index), key("agentId")], unknown(id));
+            }
+        }
+    }
+
+    /// 2026.9 `McpServerSchema` refinement (`mcp.servers.*`, `nodeHost.mcp.servers.*`): retired
+    /// key spellings, `disabled`, per-requester OAuth and stdio without a command.
+    fn mcp_servers(&mut self, config: &Value) {
+        if self.version != OpenClawVersion::V2026_9 {
+            return;
+        }
+        const RETIRED: [&str; 8] = [
+            "connectTimeout",
+            "connect_timeout",
+            "timeout",
+            "workingDirectory",
+            "supports_parallel_tool_calls",
+            "ssl_verify",
+            "client_cert",
+            "client_key",
+        ];
+        for base in [vec![key("mcp"), key("servers")], vec![key("nodeHost"), key("mcp"), key("servers")]] {
+            let servers = base.iter().try_fold(config, |v, seg| v.get(seg.as_key().unwrap_or_default()));
+            for (name, server) in servers.and_then(Value::as_object).into_iter().flatten() {
+                let Some(fields) = server.as_object() else { continue };
+                let path = child(&base, key(name));
+                for retired in RETIRED.iter().filter(|k| fields.contains_key(**k)) {
+                    let issue = format!("Unrecognized key: \"{retired}\"");
+                    self.issues.push(ValidationIssue::new(path.clone(), issue, IssueCategory::UnknownKey));
+                }
+                if server["codex"].as_object().is_some_and(|c| c.contains_key("default_tools_approval_mode")) {
+                    let issue = "Unrecognized key: \"default_tools_approval_mode\"";
+                    self.issues.push(ValidationIssue::new(
+                        child(&path, key("codex")),
+                        issue,
+                        IssueCategory::UnknownKey,
+                    ));
+                }
+                if let Some(disabled) = fields.get("disabled") {
+                    let replacement = match disabled.as_bool() {
+                        Some(disabled) => format!(
+                            "\"enabled: {}\" instead, then run \"openclaw doctor --fix\" to migrate existing config",
+                            !disabled
+                        ),
+                        None => "the canonical \"enabled\" boolean instead".to_string(),
+                    };
+                    self.push(
+                        child(&path, key("disabled")),
+                        format!("unsupported key \"disabled\"; use {replacement}"),
+                    );
+                }
+                if server["oauth"]["identity"] == "per-requester" {
+                    let identity = child(&child(&path, key("oauth")), key("identity"));
+                    if server["auth"] != "oauth" {
+                        self.push(
+                            identity.clone(),
+                            "oauth.identity \"per-requester\" requires auth: \"oauth\"".to_string(),
+                        );
+                    }
+                    if server["oauth"]["authProfileId"].as_str().is_some_and(|s| !s.is_empty()) {
+                        self.push(
+                            child(&child(&path, key("oauth")), key("authProfileId")),
+                            "oauth.authProfileId cannot be used with oauth.identity \"per-requester\"".to_string(),
+                        );
+                    }
+                    if server["url"].as_str().is_none_or(str::is_empty) {
+                        self.push(
+                            identity.clone(),
+                            "oauth.identity \"per-requester\" requires an HTTP server URL".to_string(),
+                        );
+                    }
+                    if fields.contains_key("command") || server["transport"] == "stdio" {
+                        self.push(
+                            identity,
+                            "oauth.identity \"per-requester\" cannot be combined with a command or \"stdio\" transport"
+                                .to_string(),
+                        );
+                    }
+                }
+                if server["transport"] == "stdio" && server["command"].as_str().is_none_or(|c| c.trim().is_empty()) {
+                    self.push(
+                        child(&path, key("transport")),
+                        "\"stdio\" transport requires a non-empty command".to_string(),
+                    );
+                }
+            }
         }
     }
 
@@ -363,22 +499,4 @@ fn channel_groups(config: &Value) -> Vec<(Vec<PathSeg>, &Value)> {
         }
     }
     out
-}
-
-/// OpenClaw's agent id normalization (spec tool-policy §3.4).
-pub fn normalize_agent_id(raw: &str) -> String {
-    let trimmed = raw.trim().to_lowercase();
-    if trimmed.is_empty() {
-        return "main".to_string();
-    }
-    let mut out = String::new();
-    for c in trimmed.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-            out.push(c);
-        } else if !out.ends_with('-') {
-            out.push('-');
-        }
-    }
-    let out: String = out.trim_matches('-').chars().take(64).collect();
-    if out.is_empty() { "main".to_string() } else { out }
 }

@@ -35,12 +35,22 @@ fn release_schema(version: OpenClawVersion) -> &'static ReleaseSchema {
     }
 }
 
-/// The top-level channel ids the release's schema knows (`channels.<id>`).
+/// 2026.2's bundled extension plugins add channel ids its config schema does not list.
+static PLUGIN_CHANNELS_2026_2: LazyLock<Vec<String>> = LazyLock::new(|| {
+    let data: Value =
+        serde_json::from_str(include_str!("../../../data/2026.2/channels.json")).expect("channel data is JSON");
+    data["pluginChannels"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+});
+
+/// The top-level channel ids the release knows (`channels.<id>`): its schema's, and in 2026.2 the
+/// ones its bundled channel plugins declare.
 pub fn known_channel_ids(version: OpenClawVersion) -> Vec<&'static str> {
-    release_schema(version).schema["properties"]["channels"]["properties"]
-        .as_object()
-        .map(|props| props.keys().map(String::as_str).collect())
-        .unwrap_or_default()
+    let schema = release_schema(version).schema["properties"]["channels"]["properties"].as_object();
+    let mut ids: Vec<&'static str> = schema.map(|props| props.keys().map(String::as_str).collect()).unwrap_or_default();
+    if version == OpenClawVersion::V2026_2 {
+        ids.extend(PLUGIN_CHANNELS_2026_2.iter().map(String::as_str));
+    }
+    ids
 }
 
 pub fn check(value: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
@@ -120,7 +130,6 @@ fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue
             let noun = if unexpected.len() == 1 { "key" } else { "keys" };
             let keys = quoted_list(unexpected.iter().map(|k| format!("\"{k}\"")), ", ");
             let mut unknown = issue(format!("Unrecognized {noun}: {keys}"), IssueCategory::UnknownKey);
-            unknown.unknown_keys = unexpected.clone();
             let hints: Vec<String> = unexpected
                 .iter()
                 .filter_map(|key| did_you_mean(key, &known).map(|s| format!("`{key}` → did you mean `{s}`?")))

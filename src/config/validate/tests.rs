@@ -15,16 +15,22 @@ fn issues(config: Value, version: OpenClawVersion) -> Vec<(String, String)> {
     validate(&cfg, version).into_iter().map(|i| (i.dotted_path(), i.message)).collect()
 }
 
-/// Configs where our verdict differs from the release's, with the reason. Kept empty when possible.
-const RESIDUAL_DIFFERENCES: &[(&str, &str)] = &[(
-    "cfg-2026.9-0085",
-    "2026.9 migrates a legacy one-entry `agents.list` to `agents.entries` before validating; the raw schema rejects `list` and the migration is not simulated",
-)];
+/// Issue paths as `agreement.py` records them: the issues, then the legacy issues.
+fn issue_and_legacy_paths(config: Value, version: OpenClawVersion) -> BTreeSet<String> {
+    let cfg = load_inline(config, &options(version)).unwrap();
+    let checked = super::check(&cfg, version);
+    let legacy = checked.legacy.iter().map(|m| m.path().to_string());
+    checked.issues.iter().map(|i| i.dotted_path()).chain(legacy).collect()
+}
 
-/// Replays `fixtures/config/agreement/expected-<version>.jsonl` (recorded from the real release by
-/// `agreement.py`): our valid/invalid verdict must match on every config.
-fn agreement(version: OpenClawVersion) {
-    let path = format!("{}/fixtures/config/agreement/expected-{version}.jsonl", env!("CARGO_MANIFEST_DIR"));
+/// Configs where our verdict differs from the release's, with the reason. Kept empty when possible.
+const RESIDUAL_DIFFERENCES: &[(&str, &str)] = &[];
+
+/// Replays `fixtures/config/agreement/expected-<family><version>.jsonl` (recorded from the real
+/// release by `agreement.py`; the `legacy-` family is full of legacy forms): our valid/invalid
+/// verdict must match on every config.
+fn agreement(version: OpenClawVersion, family: &str) {
+    let path = format!("{}/fixtures/config/agreement/expected-{family}{version}.jsonl", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
     let (mut total, mut same_verdict, mut same_paths) = (0, 0, 0);
     let mut mismatches = Vec::new();
@@ -46,23 +52,35 @@ fn agreement(version: OpenClawVersion) {
         }
         let expected_paths: BTreeSet<String> =
             case["issues"].as_array().unwrap().iter().map(|i| i["path"].as_str().unwrap().to_string()).collect();
-        let our_paths: BTreeSet<String> = ours.iter().map(|(p, _)| p.clone()).collect();
+        let our_paths = issue_and_legacy_paths(case["config"].clone(), version);
         if expected_paths == our_paths {
             same_paths += 1;
         }
     }
-    eprintln!("{version}: verdict agreement {same_verdict}/{total}, identical issue paths {same_paths}/{total}");
+    eprintln!(
+        "{family}{version}: verdict agreement {same_verdict}/{total}, identical issue paths {same_paths}/{total}"
+    );
     assert!(mismatches.is_empty(), "{} disagreements:\n{}", mismatches.len(), mismatches.join("\n"));
 }
 
 #[test]
 fn agreement_with_oracle_2026_9() {
-    agreement(OpenClawVersion::V2026_9);
+    agreement(OpenClawVersion::V2026_9, "");
 }
 
 #[test]
 fn agreement_with_oracle_2026_2() {
-    agreement(OpenClawVersion::V2026_2);
+    agreement(OpenClawVersion::V2026_2, "");
+}
+
+#[test]
+fn legacy_agreement_with_oracle_2026_9() {
+    agreement(OpenClawVersion::V2026_9, "legacy-");
+}
+
+#[test]
+fn legacy_agreement_with_oracle_2026_2() {
+    agreement(OpenClawVersion::V2026_2, "legacy-");
 }
 
 #[test]

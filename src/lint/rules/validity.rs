@@ -1,11 +1,10 @@
 //! Config validity: what the selected release would refuse at startup, and what its loader
 //! changes behind the user's back (duplicate keys, missing variables, retired keys).
 
-use serde_json::Value;
-
 use crate::OpenClawVersion;
-use crate::config::WarningKind;
+use crate::config::migrate::legacy::{self, LegacyMatch};
 use crate::config::validate::{IssueCategory, ValidationIssue};
+use crate::config::{PathSeg, ProblemKind, WarningKind};
 use crate::keypath::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
@@ -120,65 +119,74 @@ pub const RULES: &[Rule] = &[
         name: "legacy-key",
         severity: Severity::Warning,
         category: Category::Validity,
-        summary: "A key the release has retired or renamed (`agents.list`, `timeoutSec`, `agents.entries.*.default`).",
-        why: "2026.9 refuses retired keys at startup (until `openclaw doctor --fix` migrates them) or strips them \
-              with a warning, so the config does not mean what it says.",
-        example: "agents: { entries: { dev: { default: true } } }",
-        fix: "Apply the migration the help names (or run `openclaw doctor --fix`).",
+        summary: "A retired key the release reports as doctor-fixable (`meta.lastTouchedAt`, `tools.bash` in 2026.2, \
+                  `image` in a tool list, an `agents.list` the loader cannot convert).",
+        why: "The release does not migrate these while loading. 2026.9 refuses a config that still has a retired key \
+              its schema dropped and lists the key as a legacy issue for `openclaw doctor --fix`; 2026.2 refuses \
+              every legacy key with the rule's own message. Keys the release still accepts are rewritten the next \
+              time doctor runs.",
+        example: "meta: { lastTouchedVersion: \"2026.1.5\", lastTouchedAt: \"2026-01-05T10:00:00Z\" }",
+        fix: "Apply the release's message (or run `openclaw doctor --fix`). An error means the release refuses to \
+              start until then.",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        versions: ALL_VERSIONS,
         needs_valid_config: false,
         check: legacy_keys,
     },
+    Rule {
+        code: "CP109",
+        name: "migrated-at-load",
+        severity: Severity::Warning,
+        category: Category::Validity,
+        summary: "A retired form the release rewrites in memory while loading: a legacy `agents.list`, a \
+                  `default: true` marker, provider-wide `contextTokens`/`contextWindow`, agent-wide `contextTokens`.",
+        why: "2026.9 accepts these and prints a warning at every start, but what runs is the rewritten config: the \
+              list becomes keyed `agents.entries`, a marker in a multi-agent roster makes its agent the owner of \
+              heartbeats, the system agent, talk and every unbound channel, and budgets move or disappear. The \
+              file no longer says what the gateway does.",
+        example: "agents: { list: [{ id: \"main\", default: true }, { id: \"work\" }] }",
+        fix: "Make the rewrite permanent: edit the file as the help says, or run `openclaw doctor --fix`.",
+        openclaw_check: None,
+        versions: &[OpenClawVersion::V2026_9],
+        needs_valid_config: false,
+        check: migrated_forms,
+    },
 ];
 
-/// Legacy keys 2026.9 knows how to migrate: (parent kind, key, what replaces it).
-const LEGACY_KEYS: &[(&str, &str, &str)] = &[
-    ("agents", "list", "`agents.entries.<id>` (keyed by agent id) with `agents.ownership: \"explicit\"`"),
-    ("exec", "timeoutSec", "`timeoutSeconds`"),
-    ("agent", "default", "`agents.defaults.systemAgent.agentId` (the marker is stripped at load)"),
-];
-
-/// The unknown keys an issue names (`Unrecognized keys: "a", "b"`).
-fn unknown_keys(issue: &ValidationIssue) -> Vec<&str> {
-    issue.message.split('"').skip(1).step_by(2).collect()
-}
-
-fn is_legacy_unknown_key(ctx: &LintContext<'_>, issue: &ValidationIssue, key: &str) -> bool {
-    ctx.version == OpenClawVersion::V2026_9 && legacy_key_at(&KeyPath(issue.path.clone()).key(key)).is_some()
-}
-
-/// Whether the release refuses the key at `path` (its schema reports it as unknown).
-fn is_refused(ctx: &LintContext<'_>, path: &KeyPath) -> bool {
-    let Some((key, parent)) = path.segments().split_last() else { return false };
-    ctx.issues.iter().any(|issue| {
-        issue.category == IssueCategory::UnknownKey
-            && issue.path == parent
-            && key.as_key().is_some_and(|k| unknown_keys(issue).contains(&k))
-    })
-}
-
-/// Reports the validation issues of some categories, each at the value it is about.
+/// Reports the validation issues of some categories, each at the value it is about, with what
+/// repairs it. Unknown keys a doctor-fixable legacy rule covers belong to CP108.
 fn issues(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, categories: &[IssueCategory]) {
+    let legacy = legacy_matches(ctx);
     for issue in ctx.issues.iter().filter(|i| categories.contains(&i.category)) {
         let object = KeyPath(issue.path.clone());
         if issue.category == IssueCategory::UnknownKey {
-            // One finding per key, pointing at the key itself; retired keys belong to CP108.
-            for key in unknown_keys(issue).into_iter().filter(|k| !is_legacy_unknown_key(ctx, issue, k)) {
-                let finding = out.report(&object.key(key), format!("{}: unknown key \"{key}\"", issue_path(issue)));
-                if let Some(hint) =
-                    issue.help.as_deref().and_then(|h| h.lines().find(|l| l.contains(&format!("`{key}`"))))
-                {
-                    finding.help(hint.to_string());
+            // One finding per key, pointing at the key itself.
+            for key in issue.unknown_keys() {
+                let path = object.key(key);
+                if legacy.iter().any(|m| m.covers(path.segments())) {
+                    continue;
                 }
+                let finding = out.report(&path, format!("{}: unknown key \"{key}\"", issue_path(issue)));
+                let hint = issue.help.as_deref().and_then(|h| h.lines().find(|l| l.starts_with(&format!("`{key}`"))));
+                finding.kind(ProblemKind::Fatal).help(with_kind(hint, ProblemKind::Fatal));
             }
             continue;
         }
-        let finding = out.report(&object, issue.to_string());
-        if let Some(help) = &issue.help {
-            finding.help(help.clone());
-        }
+        out.report(&object, issue.to_string()).kind(issue.kind).help(with_kind(issue.help.as_deref(), issue.kind));
     }
+}
+
+/// A finding's help followed by what the kind of problem means.
+fn with_kind(help: Option<&str>, kind: ProblemKind) -> String {
+    match help {
+        Some(help) => format!("{help}\n{}", kind.explanation()),
+        None => kind.explanation().to_string(),
+    }
+}
+
+/// The doctor-fixable legacy rules that match the config as the release validates it.
+fn legacy_matches(ctx: &LintContext<'_>) -> Vec<LegacyMatch> {
+    legacy::find(ctx.config(), ctx.loaded.authored(), ctx.version)
 }
 
 fn issue_path(issue: &ValidationIssue) -> String {
@@ -206,43 +214,50 @@ fn duplicate_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
 }
 
-/// The legacy key at `path`, if it is one: (key, replacement).
-fn legacy_key_at(path: &KeyPath) -> Option<(&'static str, &'static str)> {
-    let keys: Vec<&str> = path.segments().iter().filter_map(|s| s.as_key()).collect();
-    let last = *keys.last()?;
-    LEGACY_KEYS.iter().find_map(|&(parent, key, replacement)| {
-        let parent_matches = match parent {
-            "agents" => keys.len() == 2 && keys[0] == "agents",
-            "exec" => keys.len() >= 2 && keys[keys.len() - 2] == "exec",
-            "agent" => keys.len() == 4 && keys[0] == "agents" && keys[1] == "entries",
-            _ => false,
-        };
-        (parent_matches && last == key).then_some((key, replacement))
-    })
+/// Every place a doctor-fixable legacy rule matches, with the release's message. Matches a
+/// validation issue of CP102–CP105 already reports (with its kind) are left to that rule.
+fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let reported_elsewhere = |path: &[PathSeg]| {
+        ctx.issues
+            .iter()
+            .any(|i| !matches!(i.category, IssueCategory::UnknownKey | IssueCategory::Legacy) && i.path == path)
+    };
+    // Renamed tool names in policy lists are CP202's, entry by entry.
+    for found in legacy_matches(ctx).into_iter().filter(|m| m.rule.detector.as_deref() != Some("legacyToolName")) {
+        for matched in found.matched.iter().filter(|m| !reported_elsewhere(&m.path)) {
+            let path = &matched.path;
+            let refused = ctx
+                .issues
+                .iter()
+                .any(|i| i.kind == ProblemKind::Doctor && i.subjects().iter().any(|s| found.covers(s)));
+            let release = ctx.version.release();
+            let consequence = if refused && ctx.version == OpenClawVersion::V2026_2 {
+                format!(
+                    "OpenClaw {release} refuses it: `openclaw gateway` migrates it and rewrites the file at startup, other \
+                     commands stop and ask for `openclaw doctor --fix`"
+                )
+            } else if refused {
+                format!("OpenClaw {release} refuses to start until `openclaw doctor --fix` repairs it")
+            } else {
+                format!("OpenClaw {release} accepts this as it is; `openclaw doctor --fix` rewrites it")
+            };
+            let key = KeyPath(path.clone());
+            let help = match matched.fix {
+                Some(fix) => format!("{fix}\n{consequence}"),
+                None => consequence,
+            };
+            out.report(&key, format!("`{key}`: {}", found.message()))
+                .severity(if refused { Severity::Error } else { Severity::Warning })
+                .kind(ProblemKind::Doctor)
+                .help(help);
+        }
+    }
 }
 
-fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let mut candidates = vec![KeyPath::keys(&["agents", "list"]), KeyPath::keys(&["tools", "exec", "timeoutSec"])];
-    for agent in super::walk::agents(ctx) {
-        if let Some(path) = agent.path {
-            candidates.push(path.key("default"));
-            candidates.push(path.key("tools").key("exec").key("timeoutSec"));
-        }
-    }
-    if let Some(entries) = ctx.get(&["agents", "entries"]).and_then(Value::as_object) {
-        for id in entries.keys() {
-            candidates.push(KeyPath::keys(&["agents", "entries", id, "default"]));
-        }
-    }
-    candidates.sort();
-    candidates.dedup();
-    for path in candidates.into_iter().filter(|p| p.lookup(ctx.config()).is_some()) {
-        let Some((key, replacement)) = legacy_key_at(&path) else { continue };
-        let refused = is_refused(ctx, &path);
-        let consequence =
-            if refused { "OpenClaw 2026.9 refuses to start with it" } else { "OpenClaw 2026.9 ignores it" };
-        out.report(&path, format!("`{key}` is a retired key: {consequence}"))
-            .severity(if refused { Severity::Error } else { Severity::Warning })
-            .help(format!("use {replacement}; `openclaw doctor --fix` migrates it"));
+fn migrated_forms(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    for form in ctx.loaded.migrated_forms() {
+        out.report_at(&KeyPath(form.path.clone()), form.origin.as_deref(), form.message.clone())
+            .kind(ProblemKind::Migrated)
+            .help(with_kind(Some(&form.fix), ProblemKind::Migrated));
     }
 }

@@ -103,10 +103,11 @@ pub struct Agent {
     pub path: Option<KeyPath>,
 }
 
-/// The agents of the config; a config without a roster has the implicit default agent.
+/// The agents of the config; a config without a roster has the implicit default agent (2026.9's
+/// loader adds it as `agents.entries.main`, which is configured nowhere).
 pub fn agents(ctx: &LintContext<'_>) -> Vec<Agent> {
     let entries = roster(ctx.config(), ctx.version);
-    if entries.is_empty() {
+    if entries.is_empty() || ctx.loaded.implicit_roster() {
         return vec![Agent { id: "main".into(), path: None }];
     }
     entries.iter().map(|e| Agent { id: entry_id(e), path: Some(e.path.clone()) }).collect()

@@ -1,0 +1,181 @@
+//! 2026.9 `migrateLegacyContextBudgetConfig` (src/config/legacy.context-budget.ts): provider-wide
+//! `contextTokens`/`contextWindow` move into the provider's model entries (or are dropped), and
+//! agent-wide `contextTokens` is dropped. Changes are reported before warnings, providers before
+//! agents, as the release does.
+
+use indexmap::IndexMap;
+
+use super::data::ReleaseMigrations;
+use super::{LoadMigration, MigratedForm, has_key, release_path};
+use crate::config::path::PathSeg;
+use crate::config::tree::{Node, NodeKind};
+
+const PROVIDER_KEYS: [&str; 2] = ["contextTokens", "contextWindow"];
+
+type OriginRef = Option<std::sync::Arc<crate::config::source::Origin>>;
+
+struct Note {
+    path: Vec<PathSeg>,
+    message: String,
+    origin: OriginRef,
+}
+
+/// The release's `changes` and `warnings` lists, printed changes first.
+struct Notes {
+    data: &'static ReleaseMigrations,
+    changes: Vec<Note>,
+    warnings: Vec<Note>,
+}
+
+impl Notes {
+    fn change(&mut self, path: &[PathSeg], message: String, origin: &OriginRef) {
+        self.changes.push(Note { path: path.to_vec(), message, origin: origin.clone() });
+    }
+
+    /// `Removed <path>.`, and the warning `warning` about the same key.
+    fn removed(&mut self, path: &[PathSeg], warning: &str, origin: &OriginRef) {
+        let source = release_path(path);
+        self.change(path, self.data.load_warning("contextRemoved", &[("path", &source)]), origin);
+        let message = self.data.load_warning(warning, &[("path", &source)]);
+        self.warnings.push(Note { path: path.to_vec(), message, origin: origin.clone() });
+    }
+}
+
+pub(super) fn migrate(root: &mut Node, data: &'static ReleaseMigrations, out: &mut LoadMigration) {
+    if !has_legacy_context_budget(root) {
+        return;
+    }
+    let mut notes = Notes { data, changes: Vec::new(), warnings: Vec::new() };
+    providers(root, &mut notes, out);
+    agents(root, &mut notes, out);
+    for note in notes.changes.into_iter().chain(notes.warnings) {
+        out.warn(note.path, note.message, note.origin);
+    }
+}
+
+fn path_of(keys: &[&str]) -> Vec<PathSeg> {
+    keys.iter().map(|k| PathSeg::key(*k)).collect()
+}
+
+fn has_legacy_context_budget(root: &Node) -> bool {
+    let providers = root.get(&path_of(&["models", "providers"])).and_then(Node::as_object);
+    if providers.into_iter().flatten().any(|(_, p)| PROVIDER_KEYS.iter().any(|k| has_key(p, k))) {
+        return true;
+    }
+    let Some(agents) = root.member("agents").filter(|a| a.is_object()) else {
+        return false;
+    };
+    agents.member("defaults").is_some_and(|d| has_key(d, "contextTokens"))
+        || agents
+            .member("entries")
+            .and_then(Node::as_object)
+            .into_iter()
+            .flatten()
+            .any(|(_, e)| has_key(e, "contextTokens"))
+        || agents.member("list").and_then(Node::as_array).into_iter().flatten().any(|e| has_key(e, "contextTokens"))
+}
+
+fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
+    let data = notes.data;
+    let Some(providers) = root.get_mut(&path_of(&["models", "providers"])).and_then(Node::as_object_mut) else {
+        return;
+    };
+    for (provider_id, provider) in providers.iter_mut() {
+        let Some(fields) = provider.as_object_mut() else { continue };
+        for key in PROVIDER_KEYS {
+            let Some(value) = fields.get(key).cloned() else { continue };
+            let path = path_of(&["models", "providers", provider_id, key]);
+            let source = release_path(&path);
+            let mut baked = Vec::new();
+            let has_models = fields.get("models").and_then(Node::as_array).is_some_and(|m| !m.is_empty());
+            if has_models && let Some(NodeKind::Array(models)) = fields.get_mut("models").map(|m| &mut m.kind) {
+                for (index, model) in models.iter_mut().enumerate() {
+                    let Some(model_fields) = model.as_object_mut() else { continue };
+                    if model_fields.contains_key(key) {
+                        continue;
+                    }
+                    model_fields.insert(key.to_string(), value.clone());
+                    baked.push(index);
+                    let message = data.load_warning(
+                        "contextBaked",
+                        &[("path", &source), ("provider", provider_id), ("index", &index.to_string()), ("key", key)],
+                    );
+                    notes.change(&path, message, &value.origin);
+                }
+            }
+            fields.shift_remove(key);
+            let form = data.form("provider-context");
+            let literal = value.to_value().to_string();
+            let (id, message, fix) = if has_models {
+                notes.change(
+                    &path,
+                    data.load_warning("contextRemovedAfterBaking", &[("path", &source)]),
+                    &value.origin,
+                );
+                let targets: Vec<String> = baked.iter().map(|i| format!("models[{i}]")).collect();
+                let moved = if targets.is_empty() {
+                    "every model entry already sets it, so it is dropped".to_string()
+                } else {
+                    format!("it is copied into {}", targets.join(", "))
+                };
+                (
+                    "provider-context",
+                    format!("`{source}` is retired: OpenClaw 2026.9 {}; here {moved}", form.action),
+                    format!(
+                        "remove `{key}: {literal}` from the provider and set `{key}` on each of its `models[]` entries"
+                    ),
+                )
+            } else {
+                notes.removed(&path, "contextNoModels", &value.origin);
+                (
+                    "provider-context",
+                    format!(
+                        "`{source}` is retired: OpenClaw 2026.9 {}; here there are no model entries, so it is dropped",
+                        form.action
+                    ),
+                    format!(
+                        "remove `{key}: {literal}`; to keep the budget, set `models.providers.{provider_id}.models[].contextTokens`"
+                    ),
+                )
+            };
+            out.forms.push(MigratedForm { form: id, path, origin: value.origin.clone(), message, fix });
+        }
+    }
+}
+
+fn agents(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
+    let data = notes.data;
+    let Some(agents) = root.as_object_mut().and_then(|r| r.get_mut("agents")).and_then(Node::as_object_mut) else {
+        return;
+    };
+    let mut remove = |fields: Option<&mut IndexMap<String, Node>>, path: Vec<PathSeg>| {
+        let Some(value) = fields.and_then(|f| f.shift_remove("contextTokens")) else { return };
+        let source = release_path(&path);
+        notes.removed(&path, "contextNotPerModel", &value.origin);
+        let form = data.form("agent-context-tokens");
+        out.forms.push(MigratedForm {
+            form: "agent-context-tokens",
+            message: format!("`{source}` is retired: OpenClaw 2026.9 {}", form.action),
+            fix: format!("remove `contextTokens: {}` here; to keep the budget, set `models.providers.<provider>.models[].contextTokens`", value.to_value()),
+            path,
+            origin: value.origin,
+        });
+    };
+    remove(agents.get_mut("defaults").and_then(Node::as_object_mut), path_of(&["agents", "defaults", "contextTokens"]));
+    if let Some(entries) = agents.get_mut("entries").and_then(Node::as_object_mut) {
+        for (id, entry) in entries.iter_mut() {
+            remove(entry.as_object_mut(), path_of(&["agents", "entries", id, "contextTokens"]));
+        }
+    }
+    if let Some(NodeKind::Array(list)) = agents.get_mut("list").map(|l| &mut l.kind) {
+        for (index, entry) in list.iter_mut().enumerate() {
+            let path = vec![
+                PathSeg::key("agents"),
+                PathSeg::key("list"),
+                PathSeg::Index(index),
+                PathSeg::key("contextTokens"),
+            ];
+            remove(entry.as_object_mut(), path);
+        }
+    }
+}

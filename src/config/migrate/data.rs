@@ -1,0 +1,191 @@
+//! The per-release facts about load-time migrations and doctor-fixable legacy keys, read once from
+//! `data/<release>/migrations.json` (texts are the releases' own; see `data/README.md`).
+
+use std::collections::BTreeMap;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::OpenClawVersion;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReleaseMigrations {
+    pub release: String,
+    pub about: String,
+    /// Texts of the warnings the loader's own migrations print (`{placeholders}` filled in).
+    pub load_warnings: BTreeMap<String, String>,
+    /// Warnings the release's validation adds to an accepted config.
+    pub validation_warnings: BTreeMap<String, PathMessage>,
+    /// Chat channel aliases → canonical ids (route bindings compare canonical ids).
+    pub channel_aliases: BTreeMap<String, String>,
+    /// The forms rewritten at load, for `lint` (clawpolicy's own wording).
+    pub migrated_forms: Vec<MigratedFormInfo>,
+    /// 2026.2: any matching legacy rule replaces the whole validation result.
+    #[serde(default)]
+    pub legacy_rules_replace_validation: bool,
+    pub legacy_rules: Vec<LegacyRule>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathMessage {
+    pub path: String,
+    pub message: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MigratedFormInfo {
+    pub id: String,
+    /// Where the form is written, for the docs.
+    pub written: String,
+    /// What the release does with it, completing "OpenClaw <release> …".
+    pub action: String,
+    /// How to make the rewrite permanent.
+    pub fix: String,
+}
+
+/// One doctor-fixable legacy rule: what the release prints (`path`, `message`) and how it detects it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LegacyRule {
+    /// The path the release reports (dotted; `""` for the root).
+    pub path: String,
+    pub message: String,
+    /// The match must also hold in the file as written (before `$include` and `${VAR}`).
+    #[serde(default)]
+    pub source_literal: bool,
+    /// Patterns (from the config root); the rule matches when any does. Absent with no other
+    /// detector: the rule's own path is present.
+    #[serde(default, rename = "match")]
+    pub patterns: Option<Vec<Pattern>>,
+    /// A detector written in code (`toolPolicyConflict`, `legacyToolName`).
+    #[serde(default)]
+    pub detector: Option<String>,
+    #[serde(default)]
+    pub legacy: Option<String>,
+    #[serde(default)]
+    pub canonical: Option<String>,
+    /// Why this rule's matcher is not reproduced (it then never matches).
+    #[serde(default)]
+    pub not_simulated: Option<String>,
+}
+
+/// A path pattern: dot-separated keys, `*` (any member of an object), `[]` (any element of an
+/// array), and, as first segment, `@agent` (each agent entry: `agents.entries.*`, else
+/// `agents.list[]`) or `@scope` (`agents.defaults` and each agent entry).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Pattern {
+    pub at: String,
+    #[serde(default, rename = "is")]
+    pub predicate: Predicate,
+    /// Members a trailing `*` skips.
+    #[serde(default)]
+    pub except: Vec<String>,
+    /// Paths whose validation issues the same doctor fix also repairs.
+    #[serde(default)]
+    pub also_covers: Vec<String>,
+    /// What `openclaw doctor --fix` does with a match here (clawpolicy's words), when known.
+    #[serde(default)]
+    pub fix: Option<String>,
+}
+
+/// What the value at a pattern's end must be.
+#[derive(Debug, Default, Deserialize)]
+#[serde(untagged)]
+pub enum Predicate {
+    #[default]
+    Present,
+    Named(NamedPredicate),
+    Equals {
+        equals: Value,
+    },
+    In {
+        #[serde(rename = "in")]
+        values: Vec<Value>,
+    },
+    /// A string that, trimmed and lower-cased, is one of these.
+    LowerTrimIn {
+        #[serde(rename = "lowerTrimIn")]
+        values: Vec<String>,
+    },
+    NumberOutside {
+        #[serde(rename = "numberOutside")]
+        range: [f64; 2],
+    },
+    /// An object with a member not in this list.
+    RecordKeysExcept {
+        #[serde(rename = "recordKeysExcept")]
+        keys: Vec<String>,
+    },
+}
+
+impl Pattern {
+    /// The value at `at` exists.
+    pub fn present(at: &str) -> Self {
+        Pattern {
+            at: at.to_string(),
+            predicate: Predicate::Present,
+            except: Vec::new(),
+            also_covers: Vec::new(),
+            fix: None,
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum NamedPredicate {
+    Present,
+    Record,
+    Boolean,
+    NotBoolean,
+    String,
+    Array,
+}
+
+static DATA_2026_9: LazyLock<ReleaseMigrations> =
+    LazyLock::new(|| parse(include_str!("../../../data/2026.9/migrations.json")));
+static DATA_2026_2: LazyLock<ReleaseMigrations> =
+    LazyLock::new(|| parse(include_str!("../../../data/2026.2/migrations.json")));
+
+fn parse(text: &str) -> ReleaseMigrations {
+    serde_json::from_str(text).expect("bundled migrations data is valid")
+}
+
+impl ReleaseMigrations {
+    pub fn get(version: OpenClawVersion) -> &'static ReleaseMigrations {
+        match version {
+            OpenClawVersion::V2026_9 => &DATA_2026_9,
+            OpenClawVersion::V2026_2 => &DATA_2026_2,
+        }
+    }
+
+    /// A load-warning text with its `{placeholders}` filled in.
+    pub fn load_warning(&self, id: &str, fill: &[(&str, &str)]) -> String {
+        let template = self.load_warnings.get(id).unwrap_or_else(|| panic!("load warning `{id}` in migrations data"));
+        fill.iter().fold(template.clone(), |text, (name, value)| text.replace(&format!("{{{name}}}"), value))
+    }
+
+    pub fn form(&self, id: &str) -> &MigratedFormInfo {
+        self.migrated_forms.iter().find(|f| f.id == id).unwrap_or_else(|| panic!("migrated form `{id}` in data"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_releases_parse() {
+        for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
+            let data = ReleaseMigrations::get(version);
+            assert!(!data.legacy_rules.is_empty());
+            assert!(data.legacy_rules.iter().all(|r| r.message.trim() == r.message && !r.message.is_empty()));
+        }
+        assert!(ReleaseMigrations::get(OpenClawVersion::V2026_2).legacy_rules_replace_validation);
+    }
+}

@@ -1,0 +1,353 @@
+//! The release's doctor-fixable legacy rules (`findLegacyConfigIssues`): retired keys it does not
+//! migrate at load but reports, with its own message, for `openclaw doctor --fix` to repair.
+//! 2026.9 reports them only when it refuses the config; 2026.2 reports them instead of every other
+//! validation issue. Most rules are path patterns in the release data; two detectors are written
+//! here after the release's JavaScript (`visitConflictingToolPolicies`, `visitLegacyToolName`).
+
+use serde_json::{Map, Value};
+
+use super::data::{LegacyRule, NamedPredicate, Pattern, Predicate, ReleaseMigrations};
+use crate::OpenClawVersion;
+use crate::config::path::{PathSeg, parse_dotted};
+use crate::pack::{VersionPack, js_trim};
+use crate::policy::matcher::plain_glob_matches;
+
+/// A concrete place a legacy rule matched.
+#[derive(Debug, Clone)]
+pub struct Matched {
+    pub path: Vec<PathSeg>,
+    /// What the doctor's fix does there, when the data knows.
+    pub fix: Option<&'static str>,
+}
+
+/// One legacy rule that matched: what the release prints, and where it matched.
+#[derive(Debug, Clone)]
+pub struct LegacyMatch {
+    pub rule: &'static LegacyRule,
+    /// The concrete key paths that made the rule match.
+    pub matched: Vec<Matched>,
+    /// The paths whose validation issues the doctor fix repairs (`matched` and what the rule
+    /// declares it also covers).
+    pub covers: Vec<Vec<PathSeg>>,
+}
+
+impl LegacyMatch {
+    /// The path the release reports (`""` for the root).
+    pub fn path(&self) -> &str {
+        &self.rule.path
+    }
+
+    pub fn message(&self) -> &str {
+        &self.rule.message
+    }
+
+    /// Whether fixing this rule repairs an issue about exactly `subject`.
+    pub fn covers(&self, subject: &[PathSeg]) -> bool {
+        self.covers.iter().any(|c| c == subject)
+    }
+}
+
+/// Every legacy rule of `version` that matches `config` (the migrated config), in the release's
+/// order. `authored` is the file as written, for rules that need the literal there.
+pub fn find(config: &Value, authored: &Value, version: OpenClawVersion) -> Vec<LegacyMatch> {
+    let data = ReleaseMigrations::get(version);
+    let pack = VersionPack::get(version);
+    data.legacy_rules
+        .iter()
+        .filter_map(|rule| {
+            let matched = rule_matches(rule, config, pack);
+            if matched.is_empty() || (rule.source_literal && rule_matches(rule, authored, pack).is_empty()) {
+                return None;
+            }
+            let also = rule.patterns.iter().flatten().flat_map(|p| &p.also_covers).map(|p| parse_dotted(p));
+            let covers = matched.iter().map(|m| m.path.clone()).chain(also).collect();
+            Some(LegacyMatch { rule, matched, covers })
+        })
+        .collect()
+}
+
+fn rule_matches(rule: &'static LegacyRule, root: &Value, pack: &VersionPack) -> Vec<Matched> {
+    let plain = |paths: Vec<Vec<PathSeg>>| paths.into_iter().map(|path| Matched { path, fix: None }).collect();
+    if rule.not_simulated.is_some() {
+        return Vec::new();
+    }
+    match rule.detector.as_deref() {
+        Some("toolPolicyConflict") => return plain(tool_policy_conflicts(root, &rule.path)),
+        Some("legacyToolName") => {
+            let legacy = rule.legacy.as_deref().unwrap_or_default();
+            let canonical = rule.canonical.as_deref().unwrap_or_default();
+            return plain(legacy_tool_names(root, &rule.path, &ToolRename { legacy, canonical, pack }));
+        }
+        Some("qqbotOpenAllowFrom") => return plain(qqbot_open_allow_from(root)),
+        Some(other) => panic!("unknown legacy detector `{other}` in release data"),
+        None => {}
+    }
+    let mut out = Vec::new();
+    match &rule.patterns {
+        Some(patterns) => {
+            for pattern in patterns {
+                let mut paths = Vec::new();
+                pattern_matches(root, pattern, &mut paths);
+                out.extend(paths.into_iter().map(|path| Matched { path, fix: pattern.fix.as_deref() }));
+            }
+        }
+        None => {
+            let mut paths = Vec::new();
+            pattern_matches(root, &Pattern::present(&rule.path), &mut paths);
+            out.extend(plain(paths));
+        }
+    }
+    out
+}
+
+#[derive(Debug)]
+enum Seg<'p> {
+    Key(&'p str),
+    AnyMember,
+    AnyElement,
+}
+
+fn pattern_matches(root: &Value, pattern: &Pattern, out: &mut Vec<Vec<PathSeg>>) {
+    let mut segs: Vec<&str> = if pattern.at.is_empty() { Vec::new() } else { pattern.at.split('.').collect() };
+    let starts: Vec<(Vec<PathSeg>, &Value)> = match segs.first().copied() {
+        Some("@agent") => {
+            segs.remove(0);
+            agent_entries(root)
+        }
+        Some("@scope") => {
+            segs.remove(0);
+            let defaults = root.get("agents").and_then(|a| a.get("defaults")).filter(|d| d.is_object());
+            let defaults = defaults.map(|d| (vec![PathSeg::key("agents"), PathSeg::key("defaults")], d));
+            defaults.into_iter().chain(agent_entries(root)).collect()
+        }
+        _ => vec![(Vec::new(), root)],
+    };
+    let segs: Vec<Seg<'_>> = segs
+        .into_iter()
+        .map(|s| match s {
+            "*" => Seg::AnyMember,
+            "[]" => Seg::AnyElement,
+            key => Seg::Key(key),
+        })
+        .collect();
+    for (mut path, value) in starts {
+        walk(value, &segs, pattern, &mut path, out);
+    }
+}
+
+/// `visitAgentEntries`: object entries of `agents.entries` (when it is an object), else object
+/// items of `agents.list`.
+fn agent_entries(root: &Value) -> Vec<(Vec<PathSeg>, &Value)> {
+    let Some(agents) = root.get("agents").and_then(Value::as_object) else { return Vec::new() };
+    let base = |k: &str| vec![PathSeg::key("agents"), PathSeg::key(k)];
+    if let Some(entries) = agents.get("entries").and_then(Value::as_object) {
+        return entries
+            .iter()
+            .filter(|(id, e)| e.is_object() && !is_blocked_key(id))
+            .map(|(id, e)| ([base("entries"), vec![PathSeg::key(id)]].concat(), e))
+            .collect();
+    }
+    let list = agents.get("list").and_then(Value::as_array).into_iter().flatten().enumerate();
+    list.filter(|(_, e)| e.is_object() && !e.get("id").and_then(Value::as_str).is_some_and(is_blocked_key))
+        .map(|(i, e)| ([base("list"), vec![PathSeg::Index(i)]].concat(), e))
+        .collect()
+}
+
+fn is_blocked_key(key: &str) -> bool {
+    matches!(key, "__proto__" | "prototype" | "constructor")
+}
+
+fn walk(value: &Value, segs: &[Seg<'_>], pattern: &Pattern, path: &mut Vec<PathSeg>, out: &mut Vec<Vec<PathSeg>>) {
+    let Some((seg, rest)) = segs.split_first() else {
+        if predicate_holds(&pattern.predicate, value) {
+            out.push(path.clone());
+        }
+        return;
+    };
+    let mut step = |child: &Value, seg: PathSeg, path: &mut Vec<PathSeg>| {
+        path.push(seg);
+        walk(child, rest, pattern, path, out);
+        path.pop();
+    };
+    match seg {
+        Seg::Key(key) => {
+            if let Some(child) = value.as_object().and_then(|m| m.get(*key)) {
+                step(child, PathSeg::key(*key), path);
+            }
+        }
+        Seg::AnyMember => {
+            for (key, child) in value.as_object().into_iter().flatten() {
+                if rest.is_empty() && pattern.except.contains(key) {
+                    continue;
+                }
+                step(child, PathSeg::key(key), path);
+            }
+        }
+        Seg::AnyElement => {
+            for (index, child) in value.as_array().into_iter().flatten().enumerate() {
+                step(child, PathSeg::Index(index), path);
+            }
+        }
+    }
+}
+
+fn predicate_holds(predicate: &Predicate, value: &Value) -> bool {
+    match predicate {
+        Predicate::Present | Predicate::Named(NamedPredicate::Present) => true,
+        Predicate::Named(NamedPredicate::Record) => value.is_object(),
+        Predicate::Named(NamedPredicate::Boolean) => value.is_boolean(),
+        Predicate::Named(NamedPredicate::NotBoolean) => !value.is_boolean(),
+        Predicate::Named(NamedPredicate::String) => value.is_string(),
+        Predicate::Named(NamedPredicate::Array) => value.is_array(),
+        Predicate::Equals { equals } => value == equals,
+        Predicate::In { values } => values.contains(value),
+        Predicate::LowerTrimIn { values } => {
+            value.as_str().is_some_and(|s| values.iter().any(|v| *v == js_trim(s).to_lowercase()))
+        }
+        Predicate::NumberOutside { range: [min, max] } => value.as_f64().is_some_and(|n| n < *min || n > *max),
+        Predicate::RecordKeysExcept { keys } => value.as_object().is_some_and(|m| m.keys().any(|k| !keys.contains(k))),
+    }
+}
+
+/// `isToolPolicyPath`: a scope that holds allow/alsoAllow/deny lists.
+fn is_tool_policy_path(path: &[PathSeg]) -> bool {
+    let is = |seg: &PathSeg, key: &str| seg.as_key() == Some(key);
+    if path.last().is_some_and(|s| is(s, "tools")) || path.iter().any(|s| is(s, "toolsBySender")) {
+        return true;
+    }
+    path.iter().rposition(|s| is(s, "byProvider")).is_some_and(|at| path[..at].iter().any(|s| is(s, "tools")))
+}
+
+/// Called for every object with its path; returns whether to descend into it.
+type Visitor<'v, 'f> = &'f mut dyn FnMut(&'v Map<String, Value>, &[PathSeg]) -> bool;
+
+/// Recursion over objects and arrays, as the release's doctor walks a config root.
+fn visit<'v>(value: &'v Value, path: &mut Vec<PathSeg>, visitor: Visitor<'v, '_>) {
+    match value {
+        Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                path.push(PathSeg::Index(index));
+                visit(item, path, visitor);
+                path.pop();
+            }
+        }
+        Value::Object(map) => {
+            if !visitor(map, path) {
+                return;
+            }
+            for (key, child) in map {
+                path.push(PathSeg::key(key));
+                visit(child, path, visitor);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `findConflicts` under one root: tool policy scopes that set non-empty all-string `allow` and
+/// `alsoAllow` together (never below `tools.sandbox`).
+fn tool_policy_conflicts(root: &Value, root_key: &str) -> Vec<Vec<PathSeg>> {
+    let Some(value) = root.get(root_key) else { return Vec::new() };
+    let grants = |scope: &Map<String, Value>, key: &str| {
+        scope.get(key).and_then(Value::as_array).is_some_and(|l| !l.is_empty() && l.iter().all(Value::is_string))
+    };
+    let mut found = Vec::new();
+    let mut visitor = |scope: &Map<String, Value>, path: &[PathSeg]| {
+        if let [.., parent, last] = path
+            && parent.as_key() == Some("tools")
+            && last.as_key() == Some("sandbox")
+        {
+            return false;
+        }
+        if is_tool_policy_path(path) && grants(scope, "allow") && grants(scope, "alsoAllow") {
+            found.push(path.to_vec());
+        }
+        true
+    };
+    visit(value, &mut vec![PathSeg::key(root_key)], &mut visitor);
+    found
+}
+
+struct ToolRename<'a> {
+    legacy: &'a str,
+    canonical: &'a str,
+    pack: &'a VersionPack,
+}
+
+impl ToolRename<'_> {
+    /// `hasLegacyToolNameList`: the legacy name itself, or a pattern that covers it without
+    /// covering the new name.
+    fn list_needs_it(&self, list: &Value) -> bool {
+        let Some(items) = list.as_array() else { return false };
+        let entries: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
+        let legacy = self.pack.normalize(self.legacy);
+        if entries.iter().any(|e| self.pack.normalize(e) == legacy) {
+            return true;
+        }
+        let canonical = self.pack.normalize(self.canonical);
+        let covers = |name: &str| entries.iter().any(|e| plain_glob_matches(self.pack, e, name));
+        covers(&legacy) && !covers(&canonical)
+    }
+}
+
+/// `findLegacyToolNamePaths` under one root: policy lists (and `toolsAllow`) naming a renamed tool.
+fn legacy_tool_names(root: &Value, root_key: &str, rename: &ToolRename<'_>) -> Vec<Vec<PathSeg>> {
+    let Some(value) = root.get(root_key) else { return Vec::new() };
+    let mut found = Vec::new();
+    let mut visitor = |scope: &Map<String, Value>, path: &[PathSeg]| {
+        let mut keys: Vec<&str> =
+            if is_tool_policy_path(path) { vec!["allow", "alsoAllow", "deny"] } else { Vec::new() };
+        if scope.contains_key("toolsAllow") {
+            keys.push("toolsAllow");
+        }
+        for key in keys {
+            if scope.get(key).is_some_and(|list| rename.list_needs_it(list)) {
+                let mut at = path.to_vec();
+                at.push(PathSeg::key(key));
+                found.push(at);
+            }
+        }
+        true
+    };
+    visit(value, &mut vec![PathSeg::key(root_key)], &mut visitor);
+    found
+}
+
+/// QQBot entries (the channel and its accounts; `accounts.default` inherits the channel's
+/// `allowFrom`) without `execApprovals` whose `allowFrom` is empty or has `*` (`qqbot:*`).
+fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
+    let Some(qqbot) = root.get("channels").and_then(|c| c.get("qqbot")).filter(|q| q.is_object()) else {
+        return Vec::new();
+    };
+    let accounts = qqbot.get("accounts").and_then(Value::as_object).into_iter().flatten();
+    let entries = std::iter::once((qqbot, None))
+        .chain(accounts.filter(|(_, a)| a.is_object()).map(|(id, a)| (a, (id == "default").then_some(qqbot))));
+    let open = |(entry, inherited): (&Value, Option<&Value>)| {
+        if entry.get("execApprovals").is_some() {
+            return false;
+        }
+        let allow = if entry.get("allowFrom").is_some() {
+            entry.get("allowFrom")
+        } else {
+            inherited.and_then(|i| i.get("allowFrom"))
+        };
+        let ids: Vec<String> = allow
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|item| match item {
+                Value::String(s) => Some(s.trim().to_string()),
+                Value::Number(n) => Some(n.to_string()),
+                _ => None,
+            })
+            .filter(|id| !id.is_empty())
+            .collect();
+        let wildcard = ids.iter().any(|id| {
+            let lower = id.to_lowercase();
+            lower.strip_prefix("qqbot:").unwrap_or(&lower) == "*"
+        });
+        ids.is_empty() || wildcard
+    };
+    if entries.into_iter().any(open) { vec![vec![PathSeg::key("channels"), PathSeg::key("qqbot")]] } else { Vec::new() }
+}

@@ -1,0 +1,479 @@
+//! 2026.9 `migratePersistedImplicitMainRoster` and `materializeLegacyDefaultAgentRoles`
+//! (src/config/legacy.roster.ts, legacy.default-agent-roles.ts), as the loader calls them: a valid
+//! legacy `agents.list` becomes keyed `agents.entries`, a missing roster becomes
+//! `entries: { main: {} }`, and a single `default: true` marker is removed (in a multi-agent roster
+//! after materializing the per-surface ownership it implied). Whatever the release would not
+//! convert is left exactly as written, so validation then refuses it as the release does.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::data::ReleaseMigrations;
+use super::{LoadMigration, MigratedForm, MigrationEnv, has_key};
+use crate::config::discovery;
+use crate::config::path::PathSeg;
+use crate::config::source::Origin;
+use crate::config::tree::{Node, NodeKind};
+use crate::pack::js_trim;
+use crate::policy::session::normalize_agent_id;
+
+type Members = IndexMap<String, Node>;
+
+fn key(k: &str) -> PathSeg {
+    PathSeg::key(k)
+}
+
+fn object(members: Members, origin: Option<Arc<Origin>>) -> Node {
+    Node::new(NodeKind::Object(members), origin)
+}
+
+fn string(value: &str, origin: Option<Arc<Origin>>) -> Node {
+    Node::new(NodeKind::String(value.to_string()), origin)
+}
+
+/// `parseLegacyAgentRoster`: every entry an object whose `id` is a trimmed, non-empty, already
+/// normalized and unique string; anything else and the list is not converted at all.
+fn parse_legacy_list(list: &Node) -> Option<Vec<(String, Node)>> {
+    let items = list.as_array()?;
+    let mut entries: Vec<(String, Node)> = Vec::with_capacity(items.len());
+    for item in items {
+        let fields = item.as_object()?;
+        let id = fields.get("id")?.as_str()?;
+        if id.is_empty() || js_trim(id) != id || normalize_agent_id(id) != id || entries.iter().any(|(e, _)| e == id) {
+            return None;
+        }
+        let mut config = fields.clone();
+        config.shift_remove("id");
+        entries.push((id.to_string(), object(config, item.origin.clone())));
+    }
+    Some(entries)
+}
+
+/// `readAgentRosterProperty`: the legacy `list`, when there is no `entries` (which wins).
+fn legacy_list(agents: &Members) -> Option<&Node> {
+    if agents.contains_key("entries") { None } else { agents.get("list") }
+}
+
+pub(super) fn migrate(
+    root: &mut Node,
+    data: &'static ReleaseMigrations,
+    env: &MigrationEnv<'_>,
+    out: &mut LoadMigration,
+) {
+    let root_fields = root.as_object().expect("root is an object");
+    let (agents, agents_origin) = match root_fields.get("agents") {
+        Some(agents) => match agents.as_object() {
+            Some(fields) => (fields.clone(), agents.origin.clone()),
+            None => return,
+        },
+        None => (Members::new(), None),
+    };
+    let explicit = agents.get("ownership").and_then(Node::as_str) == Some("explicit");
+    let mut next_agents = agents.clone();
+    let mut diagnostics: Vec<(String, Option<Arc<Origin>>)> = Vec::new();
+    let mut forms: Vec<MigratedForm> = Vec::new();
+    let mut legacy_order: Option<Vec<String>> = None;
+
+    if let Some(list) = legacy_list(&agents) {
+        let Some(entries) = parse_legacy_list(list) else { return };
+        let ids: Vec<String> = entries.iter().map(|(id, _)| id.clone()).collect();
+        forms.push(list_form(data, &ids, list.origin.clone()));
+        diagnostics.push((data.load_warning("rosterMovedList", &[]), list.origin.clone()));
+        next_agents.shift_remove("list");
+        next_agents.insert("entries".into(), object(entries.into_iter().collect(), list.origin.clone()));
+        legacy_order = Some(ids);
+    }
+    let converted = legacy_order.is_some();
+
+    let (roster, roster_origin) = match next_agents.get("entries") {
+        None => (Members::new(), None),
+        Some(entries) => match entries.as_object() {
+            Some(fields) => (fields.clone(), entries.origin.clone()),
+            None => return,
+        },
+    };
+    if roster.is_empty() {
+        if explicit && !converted {
+            return;
+        }
+        if !explicit {
+            let main = Members::from([("main".to_string(), object(Members::new(), None))]);
+            next_agents.insert("entries".into(), object(main, roster_origin));
+            out.implicit_roster = true;
+        }
+        commit(root, next_agents, agents_origin, diagnostics, forms, out);
+        return;
+    }
+    let valid_ids: Vec<String> = match &legacy_order {
+        Some(order) => order.clone(),
+        None => roster.iter().filter(|(_, e)| e.is_object()).map(|(id, _)| id.clone()).collect(),
+    };
+    if valid_ids.is_empty() {
+        return;
+    }
+    let marker = |id: &str| roster[id].member("default");
+    if valid_ids.iter().any(|id| marker(id).is_some_and(|m| !matches!(m.kind, NodeKind::Bool(_)))) {
+        return;
+    }
+    let marked: Vec<&String> =
+        valid_ids.iter().filter(|id| matches!(marker(id).map(|m| &m.kind), Some(NodeKind::Bool(true)))).collect();
+    let single_marker = !explicit && marked.len() == 1;
+    let owner = (valid_ids.len() > 1 && single_marker).then(|| normalize_agent_id(marked[0]));
+    let marker_origin = marked.first().and_then(|id| marker(id)).and_then(|m| m.origin.clone());
+    let marker_forms: Vec<(Vec<PathSeg>, Option<Arc<Origin>>)> = valid_ids
+        .iter()
+        .enumerate()
+        .filter_map(|(index, id)| {
+            let node = marker(id)?;
+            let entry = match &legacy_order {
+                Some(_) => vec![key("agents"), key("list"), PathSeg::Index(index), key("default")],
+                None => vec![key("agents"), key("entries"), key(id), key("default")],
+            };
+            Some((entry, node.origin.clone()))
+        })
+        .collect();
+    let mut changed = converted;
+
+    if converted && owner.is_none() {
+        let entry_values: Vec<&Node> = valid_ids.iter().map(|id| &roster[id.as_str()]).collect();
+        if let Some(workspace) = first_agent_workspace_pin(&agents, &entry_values, env) {
+            let first = &valid_ids[0];
+            let first_origin = roster[first.as_str()].origin.clone();
+            if let Some(fields) =
+                next_agents.get_mut("entries").and_then(|e| e.as_object_mut()?.get_mut(first)?.as_object_mut())
+            {
+                fields.insert("workspace".into(), string(&workspace, first_origin));
+            }
+            diagnostics.push((data.load_warning("rosterPreservedWorkspace", &[]), roster_origin.clone()));
+        }
+    }
+
+    if let Some(owner) = &owner {
+        let mut candidate = root.clone();
+        set_agents(&mut candidate, next_agents.clone(), agents_origin.clone());
+        if materialize_roles(&mut candidate, owner, marker_origin.clone(), &data.channel_aliases) {
+            diagnostics.push((data.load_warning("rosterMaterialized", &[]), marker_origin.clone()));
+            changed = true;
+            next_agents = candidate.member("agents").and_then(Node::as_object).cloned().expect("agents object");
+            *root = candidate;
+        }
+    }
+    if single_marker {
+        if let Some(entries) = next_agents.get_mut("entries").and_then(Node::as_object_mut) {
+            for entry in entries.values_mut() {
+                if let Some(fields) = entry.as_object_mut() {
+                    fields.shift_remove("default");
+                }
+            }
+        }
+        diagnostics.push((data.load_warning("rosterRemovedMarkers", &[]), marker_origin.clone()));
+        changed = true;
+        forms.extend(marker_forms.into_iter().map(|(path, origin)| marker_form(data, owner.as_deref(), path, origin)));
+    }
+    if changed {
+        out.legacy_owner = owner;
+        commit(root, next_agents, agents_origin, diagnostics, forms, out);
+    }
+}
+
+fn list_form(data: &'static ReleaseMigrations, ids: &[String], origin: Option<Arc<Origin>>) -> MigratedForm {
+    let entries: Vec<String> = ids.iter().map(|id| format!("{}: {{ … }}", js_key(id))).collect();
+    MigratedForm {
+        form: "agents-list",
+        path: vec![key("agents"), key("list")],
+        origin,
+        message: format!("`agents.list` is retired: OpenClaw 2026.9 {}", data.form("agents-list").action),
+        fix: format!(
+            "replace `list: [ … ]` with `entries: {{ {} }}` (each entry's settings without its `id`), or run `openclaw doctor --fix`",
+            entries.join(", ")
+        ),
+    }
+}
+
+fn marker_form(
+    data: &'static ReleaseMigrations,
+    owner: Option<&str>,
+    path: Vec<PathSeg>,
+    origin: Option<Arc<Origin>>,
+) -> MigratedForm {
+    let action = &data.form("default-marker").action;
+    let (message, fix) = match owner {
+        Some(owner) => (
+            format!(
+                "`default: true` is retired: OpenClaw 2026.9 {action}, after making `{owner}` the owner of heartbeats, the system agent, talk and every unbound channel"
+            ),
+            format!(
+                "remove `default: true` and add `agents.ownership: \"explicit\"` with `agents.defaults.systemAgent.agentId: \"{owner}\"` (plus channel bindings for `{owner}`), or run `openclaw doctor --fix`"
+            ),
+        ),
+        None => (
+            format!("`default` is retired: OpenClaw 2026.9 {action}"),
+            "remove `default` (the release ignores it here), or run `openclaw doctor --fix`".to_string(),
+        ),
+    };
+    MigratedForm { form: "default-marker", path, origin, message, fix }
+}
+
+/// A key as it can be written in JSON5 (quoted when it is not an identifier).
+fn js_key(id: &str) -> String {
+    let identifier = id.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if identifier { id.to_string() } else { serde_json::Value::String(id.to_string()).to_string() }
+}
+
+/// `{ ...root, agents }`: the agents object in place (appended when the root had none).
+fn set_agents(root: &mut Node, agents: Members, origin: Option<Arc<Origin>>) {
+    let fields = root.as_object_mut().expect("root is an object");
+    match fields.get_mut("agents") {
+        Some(existing) => existing.kind = NodeKind::Object(agents),
+        None => {
+            fields.insert("agents".into(), object(agents, origin));
+        }
+    }
+}
+
+fn commit(
+    root: &mut Node,
+    agents: Members,
+    agents_origin: Option<Arc<Origin>>,
+    diagnostics: Vec<(String, Option<Arc<Origin>>)>,
+    forms: Vec<MigratedForm>,
+    out: &mut LoadMigration,
+) {
+    set_agents(root, agents, agents_origin);
+    for (message, origin) in diagnostics {
+        out.warn(vec![key("agents"), key("entries")], message, origin);
+    }
+    out.forms.extend(forms);
+}
+
+/// `resolveLegacyFirstAgentWorkspacePin`: a converted multi-agent list without ownership and
+/// without any `default: true` keeps the first agent on the default workspace.
+fn first_agent_workspace_pin(agents: &Members, entries: &[&Node], env: &MigrationEnv<'_>) -> Option<String> {
+    let unmarked = entries.iter().all(|e| e.member("default").is_none_or(|d| matches!(d.kind, NodeKind::Bool(false))));
+    if agents.contains_key("ownership") || entries.len() < 2 || !unmarked {
+        return None;
+    }
+    let workspace = entries[0].member("workspace");
+    let blank = workspace.is_none_or(|w| w.as_str().is_some_and(|s| js_trim(s).is_empty()));
+    if !blank {
+        return None;
+    }
+    let configured = agents.get("defaults").and_then(|d| d.member("workspace")).and_then(Node::as_str).map(js_trim);
+    Some(match configured.filter(|w| !w.is_empty()) {
+        Some(dir) => dir.to_string(),
+        None => default_workspace_dir(env),
+    })
+}
+
+/// `resolveDefaultAgentWorkspaceDir`: `OPENCLAW_WORKSPACE_DIR`, else `<state dir>/workspace`,
+/// else `~/.openclaw[-<profile>]/workspace`.
+fn default_workspace_dir(env: &MigrationEnv<'_>) -> String {
+    let read = |name: &str| env.env.get(name).map(|v| js_trim(v)).filter(|v| !v.is_empty());
+    let home = discovery::home_dir(env.env, env.cwd);
+    let dir = if let Some(dir) = read("OPENCLAW_WORKSPACE_DIR") {
+        crate::config::fspath::resolve(env.cwd, std::path::Path::new(dir))
+    } else if let Some(state) = read("OPENCLAW_STATE_DIR") {
+        discovery::resolve_user_path(state, &home, env.cwd).join("workspace")
+    } else {
+        let profile = read("OPENCLAW_PROFILE").filter(|p| !p.eq_ignore_ascii_case("default"));
+        let state = match profile {
+            Some(profile) => format!(".openclaw-{profile}"),
+            None => ".openclaw".to_string(),
+        };
+        home.join(state).join("workspace")
+    };
+    dir.display().to_string()
+}
+
+/// `materializeLegacyDefaultAgentRoles` as the loader runs it (no workspace, no ambient channels):
+/// channel-wide bindings for unbound channels, `agents.defaults.{heartbeat,systemAgent,
+/// authInheritance,sessionStore}.agentId` and `talk.agentId`. Inserted values point at the marker.
+/// Returns whether anything was inserted.
+fn materialize_roles(
+    root: &mut Node,
+    owner: &str,
+    marker: Option<Arc<Origin>>,
+    aliases: &BTreeMap<String, String>,
+) -> bool {
+    let agent_id = normalize_agent_id(owner);
+    let before = root.clone();
+    let mut inserted = false;
+    let id_node = || string(&agent_id, marker.clone());
+    let fields = root.as_object_mut().expect("root is an object");
+
+    let channels = unbound_channels(&before, aliases);
+    if !channels.is_empty() {
+        let mut bindings = match before.member("bindings").map(|b| &b.kind) {
+            Some(NodeKind::Array(items)) => items.clone(),
+            _ => Vec::new(),
+        };
+        for channel in channels {
+            let matcher = Members::from([
+                ("channel".to_string(), string(&channel, marker.clone())),
+                ("accountId".to_string(), string("*", marker.clone())),
+            ]);
+            let binding = Members::from([
+                ("agentId".to_string(), id_node()),
+                ("match".to_string(), object(matcher, marker.clone())),
+            ]);
+            bindings.push(object(binding, marker.clone()));
+        }
+        match fields.get_mut("bindings") {
+            Some(existing) => existing.kind = NodeKind::Array(bindings),
+            None => {
+                fields.insert("bindings".into(), Node::new(NodeKind::Array(bindings), marker.clone()));
+            }
+        }
+        inserted = true;
+    }
+
+    let raw_defaults = before.get(&[key("agents"), key("defaults")]);
+    if raw_defaults.is_none_or(Node::is_object) {
+        let defaults = raw_defaults.and_then(Node::as_object);
+        let sole = sole_agent_id(&before).unwrap_or_else(|| "main".to_string());
+        let unset = |name: &str| match defaults.and_then(|d| d.get(name)) {
+            None => true,
+            Some(value) => value.is_object() && !has_key(value, "agentId"),
+        };
+        let entry_has_heartbeat = agent_entries(&before).iter().any(|e| e.member("heartbeat").is_some_and(is_truthy));
+        let store = before.get(&[key("session"), key("store")]).and_then(Node::as_str);
+        let fixed_store = store.is_some_and(|s| !js_trim(s).is_empty() && !s.contains("{agentId}"));
+        let wanted = [
+            ("heartbeat", !entry_has_heartbeat && defaults.and_then(|d| d.get("heartbeat")).is_none()),
+            ("systemAgent", unset("systemAgent")),
+            ("authInheritance", normalize_agent_id(&sole) != agent_id && unset("authInheritance")),
+            ("sessionStore", fixed_store && unset("sessionStore")),
+        ];
+        let mut materialized = defaults.cloned().unwrap_or_default();
+        let mut changed = false;
+        for (name, enabled) in wanted {
+            if !enabled {
+                continue;
+            }
+            match materialized.get_mut(name) {
+                Some(existing) if existing.is_object() => {
+                    existing.as_object_mut().expect("object").insert("agentId".into(), id_node());
+                }
+                Some(existing) => {
+                    *existing = object(Members::from([("agentId".to_string(), id_node())]), marker.clone())
+                }
+                None => {
+                    materialized.insert(
+                        name.into(),
+                        object(Members::from([("agentId".to_string(), id_node())]), marker.clone()),
+                    );
+                }
+            }
+            changed = true;
+        }
+        if changed {
+            let agents = fields.get_mut("agents").and_then(Node::as_object_mut).expect("agents object");
+            match agents.get_mut("defaults") {
+                Some(existing) => existing.kind = NodeKind::Object(materialized),
+                None => {
+                    agents.insert("defaults".into(), object(materialized, marker.clone()));
+                }
+            }
+            inserted = true;
+        }
+    }
+
+    let talk = before.member("talk");
+    if talk.is_none_or(Node::is_object) && !talk.is_some_and(|t| has_key(t, "agentId")) {
+        match fields.get_mut("talk").and_then(Node::as_object_mut) {
+            Some(existing) => {
+                existing.insert("agentId".into(), id_node());
+            }
+            None => {
+                fields
+                    .insert("talk".into(), object(Members::from([("agentId".to_string(), id_node())]), marker.clone()));
+            }
+        }
+        inserted = true;
+    }
+    inserted
+}
+
+/// JavaScript truthiness of a JSON value.
+fn is_truthy(node: &Node) -> bool {
+    match &node.kind {
+        NodeKind::Null => false,
+        NodeKind::Bool(b) => *b,
+        NodeKind::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        NodeKind::String(s) => !s.is_empty(),
+        NodeKind::Array(_) | NodeKind::Object(_) => true,
+    }
+}
+
+/// `listAgentEntries`: object entries of `agents.entries`, else object items of `agents.list`.
+fn agent_entries(root: &Node) -> Vec<&Node> {
+    let Some(agents) = root.member("agents").filter(|a| a.is_object()) else { return Vec::new() };
+    if let Some(entries) = agents.member("entries") {
+        return entries.as_object().map(|e| e.values().filter(|v| v.is_object()).collect()).unwrap_or_default();
+    }
+    match agents.member("list").map(|l| &l.kind) {
+        Some(NodeKind::Array(items)) => {
+            items.iter().filter(|i| matches!(i.kind, NodeKind::Object(_) | NodeKind::Array(_))).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// `tryResolveSoleAgentId` on the keyed roster the loader has just produced.
+fn sole_agent_id(root: &Node) -> Option<String> {
+    let entries = root.get(&[key("agents"), key("entries")]).and_then(Node::as_object)?;
+    let mut objects = entries.iter().filter(|(_, e)| e.is_object());
+    match (objects.next(), objects.next()) {
+        (Some((id, _)), None) => Some(normalize_agent_id(id)),
+        _ => None,
+    }
+}
+
+/// `listUnboundAmbientChannelIds` without ambient (environment) channels: the configured
+/// channels (not `defaults`/`modelByChannel`, not `enabled: false`) that no channel-wide binding
+/// (`accountId: "*"`, no peer/guild/team/roles) already routes, sorted.
+fn unbound_channels(root: &Node, aliases: &BTreeMap<String, String>) -> Vec<String> {
+    let bindings = match root.member("bindings").map(|b| &b.kind) {
+        None | Some(NodeKind::Null) => &[][..],
+        Some(NodeKind::Array(items)) => items.as_slice(),
+        Some(_) => return Vec::new(),
+    };
+    let bindings: Vec<&Node> =
+        bindings.iter().filter(|b| b.is_object() && b.member("type").and_then(Node::as_str) != Some("acp")).collect();
+    let mut channels: Vec<String> = Vec::new();
+    for (id, value) in root.member("channels").and_then(Node::as_object).into_iter().flatten() {
+        let Some(channel) = route_channel_id(id, aliases) else { continue };
+        let metadata = matches!(js_trim(id), "defaults" | "modelByChannel");
+        let disabled = value.member("enabled").is_some_and(|e| matches!(e.kind, NodeKind::Bool(false)));
+        if !metadata && !disabled && !channels.contains(&channel) {
+            channels.push(channel);
+        }
+    }
+    channels.sort();
+    channels.retain(|channel| !bindings.iter().any(|b| is_channel_wide_binding(b, channel, aliases)));
+    channels
+}
+
+fn is_channel_wide_binding(binding: &Node, channel: &str, aliases: &BTreeMap<String, String>) -> bool {
+    let Some(matcher) = binding.member("match").filter(|m| m.is_object()) else { return false };
+    let text = |name: &str| matcher.member(name).and_then(Node::as_str).map(js_trim);
+    text("channel").and_then(|c| route_channel_id(c, aliases)).as_deref() == Some(channel)
+        && text("accountId") == Some("*")
+        && matcher.member("peer").is_none()
+        && text("guildId").is_none_or(str::is_empty)
+        && text("teamId").is_none_or(str::is_empty)
+        && matcher.member("roles").and_then(Node::as_array).is_none_or(|r| r.is_empty())
+}
+
+/// `normalizeRouteBindingChannelId`: a chat channel alias by its canonical id, any other id
+/// trimmed and lower-cased; blank ids are none.
+fn route_channel_id(raw: &str, aliases: &BTreeMap<String, String>) -> Option<String> {
+    let id = js_trim(raw).to_lowercase();
+    if id.is_empty() {
+        return None;
+    }
+    Some(aliases.get(&id).cloned().unwrap_or(id))
+}

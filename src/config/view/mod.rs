@@ -1,0 +1,4 @@
+//! Typed, read-only views of the loaded config: the facts commands ask about, computed once and
+//! read the way the release reads them (loosely where JavaScript does).
+
+pub mod inbound;
