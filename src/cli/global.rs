@@ -132,9 +132,19 @@ impl Global {
 }
 
 /// `NAME=VALUE` lines of a dotenv file (comments, `export`, quotes as dotenv reads them).
+/// The file is read within the limits of [`crate::userfile`]; it holds secrets, so a line that
+/// does not parse is never shown.
 fn read_env_file(path: &Path) -> miette::Result<Vec<(String, String)>> {
-    let error = |e: dotenvy::Error| miette::miette!(code = "cli::env-file", "{}: {e}", path.display());
-    dotenvy::from_path_iter(path).map_err(error)?.map(|item| item.map_err(error)).collect()
+    let bytes = crate::userfile::read(path, crate::userfile::MAX_INPUT_BYTES)
+        .map_err(|e| miette::miette!(code = "cli::env-file", "cannot read {}: {e}", path.display()))?;
+    let error = |e: dotenvy::Error| {
+        let why = match e {
+            dotenvy::Error::LineParse(_, at) => format!("a line does not parse (at character {at} of the line)"),
+            other => other.to_string(),
+        };
+        miette::miette!(code = "cli::env-file", "{}: {why}", path.display())
+    };
+    dotenvy::from_read_iter(bytes.as_slice()).map(|item| item.map_err(error)).collect()
 }
 
 /// The machine document of a refusal: `ok: false` and the issues with structured locations, as
@@ -225,5 +235,23 @@ impl MissingEnvVars {
             names: uses.keys().copied().collect::<Vec<_>>().join(", "),
             uses: lines.join("\n"),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_env_file_line_that_does_not_parse_is_not_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".env");
+        std::fs::write(&path, "GOOD=1\nBAD LINE hunter2-secret\n").unwrap();
+        let error = format!("{:?}", read_env_file(&path).unwrap_err());
+        assert!(error.contains("does not parse") && !error.contains("hunter2"), "{error}");
+        std::fs::write(&path, "A=1\nB='two'\n").unwrap();
+        assert_eq!(read_env_file(&path).unwrap(), [("A".into(), "1".into()), ("B".into(), "two".into())]);
+        #[cfg(unix)]
+        assert!(read_env_file(Path::new("/dev/zero")).is_err());
     }
 }

@@ -46,6 +46,8 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, String> {
     if !path.exists() {
         return Err(format!("approvals store {} does not exist", path.display()));
     }
+    // SQLite would block opening a FIFO, and read a device forever.
+    crate::userfile::ensure_regular_file(path).map_err(|e| format!("approvals store {}: {e}", path.display()))?;
     let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
         .map_err(|e| e.to_string())?;
     let mut stmt = conn
@@ -56,6 +58,11 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, String> {
         Some(row) => row.get::<_, String>(0).map(Some).map_err(|e| e.to_string()),
         None => Ok(None),
     }
+}
+
+/// A JSON error about a store that may be any file: quoted values and credentials masked.
+fn invalid_json(error: serde_json::Error) -> String {
+    format!("invalid JSON: {}", crate::config::secrets::parse_error_message(&error.to_string()))
 }
 
 /// The store path OpenClaw 2026.9 uses for a state dir (`$OPENCLAW_STATE_DIR/state/openclaw.sqlite`).
@@ -72,16 +79,14 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
         ApprovalsInput::Document(v) => (Ok(Some(v.clone())), "(inline document)".to_string()),
         ApprovalsInput::Sqlite(p) => {
             let text = read_sqlite(p);
-            let parsed = text.and_then(|t| {
-                t.map(|t| serde_json::from_str(&t).map_err(|e| format!("invalid JSON: {e}"))).transpose()
-            });
+            let parsed = text.and_then(|t| t.map(|t| serde_json::from_str(&t).map_err(invalid_json)).transpose());
             (parsed, format!("{}#exec_approvals_config", p.display()))
         }
         ApprovalsInput::JsonFile(p) => {
-            let parsed = match std::fs::read_to_string(p) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            let parsed = match crate::userfile::read_text(p, crate::userfile::MAX_INPUT_BYTES) {
+                Err(crate::userfile::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(e) => Err(e.to_string()),
-                Ok(t) => serde_json::from_str(&t).map(Some).map_err(|e| format!("invalid JSON: {e}")),
+                Ok(t) => serde_json::from_str(&t).map(Some).map_err(invalid_json),
             };
             (parsed, p.display().to_string())
         }
