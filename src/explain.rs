@@ -185,9 +185,15 @@ pub fn explain(
     let present = resolution.tools.contains(&name);
     let fixes = if present { Vec::new() } else { fixes(version, config, ctx, resolution, &name) };
     Explanation {
-        known_tool: pack.is_catalog_tool(&name) || resolution.candidates.contains(&name),
+        known_tool: pack.is_catalog_tool(&name)
+            || pack.plugins.iter().any(|p| p.tools.contains(&name))
+            || resolution.candidates.contains(&name),
         present,
-        not_constructed: resolution.not_constructed.get(&name).cloned(),
+        not_constructed: resolution.not_constructed.get(&name).cloned().or_else(|| {
+            (!present && !resolution.removed.contains_key(&name))
+                .then(|| policy::inventory::plugin_off_reason(version, config, ctx, &name))
+                .flatten()
+        }),
         removed_by: resolution.removed.get(&name).cloned(),
         steps,
         fixes,
@@ -535,6 +541,17 @@ mod tests {
             fix.edits.iter().for_each(|e| e.apply(&mut edited));
             assert!(crate::config::validate::validate_value(&edited, OpenClawVersion::V2026_9).is_empty(), "{fix:?}");
         }
+    }
+
+    #[test]
+    fn a_tool_of_a_plugin_that_is_off_says_which_switch_loads_it() {
+        let v = OpenClawVersion::V2026_2;
+        let config = json!({"channels": {"whatsapp": {"allowFrom": ["+1555"]}}});
+        let resolution = policy::resolve(v, &config, &SessionContext::default()).unwrap();
+        let explanation = explain(v, &config, &SessionContext::default(), &resolution, "whatsapp_login");
+        assert!(explanation.known_tool);
+        let reason = explanation.not_constructed.unwrap();
+        assert!(reason.contains("channels.whatsapp.enabled"), "{reason}");
     }
 
     #[test]

@@ -21,6 +21,7 @@ pub mod probe;
 pub mod report;
 pub mod simulate;
 pub mod suite;
+pub mod userfile;
 pub mod version;
 pub mod who_can;
 pub mod yaml;

@@ -133,7 +133,8 @@ impl LoadedFiles {
     /// `agents.entries.work…`), or a value read from an `$include`d file.
     pub fn written_path(&self, path: &KeyPath) -> Option<KeyPath> {
         let origin = self.loaded.origin(path.segments())?;
-        (origin.key_path != path.segments()).then(|| KeyPath(origin.key_path.clone()))
+        let written = origin.key_path();
+        (written != path.segments()).then_some(KeyPath(written))
     }
 
     /// Where the value at `path` is written, or its nearest written ancestor (where it would go).

@@ -39,6 +39,9 @@ pub struct VersionPack {
     pub post_policy: PostPolicyRules,
     /// When the provider searches natively, the managed `web_search` tool is not offered.
     pub native_web_search: Option<NativeWebSearch>,
+    /// 2026.2 builds `image` without `agents.defaults.imageModel` when it can pair a vision model
+    /// with the provider credentials it finds.
+    pub image_model_pairing: Option<ImageModelPairing>,
     #[serde(skip)]
     groups: Vec<(String, Vec<String>)>,
 }
@@ -210,6 +213,58 @@ pub struct BundledPlugin {
     /// When the release's config loader enables the plugin because the config uses it.
     #[serde(default)]
     pub auto_enable: Option<AutoEnable>,
+    /// 2026.2: `channels.<id>.enabled: true` also enables the plugin of this built-in chat channel.
+    #[serde(default)]
+    pub enabled_by_channel: bool,
+    /// The tools come from the channel's agent-tool hook, not the plugin-tool registry: the
+    /// pipeline treats them as core tools (no plugin group, no plugin-tool selection).
+    #[serde(default)]
+    pub channel_agent_tools: bool,
+    /// The settings of `channels.<id>` (or of one of its accounts) that hold its credentials,
+    /// read by the tool gates.
+    #[serde(default)]
+    pub credentials: Vec<String>,
+    /// Conditions the plugin checks before it registers a tool; a tool without one is registered
+    /// whenever the plugin loads.
+    #[serde(default)]
+    pub tool_gates: BTreeMap<String, ToolGate>,
+}
+
+/// When a channel plugin registers a tool (tools not listed are registered unconditionally).
+#[derive(Debug, Deserialize)]
+#[serde(tag = "when", rename_all = "camelCase", deny_unknown_fields)]
+pub enum ToolGate {
+    /// The channel's first enabled account whose credentials are non-blank strings (accounts
+    /// in `channels.<id>.accounts`, each over the channel block; the block itself when there are
+    /// none) has `tools.<flag>` truthy, `default` when unset.
+    AccountTool { flag: String, default: bool },
+    /// Every credential setting is truthy directly in `channels.<id>` (accounts do not count).
+    ChannelCredentials,
+}
+
+impl BundledPlugin {
+    /// The tools that are plugin tools to the pipeline (members of `group:plugins` and of the
+    /// plugin's own group).
+    pub fn plugin_tools(&self) -> &[String] {
+        if self.channel_agent_tools { &[] } else { &self.tools }
+    }
+}
+
+/// How 2026.2 pairs a vision model for the `image` tool when `agents.defaults.imageModel` is unset
+/// (`resolveImageModelConfigForTool`): credentials for any provider of `anyModelProviders`, or for
+/// the default model's provider when that is in `pairedProviders` or lists a model with image input
+/// under `models.providers.<provider>.models`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ImageModelPairing {
+    /// The provider of the default model when `agents.defaults.model` names none.
+    pub default_provider: String,
+    pub any_model_providers: Vec<String>,
+    pub paired_providers: Vec<String>,
+    /// Provider id spellings normalized before lookups (`z.ai` → `zai`).
+    pub provider_aliases: BTreeMap<String, String>,
+    /// The environment variables that hold each provider's credentials, in lookup order.
+    pub credential_env: BTreeMap<String, Vec<String>>,
 }
 
 /// The uses of the config that make 2026.9's loader auto-enable a bundled plugin: it sets
@@ -388,6 +443,18 @@ mod tests {
         assert_eq!(pack.normalize("image"), "image");
         let seed = VersionPack::get(OpenClawVersion::V2026_2);
         assert_eq!(seed.normalize("cron"), "cron");
+    }
+
+    #[test]
+    fn tool_gates_name_their_plugins_tools() {
+        for version in OpenClawVersion::ALL {
+            for plugin in &VersionPack::get(version).plugins {
+                for tool in plugin.tool_gates.keys() {
+                    assert!(plugin.tools.contains(tool), "{version}: {} gates unknown tool {tool}", plugin.id);
+                }
+                assert!(plugin.tool_gates.is_empty() || !plugin.credentials.is_empty(), "{}", plugin.id);
+            }
+        }
     }
 
     #[test]

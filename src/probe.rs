@@ -95,7 +95,7 @@ pub const BUILTIN_PROBES: &[&str] = &[
 
 /// Probe commands from a file: one per line; blank lines and `#` comments are skipped.
 pub fn read_probe_file(path: &Path) -> miette::Result<Vec<String>> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::userfile::read_text(path, crate::userfile::MAX_INPUT_BYTES)
         .map_err(|e| miette::miette!(code = "probe::read", "cannot read {}: {e}", path.display()))?;
     let commands: Vec<String> =
         text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect();

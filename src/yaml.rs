@@ -26,14 +26,6 @@ pub enum YamlError {
     Syntax(String),
 }
 
-/// Reads a YAML file, at most one byte more than [`MAX_BYTES`] (so [`from_str`] can refuse it).
-pub fn read_text(path: &std::path::Path) -> std::io::Result<String> {
-    use std::io::Read;
-    let mut text = String::new();
-    std::fs::File::open(path)?.take(MAX_BYTES as u64 + 1).read_to_string(&mut text)?;
-    Ok(text)
-}
-
 /// Parses `text` after checking its size and nesting.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     if text.len() > MAX_BYTES {

@@ -286,12 +286,17 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
 
 fn read_command(file: &Path) -> miette::Result<String> {
     let bytes = if file == Path::new("-") {
+        let limit = crate::userfile::MAX_INPUT_BYTES;
         let mut buffer = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut buffer)
+        std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin().lock(), limit + 1), &mut buffer)
             .map_err(|e| miette::miette!("cannot read standard input: {e}"))?;
+        if buffer.len() as u64 > limit {
+            return Err(miette::miette!(code = "exec::read", "standard input is larger than {limit} bytes"));
+        }
         buffer
     } else {
-        std::fs::read(file).map_err(|e| miette::miette!(code = "exec::read", "cannot read {}: {e}", file.display()))?
+        crate::userfile::read(file, crate::userfile::MAX_INPUT_BYTES)
+            .map_err(|e| miette::miette!(code = "exec::read", "cannot read {}: {e}", file.display()))?
     };
     Ok(exec::command_from_bytes(&bytes)?)
 }

@@ -11,7 +11,9 @@ use serde_json::{Value, json};
 
 use super::output::{self, Format};
 use crate::OpenClawVersion;
-use crate::config::{ConfigError, LoadOptions, LoadedConfig, Location, MissingEnvVar, ValidationIssue, WarningKind};
+use crate::config::{
+    ConfigError, ConfigWarning, LoadOptions, LoadedConfig, Location, MissingEnvVar, ValidationIssue, WarningKind,
+};
 use crate::loading::{self, LoadedFiles, Refusal};
 
 /// Flags every command takes.
@@ -119,22 +121,35 @@ impl Global {
             return;
         }
         let mut missing_warned = false;
+        let mut migrated = Vec::new();
         for warning in loaded.warnings() {
             match warning.kind {
                 WarningKind::MissingEnvVar => missing_warned = true,
+                WarningKind::Migrated => migrated.push(warning),
                 _ => output::write_stderr(&format!("{:?}", miette::Report::new(warning.clone()))),
             }
         }
-        if let Some(grouped) = MissingEnvVars::group(loaded.unset_env_vars()).filter(|_| missing_warned) {
+        let missing = GroupedWarning::missing_env_vars(loaded.unset_env_vars()).filter(|_| missing_warned);
+        for grouped in GroupedWarning::migrated(&migrated).into_iter().chain(missing) {
             output::write_stderr(&format!("{:?}", miette::Report::new(grouped)));
         }
     }
 }
 
 /// `NAME=VALUE` lines of a dotenv file (comments, `export`, quotes as dotenv reads them).
+/// The file is read within the limits of [`crate::userfile`]; it holds secrets, so a line that
+/// does not parse is never shown.
 fn read_env_file(path: &Path) -> miette::Result<Vec<(String, String)>> {
-    let error = |e: dotenvy::Error| miette::miette!(code = "cli::env-file", "{}: {e}", path.display());
-    dotenvy::from_path_iter(path).map_err(error)?.map(|item| item.map_err(error)).collect()
+    let bytes = crate::userfile::read(path, crate::userfile::MAX_INPUT_BYTES)
+        .map_err(|e| miette::miette!(code = "cli::env-file", "cannot read {}: {e}", path.display()))?;
+    let error = |e: dotenvy::Error| {
+        let why = match e {
+            dotenvy::Error::LineParse(_, at) => format!("a line does not parse (at character {at} of the line)"),
+            other => other.to_string(),
+        };
+        miette::miette!(code = "cli::env-file", "{}: {why}", path.display())
+    };
+    dotenvy::from_read_iter(bytes.as_slice()).map(|item| item.map_err(error)).collect()
 }
 
 /// The machine document of a refusal: `ok: false` and the issues with structured locations, as
@@ -180,19 +195,24 @@ fn error_location(error: &ConfigError) -> Option<Location> {
     })
 }
 
-/// Every `${VAR}` without a value, one diagnostic: each variable once, with where it is used.
-#[derive(Debug, thiserror::Error)]
-#[error("{count} environment variable{plural} not set, so the literal `${{VAR}}` text stays in the config: {names}")]
-struct MissingEnvVars {
-    count: usize,
-    plural: &'static str,
-    names: String,
-    uses: String,
+/// `file:line:col` with the file relative to the working directory, for one-line mentions.
+fn short_place(origin: &crate::config::Origin) -> String {
+    format!("{}:{}:{}", crate::report::display_path(origin.file()), origin.line, origin.column)
 }
 
-impl Diagnostic for MissingEnvVars {
+/// Several warnings of one kind told once: a title and one line per occurrence with its place.
+#[derive(Debug, thiserror::Error)]
+#[error("{title}")]
+struct GroupedWarning {
+    code: &'static str,
+    title: String,
+    lines: Vec<String>,
+    advice: &'static str,
+}
+
+impl Diagnostic for GroupedWarning {
     fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        Some(Box::new(WarningKind::MissingEnvVar.code()))
+        Some(Box::new(self.code))
     }
 
     fn severity(&self) -> Option<miette::Severity> {
@@ -200,30 +220,72 @@ impl Diagnostic for MissingEnvVars {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
-        Some(Box::new(format!(
-            "{}\nset them where the gateway runs, in the config's `env` block, or here with --env NAME=VALUE or --env-file FILE",
-            self.uses
-        )))
+        Some(Box::new(format!("{}\n{}", self.lines.join("\n"), self.advice)))
     }
 }
 
-impl MissingEnvVars {
-    fn group(missing: &[MissingEnvVar]) -> Option<Self> {
+impl GroupedWarning {
+    /// Every `${VAR}` without a value: each variable once, with where it is used.
+    fn missing_env_vars(missing: &[MissingEnvVar]) -> Option<Self> {
         let mut uses: BTreeMap<&str, Vec<String>> = BTreeMap::new();
         for var in missing {
             let path = crate::keypath::KeyPath(var.path.clone());
-            let at = var.origin.as_deref().map(|o| format!(" ({})", Location::from(o))).unwrap_or_default();
+            let at = var.origin.as_deref().map(|o| format!(" ({})", short_place(o))).unwrap_or_default();
             uses.entry(var.name.as_str()).or_default().push(format!("{path}{at}"));
         }
         if uses.is_empty() {
             return None;
         }
-        let lines: Vec<String> = uses.iter().map(|(name, at)| format!("{name} is used at {}", at.join(", "))).collect();
-        Some(MissingEnvVars {
-            count: uses.len(),
-            plural: if uses.len() == 1 { " is" } else { "s are" },
-            names: uses.keys().copied().collect::<Vec<_>>().join(", "),
-            uses: lines.join("\n"),
+        let count = uses.len();
+        let names = uses.keys().copied().collect::<Vec<_>>().join(", ");
+        Some(GroupedWarning {
+            code: WarningKind::MissingEnvVar.code(),
+            title: format!(
+                "{count} environment variable{} not set, so the literal `${{VAR}}` text stays in the config: {names}",
+                if count == 1 { " is" } else { "s are" }
+            ),
+            lines: uses.iter().map(|(name, at)| format!("{name} is used at {}", at.join(", "))).collect(),
+            advice: "set them where the gateway runs, in the config's `env` block, or here with --env NAME=VALUE or \
+                     --env-file FILE",
         })
+    }
+
+    /// The legacy forms the release rewrites while loading, in its own words.
+    fn migrated(warnings: &[&ConfigWarning]) -> Option<Self> {
+        if warnings.is_empty() {
+            return None;
+        }
+        let line = |w: &&ConfigWarning| {
+            let at = w.origin.as_deref().map(|o| format!(" ({})", short_place(o))).unwrap_or_default();
+            format!("{}{at}", crate::escape::visible(&w.message))
+        };
+        Some(GroupedWarning {
+            code: "config::migrated",
+            title: format!(
+                "OpenClaw rewrites {} legacy form{} while loading this config; it works, but the file should be updated",
+                warnings.len(),
+                if warnings.len() == 1 { "" } else { "s" }
+            ),
+            lines: warnings.iter().map(line).collect(),
+            advice: "`clawpolicy lint` shows the edit for each (CP109), or run `openclaw doctor --fix`",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_env_file_line_that_does_not_parse_is_not_shown() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".env");
+        std::fs::write(&path, "GOOD=1\nBAD LINE hunter2-secret\n").unwrap();
+        let error = format!("{:?}", read_env_file(&path).unwrap_err());
+        assert!(error.contains("does not parse") && !error.contains("hunter2"), "{error}");
+        std::fs::write(&path, "A=1\nB='two'\n").unwrap();
+        assert_eq!(read_env_file(&path).unwrap(), [("A".into(), "1".into()), ("B".into(), "two".into())]);
+        #[cfg(unix)]
+        assert!(read_env_file(Path::new("/dev/zero")).is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! `clawpolicy lint`: what is wrong or risky in this config, where, and how to fix it.
 
 use std::fmt;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::ConfigArgs;
 use super::output;
+use crate::config::snippet::{Excerpt, Mark};
 use crate::exec::{self, ApprovalsInput};
 use crate::lint::suppress::{Suppression, Suppressions};
 use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
@@ -104,7 +105,7 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
     let text = match args.format {
-        LintFormat::Human => human(&report, &unused),
+        LintFormat::Human => return finish(output::stream_stdout(|out| human(out, &report, &unused)), &report),
         LintFormat::Json => {
             let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: unused };
             return finish(output::emit_machine(output::Format::Json, "lint", &document), &report);
@@ -127,8 +128,13 @@ fn load_suppressions(args: &LintArgs, loaded: &crate::config::LoadedConfig) -> m
     if args.no_suppressions {
         return Ok(Suppressions::default());
     }
-    let file =
-        args.suppressions.clone().or_else(|| loaded.config_paths().first().and_then(|p| Suppressions::discover(p)));
+    let discovered = match (&args.suppressions, loaded.config_paths().first()) {
+        (None, Some(config)) => {
+            Suppressions::discover(config).map_err(|e| miette::miette!(code = "lint::suppressions", "{e}"))?
+        }
+        _ => None,
+    };
+    let file = args.suppressions.clone().or(discovered);
     match file {
         Some(path) => Suppressions::read(&path).map_err(|e| miette::miette!(code = "lint::suppressions", "{e}")),
         None => Ok(Suppressions::default()),
@@ -231,11 +237,12 @@ fn junit(report: &LintReport) -> miette::Result<String> {
     report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("{e}"))
 }
 
-/// A finding as a miette diagnostic: the snippet of the json5 source (secrets masked) with a
+/// A finding as a miette diagnostic: a few lines of the json5 source (secrets masked) with a
 /// label under the value, the help, and where the rule is documented.
 struct FindingDiagnostic<'a> {
     finding: &'a Finding,
     help: String,
+    excerpt: Option<Excerpt>,
 }
 
 impl fmt::Debug for FindingDiagnostic<'_> {
@@ -270,31 +277,32 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        let origin = self.finding.location.as_ref()?.origin.as_ref()?;
-        Some(&origin.source.display_source as &dyn SourceCode)
+        self.excerpt.as_ref().map(|e| e as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let origin = self.finding.location.as_ref()?.origin.as_ref()?;
-        let label = format!("{}", self.finding.severity);
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(label), origin.label_span()))))
+        self.excerpt.as_ref().map(Excerpt::labels)
     }
 }
 
-fn human(report: &LintReport, unused: &[&Suppression]) -> String {
+/// Writes the human report finding by finding: the output of a config with thousands of
+/// findings is streamed, never held whole.
+fn human(out: &mut dyn Write, report: &LintReport, unused: &[&Suppression]) -> std::io::Result<()> {
     let terminal = std::io::stdout().is_terminal();
     let color = output::styled(terminal);
     let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let width = if terminal { 100 } else { usize::MAX };
     let handler = GraphicalReportHandler::new_themed(theme).with_width(width).with_wrap_lines(terminal);
-    let mut text = String::new();
     for finding in &report.findings {
+        let mut text = String::new();
         let mut help = finding.help.clone().unwrap_or_default();
         if let Some(check) = &finding.openclaw_check {
             help.push_str(&format!("\nOpenClaw audit: {check}"));
         }
         help.push_str(&format!("\ndocs: `clawpolicy rule {}` (docs/rules.md#{})", finding.code, rule_anchor(finding)));
-        let diagnostic = FindingDiagnostic { finding, help: help.trim_start().to_string() };
+        let origin = finding.location.as_ref().and_then(|l| l.origin.as_ref());
+        let excerpt = origin.map(|o| Excerpt::new(&o.source, vec![Mark::member(o, finding.severity.to_string())]));
+        let diagnostic = FindingDiagnostic { finding, help: help.trim_start().to_string(), excerpt };
         if let Some(location) = &finding.location
             && location.origin.is_none()
         {
@@ -303,7 +311,9 @@ fn human(report: &LintReport, unused: &[&Suppression]) -> String {
         // Rendering into a String cannot fail.
         let _ = handler.render_report(&mut text, &diagnostic);
         text.push('\n');
+        out.write_all(text.as_bytes())?;
     }
+    let mut text = String::new();
     if let Some(first) = report.skipped.first() {
         // The codes are in `--format json`; here the count and the reason say enough.
         text.push_str(&format!("note: {} rules did not run: {}\n", report.skipped.len(), first.reason));
@@ -315,7 +325,7 @@ fn human(report: &LintReport, unused: &[&Suppression]) -> String {
         ));
     }
     text.push_str(&summary_line(report));
-    text
+    out.write_all(text.as_bytes())
 }
 
 fn rule_anchor(finding: &Finding) -> String {
@@ -340,4 +350,145 @@ fn summary_line(report: &LintReport) -> String {
         report.rules_run,
         report.openclaw_version.release()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::OpenClawVersion;
+    use crate::config::{self, LoadOptions};
+
+    /// A member of a config's root that plants `{s}` where a secret belongs (under a secret key,
+    /// misspelled or not, in an env block, in URL userinfo or a credential query parameter).
+    const PLANTS: &[&str] = &[
+        r#"gateway: { auth: { mode: "token", token: "{s}" } }"#,
+        r#"gateway: { auth: { mode: "password", password: "{s}" } }"#,
+        r#"gateway: { auth: { password: {n} } }"#,
+        r#"gateway: { remote: { url: "wss://user:{s}@gw.example:443", token: "{s}" } }"#,
+        r#"channels: { telegram: { botToken: "{s}", enabled: true } }"#,
+        r#"channels: { telegram: { botTokn: "{s}" } }"#,
+        r#"tokne: "{s}""#,
+        r#"models: { providers: { p: { baseUrl: "https://user:{s}@llm.example/v1", apiKy: "{s}" } } }"#,
+        r#"models: { providers: { q: { baseUrl: "https://u:{s}@llm.example/${NOT_SET_ANYWHERE}" } } }"#,
+        r#"tools: { web: { fetch: { url: "https://h.example/x?api_key={s}&token={s}" } } }"#,
+        r#"env: { vars: { GH_PAT: "{s}" } }"#,
+        r#"env: { MY_PLAIN_NAME: "{s}" }"#,
+        r#"skills: { entries: { x: { apiKey: "{s}" } } }"#,
+    ];
+
+    /// Members that make findings of their own.
+    const NOISE: &[&str] = &[
+        r#"tools: { alsoAlow: ["browser"], profile: "coding" }"#,
+        r#"tools: { profile: 5 }"#,
+        r#"agents: { defaults: { sandbox: { mode: "lenient" } } }"#,
+        r#"tools: { exec: { security: "full" } }"#,
+        r#"gateway: { bind: "lan" }"#,
+    ];
+
+    #[derive(Debug, Clone)]
+    struct Case {
+        text: String,
+        secrets: Vec<String>,
+    }
+
+    fn case() -> impl Strategy<Value = Case> {
+        let member = (0..PLANTS.len(), "[A-Za-z0-9]{10,16}", 1_000_000_000_000u64..9_000_000_000_000_000);
+        (
+            prop::collection::vec(member, 1..5),
+            prop::collection::vec(0..NOISE.len(), 0..3),
+            any::<bool>(),
+            any::<bool>(),
+            prop::option::of(any::<prop::sample::Index>()),
+        )
+            .prop_map(|(plants, noise, one_line, value_on_next_line, cut)| {
+                let mut secrets = Vec::new();
+                let mut members: Vec<String> = plants
+                    .into_iter()
+                    .map(|(template, word, number)| {
+                        let secret = format!("Pl4nt{word}");
+                        secrets.push(secret.clone());
+                        secrets.push(number.to_string());
+                        PLANTS[template].replace("{s}", &secret).replace("{n}", &number.to_string())
+                    })
+                    .collect();
+                members.extend(noise.into_iter().map(|i| NOISE[i].to_string()));
+                let separator = if one_line { ", " } else { ",\n  " };
+                let mut text = format!("{{\n  {}\n}}\n", members.join(separator));
+                if value_on_next_line {
+                    text = text.replace(": \"", ":\n      \"");
+                }
+                if let Some(cut) = cut {
+                    let mut at = cut.index(text.len());
+                    while !text.is_char_boundary(at) {
+                        at -= 1;
+                    }
+                    text.truncate(at);
+                }
+                Case { text, secrets }
+            })
+    }
+
+    fn render(diagnostic: &dyn Diagnostic) -> String {
+        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(usize::MAX);
+        let mut out = diagnostic.to_string();
+        let _ = handler.render_report(&mut out, diagnostic);
+        out
+    }
+
+    /// Everything `lint` and the loader print for `text`, in every format.
+    fn every_output(text: &str, version: OpenClawVersion) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("openclaw.json5");
+        std::fs::write(&path, text).unwrap();
+        let opts = LoadOptions { version, env: Default::default(), cwd: dir.path().to_path_buf() };
+        let loaded = match config::load(&[path], &opts) {
+            Ok(loaded) => loaded,
+            Err(error) => return render(&error),
+        };
+        let issues = config::validate(&loaded, version);
+        let mut out: String = issues.iter().map(|i| render(i)).collect();
+        out.extend(loaded.warnings().iter().map(|w| render(w)));
+        let ctx = LintContext::new(version, &loaded, &issues, None);
+        let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
+        let report = lint::lint(&ctx, &selection, &Suppressions::default());
+        let mut human_text = Vec::new();
+        human(&mut human_text, &report, &[]).unwrap();
+        out.push_str(&String::from_utf8(human_text).unwrap());
+        let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: Vec::new() };
+        out.push_str(&serde_json::to_string(&document).unwrap());
+        out.push_str(&report::sarif::render("clawpolicy", "0", &report_rules(), &report_findings(&report)));
+        out.push_str(&report::github::annotations(&report_findings(&report)));
+        out.push_str(&junit(&report).unwrap());
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn no_planted_secret_appears_in_any_output(case in case(), v2 in any::<bool>()) {
+            let version = if v2 { OpenClawVersion::V2026_2 } else { OpenClawVersion::V2026_9 };
+            let out = every_output(&case.text, version);
+            for secret in &case.secrets {
+                prop_assert!(!out.contains(secret.as_str()), "{} leaked:\n{}\n---\n{}", secret, case.text, out);
+            }
+        }
+    }
+
+    #[test]
+    fn an_unknown_key_deep_in_a_large_object_shows_a_few_lines() {
+        let body: String =
+            (0..300).map(|i| format!("      \"agent{i}\": {{ \"workspace\": \"/w/{i}\" }},\n")).collect();
+        let text = format!(
+            "{{\n  \"agents\": {{\n    \"entries\": {{\n{body}      \"x\": {{ \"tols\": {{}} }}\n    }}\n  }}\n}}\n"
+        );
+        let out = every_output(&text, OpenClawVersion::V2026_9);
+        let human_part = &out[out.find("CP101").unwrap()..];
+        let finding = &human_part[..human_part.find("docs:").unwrap()];
+        assert!(finding.lines().count() <= 14, "{finding}");
+        assert!(finding.contains("\"tols\""), "{finding}");
+    }
 }

@@ -218,10 +218,12 @@ pub fn unknown_agent(agent: &str, known: &[String], within: &str) -> miette::Rep
 pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
     let mut plugin_tools = match file {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = crate::userfile::read_text(path, crate::userfile::MAX_INPUT_BYTES)
                 .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
-            serde_json::from_str::<Vec<PluginTool>>(&text)
-                .map_err(|e| miette::miette!(code = "cli::plugins", "{}: {e}", path.display()))?
+            serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
+                let message = crate::config::secrets::parse_error_message(&e.to_string());
+                miette::miette!(code = "cli::plugins", "{}: {message}", path.display())
+            })?
         }
         None => Vec::new(),
     };

@@ -7,6 +7,8 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::userfile::{self, ReadError};
+
 /// Version of the JSON/YAML documents the commands print; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -76,6 +78,36 @@ pub fn write_stdout(text: &str) -> miette::Result<()> {
     }
 }
 
+/// [`write_stdout`] for a long output written piece by piece (thousands of findings), so it is
+/// never held whole: buffered, each piece made safe as `write_stdout` makes its text.
+pub fn stream_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> miette::Result<()> {
+    let mut out = SafeWriter { inner: std::io::BufWriter::new(std::io::stdout().lock()), styled: stdout_styled() };
+    match write(&mut out).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
+        _ => Ok(()),
+    }
+}
+
+/// Off a terminal, control characters in each piece written are made visible.
+struct SafeWriter<W> {
+    inner: W,
+    styled: bool,
+}
+
+impl<W: Write> Write for SafeWriter<W> {
+    fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
+        match std::str::from_utf8(piece) {
+            Ok(text) if !self.styled => self.inner.write_all(crate::escape::block(text).as_bytes())?,
+            _ => self.inner.write_all(piece)?,
+        }
+        Ok(piece.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
 /// Whether output on this stream may carry colour and styles: only on a terminal, and never
 /// when `NO_COLOR` is set (<https://no-color.org>).
 pub fn styled(stream_is_terminal: bool) -> bool {
@@ -117,20 +149,22 @@ pub fn run_jsonl(
     mut answer: impl FnMut(Result<Value, String>) -> Value,
 ) -> miette::Result<std::process::ExitCode> {
     use std::io::BufRead;
-    let reader: Box<dyn BufRead> = if path == std::path::Path::new("-") {
+    let read_error = |e: ReadError| miette::miette!(code = "batch::read", "cannot read {}: {e}", path.display());
+    let mut reader: Box<dyn BufRead> = if path == std::path::Path::new("-") {
         Box::new(std::io::stdin().lock())
     } else {
-        let file = std::fs::File::open(path)
-            .map_err(|e| miette::miette!(code = "batch::read", "cannot open {}: {e}", path.display()))?;
-        Box::new(std::io::BufReader::new(file))
+        Box::new(std::io::BufReader::new(userfile::open(path).map_err(read_error)?))
     };
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    for (number, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| miette::miette!(code = "batch::read", "{}: {e}", path.display()))?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        let case = serde_json::from_str::<Value>(&line).map_err(|e| format!("line {}: {e}", number + 1));
+    let mut line = Vec::new();
+    for number in 1.. {
+        let case = match userfile::read_line(&mut reader, &mut line, userfile::MAX_INPUT_BYTES) {
+            Ok(false) => break,
+            Ok(true) if line.trim_ascii().is_empty() => continue,
+            Ok(true) => serde_json::from_slice::<Value>(&line).map_err(|e| format!("line {number}: {e}")),
+            Err(ReadError::TooLarge(limit)) => Err(format!("line {number}: longer than {limit} bytes")),
+            Err(e) => return Err(read_error(e)),
+        };
         let mut result = answer(case);
         if let Some(object) = result.as_object_mut() {
             object.insert("schemaVersion".into(), SCHEMA_VERSION.into());

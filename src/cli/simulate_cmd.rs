@@ -33,10 +33,12 @@ pub struct SimulateArgs {
 
 pub fn run(global: &super::Global, args: &SimulateArgs) -> miette::Result<ExitCode> {
     let cli_version = global.version;
-    let text = crate::yaml::read_text(&args.scenario)
+    let text = crate::userfile::read_text(&args.scenario, crate::userfile::MAX_INPUT_BYTES)
         .map_err(|e| miette::miette!(code = "simulate::read", "cannot read {}: {e}", args.scenario.display()))?;
-    let scenario = scenario::parse(&text)
-        .map_err(|e| miette::miette!(code = "simulate::scenario", "{}: {e}", args.scenario.display()))?;
+    let scenario = scenario::parse(&text).map_err(|e| {
+        let message = crate::config::secrets::parse_error_message(&e.to_string());
+        miette::miette!(code = "simulate::scenario", "{}: {message}", args.scenario.display())
+    })?;
     let version = match &scenario.openclaw_version {
         Some(v) => v.parse().map_err(|e| miette::miette!(code = "simulate::scenario", "openclawVersion: {e}"))?,
         None => cli_version,

@@ -8,6 +8,7 @@ use super::json5::{self, MAX_FILE_BYTES, ParseNote};
 use super::path::PathSeg;
 use super::source::{Origin, SourceFile};
 use super::tree::Node;
+use crate::userfile::{self, ReadError};
 
 /// One file as written: its source text and its own parsed tree (spans into that text).
 #[derive(Debug, Clone)]
@@ -42,19 +43,24 @@ pub(crate) struct ParseFailure {
 }
 
 impl Documents {
-    /// Reads a file with the size cap that protects us from hostile input.
+    /// Reads a file the way OpenClaw does (`readFileSync(path, "utf-8")`: invalid UTF-8 becomes
+    /// U+FFFD), within the limits that protect us from hostile input ([`crate::userfile`]).
     pub fn read(path: &Path) -> Result<String, ConfigError> {
-        let size =
-            std::fs::metadata(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })?.len();
-        if size > MAX_FILE_BYTES {
-            return Err(ConfigError::TooLarge { path: path.to_path_buf(), size, limit: MAX_FILE_BYTES });
-        }
-        std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_path_buf(), source })
+        let bytes = userfile::read(path, MAX_FILE_BYTES).map_err(|error| match error {
+            ReadError::Io(source) => ConfigError::Read { path: path.to_path_buf(), source },
+            ReadError::NotRegular(kind) => ConfigError::NotRegular { path: path.to_path_buf(), kind },
+            ReadError::TooLarge(limit) => ConfigError::TooLarge { path: path.to_path_buf(), limit },
+        })?;
+        Ok(match String::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(invalid) => String::from_utf8_lossy(invalid.as_bytes()).into_owned(),
+        })
     }
 
-    /// Parses `text` as the file `path` and records it; returns the root to resolve.
-    pub fn parse(&mut self, path: PathBuf, text: String) -> Result<Node, ParseFailure> {
-        let outcome = json5::parse(path, text);
+    /// Parses `text` as the file `path`, whose root lands at `base` in the resolved config, and
+    /// records it; returns the root to resolve.
+    pub fn parse(&mut self, path: PathBuf, text: String, base: &[PathSeg]) -> Result<Node, ParseFailure> {
+        let outcome = json5::parse_at(path, text, base);
         match outcome.document {
             Ok(parsed) => {
                 self.notes.extend(parsed.notes);
@@ -62,13 +68,68 @@ impl Documents {
                 Ok(parsed.root)
             }
             Err(err) => Err(ParseFailure {
-                at: Box::new(Snippet {
-                    src: outcome.source.named_source(),
-                    span: err.span,
-                    label: err.message.clone(),
-                }),
+                at: Snippet::new(&outcome.source, err.span, err.message.clone()),
                 message: err.message,
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn files_are_read_as_node_reads_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("c.json5");
+        std::fs::write(&path, b"\xef\xbb\xbf{a: 'x\xffy'}").unwrap();
+        assert_eq!(Documents::read(&path).unwrap(), "\u{feff}{a: 'x\u{fffd}y'}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn devices_and_fifos_are_refused_before_reading() {
+        assert!(matches!(
+            Documents::read(Path::new("/dev/zero")),
+            Err(ConfigError::NotRegular { kind: "a character device", .. })
+        ));
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo.json5");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        assert!(matches!(Documents::read(&fifo), Err(ConfigError::NotRegular { kind: "a FIFO", .. })));
+    }
+
+    #[test]
+    fn an_unparsable_file_is_echoed_only_as_a_masked_bounded_snippet() {
+        // What `/proc/self/environ` looks like: one line, NUL-separated assignments.
+        let environ = format!(
+            "HOSTNAME=box\0AWS_SECRET_ACCESS_KEY=hunter2hunter2\0GH_TOKEN=ghp_{}\0{}",
+            "a1".repeat(18),
+            "LONG=x\0".repeat(10_000)
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("environ");
+        std::fs::write(&path, &environ).unwrap();
+        let err =
+            crate::config::load(&[path], &crate::config::test_support::options(crate::OpenClawVersion::V2026_9, &[]))
+                .unwrap_err();
+        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
+        let mut shown = String::new();
+        handler.render_report(&mut shown, &err).unwrap();
+        assert!(!shown.contains("hunter2") && !shown.contains("a1a1a1"), "{shown}");
+        assert!(!shown.contains('\0') && shown.len() < 2_000, "{shown}");
+    }
+
+    #[test]
+    fn the_size_cap_holds_while_reading() {
+        if Path::new("/proc/self/environ").exists() {
+            // procfs reports 0 bytes; the read itself is capped.
+            assert!(Documents::read(Path::new("/proc/self/environ")).is_ok());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.json5");
+        std::fs::write(&path, vec![b' '; MAX_FILE_BYTES as usize + 1]).unwrap();
+        assert!(matches!(Documents::read(&path), Err(ConfigError::TooLarge { .. })));
     }
 }

@@ -124,19 +124,16 @@ enum Token {
     Reference { name: String, end: usize },
 }
 
-/// `[A-Z_][A-Z0-9_]*`: only upper-case names are references.
-fn is_env_name(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars.next().is_some_and(|c| c.is_ascii_uppercase() || c == '_')
-        && chars.all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
-}
-
-/// The token starting at `chars[i] == '$'`, if any; the name ends at the *first* `}`.
+/// The token starting at `chars[i] == '$'`, if any. OpenClaw's pattern is `[A-Z_][A-Z0-9_]*`
+/// closed by the *first* `}`: a name is read only as far as name characters go, so that every
+/// character is looked at a bounded number of times (a `"${"` repeated 50,000 times is linear).
 fn token_at(chars: &[char], i: usize) -> Option<Token> {
     let name_until_brace = |start: usize| {
-        let end = start + chars.get(start..)?.iter().position(|&c| c == '}')?;
-        let name: String = chars[start..end].iter().collect();
-        is_env_name(&name).then_some((name, end))
+        let is_name_char = |c: &char| c.is_ascii_uppercase() || c.is_ascii_digit() || *c == '_';
+        let length = chars.get(start..)?.iter().take_while(|c| is_name_char(c)).count();
+        let end = start + length;
+        let valid = length > 0 && !chars[start].is_ascii_digit() && chars.get(end) == Some(&'}');
+        valid.then(|| (chars[start..end].iter().collect::<String>(), end))
     };
     if chars.get(i + 1) == Some(&'$')
         && chars.get(i + 2) == Some(&'{')
@@ -267,6 +264,17 @@ mod tests {
         let blocked = Node::from_value(&json!({"env": {"vars": {"OPENCLAW_INCLUDE_ROOTS": "/x"}}}));
         export_env_block(&blocked, &mut v9, OpenClawVersion::V2026_9);
         assert!(v9.is_empty());
+    }
+
+    #[test]
+    fn scanning_is_linear_in_the_length_of_the_string() {
+        let hostile = "${".repeat(50_000) + &"$${".repeat(50_000) + "${A";
+        let started = std::time::Instant::now();
+        assert_eq!(sub(&hostile, &[("A", "x")]), (hostile.clone(), vec![]));
+        assert!(!contains_env_reference(&hostile));
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+        // Still the first `}` that closes a name.
+        assert_eq!(sub("${A${A}}", &[("A", "x")]).0, "${Ax}");
     }
 
     #[test]

@@ -2,33 +2,33 @@
 
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
-use miette::{Diagnostic, LabeledSpan, NamedSource, Severity, SourceCode, SourceSpan};
+use miette::{Diagnostic, LabeledSpan, Severity, SourceCode, SourceSpan};
 
-use super::source::Origin;
+use super::snippet::{Excerpt, Mark};
+use super::source::{Origin, SourceFile};
 
-/// A labelled place in a source file.
+/// A labelled place in a source file, with the few lines around it.
 #[derive(Clone)]
 pub struct Snippet {
-    pub src: NamedSource<Arc<str>>,
-    pub span: SourceSpan,
-    pub label: String,
+    excerpt: Excerpt,
 }
 
 impl Snippet {
-    pub fn at(origin: &Origin, label: impl Into<String>) -> Box<Self> {
-        Box::new(Snippet { src: origin.named_source(), span: origin.span, label: label.into() })
+    pub fn new(source: &SourceFile, span: SourceSpan, label: impl Into<String>) -> Box<Self> {
+        Box::new(Snippet { excerpt: Excerpt::new(source, vec![Mark::new(span, label)]) })
     }
 
-    fn labels(&self) -> Box<dyn Iterator<Item = LabeledSpan> + '_> {
-        Box::new(std::iter::once(LabeledSpan::new_with_span(Some(self.label.clone()), self.span)))
+    /// The value at `origin` (with its key, when it has one).
+    pub fn at(origin: &Origin, label: impl Into<String>) -> Box<Self> {
+        Box::new(Snippet { excerpt: Excerpt::new(&origin.source, vec![Mark::member(origin, label)]) })
     }
 }
 
 impl fmt::Debug for Snippet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Snippet({} @{:?}: {})", self.src.name(), self.span, self.label)
+        write!(f, "Snippet({:?})", self.excerpt.labels().collect::<Vec<_>>())
     }
 }
 
@@ -95,8 +95,10 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    #[error("config file {} is too large ({size} bytes; at most {limit} bytes are read)", path.display())]
-    TooLarge { path: PathBuf, size: u64, limit: u64 },
+    #[error("config file {} is too large (more than {limit} bytes)", path.display())]
+    TooLarge { path: PathBuf, limit: u64 },
+    #[error("config file {} is not a regular file (it is {kind})", path.display())]
+    NotRegular { path: PathBuf, kind: &'static str },
     #[error("JSON5 parse failed: {message}")]
     Parse { path: PathBuf, message: String, at: Box<Snippet> },
     #[error("config nests deeper than {limit} levels")]
@@ -121,7 +123,10 @@ impl ConfigError {
             ConfigError::NotObject { at, .. } | ConfigError::Include { at, .. } | ConfigError::TooDeep { at, .. } => {
                 at.as_deref()
             }
-            ConfigError::NotFound { .. } | ConfigError::Read { .. } | ConfigError::TooLarge { .. } => None,
+            ConfigError::NotFound { .. }
+            | ConfigError::Read { .. }
+            | ConfigError::TooLarge { .. }
+            | ConfigError::NotRegular { .. } => None,
         }
     }
 }
@@ -132,6 +137,7 @@ impl Diagnostic for ConfigError {
             ConfigError::NotFound { .. } => "config::not-found",
             ConfigError::Read { .. } => "config::read",
             ConfigError::TooLarge { .. } => "config::too-large",
+            ConfigError::NotRegular { .. } => "config::not-regular-file",
             ConfigError::TooDeep { .. } => "config::too-deep",
             ConfigError::Parse { .. } => "config::parse",
             ConfigError::NotObject { .. } => "config::not-object",
@@ -152,6 +158,9 @@ impl Diagnostic for ConfigError {
             ConfigError::Parse { .. } => Box::new(
                 "openclaw.json is JSON5: comments, trailing commas and unquoted keys are fine, but every value must be complete",
             ),
+            ConfigError::NotRegular { .. } => Box::new(
+                "configs are read from regular files (or a shell pipe: `--config <(…)`, `--config /dev/stdin`); a FIFO would block and a device may never end",
+            ),
             ConfigError::TooDeep { .. } => Box::new(
                 "OpenClaw configs nest a few levels deep; check for runaway nesting or includes inside includes",
             ),
@@ -165,11 +174,11 @@ impl Diagnostic for ConfigError {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.snippet().map(|s| &s.src as &dyn SourceCode)
+        self.snippet().map(|s| &s.excerpt as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.snippet().map(Snippet::labels)
+        self.snippet().map(|s| s.excerpt.labels())
     }
 }
 
@@ -183,6 +192,22 @@ pub struct ConfigWarning {
     pub origin: Option<Arc<Origin>>,
     /// Where the overridden/earlier occurrence was (duplicate keys).
     pub related: Option<Arc<Origin>>,
+    /// The snippet, cut on first use.
+    pub excerpt: OnceLock<Excerpt>,
+}
+
+impl ConfigWarning {
+    fn excerpt(&self) -> Option<&Excerpt> {
+        let origin = self.origin.as_ref()?;
+        Some(self.excerpt.get_or_init(|| {
+            let mut marks = vec![Mark::member(origin, "here")];
+            // Only same-file related spans can be drawn in this snippet.
+            if let Some(related) = self.related.as_ref().filter(|r| Arc::ptr_eq(&r.source, &origin.source)) {
+                marks.push(Mark::member(related, "first written here"));
+            }
+            Excerpt::new(&origin.source, marks)
+        }))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -250,16 +275,10 @@ impl Diagnostic for ConfigWarning {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.origin.as_ref().map(|o| &o.source.display_source as &dyn SourceCode)
+        self.excerpt().map(|e| e as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let origin = self.origin.as_ref()?;
-        let mut labels = vec![LabeledSpan::new_with_span(Some("here".to_string()), origin.label_span())];
-        // Only same-file related spans can be drawn in this snippet.
-        if let Some(related) = self.related.as_ref().filter(|r| Arc::ptr_eq(&r.source, &origin.source)) {
-            labels.push(LabeledSpan::new_with_span(Some("first written here".to_string()), related.label_span()));
-        }
-        Some(Box::new(labels.into_iter()))
+        self.excerpt().map(Excerpt::labels)
     }
 }

@@ -13,6 +13,7 @@ use super::error::{ConfigError, IncludeErrorKind, Snippet};
 use super::fspath;
 use super::json5::MAX_FILE_BYTES;
 use super::merge::deep_merge;
+use super::path::PathSeg;
 use super::source::Origin;
 use super::tree::{Node, NodeKind};
 use crate::OpenClawVersion;
@@ -74,12 +75,12 @@ impl<'d> IncludeResolver<'d> {
     pub fn resolve(&mut self, config_path: &Path, root: Node) -> Result<Node, ConfigError> {
         let base = fspath::normalize(config_path);
         let frame = Frame { chain: vec![base.clone()], base, depth: 0 };
-        self.process(root, &frame, 0)
+        self.process(root, &frame, &mut Vec::new())
     }
 
-    /// `nesting`: depth of `node` in the resolved tree.
-    fn process(&mut self, node: Node, frame: &Frame, nesting: usize) -> Result<Node, ConfigError> {
-        if nesting > MAX_NESTING {
+    /// `at`: where `node` lands in the resolved tree (its length is the nesting depth).
+    fn process(&mut self, node: Node, frame: &Frame, at: &mut Vec<PathSeg>) -> Result<Node, ConfigError> {
+        if at.len() > MAX_NESTING {
             return Err(ConfigError::TooDeep {
                 limit: MAX_NESTING,
                 at: node.origin.as_deref().map(|o| Snippet::at(o, "nested too deeply")),
@@ -87,25 +88,46 @@ impl<'d> IncludeResolver<'d> {
         }
         match node.kind {
             NodeKind::Array(items) => {
-                let items =
-                    items.into_iter().map(|item| self.process(item, frame, nesting + 1)).collect::<Result<_, _>>()?;
+                let items = items
+                    .into_iter()
+                    .enumerate()
+                    .map(|(index, item)| self.process_at(item, frame, at, PathSeg::Index(index)))
+                    .collect::<Result<_, _>>()?;
                 Ok(Node::new(NodeKind::Array(items), node.origin))
             }
             NodeKind::Object(mut map) => match map.shift_remove(INCLUDE_KEY) {
-                None => Ok(Node::new(NodeKind::Object(self.process_members(map, frame, nesting)?), node.origin)),
-                Some(directive) => self.process_include(&directive, map, node.origin, frame, nesting),
+                None => Ok(Node::new(NodeKind::Object(self.process_members(map, frame, at)?), node.origin)),
+                Some(directive) => self.process_include(&directive, map, node.origin, frame, at),
             },
             kind => Ok(Node::new(kind, node.origin)),
         }
+    }
+
+    fn process_at(
+        &mut self,
+        node: Node,
+        frame: &Frame,
+        at: &mut Vec<PathSeg>,
+        seg: PathSeg,
+    ) -> Result<Node, ConfigError> {
+        at.push(seg);
+        let processed = self.process(node, frame, at);
+        at.pop();
+        processed
     }
 
     fn process_members(
         &mut self,
         map: IndexMap<String, Node>,
         frame: &Frame,
-        nesting: usize,
+        at: &mut Vec<PathSeg>,
     ) -> Result<IndexMap<String, Node>, ConfigError> {
-        map.into_iter().map(|(key, value)| Ok((key, self.process(value, frame, nesting + 1)?))).collect()
+        map.into_iter()
+            .map(|(key, value)| {
+                let value = self.process_at(value, frame, at, PathSeg::Key(key.clone()))?;
+                Ok((key, value))
+            })
+            .collect()
     }
 
     /// An object holding `$include`: alone it is replaced by the included value; with siblings the
@@ -116,9 +138,9 @@ impl<'d> IncludeResolver<'d> {
         siblings: IndexMap<String, Node>,
         origin: Option<std::sync::Arc<Origin>>,
         frame: &Frame,
-        nesting: usize,
+        at: &mut Vec<PathSeg>,
     ) -> Result<Node, ConfigError> {
-        let included = self.resolve_directive(directive, frame, nesting)?;
+        let included = self.resolve_directive(directive, frame, at)?;
         if siblings.is_empty() {
             return Ok(included);
         }
@@ -130,19 +152,24 @@ impl<'d> IncludeResolver<'d> {
                 None,
             ));
         }
-        let siblings = Node::new(NodeKind::Object(self.process_members(siblings, frame, nesting)?), origin);
+        let siblings = Node::new(NodeKind::Object(self.process_members(siblings, frame, at)?), origin);
         Ok(deep_merge(included, siblings, self.version))
     }
 
-    fn resolve_directive(&mut self, directive: &Node, frame: &Frame, nesting: usize) -> Result<Node, ConfigError> {
+    fn resolve_directive(
+        &mut self,
+        directive: &Node,
+        frame: &Frame,
+        at: &mut Vec<PathSeg>,
+    ) -> Result<Node, ConfigError> {
         match &directive.kind {
-            NodeKind::String(path) => self.load_file(path, directive, frame, nesting),
+            NodeKind::String(path) => self.load_file(path, directive, frame, at),
             NodeKind::Array(items) => items.iter().try_fold(Node::empty_object(), |merged, item| {
                 let Some(path) = item.as_str() else {
                     let message = format!("Invalid $include array item: expected string, got {}", item.js_type());
                     return Err(include_error(IncludeErrorKind::Invalid, message, item, None));
                 };
-                let loaded = self.load_file(path, item, frame, nesting)?;
+                let loaded = self.load_file(path, item, frame, at)?;
                 Ok(deep_merge(merged, loaded, self.version))
             }),
             _ => {
@@ -154,8 +181,15 @@ impl<'d> IncludeResolver<'d> {
     }
 
     /// Order of checks as in OpenClaw: path → cycle → depth → read → parse → recurse.
-    fn load_file(&mut self, include_path: &str, at: &Node, frame: &Frame, nesting: usize) -> Result<Node, ConfigError> {
-        let fail = |kind, message: String| include_error(kind, message, at, None);
+    /// The included file's root lands at `at`.
+    fn load_file(
+        &mut self,
+        include_path: &str,
+        directive: &Node,
+        frame: &Frame,
+        at: &mut Vec<PathSeg>,
+    ) -> Result<Node, ConfigError> {
+        let fail = |kind, message: String| include_error(kind, message, directive, None);
         let resolved = self.resolve_path(include_path, frame).map_err(|(kind, message)| fail(kind, message))?;
         if frame.chain.contains(&resolved) {
             let chain: Vec<String> = frame.chain.iter().chain([&resolved]).map(|p| p.display().to_string()).collect();
@@ -169,8 +203,8 @@ impl<'d> IncludeResolver<'d> {
         }
         let text = self
             .read(include_path, &resolved)
-            .map_err(|(kind, message, detail)| include_error(kind, message, at, detail))?;
-        let root = self.documents.parse(resolved.clone(), text).map_err(|failure| ConfigError::Include {
+            .map_err(|(kind, message, detail)| include_error(kind, message, directive, detail))?;
+        let root = self.documents.parse(resolved.clone(), text, at).map_err(|failure| ConfigError::Include {
             kind: IncludeErrorKind::Parse,
             message: format!("Failed to parse include file: {include_path} (resolved: {})", resolved.display()),
             detail: Some(failure.message),
@@ -181,7 +215,7 @@ impl<'d> IncludeResolver<'d> {
             chain: frame.chain.iter().cloned().chain([resolved]).collect(),
             depth: frame.depth + 1,
         };
-        self.process(root, &nested, nesting)
+        self.process(root, &nested, at)
     }
 
     fn resolve_path(&self, include_path: &str, frame: &Frame) -> Result<PathBuf, (IncludeErrorKind, String)> {
@@ -220,8 +254,9 @@ impl<'d> IncludeResolver<'d> {
         }
     }
 
-    /// 2026.9 reads through a guard (regular file, ≤ 2 MiB, one link); 2026.2 reads plainly, but we
-    /// still refuse files over the same size so hostile input cannot exhaust memory.
+    /// 2026.9 reads through a guard (regular file, ≤ 2 MiB, one link). 2026.2 reads plainly, but
+    /// we still read only regular files (a FIFO would hang it, a device never ends) and cap the
+    /// size while reading, so hostile input cannot exhaust memory.
     fn read(&self, include_path: &str, resolved: &Path) -> Result<String, (IncludeErrorKind, String, Option<String>)> {
         let read_failed = |detail: String| {
             (
@@ -230,18 +265,29 @@ impl<'d> IncludeResolver<'d> {
                 Some(detail),
             )
         };
-        let meta = std::fs::metadata(resolved).map_err(|e| read_failed(e.to_string()))?;
-        let guard_failed = match self.version {
-            OpenClawVersion::V2026_9 => !meta.is_file() || meta.len() > MAX_FILE_BYTES || hard_link_count(&meta) > 1,
-            OpenClawVersion::V2026_2 => meta.len() > MAX_FILE_BYTES,
-        };
-        if guard_failed {
+        let guard_failed = || {
             let message = format!(
                 "Include file failed security checks (regular file, max {MAX_FILE_BYTES} bytes, no hardlinks): {include_path}"
             );
-            return Err((IncludeErrorKind::Guard, message, None));
+            (IncludeErrorKind::Guard, message, None)
+        };
+        let meta = std::fs::metadata(resolved).map_err(|e| read_failed(e.to_string()))?;
+        let guard_refuses = match self.version {
+            OpenClawVersion::V2026_9 => !meta.is_file() || meta.len() > MAX_FILE_BYTES || hard_link_count(&meta) > 1,
+            OpenClawVersion::V2026_2 => meta.len() > MAX_FILE_BYTES,
+        };
+        if guard_refuses {
+            return Err(guard_failed());
         }
-        std::fs::read_to_string(resolved).map_err(|e| read_failed(e.to_string()))
+        match Documents::read(resolved) {
+            Ok(text) => Ok(text),
+            Err(ConfigError::TooLarge { .. }) => Err(guard_failed()),
+            Err(ConfigError::NotRegular { kind, .. }) => Err(read_failed(format!("not a regular file (it is {kind})"))),
+            Err(other) => Err(read_failed(match other {
+                ConfigError::Read { source, .. } => source.to_string(),
+                other => other.to_string(),
+            })),
+        }
     }
 }
 
@@ -311,7 +357,7 @@ mod tests {
         let cfg = load_fixture("includes/openclaw.json5", OpenClawVersion::V2026_9).unwrap();
         let deny1 = cfg.origin(&[PathSeg::key("tools"), PathSeg::key("deny"), PathSeg::Index(1)]).unwrap();
         assert!(deny1.file().ends_with("includes/b.json5"));
-        assert_eq!(deny1.key_path, vec![PathSeg::key("deny"), PathSeg::Index(0)]);
+        assert_eq!(deny1.key_path(), vec![PathSeg::key("deny"), PathSeg::Index(0)]);
         assert_eq!((deny1.line, deny1.column), (1, 10));
         let profile = cfg.origin(&[PathSeg::key("tools"), PathSeg::key("profile")]).unwrap();
         assert!(profile.file().ends_with("includes/openclaw.json5"));
@@ -468,6 +514,49 @@ mod tests {
                 "{result:?}"
             );
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_include_is_refused_not_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(std::process::Command::new("mkfifo").arg(dir.path().join("f.json5")).status().unwrap().success());
+        std::fs::write(dir.path().join("openclaw.json5"), "{ $include: './f.json5' }").unwrap();
+        let load_version = |version| load(&[dir.path().join("openclaw.json5")], &options(version, &[]));
+        assert!(matches!(
+            load_version(OpenClawVersion::V2026_9),
+            Err(ConfigError::Include { kind: IncludeErrorKind::Guard, .. })
+        ));
+        match load_version(OpenClawVersion::V2026_2) {
+            Err(ConfigError::Include { kind: IncludeErrorKind::Missing, detail: Some(detail), .. }) => {
+                assert_eq!(detail, "not a regular file (it is a FIFO)");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn included_secrets_are_masked_where_they_land() {
+        let (_dir, result) = load_in_tempdir(
+            &[
+                ("openclaw.json5".into(), "{ env: { $include: './env.json5' } }".into()),
+                ("env.json5".into(), "{ GH_PAT: 'pat-in-include' }".into()),
+            ],
+            OpenClawVersion::V2026_9,
+        );
+        let cfg = result.unwrap();
+        assert!(cfg.sources().iter().all(|s| !s.display_text().contains("pat-in-include")));
+        // A broken included file is scanned with its position too.
+        let (_dir, result) = load_in_tempdir(
+            &[
+                ("openclaw.json5".into(), "{ env: { $include: './env.json5' } }".into()),
+                ("env.json5".into(), "{ GH_PAT: 'pat-in-broken-include', oops".into()),
+            ],
+            OpenClawVersion::V2026_9,
+        );
+        let err = result.unwrap_err();
+        let rendered = format!("{:?}", miette::Report::new(err));
+        assert!(!rendered.contains("pat-in-broken-include") && rendered.contains("GH_PAT"), "{rendered}");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! OpenClaw need on top: identifier-only unquoted keys, JS number semantics, and duplicate keys
 //! (last value wins, the key keeps the position of its first occurrence).
 
+use std::borrow::Cow;
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -17,8 +19,8 @@ use miette::SourceSpan;
 use serde_json::Number;
 
 use super::path::PathSeg;
-use super::secrets::{self, is_env_reference, is_secret_path};
-use super::source::{Origin, SourceFile};
+use super::secrets::{self, SecretScope, is_env_reference};
+use super::source::{Origin, SharedKeyPath, SourceFile};
 use super::tree::{Node, NodeKind};
 
 /// Largest config or include file we read (OpenClaw's include guard uses the same number).
@@ -51,15 +53,24 @@ pub struct ParseOutcome {
     pub document: Result<ParsedDocument, Json5Error>,
 }
 
+/// Parses a top-level file.
 pub fn parse(path: PathBuf, text: String) -> ParseOutcome {
+    parse_at(path, text, &[])
+}
+
+/// Parses a file whose root lands at `base` in the resolved config (an included file), which
+/// decides what is a secret in it.
+pub fn parse_at(path: PathBuf, text: String, base: &[PathSeg]) -> ParseOutcome {
+    let compatible = match jsonc_compatible(&text) {
+        Ok(compatible) => compatible,
+        Err(error) => return unparsed(path, text, base, error),
+    };
     let options = ParseOptions { allow_missing_commas: false, ..ParseOptions::default() };
-    let ast = match jsonc_parser::parse_to_ast(&text, &CollectOptions::default(), &options) {
+    let ast = match jsonc_parser::parse_to_ast(&compatible, &CollectOptions::default(), &options) {
         Ok(parsed) => parsed.value,
         Err(err) => {
             let error = Json5Error { message: err.kind().to_string(), span: span_of(err.range()) };
-            let display = secrets::mask_unparsed_text(&text);
-            let source = Arc::new(SourceFile::with_display_text(path, text, display));
-            return ParseOutcome { source, document: Err(error) };
+            return unparsed(path, text, base, error);
         }
     };
     let Some(value) = ast else {
@@ -67,37 +78,133 @@ pub fn parse(path: PathBuf, text: String) -> ParseOutcome {
             message: "invalid end of input (the file holds no value)".to_string(),
             span: SourceSpan::from((text.len(), 0)),
         };
-        let source = Arc::new(SourceFile::new(path, text));
-        return ParseOutcome { source, document: Err(error) };
+        return unparsed(path, text, base, error);
     };
-    let mut display = text.clone().into_bytes();
-    mask_secret_literals(&value, &mut Vec::new(), &mut display);
-    let display = String::from_utf8(display).expect("masking writes ASCII over whole literals");
-    let source = Arc::new(SourceFile::with_display_text(path, text.clone(), display));
+    let mut secret_ranges = Vec::new();
+    collect_secret_ranges(&value, &SecretScope::of(base), &mut secret_ranges);
+    let source = Arc::new(SourceFile::with_secrets(path, text.clone(), &secret_ranges));
     let mut builder = TreeBuilder { source: &source, notes: Vec::new() };
     let document =
-        builder.value(value, &mut Vec::new(), None).map(|root| ParsedDocument { root, notes: builder.notes });
+        builder.value(value, &SharedKeyPath::default(), None).map(|root| ParsedDocument { root, notes: builder.notes });
     ParseOutcome { source, document }
 }
 
-/// Masks every string literal that sits at a secret path and is not just an `${ENV}` reference.
-fn mask_secret_literals(value: &ast::Value<'_>, path: &mut Vec<PathSeg>, display: &mut [u8]) {
-    match value {
-        ast::Value::StringLit(s) if is_secret_path(path) && !is_env_reference(&s.value) => {
-            secrets::mask_literal(display, s.range.start, s.range.end);
+/// A file that did not parse: its secrets are found by a tolerant scan.
+fn unparsed(path: PathBuf, text: String, base: &[PathSeg], error: Json5Error) -> ParseOutcome {
+    let secret_ranges = secrets::unparsed_secret_ranges(&text, base);
+    ParseOutcome { source: Arc::new(SourceFile::with_secrets(path, text, &secret_ranges)), document: Err(error) }
+}
+
+/// jsonc-parser and the `json5` package OpenClaw parses with disagree on a few characters; this
+/// rewrites them, byte for byte so that spans stay valid, into text jsonc-parser reads the way
+/// `json5` reads the original:
+/// * a BOM (U+FEFF) between tokens is whitespace (anywhere, not only at the start);
+/// * U+0085 is not whitespace (an error, where jsonc-parser would skip it);
+/// * U+2028/U+2029 end a `//` comment;
+/// * a `\uXXXX` escape of an unpaired surrogate is kept (JavaScript strings may hold one); Rust
+///   strings cannot, so it reads as U+FFFD.
+///
+/// Raw control characters (NUL included) and U+2028/U+2029 inside strings need nothing: both
+/// parsers keep them, and both refuse a raw line break (checked in [`TreeBuilder`]).
+fn jsonc_compatible(text: &str) -> Result<Cow<'_, str>, Json5Error> {
+    let needs_rewrite = text.contains(['\u{feff}', '\u{85}', '\u{2028}', '\u{2029}']) || text.contains("\\u");
+    if !needs_rewrite {
+        return Ok(Cow::Borrowed(text));
+    }
+    #[derive(Clone, Copy)]
+    enum State {
+        Code,
+        String(u8),
+        LineComment,
+        BlockComment,
+    }
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut state = State::Code;
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = text[i..].chars().next().expect("i is on a char boundary");
+        let mut width = c.len_utf8();
+        match state {
+            State::Code => match c {
+                '"' | '\'' => state = State::String(bytes[i]),
+                '/' if bytes.get(i + 1) == Some(&b'/') => (state, width) = (State::LineComment, 2),
+                '/' if bytes.get(i + 1) == Some(&b'*') => (state, width) = (State::BlockComment, 2),
+                '\u{feff}' => out[i..i + width].fill(b' '),
+                '\u{85}' => {
+                    return Err(Json5Error {
+                        message: "invalid character U+0085 (JSON5 does not read it as whitespace)".to_string(),
+                        span: SourceSpan::from((i, width)),
+                    });
+                }
+                _ => {}
+            },
+            State::String(quote) => match c {
+                '\\' => {
+                    width = 1 + text[i + 1..].chars().next().map_or(0, char::len_utf8);
+                    if bytes.get(i + 1) == Some(&b'u') {
+                        width = unicode_escape(text, i, &mut out).unwrap_or(width);
+                    }
+                }
+                _ if c.is_ascii() && c as u8 == quote => state = State::Code,
+                _ => {}
+            },
+            State::LineComment => match c {
+                '\n' | '\r' => state = State::Code,
+                '\u{2028}' | '\u{2029}' => {
+                    out[i..i + width].copy_from_slice(b"\n  ");
+                    state = State::Code;
+                }
+                _ => {}
+            },
+            State::BlockComment => {
+                if text[i..].starts_with("*/") {
+                    (state, width) = (State::Code, 2);
+                }
+            }
         }
+        i += width;
+    }
+    Ok(Cow::Owned(String::from_utf8(out).expect("rewrites replace ASCII or whole characters with ASCII")))
+}
+
+/// The `\uXXXX` escape at `text[i..]`: its length (12 for a surrogate pair), with an unpaired
+/// surrogate rewritten to `\uFFFD` in `out`. `None` when it is not four hex digits (the parser
+/// reports that).
+fn unicode_escape(text: &str, i: usize, out: &mut [u8]) -> Option<usize> {
+    let unit = |at: usize| -> Option<u32> {
+        let digits = text.get(at + 2..at + 6)?;
+        (text.get(at..at + 2) == Some("\\u") && digits.bytes().all(|b| b.is_ascii_hexdigit()))
+            .then(|| u32::from_str_radix(digits, 16).ok())
+            .flatten()
+    };
+    let first = unit(i)?;
+    let is_high = (0xD800..0xDC00).contains(&first);
+    if is_high && unit(i + 6).is_some_and(|second| (0xDC00..0xE000).contains(&second)) {
+        return Some(12);
+    }
+    if (0xD800..0xE000).contains(&first) {
+        out[i..i + 6].copy_from_slice(b"\\uFFFD");
+    }
+    Some(6)
+}
+
+/// Byte ranges of the values in secret scopes (strings inside their quotes, numbers whole),
+/// except strings that are only an `${ENV}` reference.
+fn collect_secret_ranges(value: &ast::Value<'_>, scope: &SecretScope, ranges: &mut Vec<Range<usize>>) {
+    match value {
+        ast::Value::StringLit(s) if scope.is_secret() && !is_env_reference(&s.value) => {
+            ranges.push(s.range.start + 1..s.range.end.saturating_sub(1).max(s.range.start + 1));
+        }
+        ast::Value::NumberLit(n) if scope.is_secret() => ranges.push(n.range.start..n.range.end),
         ast::Value::Array(array) => {
-            for (index, element) in array.elements.iter().enumerate() {
-                path.push(PathSeg::Index(index));
-                mask_secret_literals(element, path, display);
-                path.pop();
+            for element in &array.elements {
+                collect_secret_ranges(element, scope, ranges);
             }
         }
         ast::Value::Object(object) => {
             for prop in &object.properties {
-                path.push(PathSeg::Key(prop.name.as_str().to_string()));
-                mask_secret_literals(&prop.value, path, display);
-                path.pop();
+                collect_secret_ranges(&prop.value, &scope.key(prop.name.as_str()), ranges);
             }
         }
         _ => {}
@@ -114,15 +221,15 @@ struct TreeBuilder<'s> {
 }
 
 impl TreeBuilder<'_> {
-    fn origin(&self, path: &[PathSeg], range: jsonc_parser::common::Range, key: Option<SourceSpan>) -> Arc<Origin> {
-        Arc::new(Origin::new(self.source, path.to_vec(), span_of(range), key))
+    fn origin(&self, path: &SharedKeyPath, range: jsonc_parser::common::Range, key: Option<SourceSpan>) -> Arc<Origin> {
+        Arc::new(Origin::new(self.source, path.clone(), span_of(range), key))
     }
 
     // Recursion depth is bounded by jsonc-parser's nesting limit (512).
     fn value(
         &mut self,
         value: ast::Value<'_>,
-        path: &mut Vec<PathSeg>,
+        path: &SharedKeyPath,
         key: Option<SourceSpan>,
     ) -> Result<Node, Json5Error> {
         let origin = self.origin(path, value.range(), key);
@@ -144,9 +251,7 @@ impl TreeBuilder<'_> {
             ast::Value::Array(array) => {
                 let mut items = Vec::with_capacity(array.elements.len());
                 for (index, element) in array.elements.into_iter().enumerate() {
-                    path.push(PathSeg::Index(index));
-                    items.push(self.value(element, path, None)?);
-                    path.pop();
+                    items.push(self.value(element, &path.child(PathSeg::Index(index)), None)?);
                 }
                 NodeKind::Array(items)
             }
@@ -180,11 +285,7 @@ impl TreeBuilder<'_> {
         Ok(())
     }
 
-    fn object(
-        &mut self,
-        object: ast::Object<'_>,
-        path: &mut Vec<PathSeg>,
-    ) -> Result<IndexMap<String, Node>, Json5Error> {
+    fn object(&mut self, object: ast::Object<'_>, path: &SharedKeyPath) -> Result<IndexMap<String, Node>, Json5Error> {
         let mut map: IndexMap<String, Node> = IndexMap::with_capacity(object.properties.len());
         for prop in object.properties {
             let key_span = span_of(prop.name.range());
@@ -201,9 +302,7 @@ impl TreeBuilder<'_> {
                     });
                 }
             };
-            path.push(PathSeg::Key(key.clone()));
-            let node = self.value(prop.value, path, Some(key_span))?;
-            path.pop();
+            let node = self.value(prop.value, &path.child(PathSeg::Key(key.clone())), Some(key_span))?;
             match map.entry(key) {
                 Entry::Occupied(mut slot) => {
                     let key = slot.key().clone();
@@ -272,6 +371,54 @@ mod tests {
         assert!(!broken.source.display_text().contains("sk-live"));
     }
 
+    #[test]
+    fn secrets_are_masked_by_position_and_by_value() {
+        let text = "{channels: {telegram: {botTokn: 'typo-secret'}}, env: {vars: {GH_PAT: 'pat-value'}},\n\
+                    gateway: {auth: {password: 98765}}, models: {providers: {x: {baseUrl: 'wss://u:url-pass@h/?api_key=qk'}}}}";
+        let display = parse("t.json5".into(), text.to_string()).source.display_text().to_string();
+        for secret in ["typo-secret", "pat-value", "98765", "url-pass", "qk'"] {
+            assert!(!display.contains(secret), "{secret} in {display}");
+        }
+        assert_eq!(display.len(), text.len());
+        // An included file's values are secrets where the file lands.
+        let included = parse_at("i.json5".into(), "{GH_PAT: 'in-env'}".into(), &[PathSeg::key("env")]);
+        assert_eq!(included.source.display_text(), "{GH_PAT: '******'}");
+    }
+
+    /// Each case was checked against both releases' loaders (`json5` 2.2.3 through
+    /// `readFileSync(…, "utf-8")`): whether the config is valid and the string it holds.
+    #[test]
+    fn reads_what_the_json5_package_reads() {
+        let accepted = [
+            ("\u{feff}{a: 'x'}", "x"),
+            ("\u{feff}\u{feff}{a: 'x'}", "x"),
+            ("{a:\u{feff}'x'}", "x"),
+            (r#"{a: "\uD800"}"#, "\u{fffd}"),
+            (r#"{a: "x\uDC00y"}"#, "x\u{fffd}y"),
+            (r#"{a: "\uD800\u0041"}"#, "\u{fffd}A"),
+            (r#"{a: "\uD83D\uDE00"}"#, "\u{1f600}"),
+            ("{a: 'a\u{1}b'}", "a\u{1}b"),
+            ("{a: 'a\tb'}", "a\tb"),
+            ("{a: 'a\u{0}b'}", "a\u{0}b"),
+            ("{a: 'a\u{7f}b'}", "a\u{7f}b"),
+            ("{a: 'a\u{2028}b'}", "a\u{2028}b"),
+            ("{a:\u{2029}'x'}", "x"),
+            ("{a:\u{a0}\u{3000}\u{b}\u{c}'x'}", "x"),
+            ("{a: 'a\\0b'}", "a\u{0}b"),
+            ("{a: '\\x41'}", "A"),
+            ("{a: 'a\\\u{2028}b'}", "ab"),
+            ("// c\u{2028}{a: 'x'}", "x"),
+            ("// c\u{2029}{a: 'x'}", "x"),
+        ];
+        for (text, expected) in accepted {
+            let parsed = parse_text(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+            assert_eq!(parsed.root.to_value(), json!({"a": expected}), "{text:?}");
+        }
+        for rejected in ["{a:\u{0}'x'}", "{a: 'a\rb'}", "{a:\u{200b}'x'}", "{a:\u{85}'x'}"] {
+            assert!(parse_text(rejected).is_err(), "{rejected:?} should fail");
+        }
+    }
+
     fn value(text: &str) -> serde_json::Value {
         parse_text(text).unwrap().root.to_value()
     }
@@ -319,7 +466,7 @@ line two', $include_like: 1, _u: [1, 2,], }
         let origin = doc.root.get(&path).unwrap().origin.clone().unwrap();
         assert_eq!(&text[origin.span.offset()..origin.span.offset() + origin.span.len()], "\"browser\"");
         assert_eq!((origin.line, origin.column), (3, 20));
-        assert_eq!(origin.key_path, path);
+        assert_eq!(origin.key_path(), path);
         let deny = doc.root.get(&path[..2]).unwrap().origin.clone().unwrap();
         assert_eq!((deny.line, deny.column), (3, 5));
         assert_eq!(origin.to_string(), "t.json5:3:20");
@@ -340,6 +487,15 @@ line two', $include_like: 1, _u: [1, 2,], }
         ] {
             assert!(parse_text(bad).is_err(), "{bad:?} should fail");
         }
+    }
+
+    #[test]
+    fn ten_thousand_duplicate_keys_parse_in_linear_time() {
+        let text = format!("{{{}}}", "tools: {profile: 'coding'},\n".repeat(10_000));
+        let started = std::time::Instant::now();
+        let doc = parse_text(&text).unwrap();
+        assert_eq!(doc.notes.len(), 9_999);
+        assert!(started.elapsed() < std::time::Duration::from_secs(5), "{:?}", started.elapsed());
     }
 
     #[test]

@@ -16,6 +16,7 @@ use super::json5::ParseNote;
 use super::merge::deep_merge;
 use super::migrate::{self, MigratedForm, MigrationEnv};
 use super::path::{PathSeg, substitution_path};
+use super::secrets;
 use super::source::{Origin, SourceFile};
 use super::tree::Node;
 use crate::OpenClawVersion;
@@ -55,6 +56,8 @@ pub struct LoadedConfig {
     missing_env_vars: Vec<MissingEnvVar>,
     unset_env_vars: Vec<MissingEnvVar>,
     env: HashMap<String, String>,
+    /// The strings in force under secret paths, to mask wherever a message repeats one.
+    secret_values: Vec<String>,
     migrated_forms: Vec<MigratedForm>,
     legacy_owner: Option<String>,
     implicit_roster: bool,
@@ -152,6 +155,12 @@ impl LoadedConfig {
     pub fn effective_env(&self) -> &HashMap<String, String> {
         &self.env
     }
+
+    /// `text` (a message about this config) with every secret value of the config and every
+    /// credential-looking part masked.
+    pub fn mask_secrets(&self, text: &str) -> String {
+        secrets::mask_text_and_values(text, &self.secret_values)
+    }
 }
 
 /// Loads `paths` (later files overlay earlier ones), or the discovered default when `paths` is
@@ -175,7 +184,7 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedConfig, Confi
             return Err(ConfigError::NotFound { path });
         }
         let text = Documents::read(&path)?;
-        let root = documents.parse(path.clone(), text).map_err(|failure| ConfigError::Parse {
+        let root = documents.parse(path.clone(), text, &[]).map_err(|failure| ConfigError::Parse {
             path: path.clone(),
             message: failure.message,
             at: failure.at,
@@ -292,10 +301,12 @@ fn finish(
             path: m.path.clone(),
             origin: m.origin.clone(),
             related: None,
+            excerpt: Default::default(),
         }));
     }
     warnings.extend(migration.warnings);
     let sources = documents.documents.iter().map(|d| d.source.clone()).collect();
+    let secret_values = secrets::secret_values(&tree);
     LoadedConfig {
         version: opts.version,
         value: tree.to_value(),
@@ -307,6 +318,7 @@ fn finish(
         missing_env_vars: if opts.version == OpenClawVersion::V2026_2 { missing.clone() } else { Vec::new() },
         unset_env_vars: missing,
         env,
+        secret_values,
         migrated_forms: migration.forms,
         legacy_owner: migration.legacy_owner,
         implicit_roster: migration.implicit_roster,
@@ -320,16 +332,18 @@ fn note_warning(note: ParseNote) -> ConfigWarning {
         ParseNote::DuplicateKey { key, first, last } => ConfigWarning {
             kind: WarningKind::DuplicateKey,
             message: format!("duplicate key \"{key}\": the earlier value is ignored, the key keeps its first position"),
-            path: last.key_path.clone(),
+            path: last.key_path(),
             origin: Some(last),
             related: Some(first),
+            excerpt: Default::default(),
         },
         ParseNote::NonFiniteNumber { literal, origin } => ConfigWarning {
             kind: WarningKind::NonFiniteNumber,
             message: format!("{literal} is not a finite number; it is read as null"),
-            path: origin.key_path.clone(),
+            path: origin.key_path(),
             origin: Some(origin),
             related: None,
+            excerpt: Default::default(),
         },
     }
 }

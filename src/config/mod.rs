@@ -18,6 +18,7 @@ pub mod migrate;
 pub mod path;
 pub mod problem;
 pub mod secrets;
+pub mod snippet;
 pub mod source;
 pub mod tree;
 pub mod validate;

@@ -1,14 +1,26 @@
-//! Which config values are secrets, and how to show them without showing them.
+//! Which config values are secrets, and how to show text without showing them.
+//!
+//! Masking is by position and by value, and always same-length (each masked byte becomes `*`,
+//! line breaks are kept), so byte spans, line numbers and labels stay valid:
+//! * by position: every value under a secret-bearing key path ([`is_secret_path`]), found in the
+//!   parsed tree ([`super::json5`]) or, for text that did not parse, by a tolerant scan
+//!   ([`unparsed_secret_ranges`]);
+//! * by value: anything that looks like a credential wherever it is written
+//!   ([`credential_ranges`]): URL userinfo, credential query parameters, known token shapes,
+//!   long high-entropy strings, and `NAME=value` assignments of secret-looking names.
 
-use serde_json::Value;
+use std::ops::Range;
+use std::rc::Rc;
+use std::sync::LazyLock;
+
+use regex::Regex;
 
 use super::path::PathSeg;
+use super::tree::{Node, NodeKind};
 
-/// What a redacted value prints as.
-pub const REDACTED: &str = "***";
-
-/// Key name endings that mark a credential (compared lower-case, `_`/`-` removed).
-const SECRET_KEY_SUFFIXES: &[&str] = &[
+/// Credential words: a key ending in one (or in a near miss of one: `botTokn`, `tokne`, `apiKy`)
+/// names a secret. Compared lower-case, `_`/`-` removed.
+const SECRET_WORDS: &[&str] = &[
     "token",
     "apikey",
     "password",
@@ -18,53 +30,86 @@ const SECRET_KEY_SUFFIXES: &[&str] = &[
     "privatekey",
     "accesskey",
     "credential",
-    "credentials",
     "authorization",
     "cookie",
-    "key",
 ];
 
-/// Keys ending in `key` that name something other than a credential.
-const NON_SECRET_KEYS: &[&str] = &["mainkey", "sessionkey", "defaultsessionkey", "publickey", "cachekey", "hotkey"];
+/// Endings of keys ending in `key` that name something other than a credential
+/// (`mainKey`, `defaultSessionKey`, `allowRequestSessionKey`).
+const NON_SECRET_KEY_SUFFIXES: &[&str] = &["mainkey", "sessionkey", "publickey", "cachekey", "hotkey"];
 
 /// Containers whose every value is treated as secret: env-var blocks and HTTP headers carry
 /// credentials under arbitrary names.
 const SECRET_CONTAINERS: &[&str] = &["env", "headers"];
+
+/// Query parameters that carry credentials without a secret-looking name.
+const SECRET_QUERY_PARAMS: &[&str] = &["sig", "signature", "auth", "pass", "pwd", "code"];
 
 fn normalized(key: &str) -> String {
     key.chars().filter(|c| *c != '_' && *c != '-').flat_map(char::to_lowercase).collect()
 }
 
 /// Whether a key name looks like it holds a credential (`token`, `apiKey`, `botToken`, `password`,
-/// `clientSecret`, `OPENAI_API_KEY`, …).
+/// `clientSecret`, `OPENAI_API_KEY`, …), misspellings included (`botTokn`, `apiKy`): a value
+/// under a misspelled secret key is still a secret.
 pub fn is_secret_key(key: &str) -> bool {
     let key = normalized(key);
-    if NON_SECRET_KEYS.contains(&key.as_str()) {
+    if NON_SECRET_KEY_SUFFIXES.iter().any(|s| key.ends_with(s)) {
         return false;
     }
-    key.contains("password")
-        || key.contains("secret")
-        || key.contains("apikey")
-        || SECRET_KEY_SUFFIXES.iter().any(|s| key.ends_with(s))
+    ["password", "secret", "apikey", "credential"].iter().any(|word| key.contains(word))
+        || key.ends_with("key")
+        || SECRET_WORDS.iter().any(|word| key.ends_with(word))
+        || is_misspelled_secret_word(&key)
+}
+
+/// Whether the (normalized) key ends in a near miss of a credential word: one edit away (two for
+/// long words), transpositions included. Plurals of `token` are counts (`maxTokens`), not secrets.
+fn is_misspelled_secret_word(key: &str) -> bool {
+    if key.ends_with("tokens") {
+        return false;
+    }
+    let chars: Vec<char> = key.chars().collect();
+    SECRET_WORDS.iter().any(|word| {
+        let tolerance = if word.len() >= 8 { 2 } else { 1 };
+        (word.len() - tolerance..=word.len() + tolerance).filter(|&n| n <= chars.len()).any(|n| {
+            let tail: String = chars[chars.len() - n..].iter().collect();
+            strsim::osa_distance(&tail, word) <= tolerance
+        })
+    })
 }
 
 /// Whether the value at `path` is (or is inside) a secret: any secret-looking key on the way, or
 /// anything inside an env block or a header map. `env.shellEnv` holds settings, not variables.
 pub fn is_secret_path(path: &[PathSeg]) -> bool {
-    let keys: Vec<&str> = path.iter().filter_map(PathSeg::as_key).collect();
-    keys.iter().any(|k| is_secret_key(k))
-        || keys.iter().enumerate().any(|(i, k)| {
-            SECRET_CONTAINERS.contains(k) && keys.len() > i + 1 && !(*k == "env" && keys[i + 1] == "shellEnv")
-        })
+    SecretScope::of(path).is_secret()
 }
 
-/// A SecretRef object (`{source: "env"|"file"|"exec"|"store", provider?, id}`): resolved later by
-/// the secrets runtime, never a plaintext secret itself, but it marks a secret slot.
-pub fn is_secret_ref(value: &Value) -> bool {
-    value.as_object().is_some_and(|obj| {
-        matches!(obj.get("source").and_then(Value::as_str), Some("env" | "file" | "exec" | "store"))
-            && obj.get("id").is_some_and(Value::is_string)
-    })
+/// [`is_secret_path`] extended one key at a time, so that deciding for a value deep in a file
+/// costs no more than for one at the top.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct SecretScope {
+    secret: bool,
+    last_key: Option<Rc<str>>,
+}
+
+impl SecretScope {
+    pub(crate) fn of(path: &[PathSeg]) -> Self {
+        path.iter().filter_map(PathSeg::as_key).fold(SecretScope::default(), |scope, key| scope.key(key))
+    }
+
+    /// The scope of the member `key` of an object in this scope.
+    pub(crate) fn key(&self, key: &str) -> Self {
+        let in_container = self
+            .last_key
+            .as_deref()
+            .is_some_and(|parent| SECRET_CONTAINERS.contains(&parent) && !(parent == "env" && key == "shellEnv"));
+        SecretScope { secret: self.secret || in_container || is_secret_key(key), last_key: Some(key.into()) }
+    }
+
+    pub(crate) fn is_secret(&self) -> bool {
+        self.secret
+    }
 }
 
 /// A string that is only an env reference (`${OPENAI_API_KEY}`): not a plaintext secret, safe to show.
@@ -73,78 +118,390 @@ pub fn is_env_reference(s: &str) -> bool {
     s.starts_with("${") && s.ends_with('}')
 }
 
-/// `value` with every secret string replaced by [`REDACTED`]; `path` is where `value` sits.
-pub fn redact_value(path: &[PathSeg], value: &Value) -> Value {
-    let mut path = path.to_vec();
-    redact_in(&mut path, value)
-}
-
-fn redact_in(path: &mut Vec<PathSeg>, value: &Value) -> Value {
-    match value {
-        Value::String(_) if is_secret_path(path) => Value::String(REDACTED.to_string()),
-        Value::Array(items) => Value::Array(
-            items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| with_segment(path, PathSeg::Index(i), |p| redact_in(p, item)))
-                .collect(),
-        ),
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .map(|(k, v)| (k.clone(), with_segment(path, PathSeg::Key(k.clone()), |p| redact_in(p, v))))
-                .collect(),
-        ),
-        other => other.clone(),
+/// Masks `range` of `text` in place: every byte becomes `*` except line breaks.
+/// A range that cuts a character is widened to whole characters, so the result stays UTF-8.
+pub(crate) fn mask_range(text: &mut [u8], range: Range<usize>) {
+    let is_continuation = |b: &u8| (0x80..0xC0).contains(b);
+    let mut end = range.end.min(text.len());
+    while text.get(end).is_some_and(is_continuation) {
+        end += 1;
     }
-}
-
-fn with_segment<T>(path: &mut Vec<PathSeg>, seg: PathSeg, f: impl FnOnce(&mut Vec<PathSeg>) -> T) -> T {
-    path.push(seg);
-    let out = f(path);
-    path.pop();
-    out
-}
-
-/// Masks the inside of a string literal in source text (quotes kept, line breaks kept so that
-/// line numbers and byte spans stay valid).
-pub(crate) fn mask_literal(text: &mut [u8], start: usize, end: usize) {
-    if end <= start + 1 {
-        return;
+    let mut start = range.start.min(end);
+    while start > 0 && text.get(start).is_some_and(is_continuation) {
+        start -= 1;
     }
-    for byte in &mut text[start + 1..end - 1] {
+    for byte in &mut text[start..end] {
         if *byte != b'\n' && *byte != b'\r' {
             *byte = b'*';
         }
     }
 }
 
-/// Best-effort masking for text that did not parse (a parse error still shows a snippet): any
-/// quoted value written right after a secret-looking key on the same line.
-pub(crate) fn mask_unparsed_text(text: &str) -> String {
-    static MEMBER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#"([A-Za-z0-9_$-]+)["']?[ \t]*:[ \t]*(?:"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')"#)
-            .expect("static regex")
-    });
-    let mut masked = text.as_bytes().to_vec();
-    for member in MEMBER.captures_iter(text) {
-        let (Some(whole), Some(key)) = (member.get(0), member.get(1)) else {
-            continue;
-        };
-        let quote =
-            whole.as_str().rfind(':').map_or(0, |colon| colon + whole.as_str()[colon..].find(['"', '\'']).unwrap_or(0));
-        let literal = &whole.as_str()[quote..];
-        if is_secret_key(key.as_str()) && !is_env_reference(&literal[1..literal.len() - 1]) {
-            mask_literal(&mut masked, whole.start() + quote, whole.end());
+/// `text` with every credential-looking part masked ([`credential_ranges`]); for messages and
+/// other text that is not a config file.
+pub fn mask_text(text: &str) -> String {
+    mask_text_and_values(text, &[])
+}
+
+/// Whether a value in force under a secret path is masked wherever a message repeats it. Short
+/// values and plain words (`debug`, `production`: env blocks hold settings too) are not: masking
+/// them would garble messages, and snippets mask them by position anyway.
+fn is_masked_in_messages(value: &str) -> bool {
+    let plain_word = value.len() <= 16
+        && (value.bytes().all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+            || value.bytes().all(|b| b.is_ascii_uppercase() || b == b'-' || b == b'_'));
+    value.len() >= 5 && !plain_word
+}
+
+/// [`mask_text`], and every occurrence of one of `values` masked too.
+pub fn mask_text_and_values(text: &str, values: &[String]) -> String {
+    let mut bytes = text.as_bytes().to_vec();
+    for value in values.iter().filter(|v| is_masked_in_messages(v)) {
+        for (start, _) in text.match_indices(value.as_str()) {
+            mask_range(&mut bytes, start..start + value.len());
         }
     }
-    String::from_utf8(masked).expect("masking writes ASCII over whole literals")
+    for range in credential_ranges(text) {
+        mask_range(&mut bytes, range);
+    }
+    String::from_utf8(bytes).expect("masking replaces whole characters")
+}
+
+/// The strings under secret paths of a resolved tree (after `${VAR}` substitution, so secrets
+/// that came from the environment are included), for [`mask_text_and_values`].
+pub(crate) fn secret_values(root: &Node) -> Vec<String> {
+    let mut values = Vec::new();
+    let mut stack = vec![(root, SecretScope::default())];
+    while let Some((node, scope)) = stack.pop() {
+        match &node.kind {
+            NodeKind::String(s) if scope.is_secret() && !is_env_reference(s) => values.push(s.clone()),
+            NodeKind::Array(items) => stack.extend(items.iter().map(|item| (item, scope.clone()))),
+            NodeKind::Object(map) => stack.extend(map.iter().map(|(key, value)| (value, scope.key(key)))),
+            _ => {}
+        }
+    }
+    values.sort();
+    values.dedup();
+    values
+}
+
+/// Characters kept of a parser's message about a file that did not parse.
+const MAX_PARSE_MESSAGE_CHARS: usize = 300;
+
+/// A parser's message about a file that did not parse as what it should be, safe to print: the
+/// values it quotes (`invalid type: string "…"`) and anything credential-like are masked, and it
+/// is cut short. The file may be anything (a credentials file, `/proc/self/environ`).
+pub fn parse_error_message(message: &str) -> String {
+    static QUOTED: LazyLock<Regex> = LazyLock::new(|| regex(r#""(?:[^"\\]|\\.)*""#));
+    let mut bytes = message.as_bytes().to_vec();
+    for quoted in QUOTED.find_iter(message) {
+        mask_range(&mut bytes, quoted.start() + 1..quoted.end() - 1);
+    }
+    let masked = mask_text(&String::from_utf8(bytes).expect("masking replaces whole characters"));
+    match masked.char_indices().nth(MAX_PARSE_MESSAGE_CHARS) {
+        Some((cut, _)) => format!("{}…", &masked[..cut]),
+        None => masked,
+    }
+}
+
+fn regex(pattern: &str) -> Regex {
+    Regex::new(pattern).expect("static regex")
+}
+
+/// Byte ranges of `text` that look like credentials, wherever they are written: URL passwords
+/// (and user-only userinfo, a token used as user name), credential query parameters, known token
+/// shapes, long high-entropy strings, and the value of a `NAME=value` with a secret-looking name
+/// (env files, shell lines; `key: value` is left to the config scanners, it is also English).
+pub fn credential_ranges(text: &str) -> Vec<Range<usize>> {
+    static USERINFO: LazyLock<Regex> = LazyLock::new(|| regex(r#"(?i)\b[a-z][a-z0-9+.-]*://([^/?#\s"'`<>\\]*)@"#));
+    static QUERY: LazyLock<Regex> = LazyLock::new(|| regex(r#"[?&;]([A-Za-z0-9_.\-]+)=([^&#\s"'`<>\\]+)"#));
+    static TOKEN_SHAPES: LazyLock<Regex> = LazyLock::new(|| {
+        regex(concat!(
+            r"\bsk-[A-Za-z0-9_\-]{16,}",
+            r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",
+            r"|\bgithub_pat_[A-Za-z0-9_]{20,}",
+            r"|\bglpat-[A-Za-z0-9_\-]{20,}",
+            r"|\bnpm_[A-Za-z0-9]{30,}",
+            r"|\bhf_[A-Za-z0-9]{30,}",
+            r"|\bxox[abposr]-[A-Za-z0-9\-]{10,}",
+            r"|\bxapp-[A-Za-z0-9\-]{10,}",
+            r"|\bAKIA[0-9A-Z]{16}\b",
+            r"|\bAIza[0-9A-Za-z_\-]{30,}",
+            r"|\b[0-9]{6,12}:[A-Za-z0-9_\-]{30,}",
+            r"|\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
+            r"|-----BEGIN [A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z ]*PRIVATE KEY-----|\z)",
+        ))
+    });
+    static BEARER: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=\-]{8,})"));
+    static LONG_RUN: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-z0-9+/=_\-]{24,}"));
+    static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+        regex(r#"([A-Za-z_][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*["']?(\$\{[^}\s]*\}|[^\s"'`,;&\x00{}\[\]]+)"#)
+    });
+
+    // `scheme://user:pass` cut before its `@` (an unterminated value): a port is all digits.
+    static CUT_USERINFO: LazyLock<Regex> =
+        LazyLock::new(|| regex(r#"(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s"'`<>\\@:]*:([^/?#\s"'`<>\\@]+)$"#));
+
+    let mut ranges = Vec::new();
+    for line in text.lines() {
+        let line_start = line.as_ptr() as usize - text.as_ptr() as usize;
+        if let Some(password) = CUT_USERINFO.captures(line).and_then(|c| c.get(1))
+            && !password.as_str().bytes().all(|b| b.is_ascii_digit())
+        {
+            ranges.push(line_start + password.start()..line_start + password.end());
+        }
+    }
+    for caps in USERINFO.captures_iter(text) {
+        let userinfo = caps.get(1).expect("group 1");
+        match userinfo.as_str().find(':') {
+            Some(colon) => ranges.push(userinfo.start() + colon + 1..userinfo.end()),
+            None => ranges.push(userinfo.range()),
+        }
+    }
+    for caps in QUERY.captures_iter(text) {
+        let (name, value) = (caps.get(1).expect("group 1"), caps.get(2).expect("group 2"));
+        let plain = name.as_str().to_ascii_lowercase();
+        if is_secret_key(name.as_str()) || SECRET_QUERY_PARAMS.contains(&plain.as_str()) {
+            ranges.push(value.range());
+        }
+    }
+    ranges.extend(TOKEN_SHAPES.find_iter(text).map(|m| m.range()));
+    ranges.extend(BEARER.captures_iter(text).filter_map(|c| c.get(1)).map(|m| m.range()));
+    ranges.extend(LONG_RUN.find_iter(text).filter(|m| is_high_entropy(m.as_str())).map(|m| m.range()));
+    for caps in ASSIGNMENT.captures_iter(text) {
+        let (name, value) = (caps.get(1).expect("group 1"), caps.get(2).expect("group 2"));
+        let flag = matches!(value.as_str(), "true" | "false" | "null");
+        if is_secret_key(name.as_str()) && !flag && !is_env_reference(value.as_str()) {
+            ranges.push(value.range());
+        }
+    }
+    ranges
+}
+
+/// A run of token characters that is probably random: hex of 32+ characters with letters and
+/// digits, or 24+ characters mixing upper case, lower case and digits with high Shannon entropy.
+/// Paths (`/…`, `~/…`, `./…`) are not tokens.
+fn is_high_entropy(run: &str) -> bool {
+    if run.starts_with(['/', '~', '.']) || run.contains("//") {
+        return false;
+    }
+    let has = |f: fn(&char) -> bool| run.chars().any(|c| f(&c));
+    let digit = has(char::is_ascii_digit);
+    if run.len() >= 32 && digit && run.chars().all(|c| c.is_ascii_hexdigit()) && has(char::is_ascii_alphabetic) {
+        return true;
+    }
+    digit && has(char::is_ascii_uppercase) && has(char::is_ascii_lowercase) && shannon_entropy(run) >= 3.5
+}
+
+fn shannon_entropy(s: &str) -> f64 {
+    let mut counts = [0usize; 256];
+    for byte in s.bytes() {
+        counts[usize::from(byte)] += 1;
+    }
+    let len = s.len() as f64;
+    counts.iter().filter(|&&n| n > 0).map(|&n| n as f64 / len).map(|p| -p * p.log2()).sum()
+}
+
+/// Byte ranges of values under secret paths in text that did not parse: a tolerant JSON5 scan
+/// that follows braces, brackets, keys and colons as far as they make sense, so a value written
+/// on the line after its key, a number, or a value in an `env` block is still found.
+/// `base` is where the text sits in the resolved config (an included file's position).
+pub(crate) fn unparsed_secret_ranges(text: &str, base: &[PathSeg]) -> Vec<Range<usize>> {
+    /// An open `{` or `[`: the scope of the container, and in an object the current member's
+    /// key and whether its colon was seen.
+    struct Frame {
+        is_object: bool,
+        scope: SecretScope,
+        key: Option<String>,
+        after_colon: bool,
+    }
+    impl Frame {
+        /// The scope of a value written here now.
+        fn value_scope(&self) -> SecretScope {
+            match (&self.key, self.is_object) {
+                (Some(key), true) => self.scope.key(key),
+                _ => self.scope.clone(),
+            }
+        }
+    }
+    let base = SecretScope::of(base);
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut ranges = Vec::new();
+    for token in json5_tokens(text) {
+        match token.kind {
+            TokenKind::Open(is_object) => {
+                let scope = stack.last().map_or_else(|| base.clone(), Frame::value_scope);
+                if let Some(top) = stack.last_mut() {
+                    top.after_colon = false;
+                }
+                stack.push(Frame { is_object, scope, key: None, after_colon: false });
+            }
+            TokenKind::Close(is_object) => {
+                while let Some(frame) = stack.pop() {
+                    if frame.is_object == is_object {
+                        break;
+                    }
+                }
+                if let Some(top) = stack.last_mut() {
+                    top.after_colon = false;
+                }
+            }
+            TokenKind::Colon => {
+                if let Some(top) = stack.last_mut() {
+                    top.after_colon = true;
+                }
+            }
+            TokenKind::Comma => {
+                if let Some(top) = stack.last_mut().filter(|f| f.is_object) {
+                    top.key = None;
+                    top.after_colon = false;
+                }
+            }
+            TokenKind::Scalar => {
+                let value = token.text(text);
+                match stack.last_mut() {
+                    Some(top) if top.is_object && !top.after_colon => {
+                        top.key = Some(value.trim_matches(['"', '\'']).to_string());
+                    }
+                    top => {
+                        let secret = top.as_ref().map_or_else(|| base.is_secret(), |f| f.value_scope().is_secret());
+                        if secret && !is_env_reference(value.trim_matches(['"', '\''])) {
+                            ranges.push(token.inner_range(text));
+                        }
+                        if let Some(top) = top {
+                            top.after_colon = false;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    ranges
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenKind {
+    /// `{` (true) or `[` (false).
+    Open(bool),
+    Close(bool),
+    Colon,
+    Comma,
+    /// A string, number, word or anything else that is not punctuation.
+    Scalar,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    kind: TokenKind,
+    range: (usize, usize),
+}
+
+impl Token {
+    fn text<'t>(&self, text: &'t str) -> &'t str {
+        &text[self.range.0..self.range.1]
+    }
+
+    /// The masked part: inside the quotes of a string, the whole of anything else.
+    fn inner_range(&self, text: &str) -> Range<usize> {
+        let (start, end) = self.range;
+        let token = &text[start..end];
+        let quote = token.chars().next().filter(|c| *c == '"' || *c == '\'');
+        match quote {
+            Some(q) if token.len() >= 2 && token.ends_with(q) => start + 1..end - 1,
+            Some(_) => start + 1..end,
+            None => start..end,
+        }
+    }
+}
+
+/// Tokens of JSON5-like text, never failing: an unterminated string ends at the end of its line,
+/// an unterminated block comment at the end of the text.
+fn json5_tokens(text: &str) -> impl Iterator<Item = Token> + '_ {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        loop {
+            let &b = bytes.get(i)?;
+            let start = i;
+            let kind = match b {
+                b'{' | b'[' => TokenKind::Open(b == b'{'),
+                b'}' | b']' => TokenKind::Close(b == b'}'),
+                b':' => TokenKind::Colon,
+                b',' => TokenKind::Comma,
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    i = memchr_line_end(bytes, i);
+                    continue;
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    i = text[i + 2..].find("*/").map_or(bytes.len(), |end| i + 2 + end + 2);
+                    continue;
+                }
+                b'"' | b'\'' => {
+                    i += 1;
+                    while let Some(&c) = bytes.get(i) {
+                        match c {
+                            b'\\' => i += 1 + bytes.get(i + 1).map_or(1, |&next| utf8_width(next)),
+                            b'\n' | b'\r' => break,
+                            _ if c == b => {
+                                i += 1;
+                                break;
+                            }
+                            _ => i += 1,
+                        }
+                    }
+                    i = i.min(bytes.len());
+                    return Some(Token { kind: TokenKind::Scalar, range: (start, i) });
+                }
+                _ if b.is_ascii_whitespace() || b == 0 => {
+                    i += 1;
+                    continue;
+                }
+                _ => {
+                    while let Some(&c) = bytes.get(i) {
+                        if c.is_ascii_whitespace() || c == 0 || b"{}[]:,\"'".contains(&c) {
+                            break;
+                        }
+                        i += 1;
+                    }
+                    return Some(Token { kind: TokenKind::Scalar, range: (start, i) });
+                }
+            };
+            i += 1;
+            return Some(Token { kind, range: (start, i) });
+        }
+    })
+}
+
+/// Length of the UTF-8 sequence a byte starts (1 for a stray continuation byte).
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
+fn memchr_line_end(bytes: &[u8], from: usize) -> usize {
+    bytes[from..].iter().position(|&b| b == b'\n' || b == b'\r').map_or(bytes.len(), |p| from + p)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::config::path::parse_dotted;
-    use serde_json::json;
+
+    fn masked(text: &str, ranges: Vec<Range<usize>>) -> String {
+        let mut bytes = text.as_bytes().to_vec();
+        for range in ranges {
+            mask_range(&mut bytes, range);
+        }
+        String::from_utf8(bytes).unwrap()
+    }
+
+    fn unparsed(text: &str) -> String {
+        masked(text, unparsed_secret_ranges(text, &[]))
+    }
 
     #[test]
     fn secret_keys() {
@@ -161,7 +518,28 @@ mod tests {
         ] {
             assert!(is_secret_key(key), "{key}");
         }
-        for key in ["mainKey", "sessionKey", "profile", "allow", "maxTokens", "keys", "dmPolicy"] {
+        for key in [
+            "mainKey",
+            "sessionKey",
+            "allowRequestSessionKey",
+            "profile",
+            "allow",
+            "maxTokens",
+            "keys",
+            "dmPolicy",
+            "mode",
+            "model",
+        ] {
+            assert!(!is_secret_key(key), "{key}");
+        }
+    }
+
+    #[test]
+    fn misspelled_secret_keys_are_secret_keys() {
+        for key in ["botTokn", "tokne", "apiKy", "passwrd", "secrt", "clientSecert", "authorizaton"] {
+            assert!(is_secret_key(key), "{key}");
+        }
+        for key in ["contextTokens", "reserveTokens", "topic", "session", "enabled", "workspace"] {
             assert!(!is_secret_key(key), "{key}");
         }
     }
@@ -178,18 +556,7 @@ mod tests {
     }
 
     #[test]
-    fn redacts_strings_only_under_secret_paths() {
-        let value = json!({"gateway": {"auth": {"mode": "token", "token": "abc"}}, "channels": {"telegram": {"botToken": "123:x", "enabled": true}}});
-        assert_eq!(
-            redact_value(&[], &value),
-            json!({"gateway": {"auth": {"mode": "token", "token": REDACTED}}, "channels": {"telegram": {"botToken": REDACTED, "enabled": true}}})
-        );
-    }
-
-    #[test]
-    fn secret_refs_and_env_references() {
-        assert!(is_secret_ref(&json!({"source": "env", "provider": "default", "id": "X"})));
-        assert!(!is_secret_ref(&json!({"source": "web", "id": "X"})));
+    fn env_references() {
         assert!(is_env_reference(" ${OPENAI_API_KEY} "));
         assert!(!is_env_reference("sk-${X}"));
     }
@@ -197,16 +564,112 @@ mod tests {
     #[test]
     fn unparsed_text_masks_values_after_secret_keys() {
         let text = "{ \"apiKey\": \"sk-1\", token: 'a\\'b', name: \"n\", password: \"${PW}\", oops";
+        assert_eq!(unparsed(text), "{ \"apiKey\": \"****\", token: '****', name: \"n\", password: \"${PW}\", oops");
+    }
+
+    #[test]
+    fn masking_does_not_panic_on_colon_in_unterminated_secret() {
+        for text in ["{token: \"a:b\", x", "{token: \"a:b", "{token: 'a:", "{token: \"", "{\"token\": \"a:\\", "token:"]
+        {
+            let masked = unparsed(text);
+            assert_eq!(masked.len(), text.len());
+            assert!(!masked.contains("a:b"), "{text:?} -> {masked:?}");
+        }
+    }
+
+    #[test]
+    fn unparsed_masking_follows_structure_not_lines() {
+        // A value on the line after its key, a number, an env var without a secret-looking name.
+        let text = "{\n  token:\n    \"next-line\",\n  pin: 1234, password: 98765,\n  env: { vars: { GH_PAT: 'gh-x' } }, ok: 'shown'\n  oops";
+        let masked = unparsed(text);
+        for secret in ["next-line", "98765", "gh-x"] {
+            assert!(!masked.contains(secret), "{secret} in {masked}");
+        }
+        assert!(masked.contains("1234") && masked.contains("shown"));
+        // An included file knows where it lands.
+        assert_eq!(masked_at("{ GH_PAT: 'x1' ", "env"), "{ GH_PAT: '**' ");
+    }
+
+    fn masked_at(text: &str, base: &str) -> String {
+        masked(text, unparsed_secret_ranges(text, &parse_dotted(base)))
+    }
+
+    /// `text` with each of `secrets` replaced by as many `*`.
+    fn with_masked(text: &str, secrets: &[&str]) -> String {
+        secrets.iter().fold(text.to_string(), |t, s| t.replace(s, &"*".repeat(s.len())))
+    }
+
+    #[test]
+    fn credentials_are_found_by_value() {
+        let cases: &[(&str, &[&str])] = &[
+            ("wss://user:PASS-w0rd@host:1/x", &["PASS-w0rd"]),
+            ("https://ghtoken123@github.com/a", &["ghtoken123"]),
+            ("https://u:p@ss@h/", &["p@ss"]),
+            ("{ url: \"wss://user:cut-before-the-at", &["cut-before-the-at"]),
+            ("https://h/x?key=abc&name=n&api_key=def&token=ghi", &["abc", "def", "ghi"]),
+            ("use sk-abcdefghijklmnop1234 now", &["sk-abcdefghijklmnop1234"]),
+            ("bot 123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw!", &["123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw"]),
+            ("xoxb-1234567890-abcdef", &["xoxb-1234567890-abcdef"]),
+            ("OPENAI_API_KEY=abc123 PATH=/usr/bin", &["abc123"]),
+            ("export aws_secret_access_key = 'wJalr'", &["wJalr"]),
+            ("Authorization: Bearer abc.def.ghi", &["abc.def.ghi"]),
+            ("k wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLE9KEY z", &["wJalrXUtnFEMIK7MDENGbPxRfiCYEXAMPLE9KEY"]),
+            ("sha 3f786850e387550fdab836ed7e6dc881de23001b", &["3f786850e387550fdab836ed7e6dc881de23001b"]),
+        ];
+        for (text, secrets) in cases {
+            assert_eq!(mask_text(text), with_masked(text, secrets), "{text}");
+        }
+        for plain in [
+            "anthropic/claude-sonnet-4-5-20250929",
+            "/Users/Alice/Projects2024/MyApp/src",
+            "0b9d5a3c-8f1e-4b7a-9c2d-1e3f5a7b9c0d",
+            "group:fs",
+            "see https://example.com:8443",
+            "mode: token, apiKey: ${OPENAI_API_KEY}, API_KEY=${OPENAI_API_KEY}",
+            "Unrecognized key: \"alsoAlow\"",
+            "insecure flag `hooks.token=true` is enabled",
+            "secretRef: { source: 'env' }",
+        ] {
+            assert_eq!(mask_text(plain), plain);
+        }
+    }
+
+    #[test]
+    fn messages_are_masked_by_the_values_in_force() {
+        let root = Node::from_value(&serde_json::json!({
+            "gateway": {"auth": {"token": "from-the-environment", "mode": "token"}},
+            "env": {"vars": {"X": "abc", "NODE_ENV": "production", "PW": "hunter2"}},
+            "tools": {"profile": "coding"},
+        }));
+        let values = secret_values(&root);
+        assert_eq!(values, ["abc", "from-the-environment", "hunter2", "production"]);
         assert_eq!(
-            mask_unparsed_text(text),
-            "{ \"apiKey\": \"****\", token: '****', name: \"n\", password: \"${PW}\", oops"
+            mask_text_and_values("token from-the-environment, profile coding, abc, production, hunter2", &values),
+            "token ********************, profile coding, abc, production, *******"
         );
+    }
+
+    #[test]
+    fn parse_error_messages_do_not_echo_the_file() {
+        let message = "invalid type: string \"hunter2 \\\" x\", expected struct SuppressionsFile at line 1 column 1";
+        assert_eq!(
+            parse_error_message(message),
+            "invalid type: string \"************\", expected struct SuppressionsFile at line 1 column 1"
+        );
+        assert!(parse_error_message(&format!("unknown field `{}`", "x".repeat(1000))).chars().count() <= 301);
+    }
+
+    #[test]
+    fn masking_widens_to_whole_characters() {
+        let mut text = "aé😀b".as_bytes().to_vec();
+        mask_range(&mut text, 2..4);
+        assert_eq!(String::from_utf8(text).unwrap(), "a******b");
     }
 
     #[test]
     fn masking_keeps_length_and_line_breaks() {
         let mut text = b"{t: 'ab\\\ncd'}".to_vec();
-        mask_literal(&mut text, 4, 12);
+        mask_range(&mut text, 5..11);
         assert_eq!(String::from_utf8(text).unwrap(), "{t: '***\n**'}");
     }
 }

@@ -92,6 +92,9 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, FailClosed> {
     if !path.exists() {
         return Err(FailClosed::new(StoreProblem::Missing, format!("{} does not exist", path.display())));
     }
+    // SQLite would block opening a FIFO, and read a device forever.
+    crate::userfile::ensure_regular_file(path)
+        .map_err(|e| FailClosed::new(StoreProblem::Broken, format!("approvals store {}: {e}", path.display())))?;
     let classify = |e: rusqlite::Error| {
         let locked = matches!(
             e.sqlite_error_code(),
@@ -111,6 +114,12 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, FailClosed> {
     }
 }
 
+/// A JSON error about a store that may be any file: quoted values and credentials masked.
+fn invalid_json(error: serde_json::Error) -> FailClosed {
+    let message = crate::config::secrets::parse_error_message(&error.to_string());
+    FailClosed::new(StoreProblem::InvalidDocument, format!("invalid JSON: {message}"))
+}
+
 /// The store path OpenClaw 2026.9 uses for a state dir (`$OPENCLAW_STATE_DIR/state/openclaw.sqlite`).
 pub fn sqlite_store_path(state_dir: &Path) -> PathBuf {
     state_dir.join("state").join("openclaw.sqlite")
@@ -125,22 +134,14 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
         ApprovalsInput::Document(v) => (Ok(Some(v.clone())), "(inline document)".to_string()),
         ApprovalsInput::Sqlite(p) => {
             let text = read_sqlite(p);
-            let parsed = text.and_then(|t| {
-                t.map(|t| {
-                    serde_json::from_str(&t)
-                        .map_err(|e| FailClosed::new(StoreProblem::InvalidDocument, format!("invalid JSON: {e}")))
-                })
-                .transpose()
-            });
+            let parsed = text.and_then(|t| t.map(|t| serde_json::from_str(&t).map_err(invalid_json)).transpose());
             (parsed, format!("{}#exec_approvals_config", p.display()))
         }
         ApprovalsInput::JsonFile(p) => {
-            let parsed = match std::fs::read_to_string(p) {
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            let parsed = match crate::userfile::read_text(p, crate::userfile::MAX_INPUT_BYTES) {
+                Err(crate::userfile::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(e) => Err(FailClosed::new(StoreProblem::Broken, e.to_string())),
-                Ok(t) => serde_json::from_str(&t)
-                    .map(Some)
-                    .map_err(|e| FailClosed::new(StoreProblem::InvalidDocument, format!("invalid JSON: {e}"))),
+                Ok(t) => serde_json::from_str(&t).map(Some).map_err(invalid_json),
             };
             (parsed, p.display().to_string())
         }

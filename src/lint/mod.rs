@@ -320,7 +320,7 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
         let mut emitter = Emitter { rule, ctx, findings: Vec::new() };
         (rule.check)(ctx, &mut emitter);
         rules_run += 1;
-        findings.extend(emitter.findings);
+        findings.extend(emitter.findings.into_iter().map(|finding| mask_secrets(ctx, finding)));
     }
     findings.retain(|f| f.severity >= selection.severity_min);
     findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
@@ -334,6 +334,14 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
         skipped,
         rules_run,
     }
+}
+
+/// A finding whose message and help repeat no secret of the config (a value substituted from
+/// the environment or the `env` block, a URL password, a token).
+fn mask_secrets(ctx: &LintContext<'_>, mut finding: Finding) -> Finding {
+    finding.message = ctx.loaded.mask_secrets(&finding.message);
+    finding.help = finding.help.map(|help| ctx.loaded.mask_secrets(&help));
+    finding
 }
 
 /// The rule codes a config OpenClaw accepts produces, at every severity and without

@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Finding, find_rule};
+use crate::config::secrets;
+use crate::userfile;
 
 /// The side file's name, looked up in the directory of the first config file.
 pub const SIDE_FILE: &str = "clawpolicy.suppressions.yaml";
@@ -62,10 +64,13 @@ pub struct Suppressions {
 }
 
 impl Suppressions {
-    /// Reads a suppressions file. Every entry needs a known rule and a non-empty reason.
+    /// Reads a suppressions file. Every entry needs a known rule and a non-empty reason. A file
+    /// that is not a suppressions file is not echoed (see [`secrets::parse_error_message`]).
     pub fn read(path: &Path) -> Result<Self, String> {
-        let text = crate::yaml::read_text(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let parsed: SuppressionsFile = crate::yaml::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = userfile::read_text(path, userfile::MAX_INPUT_BYTES)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let parsed: SuppressionsFile = crate::yaml::from_str(&text)
+            .map_err(|e| format!("{}: {}", path.display(), secrets::parse_error_message(&e.to_string())))?;
         for (index, entry) in parsed.suppressions.iter().enumerate() {
             let at = format!("{}: suppressions[{index}]", path.display());
             if find_rule(&entry.rule).is_none() {
@@ -78,10 +83,25 @@ impl Suppressions {
         Ok(Suppressions { file: Some(path.to_path_buf()), entries: parsed.suppressions })
     }
 
-    /// The side file next to `config`, if there is one.
-    pub fn discover(config: &Path) -> Option<PathBuf> {
-        let candidate = config.parent().unwrap_or(Path::new(".")).join(SIDE_FILE);
-        candidate.is_file().then_some(candidate)
+    /// The side file next to `config`, if there is one. It is found, not named, so it is not
+    /// followed out of the config's folder: a symlink to a file elsewhere is an error, not read.
+    pub fn discover(config: &Path) -> Result<Option<PathBuf>, String> {
+        let folder = config.parent().unwrap_or(Path::new("."));
+        let candidate = folder.join(SIDE_FILE);
+        let is_symlink = std::fs::symlink_metadata(&candidate).is_ok_and(|m| m.file_type().is_symlink());
+        if is_symlink {
+            let (Ok(target), Ok(folder)) = (std::fs::canonicalize(&candidate), std::fs::canonicalize(folder)) else {
+                return Ok(None);
+            };
+            if !target.starts_with(&folder) {
+                return Err(format!(
+                    "{} is a symlink to a file outside the config's folder; a suppressions file found next to \
+                     the config is not followed out of it (name it with --suppressions to use it)",
+                    candidate.display()
+                ));
+            }
+        }
+        Ok(std::fs::metadata(&candidate).is_ok_and(|m| !m.is_dir()).then_some(candidate))
     }
 
     /// Splits findings into kept and suppressed (the first matching entry gives the reason).
@@ -103,7 +123,7 @@ impl Suppressions {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 
@@ -116,5 +136,24 @@ mod tests {
         let error = Suppressions::read(&path).unwrap_err();
         assert!(error.contains("nested more than 128 deep"), "{error}");
         assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    }
+
+    #[test]
+    fn a_discovered_suppressions_symlink_out_of_the_folder_is_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("credentials"), "aws_secret_access_key = hunter2\n").unwrap();
+        let folder = tempfile::tempdir().unwrap();
+        let config = folder.path().join("openclaw.json5");
+        std::os::unix::fs::symlink(outside.path().join("credentials"), folder.path().join(SIDE_FILE)).unwrap();
+        let refused = Suppressions::discover(&config).unwrap_err();
+        assert!(refused.contains("outside the config's folder") && !refused.contains("hunter2"), "{refused}");
+        // Named explicitly it is read, and its content is not echoed when it does not parse.
+        let read = Suppressions::read(&outside.path().join("credentials")).unwrap_err();
+        assert!(!read.contains("hunter2"), "{read}");
+        // A symlink inside the folder is fine.
+        std::fs::remove_file(folder.path().join(SIDE_FILE)).unwrap();
+        std::fs::write(folder.path().join("real.yaml"), "suppressions: []\n").unwrap();
+        std::os::unix::fs::symlink(folder.path().join("real.yaml"), folder.path().join(SIDE_FILE)).unwrap();
+        assert_eq!(Suppressions::discover(&config).unwrap(), Some(folder.path().join(SIDE_FILE)));
     }
 }

@@ -8,7 +8,9 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::auto_enable;
+use super::channel_tools;
 use super::context::SessionContext;
+use super::image_pairing;
 use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups, glob_matches, plain_glob_matches};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
@@ -510,10 +512,17 @@ fn core_tools_2026_2(
     if !is_false(lookup(config, &["tools", "web", "fetch", "enabled"])) {
         tools.extend(core(&["web_fetch"]));
     }
-    if lookup(config, &["agents", "defaults", "imageModel"]).is_some_and(|m| !m.is_null() && m != "") {
+    if pack.image_model_pairing.as_ref().is_some_and(|rules| image_pairing::image_tool_built(rules, config)) {
         tools.extend(core(&["image"]));
     }
     tools
+}
+
+/// Why `tool` is not built when it belongs to a bundled plugin that is off for this run. The
+/// inventory leaves these reasons out for tools outside the catalog (see [`construct`]).
+pub fn plugin_off_reason(version: OpenClawVersion, config: &Value, ctx: &SessionContext, tool: &str) -> Option<String> {
+    let plugin = VersionPack::get(version).plugins.iter().find(|p| p.tools.iter().any(|t| t == tool))?;
+    plugin_disabled(version, config, &auto_enable::ConfigUse::of(config, version), ctx, plugin)
 }
 
 /// Why a bundled plugin is off for this run (`plugins.*`, provider activation), or `None` when
@@ -521,7 +530,7 @@ fn core_tools_2026_2(
 fn plugin_disabled(
     version: OpenClawVersion,
     config: &Value,
-    session: &Session<'_>,
+    uses: &auto_enable::ConfigUse,
     ctx: &SessionContext,
     plugin: &crate::pack::BundledPlugin,
 ) -> Option<String> {
@@ -550,8 +559,7 @@ fn plugin_disabled(
     let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
     let current = version == OpenClawVersion::V2026_9;
     // 2026.9's loader enables a plugin the config uses, unless its entry says `enabled: false`.
-    let auto_enabled =
-        current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, &session.config_use, plugin);
+    let auto_enabled = current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, uses, plugin);
     let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
     // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
     // plugins and entries with material settings to it.
@@ -572,8 +580,12 @@ fn plugin_disabled(
             Some(_) => Some(format!("plugins.slots.memory selects another memory plugin than `{id}`")),
         };
     }
-    let on = entry_enabled == Some(true) || plugin.enabled_by_default == Some(true);
-    (!on).then(|| format!("plugin `{id}` is off unless plugins.entries.{id}.enabled is true"))
+    // 2026.2 also loads a built-in chat channel's plugin that its own channel block switches on.
+    let channel_on = plugin.enabled_by_channel
+        && KeyPath::keys(&["channels", id, "enabled"]).lookup(config) == Some(&Value::Bool(true));
+    let on = entry_enabled == Some(true) || plugin.enabled_by_default == Some(true) || channel_on;
+    let channel_switch = if plugin.enabled_by_channel { format!(" or channels.{id}.enabled") } else { String::new() };
+    (!on).then(|| format!("plugin `{id}` is off unless plugins.entries.{id}.enabled{channel_switch} is true"))
 }
 
 /// OpenClaw's plugin-tool selection (§4.7): wholesale by `*`/`group:plugins`/plugin id, by
@@ -622,7 +634,7 @@ fn bundled_plugin_tools(
     let mut built = Vec::new();
     let mut not_built = Vec::new();
     for plugin in &pack.plugins {
-        let disabled = plugin_disabled(version, config, session, ctx, plugin);
+        let disabled = plugin_disabled(version, config, &session.config_use, ctx, plugin);
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
             let rejected = match version {
@@ -648,8 +660,12 @@ fn bundled_plugin_tools(
                 "lobster" if session.sandbox.sandboxed => Some("not built in sandboxed sessions"),
                 _ => None,
             };
-            match disabled.clone().or(rejected).or(gate.map(str::to_string)) {
-                None => built.push(InventoryTool { name: tool.clone(), plugin: Some(plugin.id.clone()) }),
+            let gate = gate.map(str::to_string).or_else(|| channel_tools::gate_rejects(plugin, tool, config));
+            match disabled.clone().or(rejected).or(gate) {
+                None => {
+                    let owner = (!plugin.channel_agent_tools).then(|| plugin.id.clone());
+                    built.push(InventoryTool { name: tool.clone(), plugin: owner })
+                }
                 // Tools of a plugin that is off are reported only when they are catalog tools, so
                 // the answer does not list every tool of every bundled plugin.
                 Some(reason) if disabled.is_none() || pack.is_catalog_tool(tool) => {
@@ -772,6 +788,10 @@ fn not_built_reason(
         "ask_user" | "secrets" if !is_primary(&session.session_key) => {
             "built only for primary (non-sub-agent) sessions".into()
         }
+        "image" if pack.image_model_pairing.is_some() => "needs agents.defaults.imageModel, or credentials from which \
+            OpenClaw pairs a vision model (OpenAI, Anthropic, or the default model's provider); clawpolicy sees those \
+            in the config's env block only, not in the gateway's environment or auth profiles"
+            .into(),
         "view_image" | "image" => "needs a vision model (agents.defaults.imageModel)".into(),
         "pdf" => "needs agents.defaults.pdfModel or imageModel".into(),
         "computer" if ctx.model_has_vision == Some(false) => "the model has no vision".into(),
@@ -823,6 +843,32 @@ mod tests {
         assert!(has(&with(json!({"allow": [], "alsoAllow": ["read"]})), "llm-task"));
         assert!(has(&with(json!({"alsoAllow": ["*"]})), "llm-task"));
         assert!(!has(&with(json!({"alsoAllow": ["read"]})), "llm-task"));
+    }
+
+    #[test]
+    fn seed_channel_plugins_load_when_switched_on() {
+        let v = OpenClawVersion::V2026_2;
+        let whatsapp = |config: Value| inventory(v, &config).tools.into_iter().find(|t| t.name == "whatsapp_login");
+        // The channel's own switch or its plugin entry; configuring the channel is not enough.
+        let tool = whatsapp(json!({"channels": {"whatsapp": {"enabled": true}}})).unwrap();
+        assert_eq!(tool.plugin, None, "an agent tool of the channel, not a plugin tool");
+        assert!(whatsapp(json!({"plugins": {"entries": {"whatsapp": {"enabled": true}}}})).is_some());
+        assert!(whatsapp(json!({"channels": {"whatsapp": {"allowFrom": ["+1555"]}}})).is_none());
+        let entry_off = json!({"channels": {"whatsapp": {"enabled": true}}, "plugins": {"entries": {"whatsapp": {"enabled": false}}}});
+        assert!(whatsapp(entry_off).is_none());
+        let not_allowed = json!({"channels": {"whatsapp": {"enabled": true}}, "plugins": {"allow": ["memory-core"]}});
+        assert!(whatsapp(not_allowed).is_none());
+        // Feishu's channel block is no switch: only its plugin entry loads it.
+        let feishu = json!({"channels": {"feishu": {"enabled": true, "appId": "a", "appSecret": "s"}}});
+        assert!(!has(&inventory(v, &feishu), "feishu_doc"));
+        let entries = json!({"channels": {"feishu": {"appId": "a", "appSecret": "s"}},
+            "plugins": {"entries": {"feishu": {"enabled": true}, "zalouser": {"enabled": true}, "voice-call": {"enabled": true}}}});
+        let built = inventory(v, &entries);
+        for tool in ["feishu_doc", "feishu_bitable_get_meta", "zalouser", "voice_call"] {
+            assert!(has(&built, tool), "{tool}");
+        }
+        assert!(built.not_constructed["feishu_perm"].contains("tools.perm"));
+        assert!(!has(&inventory(OpenClawVersion::V2026_9, &entries), "feishu_doc"));
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! `lint` and `diff` can never disagree.
 
 mod auto_enable;
+mod channel_tools;
 pub mod context;
+mod image_pairing;
 pub mod inventory;
 pub mod matcher;
 pub mod rules;

@@ -80,21 +80,30 @@ pub enum SessionError {
 
 /// OpenClaw's agent-id normalization: lowercase valid ids, slug anything else, fall back to `main`.
 pub fn normalize_agent_id(raw: &str) -> String {
+    canonical_id(raw).unwrap_or_else(|| "main".into())
+}
+
+/// The id canonicalization agent and account ids share: a valid id (`[a-z0-9][a-z0-9_-]{0,63}`,
+/// any case) lowercased; otherwise lowercased, each run of other characters replaced by `-`, edge
+/// dashes removed, at most 64 characters. `None` when nothing is left.
+pub fn canonical_id(raw: &str) -> Option<String> {
     let trimmed = js_trim(raw);
     if is_plain_id(trimmed) {
-        return trimmed.to_ascii_lowercase();
+        return Some(trimmed.to_ascii_lowercase());
     }
-    let lowered = trimmed.to_lowercase();
     let mut slug = String::new();
-    for c in lowered.chars() {
-        if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+    let mut in_invalid_run = false;
+    for c in trimmed.to_lowercase().chars() {
+        let keep = c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-';
+        if keep {
             slug.push(c);
-        } else if !slug.ends_with('-') {
+        } else if !in_invalid_run {
             slug.push('-');
         }
+        in_invalid_run = !keep;
     }
     let slug: String = slug.trim_matches('-').chars().take(64).collect();
-    if slug.is_empty() { "main".into() } else { slug }
+    (!slug.is_empty()).then_some(slug)
 }
 
 /// An id OpenClaw keeps as it is, lowercased.
@@ -448,6 +457,7 @@ mod tests {
         assert_eq!(normalize_agent_id("Work"), "work");
         assert_eq!(normalize_agent_id(" My Agent! "), "my-agent");
         assert_eq!(normalize_agent_id("!!!"), "main");
+        assert_eq!(normalize_agent_id("a-!b"), "a--b");
         assert_eq!(normalize_agent_id("_x"), "_x");
     }
 

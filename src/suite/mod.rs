@@ -236,8 +236,10 @@ pub struct SuiteError {
 /// Reads and checks a suite file: YAML syntax, known fields, unique case names, no empty case.
 pub fn load(path: &Path) -> Result<Suite, SuiteError> {
     let error = |message: String| SuiteError { path: path.display().to_string(), message };
-    let text = crate::yaml::read_text(path).map_err(|e| error(format!("cannot read: {e}")))?;
-    let suite: Suite = crate::yaml::from_str(&text).map_err(|e| error(e.to_string()))?;
+    let text = crate::userfile::read_text(path, crate::userfile::MAX_INPUT_BYTES)
+        .map_err(|e| error(format!("cannot read: {e}")))?;
+    let suite: Suite =
+        crate::yaml::from_str(&text).map_err(|e| error(crate::config::secrets::parse_error_message(&e.to_string())))?;
     if suite.cases.is_empty() {
         return Err(error("the suite has no cases".into()));
     }

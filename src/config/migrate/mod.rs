@@ -77,7 +77,14 @@ pub fn run(root: &mut Node, version: OpenClawVersion, env: &MigrationEnv<'_>) ->
 
 impl LoadMigration {
     fn warn(&mut self, path: Vec<PathSeg>, message: String, origin: Option<Arc<Origin>>) {
-        self.warnings.push(ConfigWarning { kind: WarningKind::Migrated, message, path, origin, related: None });
+        self.warnings.push(ConfigWarning {
+            kind: WarningKind::Migrated,
+            message,
+            path,
+            origin,
+            related: None,
+            excerpt: Default::default(),
+        });
     }
 }
 

@@ -214,9 +214,9 @@ fn moved_values_keep_their_place_in_the_file() {
     let key = |p: &str| crate::config::path::parse_dotted(p);
     let deny = cfg.origin(&key("agents.entries.work.tools.deny.0")).unwrap();
     assert_eq!((deny.line, deny.column), (5, 37));
-    assert_eq!(deny.key_path, key("agents.list.1.tools.deny.0"));
+    assert_eq!(deny.key_path(), key("agents.list.1.tools.deny.0"));
     let system = cfg.origin(&key("agents.defaults.systemAgent.agentId")).unwrap();
-    assert_eq!((system.line, system.column, system.key_path.clone()), (4, 21, key("agents.list.0.default")));
+    assert_eq!((system.line, system.column, system.key_path()), (4, 21, key("agents.list.0.default")));
     let form = cfg.migrated_forms().iter().find(|f| f.form == "agents-list").unwrap();
     assert_eq!(form.path, [PathSeg::key("agents"), PathSeg::key("list")]);
     assert_eq!(form.origin.as_ref().unwrap().line, 3);

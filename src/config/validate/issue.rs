@@ -1,11 +1,13 @@
 //! One validation issue, rendered like OpenClaw (`- <path>: <message>`) and as a miette diagnostic.
 
 use std::fmt;
+use std::sync::OnceLock;
 
 use miette::{Diagnostic, LabeledSpan, SourceCode};
 
 use crate::config::path::{PathSeg, dotted};
 use crate::config::problem::ProblemKind;
+use crate::config::snippet::{Excerpt, Mark};
 use crate::config::source::Origin;
 
 /// What kind of mistake an issue is, for grouping and for hints.
@@ -60,11 +62,24 @@ pub struct ValidationIssue {
     pub origin: Option<Origin>,
     /// Whether `openclaw doctor --fix` repairs it or nothing does.
     pub kind: ProblemKind,
+    /// Where each of the [`unknown_keys`](Self::unknown_keys) is written (the snippet underlines
+    /// them, not the object).
+    pub unknown_key_origins: Vec<Origin>,
+    excerpt: OnceLock<Excerpt>,
 }
 
 impl ValidationIssue {
     pub fn new(path: Vec<PathSeg>, message: impl Into<String>, category: IssueCategory) -> Self {
-        ValidationIssue { path, message: message.into(), category, help: None, origin: None, kind: ProblemKind::Fatal }
+        ValidationIssue {
+            path,
+            message: message.into(),
+            category,
+            help: None,
+            origin: None,
+            kind: ProblemKind::Fatal,
+            unknown_key_origins: Vec::new(),
+            excerpt: OnceLock::new(),
+        }
     }
 
     /// The keys an unknown-key issue names (`Unrecognized keys: "a", "b"`); empty for other issues.
@@ -94,6 +109,22 @@ impl ValidationIssue {
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
+    }
+
+    /// The snippet: each unknown key, else the value the issue is about (for a missing key, the
+    /// object that lacks it), cut to a few lines.
+    fn excerpt(&self) -> Option<&Excerpt> {
+        let origin = self.origin.as_ref()?;
+        Some(self.excerpt.get_or_init(|| {
+            let same_file =
+                self.unknown_key_origins.iter().filter(|o| std::sync::Arc::ptr_eq(&o.source, &origin.source));
+            let mut marks: Vec<Mark> = same_file.map(|key| Mark::key(key, "unknown key")).collect();
+            if marks.is_empty() {
+                let label = if self.category == IssueCategory::MissingKey { "in this object" } else { "this value" };
+                marks.push(Mark::member(origin, label));
+            }
+            Excerpt::new(&origin.source, marks)
+        }))
     }
 
     /// OpenClaw's path format: dot-joined, array indexes as bare numbers, root `""`.
@@ -127,15 +158,10 @@ impl Diagnostic for ValidationIssue {
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
-        self.origin.as_ref().map(|o| &o.source.display_source as &dyn SourceCode)
+        self.excerpt().map(|e| e as &dyn SourceCode)
     }
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        let origin = self.origin.as_ref()?;
-        let label = match self.category {
-            IssueCategory::UnknownKey | IssueCategory::MissingKey => "in this object",
-            _ => "this value",
-        };
-        Some(Box::new(std::iter::once(LabeledSpan::new_with_span(Some(label.to_string()), origin.label_span()))))
+        self.excerpt().map(Excerpt::labels)
     }
 }

@@ -69,6 +69,10 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         if issue.origin.is_none() {
             issue.origin = cfg.origin(&issue.path).or_else(|| cfg.nearest_origin(&issue.path));
         }
+        if issue.category == IssueCategory::UnknownKey {
+            issue.unknown_key_origins = issue.subjects().iter().filter_map(|path| cfg.origin(path)).collect();
+        }
+        issue.message = cfg.mask_secrets(&issue.message);
     }
     let warnings = if issues.is_empty() { validation_warnings(cfg, version) } else { Vec::new() };
     let legacy = if issues.is_empty() && version == OpenClawVersion::V2026_9 { Vec::new() } else { legacy };
@@ -150,6 +154,7 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
         path,
         origin,
         related: None,
+        excerpt: Default::default(),
     }]
 }
 

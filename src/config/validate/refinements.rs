@@ -1,12 +1,15 @@
 //! Checks OpenClaw writes by hand (zod refinements); they are in neither release's JSON Schema.
 //! Texts are the releases' own (read from the 2026.2.25 and 2026.9.6 bundles and oracle runs).
 
+use std::sync::LazyLock;
+
 use serde_json::{Map, Value};
 
 use super::issue::{IssueCategory, ValidationIssue};
 use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
+use crate::pack::js_trim;
 use crate::policy::session::normalize_agent_id;
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
@@ -21,6 +24,30 @@ pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str
     rules.channels(config);
     rules.loop_detection(config);
     rules.issues
+}
+
+/// 2026.9's evidence that `channels.<id>` is stale config of an uninstalled channel plugin: the id
+/// is not a plugin the release ships, and `plugins.allow` or `plugins.entries` names it (plugin-id
+/// normalization on both sides). Plugins installed in the state directory count too in the
+/// release; offline they are unknown. (`plugins.installs` also counts, but 2026.9's schema refuses
+/// that key.)
+fn stale_channel_plugin(config: &Value, channel: &str) -> bool {
+    static PLUGINS: LazyLock<Value> = LazyLock::new(|| {
+        serde_json::from_str(include_str!("../../../data/2026.9/plugins.json")).expect("plugin data is JSON")
+    });
+    let normalize = |id: &str| {
+        let lowered = js_trim(id).to_lowercase();
+        PLUGINS["pluginIdAliases"][&lowered].as_str().map_or(lowered, str::to_string)
+    };
+    let channel = normalize(channel);
+    let shipped = PLUGINS["bundledPluginIds"].as_array().into_iter().flatten().any(|id| *id == *channel);
+    if channel.is_empty() || shipped {
+        return false;
+    }
+    let plugins = &config["plugins"];
+    let allowed =
+        plugins["allow"].as_array().into_iter().flatten().filter_map(Value::as_str).any(|id| normalize(id) == channel);
+    allowed || plugins["entries"].as_object().is_some_and(|entries| entries.keys().any(|id| normalize(id) == channel))
 }
 
 fn key(k: &str) -> PathSeg {
@@ -411,7 +438,11 @@ impl Rules {
             let path = vec![key("channels"), key(id)];
             let reserved = id == "defaults" || (self.version == OpenClawVersion::V2026_9 && id == "modelByChannel");
             if !reserved && !known.contains(&id.as_str()) {
-                self.push(path, format!("unknown channel id: {id}"));
+                // 2026.9 ignores (with a warning) the leftover config of a channel plugin that is
+                // not installed, when the plugin config still names it.
+                if !(self.version == OpenClawVersion::V2026_9 && stale_channel_plugin(config, id)) {
+                    self.push(path, format!("unknown channel id: {id}"));
+                }
                 continue;
             }
             if self.version == OpenClawVersion::V2026_2 {

@@ -92,3 +92,22 @@ fn unknown_key_has_did_you_mean_and_parent_path() {
     assert_eq!(found[0].message, "Unrecognized key: \"alsoAlow\"");
     assert!(found[0].help.as_deref().unwrap().contains("alsoAllow"));
 }
+
+#[test]
+fn stale_config_of_an_uninstalled_channel_plugin_is_accepted_in_2026_9() {
+    use OpenClawVersion::{V2026_2, V2026_9};
+    let unknown =
+        |config: Value, version| issues(config, version).iter().any(|(_, m)| m.starts_with("unknown channel id"));
+    // Oracle answers (openclaw@2026.9.6): evidence in plugins.entries or plugins.allow, normalized.
+    let named = json!({"channels": {"Foo": {}}, "plugins": {"entries": {"foo": {}}}});
+    assert!(!unknown(named.clone(), V2026_9));
+    assert!(unknown(named, V2026_2));
+    assert!(!unknown(json!({"channels": {"dingtalk": {}}, "plugins": {"allow": [" DingTalk "]}}), V2026_9));
+    assert!(unknown(json!({"channels": {"foo": {}}}), V2026_9));
+    // A plugin the release ships is no stale evidence, also under an alias of its id.
+    assert!(unknown(json!({"channels": {"workboard": {}}, "plugins": {"entries": {"workboard": {}}}}), V2026_9));
+    assert!(unknown(
+        json!({"channels": {"minimax-portal": {}}, "plugins": {"entries": {"minimax-portal": {}}}}),
+        V2026_9
+    ));
+}

@@ -92,7 +92,7 @@ impl Vocabulary {
         let mut plugin_names: BTreeSet<String> = BTreeSet::from(["group:plugins".to_string()]);
         for plugin in &pack.plugins {
             plugin_names.insert(plugin.id.clone());
-            plugin_names.extend(plugin.tools.iter().cloned());
+            plugin_names.extend(plugin.plugin_tools().iter().cloned());
         }
         let configured_plugins =
             ctx.get(&["plugins", "entries"]).and_then(Value::as_object).into_iter().flat_map(|m| m.keys());

@@ -1,0 +1,159 @@
+//! The conditions under which a channel plugin registers its tools (`toolGates` in the version
+//! pack). 2026.2's Feishu plugin registers its document tools only for a configured account, each
+//! behind a `tools.<flag>` switch of that account, and its Bitable tools only when the channel block
+//! itself holds the app credentials. Hand-written after the plugin's account resolution
+//! (`listEnabledFeishuAccounts`), whose ordering and id normalization decide which account's
+//! switches count.
+
+use std::cmp::Ordering;
+
+use serde_json::{Map, Value};
+
+use super::session::canonical_id;
+use crate::pack::{BundledPlugin, ToolGate, js_trim};
+
+/// Why the plugin does not register `tool`, or `None` when it does.
+pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Option<String> {
+    let gate = plugin.tool_gates.get(tool)?;
+    let channel_path = format!("channels.{}", plugin.id);
+    let channel = config.get("channels").and_then(|c| c.get(&plugin.id));
+    let credentials = plugin.credentials.join(" and ");
+    match gate {
+        ToolGate::AccountTool { flag, default } => {
+            let Some((account, settings)) = first_enabled_account(channel, &plugin.credentials) else {
+                return Some(format!("needs an enabled `{channel_path}` account with {credentials} set"));
+            };
+            match settings.get("tools").and_then(Value::as_object).and_then(|t| t.get(flag)) {
+                Some(value) if !is_truthy(value) => {
+                    Some(format!("the `{channel_path}` account `{account}` turns `tools.{flag}` off"))
+                }
+                None if !default => Some(format!(
+                    "the `{channel_path}` account `{account}` does not turn `tools.{flag}` on (off by default)"
+                )),
+                _ => None,
+            }
+        }
+        ToolGate::ChannelCredentials => {
+            let present = |key: &String| channel.and_then(|c| c.get(key)).is_some_and(is_truthy);
+            (!plugin.credentials.iter().all(present))
+                .then(|| format!("needs {credentials} set directly in `{channel_path}` (accounts do not count)"))
+        }
+    }
+}
+
+/// The first account, in the plugin's order, that is enabled and has every credential as a
+/// non-blank string: its id and its settings (the account's own over the channel block's).
+fn first_enabled_account(channel: Option<&Value>, credentials: &[String]) -> Option<(String, Map<String, Value>)> {
+    let channel = channel?.as_object()?;
+    let accounts = channel.get("accounts").and_then(Value::as_object);
+    let mut ids: Vec<&str> =
+        accounts.into_iter().flat_map(|a| a.keys()).map(String::as_str).filter(|id| !id.is_empty()).collect();
+    if ids.is_empty() {
+        ids.push(DEFAULT_ACCOUNT_ID);
+    }
+    ids.sort_by(|a, b| locale_compare(a, b));
+    let channel_on = channel.get("enabled") != Some(&Value::Bool(false));
+    ids.into_iter().find_map(|id| {
+        // The plugin looks the account up by its normalized id, so `Ops` finds no `Ops` entry.
+        let id = normalize_account_id(id);
+        let mut settings: Map<String, Value> =
+            channel.iter().filter(|(key, _)| *key != "accounts").map(|(k, v)| (k.clone(), v.clone())).collect();
+        if let Some(own) = accounts.and_then(|a| a.get(&id)).and_then(Value::as_object) {
+            settings.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
+        }
+        let enabled = channel_on && settings.get("enabled") != Some(&Value::Bool(false));
+        let configured = credentials
+            .iter()
+            .all(|key| settings.get(key).and_then(Value::as_str).is_some_and(|v| !js_trim(v).is_empty()));
+        (enabled && configured).then_some((id, settings))
+    })
+}
+
+const DEFAULT_ACCOUNT_ID: &str = "default";
+
+/// `normalizeAccountId`: the canonical id, `default` when nothing is left or the id is an
+/// object-prototype key.
+fn normalize_account_id(raw: &str) -> String {
+    canonical_id(raw)
+        .filter(|id| !["__proto__", "prototype", "constructor"].contains(&id.as_str()))
+        .unwrap_or_else(|| DEFAULT_ACCOUNT_ID.to_string())
+}
+
+/// `String.prototype.localeCompare` for account ids, as ICU's root collation orders ASCII:
+/// punctuation before digits before letters, letters without regard to case, then lowercase
+/// before uppercase.
+fn locale_compare(a: &str, b: &str) -> Ordering {
+    fn primary(c: char) -> (u8, char) {
+        match c {
+            '_' => (0, c),
+            '-' => (1, c),
+            c if c.is_ascii_digit() => (3, c),
+            c if c.is_alphabetic() => (4, c.to_lowercase().next().unwrap_or(c)),
+            c => (2, c),
+        }
+    }
+    let primary_order = a.chars().map(primary).cmp(b.chars().map(primary));
+    primary_order.then_with(|| a.chars().map(|c| c.is_uppercase()).cmp(b.chars().map(|c| c.is_uppercase())))
+}
+
+/// JavaScript truthiness of a JSON value.
+fn is_truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::OpenClawVersion;
+    use crate::pack::VersionPack;
+    use serde_json::json;
+
+    fn rejects(tool: &str, channel: Value) -> Option<String> {
+        let pack = VersionPack::get(OpenClawVersion::V2026_2);
+        let feishu = pack.plugins.iter().find(|p| p.id == "feishu").unwrap();
+        gate_rejects(feishu, tool, &json!({"channels": {"feishu": channel}}))
+    }
+
+    #[test]
+    fn document_tools_follow_the_first_configured_account() {
+        let creds = json!({"appId": "a", "appSecret": "s"});
+        assert_eq!(rejects("feishu_doc", creds.clone()), None);
+        assert!(rejects("feishu_perm", creds.clone()).unwrap().contains("off by default"));
+        // Accounts in localeCompare order (`a` before `B`); each over the channel block's settings.
+        let channel = json!({"tools": {"wiki": false}, "accounts": {
+            "B": {"appId": "a", "appSecret": "s", "tools": {"drive": false}},
+            "a": {"appId": "a", "appSecret": "s"}}});
+        assert_eq!(rejects("feishu_drive", channel.clone()), None);
+        assert!(rejects("feishu_wiki", channel).unwrap().contains("account `a`"));
+        // `Zed` is looked up as `zed`, finds no settings, and has no credentials.
+        let renamed = json!({"accounts": {"Zed": {"appId": "a", "appSecret": "s"}}});
+        assert!(rejects("feishu_doc", renamed).unwrap().starts_with("needs an enabled"));
+        let disabled = json!({"enabled": false, "appId": "a", "appSecret": "s"});
+        assert!(rejects("feishu_doc", disabled).is_some());
+        assert!(rejects("feishu_doc", json!({"appId": "a", "appSecret": " "})).is_some());
+    }
+
+    #[test]
+    fn bitable_tools_need_credentials_in_the_channel_block_itself() {
+        assert_eq!(rejects("feishu_bitable_get_meta", json!({"enabled": false, "appId": "a", "appSecret": " "})), None);
+        let in_account = json!({"accounts": {"main": {"appId": "a", "appSecret": "s"}}});
+        assert!(rejects("feishu_bitable_get_meta", in_account).is_some());
+    }
+
+    #[test]
+    fn account_ids_normalize_and_sort_like_the_release() {
+        assert_eq!(normalize_account_id(" Ops "), "ops");
+        assert_eq!(normalize_account_id("my bot!"), "my-bot");
+        assert_eq!(normalize_account_id("a-!b"), "a--b");
+        assert_eq!(normalize_account_id("!!!"), "default");
+        let mut ids = vec!["b", "B", "a2", "_x", "A", "10"];
+        ids.sort_by(|a, b| locale_compare(a, b));
+        assert_eq!(ids, ["_x", "10", "A", "a2", "b", "B"]);
+    }
+}
