@@ -201,7 +201,7 @@ impl<'a> Sessions<'a> {
             );
         }
 
-        let max_depth = Session::resolve(config, &main, version).map_or(1, |s| s.max_spawn_depth.max(1));
+        let max_depth = session::max_spawn_depth(config, version).max(1);
         if max_depth > 1 {
             let ctx = SessionContext { session_key: None, spawn_depth: Some(1), ..main.clone() };
             push("subagent:orchestrator".into(), "sub-agent that may spawn (depth 1)".into(), ctx);
@@ -245,8 +245,7 @@ fn route_context_name(route: &InboundRoute) -> (String, String) {
 
 /// The agent's own `tools` block, if the roster has one.
 fn agent_tools_block<'a>(version: OpenClawVersion, config: &'a Value, agent: &str) -> Option<&'a Value> {
-    let roster = session::roster(config, version);
-    roster.iter().find(|e| session::entry_id(e) == agent).and_then(|e| e.value.get("tools"))
+    session::find_agent(config, version, agent).and_then(|e| e.value.get("tools"))
 }
 
 /// A `channels.<channel>[.accounts.<account>].groups.<id>` entry.
@@ -372,7 +371,8 @@ impl Evaluated {
 
 /// Resolves every context with the one resolver.
 pub fn evaluate(version: OpenClawVersion, config: &Value, contexts: Vec<NamedContext>) -> Vec<Evaluated> {
-    let results = par_map(&contexts, |context| policy::resolve(version, config, &context.ctx));
+    let roster = policy::Roster::new(config, version);
+    let results = par_map(&contexts, |context| policy::resolve_in(version, config, &roster, &context.ctx));
     contexts.into_iter().zip(results).map(|(context, result)| Evaluated { context, result }).collect()
 }
 

@@ -180,11 +180,16 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     }
 
     let prober = ExecProber::new(version, options.approvals.clone(), options.cwd.clone());
-    let resolve = |config: &Config<'_>, agents: &[String], context: &NamedContext| {
-        if !agents.contains(&context.agent_id) {
+    // Each side's roster and agent set, indexed once for all its sessions.
+    let known = |agents: &[String]| agents.iter().cloned().collect::<std::collections::HashSet<String>>();
+    let base_side = (base.value, crate::policy::Roster::new(base.value, version), known(&base_agents));
+    let head_side = (head.value, crate::policy::Roster::new(head.value, version), known(&head_agents));
+    let resolve = |(config, roster, known): &(&Value, crate::policy::Roster<'_>, std::collections::HashSet<String>),
+                   context: &NamedContext| {
+        if !known.contains(&context.agent_id) {
             return Err(format!("agent {} is not in this config", context.agent_id));
         }
-        crate::policy::resolve(version, config.value, &context.ctx).map_err(|e: SessionError| e.to_string())
+        crate::policy::resolve_in(version, config, roster, &context.ctx).map_err(|e: SessionError| e.to_string())
     };
     let verdicts = |config: &Config<'_>, side: &Result<Resolution, String>| match side {
         Ok(resolution) => prober.verdicts(config.value, resolution, options.probes),
@@ -193,8 +198,8 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     // Each session is compared on its own (in parallel); only the differences are kept.
     type Compared = (Option<AccessChange>, Option<AudienceChange>, Vec<ExecFlip>);
     let compared = contexts::par_map(&union, |context| -> Result<Compared, ExecError> {
-        let before = resolve(base, &base_agents, context);
-        let after = resolve(head, &head_agents, context);
+        let before = resolve(&base_side, context);
+        let after = resolve(&head_side, context);
         let audience = audience_change(context, &base_sessions, &head_sessions, &before, &after, head);
         let changes = delta::tool_changes(
             &Side { resolution: before.as_ref().map_err(Clone::clone), locate: base.locate },

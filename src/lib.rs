@@ -24,5 +24,6 @@ pub mod suite;
 pub mod userfile;
 pub mod version;
 pub mod who_can;
+pub mod yaml;
 
 pub use version::OpenClawVersion;

@@ -42,12 +42,16 @@ pub struct MatrixCell {
 
 /// Builds the matrix from resolved contexts (agents in the order they come).
 pub fn build(evaluated: &[Evaluated]) -> Vec<AgentRow> {
+    // Each agent's main DM, found in one pass (not a search of every cell per agent).
+    let mut mains: std::collections::HashMap<&str, &Evaluated> = std::collections::HashMap::new();
+    for cell in evaluated.iter().filter(|e| e.context.id == MAIN) {
+        mains.entry(cell.context.agent_id.as_str()).or_insert(cell);
+    }
     let mut rows: Vec<AgentRow> = Vec::new();
     for cell in evaluated {
         let agent = &cell.context.agent_id;
         if rows.last().is_none_or(|row| &row.agent_id != agent) {
-            let main = evaluated.iter().find(|e| &e.context.agent_id == agent && e.context.id == MAIN);
-            let main_tools = main.map(|m| m.tools().to_vec()).unwrap_or_default();
+            let main_tools = mains.get(agent.as_str()).map(|m| m.tools().to_vec()).unwrap_or_default();
             rows.push(AgentRow { agent_id: agent.clone(), main_tools, cells: Vec::new() });
         }
         let row = rows.last_mut().expect("pushed above");

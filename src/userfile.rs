@@ -178,7 +178,7 @@ mod tests {
             assert!(matches!(ensure_regular_file(&fifo), Err(ReadError::NotRegular("a FIFO"))));
             for input in [ApprovalsInput::JsonFile(fifo.clone()), ApprovalsInput::Sqlite(fifo.clone())] {
                 let loaded = approvals::load(&input, OpenClawVersion::V2026_9);
-                assert!(loaded.fail_closed.is_some_and(|why| why.contains("not a regular file")));
+                assert!(loaded.fail_closed.is_some_and(|why| why.to_string().contains("not a regular file")));
             }
         }
     }

@@ -117,8 +117,7 @@ fn relative_path(from: &Path, to: &Path) -> PathBuf {
 
 fn write_suite(path: &Path, suite: &suite::Suite) -> miette::Result<()> {
     let text = suite::to_yaml(suite).map_err(|e| miette::miette!("{e}"))?;
-    std::fs::write(path, text)
-        .map_err(|e| miette::miette!(code = "test::write", "cannot write {}: {e}", path.display()))
+    Ok(bless::write(path, &text)?)
 }
 
 fn case_failure_text(case: &CaseResult) -> String {

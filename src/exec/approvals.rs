@@ -29,8 +29,54 @@ pub struct LoadedApprovals {
     /// Where it was read from, for reports (`~/.openclaw/state/openclaw.sqlite#exec_approvals_config`).
     pub locator: String,
     /// Set when 2026.9 could not read a valid document and used the fail-closed defaults.
-    pub fail_closed: Option<String>,
+    pub fail_closed: Option<FailClosed>,
 }
+
+/// What is wrong with a store 2026.9 cannot use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StoreProblem {
+    /// Another process holds a write lock (`SQLITE_BUSY`): the store may be fine.
+    Locked,
+    Missing,
+    /// Not a database, a damaged one, or one without the approvals table.
+    Broken,
+    /// The stored document fails 2026.9's read schema.
+    InvalidDocument,
+}
+
+/// Why 2026.9 used its fail-closed defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FailClosed {
+    pub problem: StoreProblem,
+    pub detail: String,
+}
+
+impl FailClosed {
+    fn new(problem: StoreProblem, detail: impl Into<String>) -> Self {
+        FailClosed { problem, detail: detail.into() }
+    }
+}
+
+impl std::fmt::Display for FailClosed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = match self.problem {
+            StoreProblem::Locked => {
+                "the store is locked by another process (OpenClaw waits up to 5 s for the lock, then \
+                 fails closed; the store itself may be fine)"
+            }
+            StoreProblem::Missing => "the store does not exist",
+            StoreProblem::Broken => "the store is broken",
+            StoreProblem::InvalidDocument => "the stored document is invalid",
+        };
+        write!(f, "{what}: {}", self.detail)
+    }
+}
+
+/// How long a read waits for another process's write lock. OpenClaw waits 5 s
+/// (`OPENCLAW_SQLITE_BUSY_TIMEOUT_MS`) and then fails closed; the simulator reports the lock after a
+/// short wait instead of stalling every command for 5 s.
+const BUSY_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
 
 fn empty_document() -> Value {
     serde_json::json!({"version": 1, "agents": {}})
@@ -42,27 +88,36 @@ fn fail_closed_document() -> Value {
 }
 
 /// Reads the raw JSON of the `current` row; `Ok(None)` when the row was never written.
-fn read_sqlite(path: &Path) -> Result<Option<String>, String> {
+fn read_sqlite(path: &Path) -> Result<Option<String>, FailClosed> {
     if !path.exists() {
-        return Err(format!("approvals store {} does not exist", path.display()));
+        return Err(FailClosed::new(StoreProblem::Missing, format!("{} does not exist", path.display())));
     }
     // SQLite would block opening a FIFO, and read a device forever.
-    crate::userfile::ensure_regular_file(path).map_err(|e| format!("approvals store {}: {e}", path.display()))?;
-    let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
-        .map_err(|e| e.to_string())?;
-    let mut stmt = conn
-        .prepare("SELECT raw_json FROM exec_approvals_config WHERE config_key = 'current'")
-        .map_err(|e| e.to_string())?;
-    let mut rows = stmt.query([]).map_err(|e| e.to_string())?;
-    match rows.next().map_err(|e| e.to_string())? {
-        Some(row) => row.get::<_, String>(0).map(Some).map_err(|e| e.to_string()),
+    crate::userfile::ensure_regular_file(path)
+        .map_err(|e| FailClosed::new(StoreProblem::Broken, format!("approvals store {}: {e}", path.display())))?;
+    let classify = |e: rusqlite::Error| {
+        let locked = matches!(
+            e.sqlite_error_code(),
+            Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+        );
+        FailClosed::new(if locked { StoreProblem::Locked } else { StoreProblem::Broken }, e.to_string())
+    };
+    let conn =
+        rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(classify)?;
+    conn.busy_timeout(BUSY_WAIT).map_err(classify)?;
+    let mut stmt =
+        conn.prepare("SELECT raw_json FROM exec_approvals_config WHERE config_key = 'current'").map_err(classify)?;
+    let mut rows = stmt.query([]).map_err(classify)?;
+    match rows.next().map_err(classify)? {
+        Some(row) => row.get::<_, String>(0).map(Some).map_err(classify),
         None => Ok(None),
     }
 }
 
 /// A JSON error about a store that may be any file: quoted values and credentials masked.
-fn invalid_json(error: serde_json::Error) -> String {
-    format!("invalid JSON: {}", crate::config::secrets::parse_error_message(&error.to_string()))
+fn invalid_json(error: serde_json::Error) -> FailClosed {
+    let message = crate::config::secrets::parse_error_message(&error.to_string());
+    FailClosed::new(StoreProblem::InvalidDocument, format!("invalid JSON: {message}"))
 }
 
 /// The store path OpenClaw 2026.9 uses for a state dir (`$OPENCLAW_STATE_DIR/state/openclaw.sqlite`).
@@ -74,7 +129,7 @@ pub fn sqlite_store_path(state_dir: &Path) -> PathBuf {
 /// 2026.2 reads tolerantly (unparseable → empty).
 pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals {
     let v9 = version == OpenClawVersion::V2026_9;
-    let (raw, locator): (Result<Option<Value>, String>, String) = match input {
+    let (raw, locator): (Result<Option<Value>, FailClosed>, String) = match input {
         ApprovalsInput::None => (Ok(None), "(none)".to_string()),
         ApprovalsInput::Document(v) => (Ok(Some(v.clone())), "(inline document)".to_string()),
         ApprovalsInput::Sqlite(p) => {
@@ -85,7 +140,7 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
         ApprovalsInput::JsonFile(p) => {
             let parsed = match crate::userfile::read_text(p, crate::userfile::MAX_INPUT_BYTES) {
                 Err(crate::userfile::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-                Err(e) => Err(e.to_string()),
+                Err(e) => Err(FailClosed::new(StoreProblem::Broken, e.to_string())),
                 Ok(t) => serde_json::from_str(&t).map(Some).map_err(invalid_json),
             };
             (parsed, p.display().to_string())
@@ -93,7 +148,9 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
     };
     let checked = raw.and_then(|doc| match doc {
         None => Ok(empty_document()),
-        Some(doc) if v9 => validate_strict(&doc).map(|()| doc),
+        Some(doc) if v9 => {
+            validate_strict(&doc).map(|()| doc).map_err(|why| FailClosed::new(StoreProblem::InvalidDocument, why))
+        }
         Some(doc) if doc.get("version").and_then(Value::as_i64) == Some(1) && doc.is_object() => Ok(doc),
         Some(_) => Ok(empty_document()),
     });
@@ -290,12 +347,36 @@ mod tests {
         drop(conn);
         std::fs::write(&path, b"not a database").unwrap();
         let corrupt = load(&input, OpenClawVersion::V2026_9);
-        assert!(corrupt.fail_closed.is_some());
+        assert_eq!(corrupt.fail_closed.map(|f| f.problem), Some(StoreProblem::Broken));
         assert_eq!(corrupt.document["defaults"]["security"], "deny");
         let legacy = dir.path().join("exec-approvals.json");
         std::fs::write(&legacy, b"{ not json").unwrap();
         let tolerant = load(&ApprovalsInput::JsonFile(legacy), OpenClawVersion::V2026_2);
         assert_eq!((tolerant.document, tolerant.fail_closed), (empty_document(), None));
+    }
+
+    #[test]
+    fn a_locked_store_is_reported_as_locked_not_broken() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("openclaw.sqlite");
+        let writer = rusqlite::Connection::open(&path).unwrap();
+        writer
+            .execute_batch(
+                "CREATE TABLE exec_approvals_config (config_key TEXT PRIMARY KEY, raw_json TEXT NOT NULL);
+                 INSERT INTO exec_approvals_config VALUES ('current', '{\"version\":1}');
+                 BEGIN EXCLUSIVE;",
+            )
+            .unwrap();
+        let started = std::time::Instant::now();
+        let locked = load(&ApprovalsInput::Sqlite(path.clone()), OpenClawVersion::V2026_9);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "no 5 s stall");
+        let fail_closed = locked.fail_closed.expect("a locked store fails closed, as OpenClaw does after 5 s");
+        assert_eq!(fail_closed.problem, StoreProblem::Locked);
+        assert!(fail_closed.to_string().starts_with("the store is locked by another process"), "{fail_closed}");
+        assert_eq!(locked.document["defaults"]["security"], "deny");
+        writer.execute_batch("COMMIT;").unwrap();
+        let unlocked = load(&ApprovalsInput::Sqlite(path), OpenClawVersion::V2026_9);
+        assert_eq!(unlocked.fail_closed, None);
     }
 
     #[test]

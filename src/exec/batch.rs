@@ -85,7 +85,7 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
         allowlist: allowlist_entries(case.get("allowlist")),
         safe_bins: SafeBinPolicy::resolve(version, bins.as_deref(), &profiles, &dirs),
         safe_builtins: release_data(version).safe_builtins.clone(),
-        env: ExecEnv { cwd: case_cwd(case), path_var, home },
+        env: ExecEnv::new(case_cwd(case), path_var, home),
         windows,
         auto_allow_skills: false,
         skill_bins: Vec::new(),
@@ -258,6 +258,9 @@ pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion) -> Va
         return error(version.release(), "exec case needs a string `command`".into());
     };
     let core = core_layer(case, command, version);
+    if let Some(limit) = core.get("planFailure").and_then(Value::as_str).and_then(super::limit_error) {
+        return error(version.release(), limit.to_string());
+    }
     let mut out = json!({"id": id, "openclawVersion": version.release(), "core": core});
     if case.get("gateway") == Some(&Value::Bool(false)) {
         out["decision"] = out["core"]["decision"].clone();

@@ -71,7 +71,7 @@ pub fn eval_context(
         allowlist,
         safe_bins,
         safe_builtins: release_data(version).safe_builtins.clone(),
-        env: ExecEnv { cwd: input.cwd.clone(), path_var, home: input.home.clone() },
+        env: ExecEnv::new(input.cwd.clone(), path_var, input.home.clone()),
         windows: input.windows,
         auto_allow_skills,
         skill_bins: input.skill_bins.clone(),
@@ -202,6 +202,7 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         warnings: Vec::new(),
         approvals_locator: None,
         approvals_fail_closed: None,
+        approvals_store_problem: None,
     }
 }
 
@@ -281,7 +282,8 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     };
     let mut out = base_outcome(version, settings, host.clone());
     out.approvals_locator = Some(input.approvals.locator.clone());
-    out.approvals_fail_closed = input.approvals.fail_closed.clone();
+    out.approvals_fail_closed = input.approvals.fail_closed.as_ref().map(ToString::to_string);
+    out.approvals_store_problem = input.approvals.fail_closed.as_ref().map(|f| f.problem);
     let agent = resolve_for_agent(
         &input.approvals.document,
         &settings.agent_id,

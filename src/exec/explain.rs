@@ -18,7 +18,23 @@ use crate::OpenClawVersion;
 
 /// Longest command text OpenClaw explains (`MAX_COMMAND_EXPLANATION_SOURCE_CHARS`).
 pub const MAX_SOURCE_CHARS: usize = 131_072;
+/// Most `|`, `(`, `)`, `{` and `}` (wherever they are, quoted or not) in a text handed to
+/// tree-sitter. Its error recovery is quadratic in the pipeline stages or function definitions a
+/// syntax error leaves open (`a | ` repeated 10,000 times: 6 s and 1.2 GB in one uninterruptible
+/// step, which no deadline can stop); under this cap the worst case stays under about 0.3 s.
+/// OpenClaw has no such cap (it spends the same seconds, then reports its 500 ms timeout).
+pub const MAX_OPERATORS: usize = 2048;
+/// How long OpenClaw lets tree-sitter parse (`MAX_COMMAND_EXPLANATION_PARSE_MS`). tree-sitter's
+/// error recovery is quadratic on some malformed input (`a | ` repeated: seconds and gigabytes);
+/// the release abandons the parse at this deadline and so do we. Like the release's, the outcome
+/// of a parse near the deadline depends on the machine; ordinary commands parse in microseconds.
+const PARSE_DEADLINE: std::time::Duration = std::time::Duration::from_millis(500);
 const MAX_NODES: usize = 50_000;
+/// Most text the walker copies into steps (each command's text and argv). A command holds the
+/// text of every command nested in it, so nesting `$(a $(a …))` thousands deep copies text
+/// quadratic in its length; OpenClaw (JavaScript strings share memory) has no such cost and no
+/// such limit. Ordinary commands copy about twice their length.
+pub const MAX_COPIED_BYTES: usize = 32 * 1024 * 1024;
 const MAX_WRAPPER_PAYLOAD_DEPTH: usize = 2;
 
 /// Where a command step was found.
@@ -122,7 +138,9 @@ impl RiskKind {
 pub struct Risk {
     pub kind: RiskKind,
     pub span: Range<usize>,
-    /// The offending text (for dynamic arguments: the word as written).
+    /// For dynamic arguments, the word as written (the planner reads it); empty for the other
+    /// kinds, whose text is `span` of the command (copying it for every nested construct made deep
+    /// nesting quadratic).
     pub text: String,
 }
 
@@ -181,7 +199,11 @@ pub struct Explanation {
 pub enum ExplainError {
     TooLarge,
     TooComplex,
+    TimedOut,
     NoTree,
+    /// The simulator's own limits ([`MAX_COPIED_BYTES`], [`MAX_OPERATORS`]), not OpenClaw answers.
+    TooDeep,
+    TooManyOperators,
 }
 
 impl ExplainError {
@@ -189,7 +211,10 @@ impl ExplainError {
         match self {
             ExplainError::TooLarge => "Shell command is too large to explain",
             ExplainError::TooComplex => "Shell command syntax is too complex to explain safely",
+            ExplainError::TimedOut => "tree-sitter-bash timed out after 500ms while parsing shell command",
             ExplainError::NoTree => "tree-sitter-bash returned no parse tree",
+            ExplainError::TooDeep => "commands are nested too deeply to simulate",
+            ExplainError::TooManyOperators => "too many shell operators to simulate",
         }
     }
 }
@@ -198,9 +223,64 @@ thread_local! {
     static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
 }
 
+impl ExplainError {
+    /// The simulator limit a plan failure reason stands for, if it is one (not OpenClaw's answer).
+    pub fn simulator_limit(reason: &str) -> Option<ExplainError> {
+        [ExplainError::TooDeep, ExplainError::TooManyOperators].into_iter().find(|limit| limit.message() == reason)
+    }
+}
+
+/// The characters [`MAX_OPERATORS`] counts: each `|` of a pipe (not of `||`), and every bracket.
+pub fn operator_count(source: &str) -> usize {
+    let bytes = source.as_bytes();
+    let pipe = |i: usize| bytes[i] == b'|' && bytes.get(i + 1) != Some(&b'|') && (i == 0 || bytes[i - 1] != b'|');
+    (0..bytes.len()).filter(|&i| matches!(bytes[i], b'(' | b')' | b'{' | b'}') || pipe(i)).count()
+}
+
+thread_local! {
+    /// The text being parsed, so the decoder can see the byte before a character. The input
+    /// callback always hands tree-sitter the rest of the text, so a slice's length says where it starts.
+    static PARSE_SOURCE: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+/// UTF-8, except that a character above U+00FF right after `{`, `.` or a digit is handed to
+/// tree-sitter-bash as a character of the same lexical class below U+0100. There its scanner
+/// calls the C `isdigit` on the character (brace ranges `{1..9}`), which glibc answers from a
+/// 384-entry table: a larger code point reads past it (a crash for `{` + U+10FFFD). The release's
+/// WebAssembly libc answers "not a digit", and so does every character below U+0100 here; the
+/// generated lexer puts every character from U+007F up in one class, so nothing else changes.
+struct BraceSafeUtf8;
+
+impl tree_sitter::Decode for BraceSafeUtf8 {
+    fn decode(bytes: &[u8]) -> (i32, u32) {
+        let width = match bytes.first() {
+            None => return (-1, 0),
+            Some(b) if *b < 0x80 => return (i32::from(*b), 1),
+            Some(b) if *b >= 0xF0 => 4,
+            Some(b) if *b >= 0xE0 => 3,
+            Some(_) => 2,
+        };
+        let Some(c) = bytes.get(..width).and_then(|b| std::str::from_utf8(b).ok()).and_then(|s| s.chars().next())
+        else {
+            return (-1, 1);
+        };
+        let code = c as u32;
+        let before = PARSE_SOURCE.with_borrow(|source| {
+            let at = source.len().checked_sub(bytes.len())?;
+            source.get(at.checked_sub(1)?).copied()
+        });
+        let after_brace_or_digit = before.is_some_and(|b| b == b'{' || b == b'.' || b.is_ascii_digit());
+        let code = if code > 0xFF && after_brace_or_digit { 0x80 | (code & 0x7F) } else { code };
+        (code as i32, width as u32)
+    }
+}
+
 fn parse(source: &str) -> Result<Tree, ExplainError> {
     if source.chars().count() > MAX_SOURCE_CHARS {
         return Err(ExplainError::TooLarge);
+    }
+    if operator_count(source) > MAX_OPERATORS {
+        return Err(ExplainError::TooManyOperators);
     }
     PARSER.with(|cell| {
         let mut slot = cell.borrow_mut();
@@ -209,7 +289,25 @@ fn parse(source: &str) -> Result<Tree, ExplainError> {
             p.set_language(&tree_sitter_bash::LANGUAGE.into()).expect("tree-sitter-bash matches the tree-sitter ABI");
             p
         });
-        parser.parse(source, None).ok_or(ExplainError::NoTree)
+        let deadline = std::time::Instant::now() + PARSE_DEADLINE;
+        let mut timed_out = false;
+        let mut progress = |_: &tree_sitter::ParseState| {
+            timed_out = std::time::Instant::now() > deadline;
+            timed_out
+        };
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut progress);
+        let bytes = source.as_bytes();
+        PARSE_SOURCE.set(bytes.to_vec());
+        let tree = parser.parse_custom_encoding::<BraceSafeUtf8, _, _>(
+            &mut |i, _| bytes.get(i..).unwrap_or_default(),
+            None,
+            Some(options),
+        );
+        PARSE_SOURCE.set(Vec::new());
+        tree.ok_or_else(|| {
+            parser.reset();
+            if timed_out { ExplainError::TimedOut } else { ExplainError::NoTree }
+        })
     })
 }
 
@@ -239,6 +337,7 @@ struct Walker {
     out: Explanation,
     next_id: usize,
     remaining_nodes: usize,
+    remaining_copy_bytes: usize,
 }
 
 #[derive(Clone)]
@@ -553,7 +652,8 @@ fn has_executable_line_continuation(text: &str) -> bool {
 
 impl Walker {
     fn risk(&mut self, kind: RiskKind, span: Range<usize>, text: &str) {
-        self.out.risks.push(Risk { kind, span, text: text.to_string() });
+        let text = if kind == RiskKind::DynamicArgument { text.to_string() } else { String::new() };
+        self.out.risks.push(Risk { kind, span, text });
     }
 
     fn record_shape(&mut self, node: Node, base: &SpanBase) {
@@ -694,6 +794,8 @@ impl Walker {
             (None, Some(arg)) => state.base.span(arg.node.byte_range()),
             (None, None) => span.clone(),
         };
+        let copied = text.len() + argv.iter().map(String::len).sum::<usize>();
+        self.remaining_copy_bytes = self.remaining_copy_bytes.checked_sub(copied).ok_or(ExplainError::TooDeep)?;
         let id = self.next_id;
         self.next_id += 1;
         self.out.top_level_or_nested(Step {
@@ -832,6 +934,11 @@ fn payload_base(payload: &str, arguments: &[Argument], src: &str, outer: &SpanBa
 }
 
 fn argv_from_command<'t>(node: Node<'t>, name: Node<'t>, src: &str) -> Option<(Vec<String>, Vec<Argument<'t>>)> {
+    // An expansion as the executable makes it dynamic whatever it holds: decided before its
+    // text is scanned or copied, which for `$($($(…)))` cost time quadratic in the nesting.
+    if named_children(name).first().is_some_and(|part| DYNAMIC_NODE_KINDS.contains(&part.kind())) {
+        return None;
+    }
     if has_escaped_line_continuation(node_text(name, src)) || has_executable_line_continuation(node_text(node, src)) {
         return None;
     }
@@ -979,6 +1086,7 @@ pub fn explain(source: &str) -> Result<Explanation, ExplainError> {
         out: Explanation { ok: !root.has_error(), ..Explanation::default() },
         next_id: 0,
         remaining_nodes: MAX_NODES,
+        remaining_copy_bytes: MAX_COPIED_BYTES,
     };
     walker.walk(root, source, StepContext::TopLevel, &State { depth: 0, base: SpanBase::default(), parent: None })?;
     Ok(walker.out)
@@ -1039,7 +1147,50 @@ mod tests {
     }
 
     #[test]
+    fn a_brace_before_a_high_code_point_does_not_crash_the_scanner() {
+        for code in [0x10FFFD, 0xF0000, 0xE0001, 0x4E2D] {
+            let c = char::from_u32(code).unwrap();
+            for command in [format!("{{{c}"), format!("echo {{1..{c}"), format!("echo {{1.{c}}}")] {
+                assert!(explain(&command).is_ok(), "{command:?}");
+            }
+        }
+        // Everywhere else the text parses exactly as plain UTF-8 would.
+        let mut plain = Parser::new();
+        plain.set_language(&tree_sitter_bash::LANGUAGE.into()).unwrap();
+        for command in ["echo 中文 {a,b} x.y", "cat <<中\nx\n中\n", "echo {中文}", "a.中 1中 {1..3}", "echo \"{é}\""]
+        {
+            let expected = plain.parse(command, None).unwrap().root_node().to_sexp();
+            assert_eq!(parse(command).unwrap().root_node().to_sexp(), expected, "{command}");
+        }
+    }
+
+    #[test]
     fn limits() {
         assert_eq!(explain(&"a".repeat(MAX_SOURCE_CHARS + 1)).unwrap_err(), ExplainError::TooLarge);
+    }
+
+    #[test]
+    fn malformed_long_pipelines_never_reach_quadratic_error_recovery() {
+        let started = std::time::Instant::now();
+        assert_eq!(explain(&"a | ".repeat(10_000)).unwrap_err(), ExplainError::TooManyOperators);
+        assert_eq!(explain(&"f() { a; } ".repeat(1_000)).unwrap_err(), ExplainError::TooManyOperators);
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+        assert!(!explain(&"a | ".repeat(200)).unwrap().ok, "under the cap: parsed, a syntax error");
+        assert_eq!(operator_count("a || b | c |& d (e) {f}"), 6);
+        let wrapped = format!("bash -c '{}'", "a | ".repeat(MAX_OPERATORS + 1));
+        assert_eq!(explain(&wrapped).unwrap_err(), ExplainError::TooManyOperators, "counted in the whole text");
+    }
+
+    #[test]
+    fn deeply_nested_commands_hit_the_copy_budget_not_quadratic_memory() {
+        let level = format!("$(a {} ", "p".repeat(100));
+        let nested = format!("echo {}x{}", level.repeat(1_000), ")".repeat(1_000));
+        let started = std::time::Instant::now();
+        assert_eq!(explain(&nested).unwrap_err(), ExplainError::TooDeep);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+        // An executable that is itself a substitution is dynamic at once, however deep it goes.
+        let dynamic = format!("echo {}x{}", "$(".repeat(1_000), ")".repeat(1_000));
+        let e = explain(&dynamic).unwrap();
+        assert!(e.risks.iter().any(|r| r.kind == RiskKind::DynamicExecutable));
     }
 }

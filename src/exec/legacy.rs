@@ -154,7 +154,8 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
     let mut segments = Vec::new();
     let mut buf = String::new();
     let (mut in_single, mut in_double, mut escaped, mut empty_segment) = (false, false, false, false);
-    let mut pending: Vec<Heredoc> = Vec::new();
+    // Here-documents waiting for their body, oldest first (a queue: thousands may be pending).
+    let mut pending: std::collections::VecDeque<Heredoc> = std::collections::VecDeque::new();
     let mut in_body = false;
     let mut line: Vec<char> = Vec::new();
     let push = |buf: &mut String, segments: &mut Vec<String>| {
@@ -175,9 +176,9 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
         let next = chars.get(i + 1).copied();
         if in_body {
             if ch == '\n' || ch == '\r' {
-                if let Some(current) = pending.first() {
+                if let Some(current) = pending.front() {
                     if line_ends_heredoc(current, &line) {
-                        pending.remove(0);
+                        pending.pop_front();
                     } else if !current.quoted && heredoc_line_expands(&line) {
                         return fail("command substitution in unquoted heredoc");
                     }
@@ -260,7 +261,7 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
                 scan += 1;
             }
             if let Some((delimiter, end, quoted)) = parse_heredoc_delimiter(&chars, scan) {
-                pending.push(Heredoc { delimiter, strip_tabs, quoted });
+                pending.push_back(Heredoc { delimiter, strip_tabs, quoted });
                 buf.extend(&chars[scan..end]);
                 i = end - 1;
             }
@@ -275,8 +276,8 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
         }
         i += 1;
     }
-    if in_body && pending.first().is_some_and(|h| line_ends_heredoc(h, &line)) {
-        pending.remove(0);
+    if in_body && pending.front().is_some_and(|h| line_ends_heredoc(h, &line)) {
+        pending.pop_front();
         in_body = !pending.is_empty();
     }
     if !pending.is_empty() || in_body {
@@ -584,6 +585,17 @@ mod tests {
         assert_eq!(split_pipeline("cat <<EOF\nhi\nEOF").unwrap(), vec!["cat <<EOF"]);
         assert_eq!(split_pipeline("cat <<EOF\n$(x)\nEOF").unwrap_err(), "command substitution in unquoted heredoc");
         assert_eq!(split_pipeline("cat <<EOF\nhi").unwrap_err(), "unterminated heredoc");
+    }
+
+    #[test]
+    fn thousands_of_pending_heredocs_are_read_in_linear_time() {
+        let n = 60_000;
+        let command = format!("cat {}\n{}", "<<A ".repeat(n), "A\n".repeat(n));
+        let started = std::time::Instant::now();
+        assert_eq!(split_pipeline(&command).unwrap().len(), 1);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
+        let unterminated = format!("cat {}\n{}", "<<A ".repeat(3), "A\n".repeat(2));
+        assert_eq!(split_pipeline(&unterminated).unwrap_err(), "unterminated heredoc");
     }
 
     #[test]

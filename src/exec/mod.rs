@@ -37,7 +37,8 @@ pub use settings::WhatIf;
 use crate::OpenClawVersion;
 
 /// Commands longer than this are rejected before analysis (OpenClaw itself refuses to analyse
-/// more than 131,072 characters; this cap only keeps the simulator's memory bounded).
+/// more than 131,072 characters, an answer the simulator gives too; this cap only keeps the
+/// simulator's memory bounded).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
 
 /// One simulated exec call.
@@ -152,6 +153,8 @@ pub struct ExecOutcome {
     pub approvals_locator: Option<String>,
     /// 2026.9: the approvals store could not be read and fail-closed defaults were used.
     pub approvals_fail_closed: Option<String>,
+    /// What was wrong with it: `locked`, `missing`, `broken` or `invalid-document`.
+    pub approvals_store_problem: Option<approvals::StoreProblem>,
 }
 
 /// Input that cannot be simulated at all.
@@ -167,8 +170,20 @@ pub enum ExecError {
     #[diagnostic(code(clawpolicy::exec::not_utf8))]
     NotUtf8,
     #[error("the command is {0} bytes long; at most {MAX_COMMAND_BYTES} are simulated")]
-    #[diagnostic(code(clawpolicy::exec::too_large))]
+    #[diagnostic(code("exec::command-too-long"))]
     TooLarge(usize),
+    #[error("the command has more than {} pipes and brackets; such commands are not simulated", explain::MAX_OPERATORS)]
+    #[diagnostic(
+        code("exec::command-too-long"),
+        help("tree-sitter needs time quadratic in them to recover from a syntax error; OpenClaw spends it")
+    )]
+    TooManyOperators,
+    #[error("the command nests commands too deeply to simulate (its nested commands add up to more than {} MiB of text)", explain::MAX_COPIED_BYTES >> 20)]
+    #[diagnostic(
+        code("exec::command-too-deep"),
+        help("OpenClaw answers such a command as unanalyzable (ask or deny); the simulator does not follow it")
+    )]
+    TooDeep,
 }
 
 /// Turns raw bytes (a file, stdin) into command text, refusing binary input.
@@ -209,7 +224,20 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
         skill_bins: request.skill_bins.clone(),
         elevated: request.elevated,
     };
-    Ok(decide::decide(&input, version))
+    let outcome = decide::decide(&input, version);
+    match outcome.plan_failure.as_ref().and_then(|failure| limit_error(&failure.reason)) {
+        Some(limit) => Err(limit),
+        None => Ok(outcome),
+    }
+}
+
+/// The error a plan failure stands for when it is one of the simulator's own limits rather than
+/// OpenClaw's answer.
+fn limit_error(plan_failure: &str) -> Option<ExecError> {
+    match explain::ExplainError::simulator_limit(plan_failure)? {
+        explain::ExplainError::TooManyOperators => Some(ExecError::TooManyOperators),
+        _ => Some(ExecError::TooDeep),
+    }
 }
 
 pub use batch::evaluate_batch_case;

@@ -28,7 +28,7 @@ pub fn render_text(o: &ExecOutcome) -> String {
         let _ = writeln!(s, "  approvals    {loc}");
     }
     if let Some(why) = &o.approvals_fail_closed {
-        let _ = writeln!(s, "  approvals store unreadable, OpenClaw fails closed: {why}");
+        let _ = writeln!(s, "  approvals    OpenClaw fails closed (denies host exec): {why}");
     }
     if !o.segments.is_empty() {
         let _ = writeln!(s, "segments:");

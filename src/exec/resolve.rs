@@ -12,6 +12,32 @@ pub struct ExecEnv {
     /// The `PATH` the command would see (request env, else the process env).
     pub path_var: String,
     pub home: Option<String>,
+    /// Executables already resolved in this context: a command of thousands of segments naming
+    /// the same program searches `PATH` once, not once per segment.
+    pub resolved: ResolveCache,
+}
+
+impl ExecEnv {
+    pub fn new(cwd: PathBuf, path_var: String, home: Option<String>) -> Self {
+        ExecEnv { cwd, path_var, home, resolved: ResolveCache::default() }
+    }
+}
+
+/// Memo of [`resolve_executable`] for one [`ExecEnv`]. A clone starts empty, since the clone's
+/// fields may be changed.
+#[derive(Default)]
+pub struct ResolveCache(std::sync::Mutex<std::collections::HashMap<(String, OpenClawVersion), Executable>>);
+
+impl Clone for ResolveCache {
+    fn clone(&self) -> Self {
+        ResolveCache::default()
+    }
+}
+
+impl std::fmt::Debug for ResolveCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ResolveCache")
+    }
 }
 
 /// What one argv[0] resolved to.
@@ -98,6 +124,18 @@ fn search_path(name: &str, env: &ExecEnv, version: OpenClawVersion) -> Option<St
 
 /// Resolves `raw` as `resolveExecutablePath` does in `version`.
 pub fn resolve_executable(raw: &str, env: &ExecEnv, version: OpenClawVersion) -> Executable {
+    let key = (raw.to_string(), version);
+    if let Some(known) = env.resolved.0.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
+        return known;
+    }
+    let resolved = resolve_uncached(raw, env, version);
+    if let Ok(mut cache) = env.resolved.0.lock() {
+        cache.insert(key, resolved.clone());
+    }
+    resolved
+}
+
+fn resolve_uncached(raw: &str, env: &ExecEnv, version: OpenClawVersion) -> Executable {
     let expanded = expand_home(raw, env.home.as_deref());
     let resolved_path = if has_path_separator(&expanded) {
         let candidate = lexical_resolve(&env.cwd, &expanded);
@@ -132,7 +170,7 @@ mod tests {
     use super::*;
 
     fn env() -> ExecEnv {
-        ExecEnv { cwd: PathBuf::from("/tmp"), path_var: "/usr/bin:/bin".into(), home: Some("/root".into()) }
+        ExecEnv::new(PathBuf::from("/tmp"), "/usr/bin:/bin".into(), Some("/root".into()))
     }
 
     #[test]
@@ -150,6 +188,19 @@ mod tests {
         let exe = resolve_executable("definitely-not-a-command-xyz", &env(), OpenClawVersion::V2026_9);
         assert_eq!(exe.resolved_path, None);
         assert_eq!(exe.name, "definitely-not-a-command-xyz");
+    }
+
+    #[test]
+    fn a_repeated_executable_searches_path_once_per_context() {
+        let dir = tempfile::tempdir().unwrap();
+        let tool = dir.path().join("tool");
+        std::fs::write(&tool, "#!/bin/sh\n").unwrap();
+        std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let env = ExecEnv::new(PathBuf::from("/tmp"), dir.path().display().to_string(), None);
+        assert!(resolve_executable("tool", &env, OpenClawVersion::V2026_2).resolved_path.is_some());
+        std::fs::remove_file(&tool).unwrap();
+        assert!(resolve_executable("tool", &env, OpenClawVersion::V2026_2).resolved_path.is_some(), "memoized");
+        assert!(resolve_executable("tool", &env.clone(), OpenClawVersion::V2026_2).resolved_path.is_none());
     }
 
     #[test]

@@ -210,10 +210,20 @@ pub fn decide(
         cwd: request.cwd.clone().unwrap_or_else(|| root.value.clone()),
         home: request.dirs.home.clone(),
         container_paths: resolution.sandbox.sandboxed,
+        follow_dangling_links: version == OpenClawVersion::V2026_9,
     };
     match containment.check(&request.path) {
         Ok(landed) => {
             access.reason = format!("inside {} ({})", root.value.display(), root.source);
+            if let Some(outside) = landed.lands_outside.as_ref().filter(|_| write) {
+                access.reason.push_str(&format!(
+                    "; but it is a dangling symlink to {}, outside the root: OpenClaw {} does not follow it \
+                     and `{}` creates the file there",
+                    outside.display(),
+                    version.short(),
+                    request.tool
+                ));
+            }
             access.landed = Some(landed);
         }
         Err(PathError::Escape(escape)) => {
@@ -258,7 +268,10 @@ mod tests {
     use std::path::Path;
 
     fn run(config: Value, tool: &str, path: &str, root: &Path) -> FileAccess {
-        let version = OpenClawVersion::V2026_9;
+        run_as(OpenClawVersion::V2026_9, config, tool, path, root)
+    }
+
+    fn run_as(version: OpenClawVersion, config: Value, tool: &str, path: &str, root: &Path) -> FileAccess {
         let ctx = SessionContext::default();
         let session = Session::resolve(&config, &ctx, version).unwrap();
         let resolution = crate::policy::resolve(version, &config, &ctx).unwrap();
@@ -285,6 +298,21 @@ mod tests {
         assert_eq!(contained.root.unwrap().key.unwrap().to_string(), "tools.fs.workspaceOnly");
         let patch = run(json!({}), "apply_patch", "../x", dir.path());
         assert_eq!((patch.verdict, patch.rule), (FileVerdict::Denied, "apply-patch-workspace-only"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn writing_through_a_dangling_symlink_out_of_the_workspace() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(base.join("ws")).unwrap();
+        std::os::unix::fs::symlink(base.join("elsewhere/new.txt"), base.join("ws/dang")).unwrap();
+        let contained = json!({"tools": {"fs": {"workspaceOnly": true}}});
+        let v9 = run_as(OpenClawVersion::V2026_9, contained.clone(), "write", "dang", &base);
+        assert_eq!((v9.verdict, v9.escape.map(|e| e.rule)), (FileVerdict::Denied, Some("symlink")));
+        let v2 = run_as(OpenClawVersion::V2026_2, contained, "write", "dang", &base);
+        assert_eq!(v2.verdict, FileVerdict::Allowed, "the 2026.2 guard does not follow a dangling link");
+        assert!(v2.reason.contains("dangling symlink to") && v2.reason.contains("elsewhere/new.txt"), "{}", v2.reason);
     }
 
     #[test]

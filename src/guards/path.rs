@@ -2,6 +2,14 @@
 //! a root accept this path? The lexical check resolves `..` against the working directory; the
 //! canonical checks resolve symlinks on the real filesystem, through the deepest existing
 //! ancestor so files that do not exist yet can still be judged.
+//!
+//! Symlinks, the last component included, are followed and refused when they lead out of the
+//! root: only unlinking (an `apply_patch` delete hunk, which this guard is not asked about) keeps
+//! a final symlink as it is. A dangling link is where the releases differ: 2026.9 (fs-safe's
+//! `resolveSymlinkHopPath`) reads the link and judges the path it would create, so a write through
+//! it cannot leave the root; 2026.2's guard cannot resolve it (`tryRealpath` falls back to the
+//! link's own path) and lets it through, and the write tool then creates the target wherever it
+//! points. [`Contained::lands_outside`] reports that case.
 
 use std::io;
 use std::path::{Component, Path, PathBuf};
@@ -19,6 +27,8 @@ pub struct Containment {
     pub home: PathBuf,
     /// Container paths (`/workspace/…`) and `file://` URLs map to the root (sandboxed tools).
     pub container_paths: bool,
+    /// 2026.9 judges a dangling symlink by the path it points at; 2026.2 by its own path.
+    pub follow_dangling_links: bool,
 }
 
 /// Why a path is refused, with OpenClaw's message.
@@ -37,6 +47,10 @@ pub struct Contained {
     pub canonical: PathBuf,
     /// The part of the path below the root (`""` for the root itself).
     pub relative: PathBuf,
+    /// Where a write would really create the file when a dangling symlink the guard did not
+    /// follow (2026.2) points out of the root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lands_outside: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -44,6 +58,15 @@ pub enum PathError {
     Escape(Escape),
     /// The filesystem could not be read (permission denied, not a directory, …).
     Io(String),
+}
+
+impl std::fmt::Display for PathError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PathError::Escape(escape) => f.write_str(&escape.message),
+            PathError::Io(message) => f.write_str(message),
+        }
+    }
 }
 
 impl From<io::Error> for PathError {
@@ -92,6 +115,20 @@ pub fn canonical_via_existing_ancestor(path: &Path) -> Result<PathBuf, PathError
     }
 }
 
+/// Where the symlink `link` leads: its real path, or for a dangling link the path its target
+/// names, resolved through the target's deepest existing ancestor.
+pub fn symlink_target(link: &Path) -> Result<PathBuf, PathError> {
+    match std::fs::canonicalize(link) {
+        Ok(real) => Ok(real),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let target = std::fs::read_link(link)?;
+            let dir = std::path::absolute(link.parent().unwrap_or(Path::new(".")))?;
+            canonical_via_existing_ancestor(&lexical_resolve(&dir, &target))
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
 fn is_inside(root: &Path, path: &Path) -> bool {
     path.starts_with(root)
 }
@@ -137,17 +174,25 @@ impl Containment {
     }
 
     /// Walks the path below the root: a symlink that resolves outside the root is refused, and
-    /// so is a final regular file with more than one hard link.
+    /// so is a final regular file with more than one hard link. Returns where the path lands.
     fn check_aliases(&self, path: &Path, root: &Path, root_canonical: &Path) -> Result<PathBuf, PathError> {
         let relative = path.strip_prefix(root).unwrap_or(path);
         let mut cursor = root_canonical.to_path_buf();
-        for component in relative.components() {
+        let mut components = relative.components();
+        while let Some(component) = components.next() {
             cursor.push(component);
             match std::fs::symlink_metadata(&cursor) {
-                Err(e) if e.kind() == io::ErrorKind::NotFound => break,
+                Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                    cursor.extend(components.by_ref());
+                    break;
+                }
                 Err(e) => return Err(e.into()),
                 Ok(meta) if meta.file_type().is_symlink() => {
-                    let target = canonical_via_existing_ancestor(&cursor)?;
+                    let dangling = !cursor.exists();
+                    if dangling && !self.follow_dangling_links {
+                        continue;
+                    }
+                    let target = symlink_target(&cursor)?;
                     if !is_inside(root_canonical, &target) {
                         return Err(self.escape(
                             "symlink",
@@ -163,7 +208,7 @@ impl Containment {
                 Ok(_) => {}
             }
         }
-        let canonical = canonical_via_existing_ancestor(path)?;
+        let canonical = if self.follow_dangling_links { cursor } else { canonical_via_existing_ancestor(path)? };
         if !is_inside(root_canonical, &canonical) {
             return Err(self.escape(
                 "canonical",
@@ -233,7 +278,13 @@ impl Containment {
         if raw_target != canonical {
             self.check_aliases(&raw_target, &root_canonical, &root_canonical)?;
         }
-        Ok(Contained { resolved, canonical, relative })
+        let lands_outside = match std::fs::symlink_metadata(&canonical) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                symlink_target(&canonical).ok().filter(|target| !is_inside(&root_canonical, target))
+            }
+            _ => None,
+        };
+        Ok(Contained { resolved, canonical, relative, lands_outside })
     }
 }
 
@@ -267,7 +318,13 @@ mod tests {
         std::fs::create_dir_all(base.join("outside")).unwrap();
         std::fs::write(root.join("src/main.rs"), "fn main() {}").unwrap();
         std::fs::write(base.join("outside/secret"), "x").unwrap();
-        let guard = Containment { root: root.clone(), cwd: root, home: base.join("home"), container_paths: false };
+        let guard = Containment {
+            root: root.clone(),
+            cwd: root,
+            home: base.join("home"),
+            container_paths: false,
+            follow_dangling_links: true,
+        };
         Fixture { _dir: dir, base, guard }
     }
 
@@ -325,6 +382,35 @@ mod tests {
         for (input, expected) in cases {
             assert_eq!(rule(f.guard.check(input)), expected, "{input}");
         }
+    }
+
+    #[test]
+    fn a_dangling_symlink_is_judged_by_its_target_in_2026_9() {
+        let f = fixture();
+        let root = f.base.join("ws");
+        symlink(f.base.join("outside/new.txt"), root.join("dangling-out")).unwrap();
+        symlink("../outside/new.txt", root.join("dangling-relative")).unwrap();
+        symlink("src/new.rs", root.join("dangling-in")).unwrap();
+        symlink(f.base.join("outside"), root.join("out")).unwrap();
+        assert_eq!(rule(f.guard.check("dangling-out")), Some("symlink"));
+        assert_eq!(rule(f.guard.check("dangling-relative")), Some("symlink"));
+        assert_eq!(rule(f.guard.check("src/../dangling-relative")), Some("symlink"));
+        let inside = f.guard.check("dangling-in").unwrap();
+        assert_eq!(inside.canonical, root.join("src/new.rs"), "lands where the link points");
+        assert_eq!(inside.lands_outside, None);
+        assert_eq!(rule(f.guard.check("out/missing/deeper")), Some("symlink"));
+    }
+
+    #[test]
+    fn a_dangling_symlink_passes_the_2026_2_guard_and_lands_outside() {
+        let f = fixture();
+        let root = f.base.join("ws");
+        symlink(f.base.join("outside/new.txt"), root.join("dangling-out")).unwrap();
+        let legacy = Containment { follow_dangling_links: false, ..f.guard.clone() };
+        let landed = legacy.check("dangling-out").unwrap();
+        assert_eq!(landed.lands_outside, Some(f.base.join("outside/new.txt")));
+        symlink(f.base.join("outside/secret"), root.join("existing-out")).unwrap();
+        assert_eq!(rule(legacy.check("existing-out")), Some("symlink"), "a link that resolves is still refused");
     }
 
     #[test]

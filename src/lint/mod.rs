@@ -118,6 +118,8 @@ pub struct LintContext<'a> {
     main_sessions: OnceLock<BTreeMap<String, Resolution>>,
     /// Each agent's session with the sandbox forced on, likewise.
     sandboxed_sessions: OnceLock<BTreeMap<String, Resolution>>,
+    /// The roster, indexed once for every session resolved.
+    roster: OnceLock<crate::policy::Roster<'a>>,
 }
 
 impl<'a> LintContext<'a> {
@@ -135,6 +137,7 @@ impl<'a> LintContext<'a> {
             approvals,
             main_sessions: OnceLock::new(),
             sandboxed_sessions: OnceLock::new(),
+            roster: OnceLock::new(),
         }
     }
 
@@ -150,7 +153,8 @@ impl<'a> LintContext<'a> {
     /// Runs the resolver, the same one `tools` and `explain` use. `None` when the context
     /// cannot be resolved (rules then have nothing to say about it).
     fn resolve(&self, session: &SessionContext) -> Option<Resolution> {
-        crate::policy::resolve(self.version, self.config(), session).ok()
+        let roster = self.roster.get_or_init(|| crate::policy::Roster::new(self.config(), self.version));
+        crate::policy::resolve_in(self.version, self.config(), roster, session).ok()
     }
 
     /// The resolution of an agent's main session (`None` when it cannot be resolved).

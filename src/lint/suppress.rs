@@ -69,7 +69,7 @@ impl Suppressions {
     pub fn read(path: &Path) -> Result<Self, String> {
         let text = userfile::read_text(path, userfile::MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let parsed: SuppressionsFile = serde_yaml_ng::from_str(&text)
+        let parsed: SuppressionsFile = crate::yaml::from_str(&text)
             .map_err(|e| format!("{}: {}", path.display(), secrets::parse_error_message(&e.to_string())))?;
         for (index, entry) in parsed.suppressions.iter().enumerate() {
             let at = format!("{}: suppressions[{index}]", path.display());
@@ -126,6 +126,17 @@ impl Suppressions {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_deeply_nested_side_file_is_refused_without_stalling_lint() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(SIDE_FILE);
+        std::fs::write(&path, format!("suppressions: {}", "[".repeat(40_000))).unwrap();
+        let started = std::time::Instant::now();
+        let error = Suppressions::read(&path).unwrap_err();
+        assert!(error.contains("nested more than 128 deep"), "{error}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
+    }
 
     #[test]
     fn a_discovered_suppressions_symlink_out_of_the_folder_is_refused() {

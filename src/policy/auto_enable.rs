@@ -8,6 +8,8 @@
 //! channels, auth profiles, speech and realtime-voice providers, model ids without a
 //! `provider/` prefix).
 
+use std::collections::HashSet;
+
 use serde_json::Value;
 
 use super::session::roster;
@@ -15,9 +17,37 @@ use crate::OpenClawVersion;
 use crate::keypath::KeyPath;
 use crate::pack::{AutoEnable, BundledPlugin, js_trim};
 
+/// What the triggers read from every agent of the config (model settings, tool lists), gathered
+/// once per config: read again for every plugin of every session, a fleet's roster made
+/// resolution quadratic in its agents.
+#[derive(Debug, Default)]
+pub struct ConfigUse {
+    /// Providers of the explicit `provider/model` references the loader collects.
+    model_providers: HashSet<String>,
+    /// Names in `allow` / `alsoAllow` of the global and every agent's tool policy, trimmed and
+    /// lowercased.
+    allowed_names: HashSet<String>,
+}
+
+impl ConfigUse {
+    pub fn of(config: &Value, version: OpenClawVersion) -> Self {
+        let model_providers = configured_model_refs(config, version).iter().filter_map(|r| ref_provider(r)).collect();
+        let agents = roster(config, version);
+        let blocks = std::iter::once(config.get("tools")).chain(agents.iter().map(|agent| agent.value.get("tools")));
+        let allowed_names = blocks
+            .flat_map(|tools| ["allow", "alsoAllow"].map(|field| tools.and_then(|t| t.get(field))))
+            .filter_map(|list| list.and_then(Value::as_array))
+            .flatten()
+            .filter_map(Value::as_str)
+            .map(|name| js_trim(name).to_lowercase())
+            .collect();
+        ConfigUse { model_providers, allowed_names }
+    }
+}
+
 /// Whether the loader auto-enables `plugin` (before `plugins.deny` and `enabled: false` entries,
-/// which the caller checks).
-pub fn auto_enabled(config: &Value, version: OpenClawVersion, plugin: &BundledPlugin) -> bool {
+/// which the caller checks). `uses` is [`ConfigUse::of`] the same config.
+pub fn auto_enabled(config: &Value, uses: &ConfigUse, plugin: &BundledPlugin) -> bool {
     let Some(rules) = &plugin.auto_enable else { return false };
     let id = plugin.id.as_str();
     let entry = KeyPath::keys(&["plugins", "entries", id]).lookup(config);
@@ -26,9 +56,9 @@ pub fn auto_enabled(config: &Value, version: OpenClawVersion, plugin: &BundledPl
         .and_then(Value::as_object)
         .is_some_and(|c| rules.tool_config_keys.iter().any(|k| c.get(k).is_some()));
     tool_configured
-        || model_provider_configured(config, version, rules)
+        || rules.model_providers.iter().any(|provider| uses.model_providers.contains(provider))
         || web_search_selected(config, rules)
-        || (rules.when_referenced && referenced(config, version, id))
+        || (rules.when_referenced && referenced(config, uses, id))
 }
 
 /// Whether a restrictive `plugins.allow` gains `id` because its entry has material settings
@@ -45,24 +75,14 @@ pub fn entry_allowlisted(config: &Value, id: &str) -> bool {
 }
 
 /// The browser probe: a top-level block or a plugin entry of that name, or a tool policy naming it.
-fn referenced(config: &Value, version: OpenClawVersion, id: &str) -> bool {
+fn referenced(config: &Value, uses: &ConfigUse, id: &str) -> bool {
     let top_level = config.get(id);
     let entry = KeyPath::keys(&["plugins", "entries", id]).lookup(config);
     let disabled = |block: Option<&Value>| block.and_then(|b| b.get("enabled")) == Some(&Value::Bool(false));
     if disabled(top_level) || disabled(entry) {
         return false;
     }
-    let names_it = |tools: Option<&Value>| {
-        ["allow", "alsoAllow"].into_iter().any(|field| {
-            tools.and_then(|t| t.get(field)).and_then(Value::as_array).is_some_and(|list| {
-                list.iter().filter_map(Value::as_str).any(|name| js_trim(name).to_lowercase() == id)
-            })
-        })
-    };
-    top_level.is_some()
-        || entry.is_some()
-        || names_it(config.get("tools"))
-        || roster(config, version).iter().any(|agent| names_it(agent.value.get("tools")))
+    top_level.is_some() || entry.is_some() || uses.allowed_names.contains(id)
 }
 
 fn web_search_selected(config: &Value, rules: &AutoEnable) -> bool {
@@ -70,14 +90,6 @@ fn web_search_selected(config: &Value, rules: &AutoEnable) -> bool {
     let enabled = search.and_then(|s| s.get("enabled")) != Some(&Value::Bool(false));
     let provider = search.and_then(|s| s.get("provider")).and_then(Value::as_str);
     enabled && provider.is_some_and(|p| rules.web_search_providers.iter().any(|w| *w == js_trim(p).to_lowercase()))
-}
-
-fn model_provider_configured(config: &Value, version: OpenClawVersion, rules: &AutoEnable) -> bool {
-    !rules.model_providers.is_empty()
-        && configured_model_refs(config, version)
-            .iter()
-            .filter_map(|r| ref_provider(r))
-            .any(|p| rules.model_providers.contains(&p))
 }
 
 /// The provider of an explicit `provider/model` reference, normalized.
@@ -164,7 +176,7 @@ mod tests {
     }
 
     fn auto(config: Value, id: &str) -> bool {
-        auto_enabled(&config, OpenClawVersion::V2026_9, plugin(id))
+        auto_enabled(&config, &ConfigUse::of(&config, OpenClawVersion::V2026_9), plugin(id))
     }
 
     #[test]

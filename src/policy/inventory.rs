@@ -522,7 +522,7 @@ fn core_tools_2026_2(
 /// inventory leaves these reasons out for tools outside the catalog (see [`construct`]).
 pub fn plugin_off_reason(version: OpenClawVersion, config: &Value, ctx: &SessionContext, tool: &str) -> Option<String> {
     let plugin = VersionPack::get(version).plugins.iter().find(|p| p.tools.iter().any(|t| t == tool))?;
-    plugin_disabled(version, config, ctx, plugin)
+    plugin_disabled(version, config, &auto_enable::ConfigUse::of(config, version), ctx, plugin)
 }
 
 /// Why a bundled plugin is off for this run (`plugins.*`, provider activation), or `None` when
@@ -530,6 +530,7 @@ pub fn plugin_off_reason(version: OpenClawVersion, config: &Value, ctx: &Session
 fn plugin_disabled(
     version: OpenClawVersion,
     config: &Value,
+    uses: &auto_enable::ConfigUse,
     ctx: &SessionContext,
     plugin: &crate::pack::BundledPlugin,
 ) -> Option<String> {
@@ -558,7 +559,7 @@ fn plugin_disabled(
     let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
     let current = version == OpenClawVersion::V2026_9;
     // 2026.9's loader enables a plugin the config uses, unless its entry says `enabled: false`.
-    let auto_enabled = current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, version, plugin);
+    let auto_enabled = current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, uses, plugin);
     let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
     // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
     // plugins and entries with material settings to it.
@@ -633,7 +634,7 @@ fn bundled_plugin_tools(
     let mut built = Vec::new();
     let mut not_built = Vec::new();
     for plugin in &pack.plugins {
-        let disabled = plugin_disabled(version, config, ctx, plugin);
+        let disabled = plugin_disabled(version, config, &session.config_use, ctx, plugin);
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
             let rejected = match version {

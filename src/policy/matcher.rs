@@ -1,6 +1,6 @@
 //! Evaluating one `{allow, deny}` policy against tool names, remembering which entry decided.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use regex::Regex;
 use serde::Serialize;
@@ -138,32 +138,50 @@ struct CompiledPattern {
     at: MatchRef,
 }
 
-/// A compiled allow or deny list.
+/// A compiled allow or deny list. Plain names are looked up in a map, so a list of hundreds of
+/// thousands of names costs one lookup per tool, not a scan; globs are tried in list order.
 pub struct CompiledList {
-    patterns: Vec<CompiledPattern>,
+    /// Plain name → the position of its pattern in the list.
+    exact: HashMap<String, (usize, MatchRef)>,
+    /// Patterns with a `*`, with their positions, in list order.
+    globs: Vec<(usize, CompiledPattern)>,
 }
 
 impl CompiledList {
     /// Normalizes, expands (families, plugin groups, static groups) and compiles a list.
     pub fn compile(pack: &VersionPack, entries: &[Entry], plugins: &PluginGroups) -> CompiledList {
-        let mut seen = HashSet::new();
-        let mut patterns = Vec::new();
+        let (mut exact, mut globs, mut seen_globs) = (HashMap::new(), Vec::new(), HashSet::new());
+        let mut position = 0;
         for (index, entry) in entries.iter().enumerate() {
             for (name, via) in expand_entry(pack, &entry.pattern, plugins) {
-                if !name.is_empty() && seen.insert(name.clone()) {
-                    patterns.push(CompiledPattern { glob: Glob::compile(&name), at: MatchRef { entry: index, via } });
+                if name.is_empty() {
+                    continue;
+                }
+                let at = MatchRef { entry: index, via };
+                if name.contains('*') {
+                    if seen_globs.insert(name.clone()) {
+                        globs.push((position, CompiledPattern { glob: Glob::compile(&name), at }));
+                        position += 1;
+                    }
+                } else if let std::collections::hash_map::Entry::Vacant(slot) = exact.entry(name) {
+                    slot.insert((position, at));
+                    position += 1;
                 }
             }
         }
-        CompiledList { patterns }
+        CompiledList { exact, globs }
     }
 
     pub fn is_empty(&self) -> bool {
-        self.patterns.is_empty()
+        self.exact.is_empty() && self.globs.is_empty()
     }
 
+    /// The first pattern of the list that matches `name`.
     pub fn find(&self, name: &str) -> Option<&MatchRef> {
-        self.patterns.iter().find(|p| p.glob.matches(name)).map(|p| &p.at)
+        let exact = self.exact.get(name);
+        let before = exact.map_or(usize::MAX, |(position, _)| *position);
+        let glob = self.globs.iter().take_while(|(position, _)| *position < before).find(|(_, p)| p.glob.matches(name));
+        glob.map(|(_, p)| &p.at).or(exact.map(|(_, at)| at))
     }
 }
 
@@ -297,6 +315,33 @@ mod tests {
         assert!(keeps(OpenClawVersion::V2026_2, &allow_exec_deny_exec, "apply_patch"));
         // Deny has no mirror rule.
         assert!(keeps(OpenClawVersion::V2026_9, &policy(None, Some(&["write"])), "apply_patch"));
+    }
+
+    #[test]
+    fn the_first_matching_entry_wins_between_names_and_globs() {
+        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let first = |patterns: &[&str], name: &str| {
+            CompiledList::compile(pack, &entries(patterns), &PluginGroups::default()).find(name).map(|m| m.entry)
+        };
+        assert_eq!(first(&["re*", "read"], "read"), Some(0));
+        assert_eq!(first(&["read", "re*"], "read"), Some(0));
+        assert_eq!(first(&["x", "write", "*"], "read"), Some(2));
+        assert_eq!(first(&["x", "READ"], "read"), Some(1));
+        assert_eq!(first(&["x"], "read"), None);
+    }
+
+    #[test]
+    fn a_list_of_many_names_is_looked_up_not_scanned() {
+        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let names: Vec<String> = (0..200_000).map(|i| format!("t{i}")).collect();
+        let list = entries(&names.iter().map(String::as_str).collect::<Vec<_>>());
+        let compiled = CompiledList::compile(pack, &list, &PluginGroups::default());
+        let started = std::time::Instant::now();
+        for _ in 0..10_000 {
+            assert_eq!(compiled.find("t199999").map(|m| m.entry), Some(199_999));
+            assert!(compiled.find("read").is_none());
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }
 
     #[test]

@@ -24,6 +24,7 @@ pub use context::{PluginTool, SandboxChoice, SessionContext};
 use inventory::PreFilter;
 use matcher::{CompiledPolicy, PluginGroups, Verdict};
 use rules::{Entry, Source};
+pub use session::Roster;
 use session::{Assumption, SandboxState, Session, SessionError, SubagentRole};
 use steps::{Step, StepKind};
 
@@ -117,8 +118,18 @@ impl Resolution {
 
 /// Resolves the tool list of one session. `config` is the loaded, validated config in force.
 pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -> Result<Resolution, SessionError> {
+    resolve_in(version, config, &Roster::new(config, version), ctx)
+}
+
+/// [`resolve`] with the roster of `config` indexed once, for callers that resolve many sessions.
+pub fn resolve_in(
+    version: OpenClawVersion,
+    config: &Value,
+    roster: &Roster<'_>,
+    ctx: &SessionContext,
+) -> Result<Resolution, SessionError> {
     let pack = VersionPack::get(version);
-    let session = Session::resolve(config, ctx, version)?;
+    let session = Session::resolve_in(config, roster, ctx, version)?;
     let built = steps::build(version, config, &session, ctx);
     let inventory = inventory::construct(pack, version, config, &session, ctx, &built.steps, built.sandbox.as_ref());
 

@@ -62,6 +62,8 @@ pub struct Session<'a> {
     pub max_spawn_depth: u32,
     pub role: SubagentRole,
     pub assumptions: Vec<Assumption>,
+    /// What plugin auto-enable reads from the whole config (shared by every session of a run).
+    pub config_use: std::sync::Arc<super::auto_enable::ConfigUse>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -86,10 +88,7 @@ pub fn normalize_agent_id(raw: &str) -> String {
 /// dashes removed, at most 64 characters. `None` when nothing is left.
 pub fn canonical_id(raw: &str) -> Option<String> {
     let trimmed = js_trim(raw);
-    let valid = trimmed.len() <= 64
-        && trimmed.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && trimmed.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if valid {
+    if is_plain_id(trimmed) {
         return Some(trimmed.to_ascii_lowercase());
     }
     let mut slug = String::new();
@@ -105,6 +104,78 @@ pub fn canonical_id(raw: &str) -> Option<String> {
     }
     let slug: String = slug.trim_matches('-').chars().take(64).collect();
     (!slug.is_empty()).then_some(slug)
+}
+
+/// An id OpenClaw keeps as it is, lowercased.
+fn is_plain_id(trimmed: &str) -> bool {
+    trimmed.len() <= 64
+        && trimmed.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && trimmed.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `normalize_agent_id(raw) == agent_id`, without allocating for plain ids.
+fn normalizes_to(raw: &str, agent_id: &str) -> bool {
+    let trimmed = js_trim(raw);
+    if is_plain_id(trimmed) { trimmed.eq_ignore_ascii_case(agent_id) } else { normalize_agent_id(raw) == agent_id }
+}
+
+/// The first roster entry whose id normalizes to `agent_id`, for a single lookup (what
+/// [`Roster::find`] answers; this scans without building the roster).
+pub fn find_agent<'a>(config: &'a Value, version: OpenClawVersion, agent_id: &str) -> Option<AgentEntry<'a>> {
+    let agents = config.get("agents");
+    if version == OpenClawVersion::V2026_9
+        && let Some(entries) = agents.and_then(|a| a.get("entries")).and_then(Value::as_object)
+    {
+        let (key, value) = entries.iter().find(|(key, _)| normalizes_to(key, agent_id))?;
+        return Some(AgentEntry { path: KeyPath::keys(&["agents", "entries", key]), value });
+    }
+    let list = agents.and_then(|a| a.get("list")).and_then(Value::as_array)?;
+    let id = |v: &'a Value| v.get("id").and_then(Value::as_str).unwrap_or("");
+    let (index, value) = list.iter().enumerate().find(|(_, v)| normalizes_to(id(v), agent_id))?;
+    Some(AgentEntry { path: KeyPath::keys(&["agents", "list"]).index(index), value })
+}
+
+/// `agents.defaults.subagents.maxSpawnDepth`, or the release's default.
+pub fn max_spawn_depth(config: &Value, version: OpenClawVersion) -> u32 {
+    let configured =
+        KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"]).lookup(config).and_then(Value::as_f64);
+    configured.map_or(VersionPack::get(version).subagents.default_max_spawn_depth, |m| m.floor().max(1.0) as u32)
+}
+
+/// The roster indexed by agent id, built once for every session resolved against one config
+/// (a scan of the whole roster per session made a fleet's sessions quadratic in its agents).
+#[derive(Debug, Clone)]
+pub struct Roster<'a> {
+    /// Normalized id → the first entry with that id, as a scan in roster order finds it.
+    by_id: std::collections::HashMap<String, AgentEntry<'a>>,
+    len: usize,
+    /// What plugin auto-enable reads from every agent, gathered on first use.
+    config_use: std::sync::OnceLock<std::sync::Arc<super::auto_enable::ConfigUse>>,
+}
+
+impl<'a> Roster<'a> {
+    pub fn new(config: &'a Value, version: OpenClawVersion) -> Self {
+        let entries = roster(config, version);
+        let len = entries.len();
+        let mut by_id = std::collections::HashMap::with_capacity(len);
+        for entry in entries {
+            by_id.entry(entry_id(&entry)).or_insert(entry);
+        }
+        Roster { by_id, len, config_use: std::sync::OnceLock::new() }
+    }
+
+    /// The entry of `agent_id` (normalized), if the agent is configured.
+    pub fn find(&self, agent_id: &str) -> Option<&AgentEntry<'a>> {
+        self.by_id.get(agent_id)
+    }
+
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
 }
 
 /// The agent roster: `agents.entries` wins over the legacy `agents.list`.
@@ -137,13 +208,10 @@ fn has_roster_property(config: &Value, version: OpenClawVersion) -> bool {
     has("list") || (version == OpenClawVersion::V2026_9 && has("entries"))
 }
 
-fn default_agent_id(
-    config: &Value,
-    version: OpenClawVersion,
-    entries: &[AgentEntry<'_>],
-) -> Result<String, SessionError> {
+fn default_agent_id(config: &Value, version: OpenClawVersion) -> Result<String, SessionError> {
     match version {
         OpenClawVersion::V2026_2 => {
+            let entries = roster(config, version);
             let marked = entries.iter().find(|e| e.value.get("default").and_then(Value::as_bool) == Some(true));
             Ok(marked.or(entries.first()).map(entry_id).unwrap_or_else(|| "main".into()))
         }
@@ -154,7 +222,7 @@ fn default_agent_id(
             if let Some(id) = system.and_then(Value::as_str) {
                 return Ok(normalize_agent_id(id));
             }
-            match entries {
+            match roster(config, version).as_slice() {
                 [] => Ok("main".into()),
                 [only] => Ok(entry_id(only)),
                 many => Err(SessionError::NoDefaultAgent {
@@ -203,8 +271,17 @@ pub fn key_depth(key: &str, version: OpenClawVersion) -> u32 {
 
 impl<'a> Session<'a> {
     pub fn resolve(config: &'a Value, ctx: &SessionContext, version: OpenClawVersion) -> Result<Self, SessionError> {
+        Self::resolve_in(config, &Roster::new(config, version), ctx, version)
+    }
+
+    /// [`Session::resolve`] with the roster of `config` already indexed.
+    pub fn resolve_in(
+        config: &'a Value,
+        roster: &Roster<'a>,
+        ctx: &SessionContext,
+        version: OpenClawVersion,
+    ) -> Result<Self, SessionError> {
         let pack = VersionPack::get(version);
-        let entries = roster(config, version);
         let mut assumptions = Vec::new();
 
         let key_agent = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
@@ -224,12 +301,12 @@ impl<'a> Session<'a> {
             }
             (Some(id), _) => id,
             // 2026.9 needs an explicit owner in a multi-agent roster even when the key names one.
-            (None, Some(id)) if version == OpenClawVersion::V2026_2 || entries.len() < 2 => id,
-            (None, _) => default_agent_id(config, version, &entries)?,
+            (None, Some(id)) if version == OpenClawVersion::V2026_2 || roster.len() < 2 => id,
+            (None, _) => default_agent_id(config, version)?,
         };
 
-        let find_agent = |id: &str| entries.iter().find(|e| entry_id(e) == id).cloned();
-        let agent = find_agent(&agent_id);
+        let entry_of = |id: &str| roster.find(id).cloned();
+        let agent = entry_of(&agent_id);
         let agent_tools = tools_block(config, version, &agent);
 
         let session_key = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
@@ -252,16 +329,13 @@ impl<'a> Session<'a> {
         let sandbox_agent_id = match split_agent_key(&session_key) {
             _ if !sandbox_follows_key => agent_id.clone(),
             Some((agent, _)) => normalize_agent_id(agent),
-            None => default_agent_id(config, version, &entries)?,
+            None => default_agent_id(config, version)?,
         };
-        let sandbox_agent = find_agent(&sandbox_agent_id);
+        let sandbox_agent = entry_of(&sandbox_agent_id);
         let sandbox_agent_tools = tools_block(config, version, &sandbox_agent);
         let sandbox = sandbox_state(config, &sandbox_agent, &sandbox_agent_id, &session_key, ctx.sandbox);
         let depth = key_depth(&session_key, version);
-        let configured_max =
-            KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"]).lookup(config).and_then(Value::as_f64);
-        let max_spawn_depth =
-            configured_max.map_or(pack.subagents.default_max_spawn_depth, |m| m.floor().max(1.0) as u32);
+        let max_spawn_depth = max_spawn_depth(config, version);
         let role = match depth {
             0 if is_subagent_key(&session_key) => SubagentRole::Orchestrator,
             0 => SubagentRole::Main,
@@ -286,6 +360,8 @@ impl<'a> Session<'a> {
             });
         }
 
+        let config_use =
+            roster.config_use.get_or_init(|| std::sync::Arc::new(super::auto_enable::ConfigUse::of(config, version)));
         Ok(Session {
             agent_id,
             agent,
@@ -297,6 +373,7 @@ impl<'a> Session<'a> {
             max_spawn_depth,
             role,
             assumptions,
+            config_use: config_use.clone(),
         })
     }
 }
@@ -413,6 +490,21 @@ mod tests {
         let depth = |d| session(&config, SessionContext { spawn_depth: Some(d), ..Default::default() }).role;
         assert_eq!(depth(1), SubagentRole::Orchestrator);
         assert_eq!(depth(2), SubagentRole::Leaf);
+    }
+
+    #[test]
+    fn a_session_finds_its_agent_like_a_scan_of_the_whole_roster() {
+        let config = json!({"agents": {"entries": {"Work": {"n": 1}, "work": {"n": 2}, "My Agent!": {"n": 3}, "x": {}},
+            "list": [{"id": "A"}, {"id": "a"}, {"id": " b "}]}});
+        for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
+            for id in ["work", "my-agent", "x", "a", "b", "nobody"] {
+                let scanned = roster(&config, version).into_iter().find(|e| entry_id(e) == id);
+                let indexed = Roster::new(&config, version).find(id).cloned();
+                assert_eq!(indexed.map(|e| e.path), scanned.as_ref().map(|e| e.path.clone()), "{version:?} {id}");
+                let found = find_agent(&config, version, id);
+                assert_eq!(found.map(|e| e.path), scanned.map(|e| e.path), "{version:?} {id}");
+            }
+        }
     }
 
     #[test]

@@ -101,7 +101,7 @@ pub struct Expect {
 
 /// Parses YAML (or JSON) text and checks it against the schema; errors name the failing place.
 pub fn parse(text: &str) -> Result<Scenario, String> {
-    let value: Value = serde_yaml_ng::from_str(text).map_err(|e| format!("not valid YAML: {e}"))?;
+    let value: Value = crate::yaml::from_str(text).map_err(|e| format!("not valid YAML: {e}"))?;
     let schema: Value = serde_json::from_str(SCHEMA).expect("bundled schema is JSON");
     let validator = jsonschema::validator_for(&schema).expect("bundled schema compiles");
     if let Some(error) = validator.iter_errors(&value).next() {
@@ -124,5 +124,13 @@ mod tests {
         assert!(error.starts_with("/calls/0/answer"), "{error}");
         assert!(parse("calls: [").unwrap_err().starts_with("not valid YAML"));
         assert!(parse("hooks: []\n").unwrap_err().contains("calls"));
+    }
+
+    #[test]
+    fn a_deeply_nested_scenario_is_refused_quickly() {
+        let started = std::time::Instant::now();
+        let error = parse(&format!("calls: {}", "[".repeat(40_000))).unwrap_err();
+        assert!(error.contains("nested more than 128 deep"), "{error}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }
 }

@@ -1,8 +1,10 @@
 //! `test --bless`: write what the sessions do now as the expectation, either into an existing
 //! suite (each case keeps the kinds of checks it had) or as a new suite with one case per
-//! enumerated session of a config (scaffolding).
+//! enumerated session of a config (scaffolding). The suite is written atomically (a temporary
+//! file in the same folder, renamed over it) and never through a symlink that leaves its folder.
 
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -66,6 +68,50 @@ pub fn scaffold(version: OpenClawVersion, config_files: Vec<PathBuf>, config: &V
     Suite { schema: None, openclaw_version: Some(version.short().to_string()), config: config_files, cases }
 }
 
+/// The blessed suite could not be written.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum WriteError {
+    #[error("refusing to write {path}: it is a symlink to {target}, outside the suite's folder {folder}")]
+    #[diagnostic(code(test::write), help("replace the symlink with the suite file, or bless the file it points to"))]
+    SymlinkLeavesFolder { path: String, target: String, folder: String },
+    #[error("cannot write {path}: {message}")]
+    #[diagnostic(code(test::write))]
+    Io { path: String, message: String },
+}
+
+/// Writes `text` to the suite at `path`: through a symlink only when it stays inside the suite's
+/// folder (the link is kept), atomically in every case.
+pub fn write(path: &Path, text: &str) -> Result<(), WriteError> {
+    let io = |e: &dyn std::fmt::Display| WriteError::Io { path: path.display().to_string(), message: e.to_string() };
+    let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let folder = std::fs::canonicalize(folder).map_err(|e| io(&e))?;
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    let target = if is_link {
+        let target = crate::guards::path::symlink_target(path).map_err(|e| io(&e))?;
+        if !target.starts_with(&folder) {
+            return Err(WriteError::SymlinkLeavesFolder {
+                path: path.display().to_string(),
+                target: target.display().to_string(),
+                folder: folder.display().to_string(),
+            });
+        }
+        target
+    } else {
+        folder.join(path.file_name().ok_or_else(|| io(&"not a file name"))?)
+    };
+    let dir = target.parent().unwrap_or(&folder);
+    let mut temp = tempfile::Builder::new().prefix(".clawpolicy-bless-").tempfile_in(dir).map_err(|e| io(&e))?;
+    // The temporary file is private; the suite keeps the permissions it had (new suites: 0644).
+    let permissions = match std::fs::metadata(&target) {
+        Ok(meta) => meta.permissions(),
+        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
+    };
+    temp.as_file().set_permissions(permissions).map_err(|e| io(&e))?;
+    temp.write_all(text.as_bytes()).and_then(|()| temp.as_file().sync_all()).map_err(|e| io(&e))?;
+    temp.persist(&target).map_err(|e| io(&e.error))?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,6 +134,49 @@ mod tests {
         for agent in &outcome.coverage[0].agents {
             assert!(agent.uncovered.is_empty(), "{agent:?}");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn bless_never_writes_through_a_symlink_out_of_the_suite_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        let base = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir_all(base.join("suites")).unwrap();
+        std::fs::create_dir_all(base.join("elsewhere")).unwrap();
+        let dangling = base.join("suites/suite.yaml");
+        std::os::unix::fs::symlink("../elsewhere/suite.yaml", &dangling).unwrap();
+        let error = write(&dangling, "cases: []\n").unwrap_err();
+        assert!(matches!(error, WriteError::SymlinkLeavesFolder { .. }), "{error}");
+        let target = base.join("elsewhere/suite.yaml").display().to_string();
+        assert!(error.to_string().contains(&format!("a symlink to {target}")), "{error}");
+        // Named relative to the working directory, the link is still resolved from its own folder.
+        let relative = pathdiff(&dangling);
+        assert!(write(&relative, "x").unwrap_err().to_string().contains(&target));
+        assert!(!base.join("elsewhere/suite.yaml").exists(), "nothing was written outside");
+        std::fs::write(base.join("elsewhere/suite.yaml"), "old").unwrap();
+        assert!(write(&dangling, "new").is_err(), "an existing target outside is refused too");
+        assert_eq!(std::fs::read_to_string(base.join("elsewhere/suite.yaml")).unwrap(), "old");
+        // A link inside the folder is written through and stays a link; plain files are replaced.
+        let inner = base.join("suites/alias.yaml");
+        std::os::unix::fs::symlink("real.yaml", &inner).unwrap();
+        write(&inner, "one").unwrap();
+        assert_eq!(std::fs::read_to_string(base.join("suites/real.yaml")).unwrap(), "one");
+        let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&inner).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o644, "not the temporary file's private mode");
+        assert!(std::fs::symlink_metadata(&inner).unwrap().file_type().is_symlink());
+        write(&base.join("suites/real.yaml"), "two").unwrap();
+        assert_eq!(std::fs::read_to_string(&inner).unwrap(), "two");
+        let leftovers = std::fs::read_dir(base.join("suites")).unwrap().filter_map(Result::ok);
+        assert!(leftovers.filter(|e| e.file_name().to_string_lossy().starts_with(".clawpolicy")).count() == 0);
+    }
+
+    /// `path` relative to the current directory (tests run from the crate root).
+    fn pathdiff(path: &std::path::Path) -> PathBuf {
+        let cwd = std::env::current_dir().unwrap();
+        let depth = cwd.components().count() - 1;
+        let mut relative: PathBuf = std::iter::repeat_n("..", depth).collect();
+        relative.push(path.strip_prefix("/").unwrap());
+        relative
     }
 
     #[test]

@@ -238,8 +238,8 @@ pub fn load(path: &Path) -> Result<Suite, SuiteError> {
     let error = |message: String| SuiteError { path: path.display().to_string(), message };
     let text = crate::userfile::read_text(path, crate::userfile::MAX_INPUT_BYTES)
         .map_err(|e| error(format!("cannot read: {e}")))?;
-    let suite: Suite = serde_yaml_ng::from_str(&text)
-        .map_err(|e| error(crate::config::secrets::parse_error_message(&e.to_string())))?;
+    let suite: Suite =
+        crate::yaml::from_str(&text).map_err(|e| error(crate::config::secrets::parse_error_message(&e.to_string())))?;
     if suite.cases.is_empty() {
         return Err(error("the suite has no cases".into()));
     }
@@ -285,6 +285,14 @@ mod tests {
         assert!(err.message.contains("unknown field `contxt`"), "{}", err.message);
         let (_dir, path) = write("cases:\n  - name: a\n    expect: {presnt: [read]}\n");
         assert!(load(&path).unwrap_err().message.contains("presnt"));
+    }
+
+    #[test]
+    fn a_deeply_nested_suite_is_refused_quickly() {
+        let (_dir, path) = write(&format!("cases: {}", "[".repeat(40_000)));
+        let started = std::time::Instant::now();
+        assert!(load(&path).unwrap_err().message.contains("nested more than 128 deep"));
+        assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::keypath::KeyPath;
 use crate::lint::LintContext;
 use crate::lint::registry::Severity;
 use crate::pack::VersionPack;
+use crate::policy::Resolution;
 use crate::policy::matcher::{CompiledPolicy, PluginGroups};
 use crate::policy::steps::StepKind;
 
@@ -231,15 +232,15 @@ pub fn agent_label(version: OpenClawVersion, id: &str) -> String {
 }
 
 /// Builds a context from the resolver's steps for the main session of `agent` (the implicit
-/// `main` agent for `agents.defaults`) in `config`.
+/// `main` agent for `agents.defaults`) in `config`, resolved as `resolution`.
 fn tool_context(
     ctx: &LintContext<'_>,
     config: &Value,
+    resolution: &Resolution,
     agent: Option<&str>,
     label: String,
     path: KeyPath,
-) -> Option<ToolContext> {
-    let resolution = crate::policy::resolve(ctx.version, config, &main_session(agent.unwrap_or("main"))).ok()?;
+) -> ToolContext {
     let sandbox_all = resolution.sandbox.mode == "all";
     let plugins = PluginGroups::default();
     let policies = resolution
@@ -252,7 +253,7 @@ fn tool_context(
         })
         .map(|record| CompiledPolicy::compile(ctx.pack, &record.step.policy, &plugins))
         .collect();
-    Some(ToolContext {
+    ToolContext {
         label,
         agent: agent.map(String::from),
         agent_tools: agent.and_then(|_| path.lookup(config).cloned()),
@@ -261,7 +262,7 @@ fn tool_context(
         workspace_access: resolution.sandbox.workspace_access.clone(),
         policies,
         pack: ctx.pack,
-    })
+    }
 }
 
 /// The config without its agent roster: what the `agents.defaults` context sees.
@@ -282,11 +283,14 @@ fn without_roster(config: &Value) -> Value {
 pub fn tool_contexts(ctx: &LintContext<'_>) -> Vec<ToolContext> {
     let mut out = Vec::new();
     let defaults = without_roster(ctx.config());
-    out.extend(tool_context(ctx, &defaults, None, "agents.defaults".into(), KeyPath::keys(&["tools"])));
+    if let Ok(resolution) = crate::policy::resolve(ctx.version, &defaults, &main_session("main")) {
+        out.push(tool_context(ctx, &defaults, &resolution, None, "agents.defaults".into(), KeyPath::keys(&["tools"])));
+    }
+    // Each agent's main session is the one the lint context has already resolved.
     for agent in agents(ctx) {
-        let Some(path) = agent.path else { continue };
+        let (Some(path), Some(resolution)) = (agent.path, ctx.main_resolution(&agent.id)) else { continue };
         let label = agent_label(ctx.version, &agent.id);
-        out.extend(tool_context(ctx, ctx.config(), Some(&agent.id), label, path.key("tools")));
+        out.push(tool_context(ctx, ctx.config(), resolution, Some(&agent.id), label, path.key("tools")));
     }
     out
 }

@@ -609,7 +609,7 @@ fn denied_by_approvals(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             continue;
         }
         let why = match &approvals.fail_closed {
-            Some(reason) => format!("the store is unreadable ({reason}) and OpenClaw fails closed"),
+            Some(reason) => format!("OpenClaw fails closed because {reason}"),
             None => format!("{} is `deny`", resolved.security.source),
         };
         let path = agent.path.clone().unwrap_or_else(|| KeyPath::keys(&["tools"]));

@@ -132,9 +132,64 @@ impl Vocabulary {
     }
 
     /// The closest known name, if one is close enough to be a typo.
-    fn suggest(&self, name: &str) -> Option<&str> {
-        let known: Vec<&str> = self.names.iter().map(String::as_str).filter(|known| *known != "*").collect();
-        did_you_mean(name, &known)
+    fn suggest<'v>(&self, name: &str, candidates: &'v [Candidate<'v>]) -> Option<&'v str> {
+        let key = Letters::of(name);
+        // Only names that share enough letters with `name` can reach the typo threshold: a deny
+        // list of half a million made-up names is not compared in full with every known name.
+        let close: Vec<&str> = candidates.iter().filter(|c| c.may_be_typo_of(&key)).map(|c| c.name).collect();
+        did_you_mean(name, &close)
+    }
+
+    fn candidates(&self) -> Vec<Candidate<'_>> {
+        self.names.iter().filter(|known| *known != "*").map(|known| Candidate::new(known)).collect()
+    }
+}
+
+/// A name's lowercase ASCII character counts (`None` when it has other characters), for pruning
+/// typo suggestions.
+struct Letters {
+    counts: Option<[u16; 128]>,
+    chars: usize,
+}
+
+impl Letters {
+    fn of(name: &str) -> Self {
+        let lowered = name.to_lowercase();
+        let counts = lowered.is_ascii().then(|| {
+            let mut counts = [0u16; 128];
+            for byte in lowered.bytes() {
+                counts[usize::from(byte)] = counts[usize::from(byte)].saturating_add(1);
+            }
+            counts
+        });
+        Letters { counts, chars: lowered.chars().count() }
+    }
+}
+
+/// A known name with the letters it has (sparse, since names are short).
+struct Candidate<'v> {
+    name: &'v str,
+    letters: Option<Vec<(usize, u16)>>,
+    chars: usize,
+}
+
+impl<'v> Candidate<'v> {
+    fn new(name: &'v str) -> Self {
+        let Letters { counts, chars } = Letters::of(name);
+        let letters = counts.map(|counts| (0..128).filter(|&b| counts[b] > 0).map(|b| (b, counts[b])).collect());
+        Candidate { name, letters, chars }
+    }
+
+    /// False only when Jaro-Winkler cannot reach `did_you_mean`'s 0.85: that needs a Jaro
+    /// similarity of at least 0.75, so `m/|a| + m/|b| >= 1.25` for the `m` matching characters,
+    /// which are at most the characters the two names share.
+    fn may_be_typo_of(&self, key: &Letters) -> bool {
+        let (Some(mine), Some(theirs)) = (&self.letters, &key.counts) else { return true };
+        if self.chars == 0 || key.chars == 0 {
+            return true;
+        }
+        let shared = mine.iter().map(|(byte, count)| usize::from(*count.min(&theirs[*byte]))).sum::<usize>() as f64;
+        shared / self.chars as f64 + shared / key.chars as f64 >= 1.25
     }
 }
 
@@ -158,6 +213,7 @@ fn named_entries<'c>(ctx: &LintContext<'c>) -> Vec<(crate::keypath::KeyPath, &'c
 
 fn unknown_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let vocabulary = Vocabulary::of(ctx);
+    let candidates = vocabulary.candidates();
     for (path, raw, normalized, kind) in named_entries(ctx) {
         if is_glob(&normalized) || vocabulary.knows(&normalized) || ctx.pack.doctor_renames.contains_key(&normalized) {
             continue;
@@ -168,7 +224,7 @@ fn unknown_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         };
         let finding = out
             .report(&path, format!("`{raw}` is not a tool, group or plugin of OpenClaw {}: it {effect}", ctx.version));
-        match vocabulary.suggest(&normalized) {
+        match vocabulary.suggest(&normalized, &candidates) {
             Some(known) => finding.help(format!("did you mean `{known}`?")),
             None => finding.help("if this is a plugin tool, name its plugin in `plugins.entries` or `plugins.allow`"),
         };
@@ -210,5 +266,27 @@ fn plugin_only_allowlists(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         };
         out.report(&list.path(), format!("this allowlist names only plugin tools: {effect}"))
             .help("to add plugin tools on top of a profile, use `alsoAllow` instead of `allow`");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pruned_typo_suggestions_equal_a_full_comparison() {
+        let known =
+            ["exec", "read", "write", "web_fetch", "sessions_list", "group:fs", "apply_patch", "browser", "ÿes"];
+        let candidates: Vec<Candidate<'_>> = known.iter().map(|k| Candidate::new(k)).collect();
+        let names =
+            ["exce", "raed", "wirte", "web_fetc", "session_list", "group:f", "t012345", "", "x", "ÿe", "APPLY_PATCH"];
+        for name in names {
+            let key = Letters::of(name);
+            let close: Vec<&str> = candidates.iter().filter(|c| c.may_be_typo_of(&key)).map(|c| c.name).collect();
+            assert_eq!(did_you_mean(name, &close), did_you_mean(name, &known), "{name}");
+        }
+        let key = Letters::of("t012345");
+        let mut ascii = candidates.iter().filter(|c| c.letters.is_some());
+        assert!(ascii.all(|c| !c.may_be_typo_of(&key)), "a made-up name is compared with no ASCII name");
     }
 }

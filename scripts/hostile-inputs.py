@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Writes the hostile inputs timed in docs/reliability.md ("Exec analysis, YAML, guards and scale")
+into a directory (default: ./hostile). Deterministic; nothing is executed.
+
+    python3 scripts/hostile-inputs.py /tmp/hostile
+    /usr/bin/time -v clawpolicy exec --file /tmp/hostile/pipes.txt
+
+Files:
+  pipes.txt             `a | ` x 10,000: a malformed 40 KB command (an unfinished pipeline)
+  pipes-64k.txt         the same, just under the 64 KiB command cap
+  subst-deep.txt        `$(` x 300: command substitutions nested past the nesting cap
+  exec-batch.jsonl      pipes.txt as 20 `exec --batch` cases (10 per release)
+  scenario-pipes.yaml   pipes.txt as one `simulate` call
+  suite-pipes.yaml      pipes.txt as one `test` exec expectation (config: empty.json5)
+  empty.json5           an empty config
+  yaml-deep/            `[` x 40,000 as a suppressions side file (next to empty.json5), a suite
+                        and a scenario
+  fleet-2000.json5      2,000 agents shaped like fixtures/bench/fleet-50.json5
+  deny-500k.json5       one global deny list of 500,000 entries, concatenated from five included
+                        files of 100,000 (deny-part-N.json5; a single config file is capped at 2 MiB)
+"""
+import json
+import sys
+from pathlib import Path
+
+# The agents are shaped like the 50-agent benchmark fleet's.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "fixtures" / "bench"))
+from generate import agent  # noqa: E402
+
+
+def fleet(agents):
+    groups = {"*": {"tools": {"deny": ["exec", "process"]}}}
+    for g in range(3):
+        groups[f"-100{g}"] = {"tools": {"allow": ["read", "message", "web_search"]}}
+    return {
+        "agents": {
+            "ownership": "explicit",
+            "defaults": {"systemAgent": {"agentId": "agent0000"}, "sandbox": {"mode": "non-main"}},
+            "entries": {f"agent{i:04d}": agent(i, head=False) for i in range(agents)},
+        },
+        "tools": {"deny": ["canvas"], "toolsBySender": {"*": {"deny": ["gateway"]}}},
+        "channels": {"telegram": {"groups": groups}},
+    }
+
+
+def main():
+    out = Path(sys.argv[1] if len(sys.argv) > 1 else "hostile")
+    out.mkdir(parents=True, exist_ok=True)
+    pipes = "a | " * 10_000
+    (out / "pipes.txt").write_text(pipes)
+    (out / "pipes-64k.txt").write_text("a | " * (65_535 // 4))
+    (out / "subst-deep.txt").write_text("echo " + "$(" * 300 + "x" + ")" * 300)
+    with (out / "exec-batch.jsonl").open("w") as batch:
+        for version in ["2026.9", "2026.2"]:
+            for _ in range(10):
+                batch.write(json.dumps({"command": pipes, "openclawVersion": version}) + "\n")
+    (out / "empty.json5").write_text("{}\n")
+    call = {"tool": "exec", "command": pipes, "answer": "deny"}
+    (out / "scenario-pipes.yaml").write_text(json.dumps({"calls": [call]}) + "\n")
+    suite = {"config": ["empty.json5"], "cases": [{"name": "pipes", "expect": {"exec": [{"command": pipes, "decision": "deny"}]}}]}
+    (out / "suite-pipes.yaml").write_text(json.dumps(suite) + "\n")
+    deep = out / "yaml-deep"
+    deep.mkdir(exist_ok=True)
+    (deep / "empty.json5").write_text("{}\n")
+    (deep / "clawpolicy.suppressions.yaml").write_text("suppressions: " + "[" * 40_000 + "\n")
+    (deep / "suite.yaml").write_text("cases: " + "[" * 40_000 + "\n")
+    (deep / "scenario.yaml").write_text("calls: " + "[" * 40_000 + "\n")
+    (out / "fleet-2000.json5").write_text(json.dumps(fleet(2000), indent=1) + "\n")
+    parts = [f"deny-part-{part}.json5" for part in range(5)]
+    for part, name in enumerate(parts):
+        (out / name).write_text(json.dumps([f"t{part}{i:05d}" for i in range(100_000)]) + "\n")
+    (out / "deny-500k.json5").write_text(json.dumps({"tools": {"deny": {"$include": parts}}}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
