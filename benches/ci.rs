@@ -5,10 +5,10 @@
 
 use std::path::{Path, PathBuf};
 
-use clawpolicy::keypath::KeyPath;
-use clawpolicy::loading::{self, LoadedFiles};
-use clawpolicy::probe::BUILTIN_PROBES;
-use clawpolicy::{OpenClawVersion, contexts, diff, matrix};
+use clawpolicy::config::loading::{self, LoadedFiles};
+use clawpolicy::config::path::KeyPath;
+use clawpolicy::fleet::probe::BUILTIN_PROBES;
+use clawpolicy::{OpenClawVersion, fleet::contexts, fleet::diff, fleet::matrix};
 use criterion::{Criterion, criterion_group, criterion_main};
 
 const V: OpenClawVersion = OpenClawVersion::V2026_9;

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use clawpolicy::OpenClawVersion;
-use clawpolicy::batch::run_tools_case;
-use clawpolicy::loading;
+use clawpolicy::batch::tools::run_tools_case;
+use clawpolicy::config::loading;
 use clawpolicy::policy::{self, SessionContext};
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::Value;

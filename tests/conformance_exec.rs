@@ -1,5 +1,5 @@
 //! Exec conformance: every case of `fixtures/conformance/exec-<version>.cases.jsonl` is run
-//! through `clawpolicy::exec::evaluate_batch_case` and compared with the real OpenClaw output
+//! through `clawpolicy::batch::exec::evaluate_batch_case` and compared with the real OpenClaw output
 //! recorded by the oracles (`exec-<version>.expected.jsonl`, see `run_oracles.sh`).
 //!
 //! Compared: the top-level decision (the oracle's gateway decision), and for both oracle layers
@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use clawpolicy::exec::evaluate_batch_case;
+use clawpolicy::batch::exec::evaluate_batch_case;
 use serde_json::Value;
 
 /// Same tree as `generate_exec_cases.py --setup-fixture` (absolute paths are part of the cases).

@@ -1,7 +1,8 @@
 //! Property tests for the exec simulator's invariants.
 
 use clawpolicy::OpenClawVersion;
-use clawpolicy::exec::{Ask, Decision, ExecRequest, Security, evaluate, evaluate_batch_case};
+use clawpolicy::batch::exec::evaluate_batch_case;
+use clawpolicy::exec::{Ask, Decision, ExecRequest, Security, evaluate};
 use proptest::prelude::*;
 
 /// Shell-ish text: words, quotes, operators and the constructs the analysers treat specially.

@@ -6,7 +6,7 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{self, Format};
-use crate::pack::VersionPack;
+use crate::release::pack::VersionPack;
 
 #[derive(Debug, Args)]
 pub struct CatalogArgs {

@@ -7,14 +7,14 @@ use clap::{Args, ValueEnum};
 
 use super::output::{self, Format};
 use super::sweep::{SweepArgs, current_dir, explicit_approvals};
-use crate::diff::{self, DiffReport};
-use crate::gitrev;
-use crate::keypath::KeyPath;
-use crate::loading::LoadedFiles;
+use crate::config::gitrev;
+use crate::config::loading::LoadedFiles;
+use crate::config::path::KeyPath;
+use crate::fleet::diff::{self, DiffReport};
+use crate::fleet::probe::{self, BUILTIN_PROBES};
 use crate::policy::session::normalize_agent_id;
-use crate::probe::{self, BUILTIN_PROBES};
 use crate::report;
-use crate::{OpenClawVersion, contexts};
+use crate::{OpenClawVersion, fleet::contexts};
 
 /// Exit code when `--fail-on new-access` finds new access.
 pub const EXIT_NEW_ACCESS: u8 = 1;

@@ -10,8 +10,8 @@ use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::OpenClawVersion;
 use crate::config::Location;
+use crate::config::loading;
 use crate::exec::{self, ApprovalsInput, Ask, Decision, Elevated, ExecOutcome, ExecRequest, Security};
-use crate::loading;
 use crate::policy::{self, Removal, Resolution};
 
 /// Exit codes of `exec`, also printed in `--help`.
@@ -188,7 +188,7 @@ fn setting_locations(
         .into_iter()
         .filter_map(|(setting, source)| match source {
             exec::Source::Config(path) => {
-                let key_path = crate::keypath::KeyPath(crate::config::path::parse_dotted(path));
+                let key_path = crate::config::path::KeyPath(crate::config::path::parse_dotted(path));
                 Some((setting, loaded.locate(&key_path)?))
             }
             _ => None,
@@ -286,7 +286,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
 
 fn read_command(file: &Path) -> miette::Result<String> {
     let bytes = if file == Path::new("-") {
-        let limit = crate::userfile::MAX_INPUT_BYTES;
+        let limit = crate::base::userfile::MAX_INPUT_BYTES;
         let mut buffer = Vec::new();
         std::io::Read::read_to_end(&mut std::io::Read::take(std::io::stdin().lock(), limit + 1), &mut buffer)
             .map_err(|e| miette::miette!("cannot read standard input: {e}"))?;
@@ -295,7 +295,7 @@ fn read_command(file: &Path) -> miette::Result<String> {
         }
         buffer
     } else {
-        crate::userfile::read(file, crate::userfile::MAX_INPUT_BYTES)
+        crate::base::userfile::read(file, crate::base::userfile::MAX_INPUT_BYTES)
             .map_err(|e| miette::miette!(code = "exec::read", "cannot read {}: {e}", file.display()))?
     };
     Ok(exec::command_from_bytes(&bytes)?)
@@ -328,7 +328,7 @@ pub(super) fn approvals_input(version: OpenClawVersion, given: Option<&Path>) ->
 
 fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> {
     output::run_jsonl(path, |case| match case {
-        Ok(case) => exec::evaluate_batch_case(&case, version),
+        Ok(case) => crate::batch::exec::evaluate_batch_case(&case, version),
         Err(message) => serde_json::json!({"id": null, "decision": "error", "error": message}),
     })
 }

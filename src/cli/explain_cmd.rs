@@ -6,8 +6,8 @@ use clap::Args;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::explain::{Explanation, explain};
-use crate::loading;
+use crate::config::loading;
+use crate::policy::explain::{Explanation, explain};
 use crate::policy::{self, matcher::Verdict};
 
 #[derive(Debug, Args)]
@@ -29,7 +29,7 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
     super::check_known_agent(version, &loaded.config, &ctx)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
-    crate::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution])
+    crate::fleet::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution])
         .map_err(|message| miette::miette!(code = "explain::unknown-tool", "{message}"))?;
     let explanation = explain(version, &loaded.config, &ctx, &resolution, &args.tool);
     match args.format {
@@ -47,7 +47,7 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
 /// Having the exec tool is half the answer: whether a command runs is decided by the exec
 /// approval settings, which the user should see next.
 fn exec_note(version: crate::OpenClawVersion, config: &serde_json::Value, agent: &str) -> String {
-    let posture = crate::probe::posture(version, config, agent, &crate::exec::ApprovalsInput::None);
+    let posture = crate::fleet::probe::posture(version, config, agent, &crate::exec::ApprovalsInput::None);
     let get = |name: &str| posture.iter().find(|s| s.setting == name);
     let shown = |name: &str| {
         get(name).map_or("?".to_string(), |s| s.value.as_str().map_or(s.value.to_string(), str::to_string))

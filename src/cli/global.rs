@@ -11,10 +11,10 @@ use serde_json::{Value, json};
 
 use super::output::{self, Format};
 use crate::OpenClawVersion;
+use crate::config::loading::{self, LoadedFiles, Refusal};
 use crate::config::{
     ConfigError, ConfigWarning, LoadOptions, LoadedConfig, Location, MissingEnvVar, ValidationIssue, WarningKind,
 };
-use crate::loading::{self, LoadedFiles, Refusal};
 
 /// Flags every command takes.
 #[derive(Debug, Args, Default)]
@@ -137,10 +137,10 @@ impl Global {
 }
 
 /// `NAME=VALUE` lines of a dotenv file (comments, `export`, quotes as dotenv reads them).
-/// The file is read within the limits of [`crate::userfile`]; it holds secrets, so a line that
+/// The file is read within the limits of [`crate::base::userfile`]; it holds secrets, so a line that
 /// does not parse is never shown.
 fn read_env_file(path: &Path) -> miette::Result<Vec<(String, String)>> {
-    let bytes = crate::userfile::read(path, crate::userfile::MAX_INPUT_BYTES)
+    let bytes = crate::base::userfile::read(path, crate::base::userfile::MAX_INPUT_BYTES)
         .map_err(|e| miette::miette!(code = "cli::env-file", "cannot read {}: {e}", path.display()))?;
     let error = |e: dotenvy::Error| {
         let why = match e {
@@ -229,7 +229,7 @@ impl GroupedWarning {
     fn missing_env_vars(missing: &[MissingEnvVar]) -> Option<Self> {
         let mut uses: BTreeMap<&str, Vec<String>> = BTreeMap::new();
         for var in missing {
-            let path = crate::keypath::KeyPath(var.path.clone());
+            let path = crate::config::path::KeyPath(var.path.clone());
             let at = var.origin.as_deref().map(|o| format!(" ({})", short_place(o))).unwrap_or_default();
             uses.entry(var.name.as_str()).or_default().push(format!("{path}{at}"));
         }
@@ -257,7 +257,7 @@ impl GroupedWarning {
         }
         let line = |w: &&ConfigWarning| {
             let at = w.origin.as_deref().map(|o| format!(" ({})", short_place(o))).unwrap_or_default();
-            format!("{}{at}", crate::escape::visible(&w.message))
+            format!("{}{at}", crate::base::escape::visible(&w.message))
         };
         Some(GroupedWarning {
             code: "config::migrated",

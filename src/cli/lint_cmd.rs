@@ -253,7 +253,7 @@ impl fmt::Debug for FindingDiagnostic<'_> {
 
 impl fmt::Display for FindingDiagnostic<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::escape::visible(&self.finding.message))
+        f.write_str(&crate::base::escape::visible(&self.finding.message))
     }
 }
 
@@ -273,7 +273,7 @@ impl Diagnostic for FindingDiagnostic<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        Some(Box::new(crate::escape::block(&self.help)))
+        Some(Box::new(crate::base::escape::block(&self.help)))
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {

@@ -10,8 +10,8 @@ use super::ConfigArgs;
 use super::output::{self, Format};
 use super::sweep::SweepArgs;
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
-use crate::matrix::{self, AgentRow, Why};
+use crate::config::path::KeyPath;
+use crate::fleet::matrix::{self, AgentRow, Why};
 
 #[derive(Debug, Args)]
 pub struct MatrixArgs {
@@ -74,7 +74,7 @@ fn difference(cell: &matrix::MatrixCell) -> String {
     if cell.error.is_some() {
         return "error".into();
     }
-    if cell.context == crate::contexts::MAIN {
+    if cell.context == crate::fleet::contexts::MAIN {
         return format!("{} tools", cell.tools.len());
     }
     if !cell.differs_from_main {
@@ -141,7 +141,9 @@ fn render_wide(version: OpenClawVersion, rows: &[AgentRow]) -> String {
             cells.push(match row.cells.iter().find(|c| c.context == *id) {
                 None => Cell::new(""),
                 Some(cell) if cell.error.is_some() => Cell::new("error").fg(Color::Red),
-                Some(cell) if *id == crate::contexts::MAIN || !cell.differs_from_main => Cell::new(difference(cell)),
+                Some(cell) if *id == crate::fleet::contexts::MAIN || !cell.differs_from_main => {
+                    Cell::new(difference(cell))
+                }
                 Some(cell) => Cell::new(difference(cell)).fg(Color::Yellow).add_attribute(Attribute::Bold),
             });
         }
@@ -162,7 +164,7 @@ fn render_wide(version: OpenClawVersion, rows: &[AgentRow]) -> String {
     for (id, description) in &contexts {
         out.push_str(&format!(
             "  {id}: {description}\n    reached by: {}\n",
-            crate::escape::visible(&audiences(rows, id))
+            crate::base::escape::visible(&audiences(rows, id))
         ));
     }
     for row in rows {

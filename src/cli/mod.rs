@@ -190,7 +190,7 @@ pub fn check_known_agent(
     config: &serde_json::Value,
     ctx: &SessionContext,
 ) -> miette::Result<()> {
-    let known = crate::contexts::agent_ids(version, config);
+    let known = crate::fleet::contexts::agent_ids(version, config);
     let from_key = ctx.session_key.as_deref().and_then(crate::policy::session::split_agent_key).map(|(agent, _)| agent);
     for agent in ctx.agent_id.as_deref().into_iter().chain(from_key) {
         let agent = crate::policy::session::normalize_agent_id(agent);
@@ -218,7 +218,7 @@ pub fn unknown_agent(agent: &str, known: &[String], within: &str) -> miette::Rep
 pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
     let mut plugin_tools = match file {
         Some(path) => {
-            let text = crate::userfile::read_text(path, crate::userfile::MAX_INPUT_BYTES)
+            let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
                 .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
             serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
                 let message = crate::config::secrets::parse_error_message(&e.to_string());

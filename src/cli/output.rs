@@ -7,7 +7,7 @@ use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::userfile::{self, ReadError};
+use crate::base::userfile::{self, ReadError};
 
 /// Version of the JSON/YAML documents the commands print; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -53,9 +53,9 @@ pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette
     write_stdout(&text)
 }
 
-/// `value` with every string made safe to print in a document ([`crate::escape::document_string`]).
+/// `value` with every string made safe to print in a document ([`crate::base::escape::document_string`]).
 fn visible_strings(value: Value) -> Value {
-    use crate::escape::{document_string, visible};
+    use crate::base::escape::{document_string, visible};
     match value {
         Value::String(text) => Value::String(document_string(&text).into_owned()),
         Value::Array(items) => Value::Array(items.into_iter().map(visible_strings).collect()),
@@ -70,7 +70,7 @@ fn visible_strings(value: Value) -> Value {
 /// terminal (a CI log, a file) every control character a config smuggled into the text is made
 /// visible, so nothing can forge a log line or drive whatever reads the output.
 pub fn write_stdout(text: &str) -> miette::Result<()> {
-    let text = if stdout_styled() { std::borrow::Cow::Borrowed(text) } else { crate::escape::block(text) };
+    let text = if stdout_styled() { std::borrow::Cow::Borrowed(text) } else { crate::base::escape::block(text) };
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
@@ -97,7 +97,7 @@ struct SafeWriter<W> {
 impl<W: Write> Write for SafeWriter<W> {
     fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
         match std::str::from_utf8(piece) {
-            Ok(text) if !self.styled => self.inner.write_all(crate::escape::block(text).as_bytes())?,
+            Ok(text) if !self.styled => self.inner.write_all(crate::base::escape::block(text).as_bytes())?,
             _ => self.inner.write_all(piece)?,
         }
         Ok(piece.len())
@@ -122,13 +122,13 @@ pub fn stdout_styled() -> bool {
 /// Prints a diagnostic or a note on stderr, made safe as [`write_stdout`] makes stdout.
 pub fn write_stderr(text: &str) {
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let text = if styled(terminal) { std::borrow::Cow::Borrowed(text) } else { crate::escape::block(text) };
+    let text = if styled(terminal) { std::borrow::Cow::Borrowed(text) } else { crate::base::escape::block(text) };
     eprintln!("{text}");
 }
 
 /// Table cells from config text: control characters made visible (line breaks kept).
 pub fn cells(values: impl IntoIterator<Item = String>) -> Vec<String> {
-    values.into_iter().map(|v| crate::escape::block(&v).into_owned()).collect()
+    values.into_iter().map(|v| crate::base::escape::block(&v).into_owned()).collect()
 }
 
 /// A table in the house style; unstyled off a terminal and under `NO_COLOR`.

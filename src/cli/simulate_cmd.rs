@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::OpenClawVersion;
-use crate::loading;
+use crate::config::loading;
 use crate::simulate::{self, CallTrace, Report, Setup, scenario};
 
 #[derive(Debug, Args)]
@@ -33,7 +33,7 @@ pub struct SimulateArgs {
 
 pub fn run(global: &super::Global, args: &SimulateArgs) -> miette::Result<ExitCode> {
     let cli_version = global.version;
-    let text = crate::userfile::read_text(&args.scenario, crate::userfile::MAX_INPUT_BYTES)
+    let text = crate::base::userfile::read_text(&args.scenario, crate::base::userfile::MAX_INPUT_BYTES)
         .map_err(|e| miette::miette!(code = "simulate::read", "cannot read {}: {e}", args.scenario.display()))?;
     let scenario = scenario::parse(&text).map_err(|e| {
         let message = crate::config::secrets::parse_error_message(&e.to_string());

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::OpenClawVersion;
-use crate::contexts::{self, Evaluated, NamedContext};
 use crate::exec::ApprovalsInput;
+use crate::fleet::contexts::{self, Evaluated, NamedContext};
 use crate::policy::PluginTool;
 use crate::policy::session::normalize_agent_id;
 

@@ -9,10 +9,10 @@ use serde::Serialize;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::batch::run_tools_case;
+use crate::batch::tools::run_tools_case;
 use crate::config::Location;
+use crate::config::loading::LoadedFiles;
 use crate::config::view::inbound::Audience;
-use crate::loading::LoadedFiles;
 use crate::policy::rules::Source;
 use crate::policy::session::Assumption;
 use crate::policy::{self, Removal, Resolution, SessionContext};
@@ -41,7 +41,7 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
     super::check_known_agent(version, &loaded.config, &ctx)?;
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
-    let sessions = crate::contexts::Sessions::new(version, &loaded.config);
+    let sessions = crate::fleet::contexts::Sessions::new(version, &loaded.config);
     let ctx = SessionContext {
         agent_id: Some(resolution.agent_id.clone()),
         session_key: Some(resolution.session_key.clone()),

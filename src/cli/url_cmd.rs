@@ -12,8 +12,8 @@ use serde_json::{Value, json};
 use super::ConfigArgs;
 use super::output::{self, Format};
 use crate::OpenClawVersion;
+use crate::config::path::KeyPath;
 use crate::guards::ssrf::{self, DnsTable, Guard, SsrfPolicy, UrlReport, Verdict};
-use crate::keypath::KeyPath;
 
 #[derive(Debug, Args)]
 #[command(

@@ -8,8 +8,8 @@ use clap::Args;
 use super::ConfigArgs;
 use super::output::{self, Format};
 use super::sweep::{SweepArgs, current_dir, explicit_approvals};
-use crate::probe::ExecProber;
-use crate::{contexts, who_can};
+use crate::fleet::probe::ExecProber;
+use crate::{fleet::contexts, fleet::who_can};
 
 #[derive(Debug, Args)]
 #[command(

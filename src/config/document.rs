@@ -8,7 +8,7 @@ use super::json5::{self, MAX_FILE_BYTES, ParseNote};
 use super::path::PathSeg;
 use super::source::{Origin, SourceFile};
 use super::tree::Node;
-use crate::userfile::{self, ReadError};
+use crate::base::userfile::{self, ReadError};
 
 /// One file as written: its source text and its own parsed tree (spans into that text).
 #[derive(Debug, Clone)]
@@ -44,7 +44,7 @@ pub(crate) struct ParseFailure {
 
 impl Documents {
     /// Reads a file the way OpenClaw does (`readFileSync(path, "utf-8")`: invalid UTF-8 becomes
-    /// U+FFFD), within the limits that protect us from hostile input ([`crate::userfile`]).
+    /// U+FFFD), within the limits that protect us from hostile input ([`crate::base::userfile`]).
     pub fn read(path: &Path) -> Result<String, ConfigError> {
         let bytes = userfile::read(path, MAX_FILE_BYTES).map_err(|error| match error {
             ReadError::Io(source) => ConfigError::Read { path: path.to_path_buf(), source },

@@ -241,7 +241,7 @@ impl WarningKind {
 
 impl fmt::Display for ConfigWarning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&crate::escape::visible(&self.message))
+        f.write_str(&crate::base::escape::visible(&self.message))
     }
 }
 

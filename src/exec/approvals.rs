@@ -93,7 +93,7 @@ fn read_sqlite(path: &Path) -> Result<Option<String>, FailClosed> {
         return Err(FailClosed::new(StoreProblem::Missing, format!("{} does not exist", path.display())));
     }
     // SQLite would block opening a FIFO, and read a device forever.
-    crate::userfile::ensure_regular_file(path)
+    crate::base::userfile::ensure_regular_file(path)
         .map_err(|e| FailClosed::new(StoreProblem::Broken, format!("approvals store {}: {e}", path.display())))?;
     let classify = |e: rusqlite::Error| {
         let locked = matches!(
@@ -138,8 +138,8 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
             (parsed, format!("{}#exec_approvals_config", p.display()))
         }
         ApprovalsInput::JsonFile(p) => {
-            let parsed = match crate::userfile::read_text(p, crate::userfile::MAX_INPUT_BYTES) {
-                Err(crate::userfile::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            let parsed = match crate::base::userfile::read_text(p, crate::base::userfile::MAX_INPUT_BYTES) {
+                Err(crate::base::userfile::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(e) => Err(FailClosed::new(StoreProblem::Broken, e.to_string())),
                 Ok(t) => serde_json::from_str(&t).map(Some).map_err(invalid_json),
             };

@@ -7,7 +7,6 @@
 
 pub mod allowlist;
 pub mod approvals;
-pub mod batch;
 pub mod data;
 pub mod decide;
 pub mod explain;
@@ -233,11 +232,9 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
 
 /// The error a plan failure stands for when it is one of the simulator's own limits rather than
 /// OpenClaw's answer.
-fn limit_error(plan_failure: &str) -> Option<ExecError> {
+pub(crate) fn limit_error(plan_failure: &str) -> Option<ExecError> {
     match explain::ExplainError::simulator_limit(plan_failure)? {
         explain::ExplainError::TooManyOperators => Some(ExecError::TooManyOperators),
         _ => Some(ExecError::TooDeep),
     }
 }
-
-pub use batch::evaluate_batch_case;

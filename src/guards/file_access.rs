@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::path::{Contained, Containment, Escape, PathError};
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
+use crate::config::path::KeyPath;
 use crate::policy::Resolution;
 use crate::policy::session::Session;
 

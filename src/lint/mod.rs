@@ -16,12 +16,12 @@ use serde_json::Value;
 pub use registry::{Category, Rule, Severity, all_rules, find_rule};
 
 use crate::OpenClawVersion;
+use crate::config::path::KeyPath;
 use crate::config::validate::ValidationIssue;
 use crate::config::{LoadedConfig, ProblemKind};
 use crate::exec::approvals::LoadedApprovals;
-use crate::keypath::KeyPath;
-use crate::pack::VersionPack;
 use crate::policy::{Resolution, SandboxChoice, SessionContext};
+use crate::release::pack::VersionPack;
 
 /// Where a finding points: the file and position of the value, with the span for snippets.
 #[derive(Debug, Clone, Serialize)]
@@ -346,7 +346,7 @@ fn mask_secrets(ctx: &LintContext<'_>, mut finding: Finding) -> Finding {
 
 /// The rule codes a config OpenClaw accepts produces, at every severity and without
 /// suppressions: what policy test suites assert on.
-pub fn finding_codes(version: OpenClawVersion, files: &crate::loading::LoadedFiles) -> Vec<String> {
+pub fn finding_codes(version: OpenClawVersion, files: &crate::config::loading::LoadedFiles) -> Vec<String> {
     let ctx = LintContext::new(version, files.loaded(), &[], None);
     let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
     lint(&ctx, &selection, &suppress::Suppressions::default()).findings.iter().map(|f| f.code.to_string()).collect()

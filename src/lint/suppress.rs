@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::{Finding, find_rule};
+use crate::base::userfile;
 use crate::config::secrets;
-use crate::userfile;
 
 /// The side file's name, looked up in the directory of the first config file.
 pub const SIDE_FILE: &str = "clawpolicy.suppressions.yaml";
@@ -69,7 +69,7 @@ impl Suppressions {
     pub fn read(path: &Path) -> Result<Self, String> {
         let text = userfile::read_text(path, userfile::MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let parsed: SuppressionsFile = crate::yaml::from_str(&text)
+        let parsed: SuppressionsFile = crate::base::yaml::from_str(&text)
             .map_err(|e| format!("{}: {}", path.display(), secrets::parse_error_message(&e.to_string())))?;
         for (index, entry) in parsed.suppressions.iter().enumerate() {
             let at = format!("{}: suppressions[{index}]", path.display());

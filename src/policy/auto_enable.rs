@@ -14,8 +14,8 @@ use serde_json::Value;
 
 use super::session::roster;
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
-use crate::pack::{AutoEnable, BundledPlugin, js_trim};
+use crate::config::path::KeyPath;
+use crate::release::pack::{AutoEnable, BundledPlugin, js_trim};
 
 /// What the triggers read from every agent of the config (model settings, tool lists), gathered
 /// once per config: read again for every plugin of every session, a fleet's roster made
@@ -168,7 +168,7 @@ fn plain(refs: &mut Vec<String>, root: &Value, path: &[&str]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::VersionPack;
+    use crate::release::pack::VersionPack;
     use serde_json::json;
 
     fn plugin(id: &str) -> &'static BundledPlugin {

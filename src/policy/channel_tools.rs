@@ -10,7 +10,7 @@ use std::cmp::Ordering;
 use serde_json::{Map, Value};
 
 use super::session::canonical_id;
-use crate::pack::{BundledPlugin, ToolGate, js_trim};
+use crate::release::pack::{BundledPlugin, ToolGate, js_trim};
 
 /// Why the plugin does not register `tool`, or `None` when it does.
 pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Option<String> {
@@ -111,7 +111,7 @@ fn is_truthy(value: &Value) -> bool {
 mod tests {
     use super::*;
     use crate::OpenClawVersion;
-    use crate::pack::VersionPack;
+    use crate::release::pack::VersionPack;
     use serde_json::json;
 
     fn rejects(tool: &str, channel: Value) -> Option<String> {

@@ -16,8 +16,8 @@ use serde_json::{Value, json};
 use crate::OpenClawVersion;
 use crate::config::Node;
 use crate::config::env::export_env_block;
-use crate::keypath::KeyPath;
-use crate::pack::{ImageModelPairing, js_trim};
+use crate::config::path::KeyPath;
+use crate::release::pack::{ImageModelPairing, js_trim};
 
 /// Whether the `image` tool is built: an explicit image model, or a pairing from credentials.
 pub fn image_tool_built(rules: &ImageModelPairing, config: &Value) -> bool {
@@ -135,7 +135,7 @@ fn lists_vision_model(config: &Value, provider: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::pack::VersionPack;
+    use crate::release::pack::VersionPack;
 
     fn built(config: Value) -> bool {
         let pack = VersionPack::get(OpenClawVersion::V2026_2);

@@ -17,8 +17,8 @@ use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session, split_agent_key};
 use super::steps::{Step, StepKind, is_non_owner};
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
-use crate::pack::{PreFilterReport, VersionPack};
+use crate::config::path::KeyPath;
+use crate::release::pack::{PreFilterReport, VersionPack};
 
 /// A tool constructed for the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -532,7 +532,7 @@ fn plugin_disabled(
     config: &Value,
     uses: &auto_enable::ConfigUse,
     ctx: &SessionContext,
-    plugin: &crate::pack::BundledPlugin,
+    plugin: &crate::release::pack::BundledPlugin,
 ) -> Option<String> {
     let id = plugin.id.as_str();
     if let Some(activation) = &plugin.activation {
@@ -705,7 +705,8 @@ fn pre_filter_drops(
             }
         }
     }
-    if pack.owner_only.placement == crate::pack::OwnerOnlyPlacement::BeforePipeline && is_non_owner(pack, ctx) {
+    if pack.owner_only.placement == crate::release::pack::OwnerOnlyPlacement::BeforePipeline && is_non_owner(pack, ctx)
+    {
         for tool in built.iter().filter(|t| pack.owner_only.tools.contains(&t.name)) {
             dropped.push((
                 tool.name.clone(),

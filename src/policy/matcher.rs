@@ -6,7 +6,7 @@ use regex::Regex;
 use serde::Serialize;
 
 use super::rules::{Entry, Policy};
-use crate::pack::VersionPack;
+use crate::release::pack::VersionPack;
 
 /// Plugin-owned tools present in a run, for `group:plugins` and plugin-id entries.
 #[derive(Debug, Clone, Default)]

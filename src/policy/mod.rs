@@ -4,6 +4,7 @@
 mod auto_enable;
 mod channel_tools;
 pub mod context;
+pub mod explain;
 mod image_pairing;
 pub mod inventory;
 pub mod matcher;
@@ -29,7 +30,7 @@ use session::{Assumption, SandboxState, Session, SessionError, SubagentRole};
 use steps::{Step, StepKind};
 
 use crate::OpenClawVersion;
-use crate::pack::VersionPack;
+use crate::release::pack::VersionPack;
 
 /// Why a tool is not in the final list.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -7,8 +7,8 @@ use serde_json::Value;
 use super::matcher::{CompiledList, PluginGroups};
 use super::rules::{Entry, Policy, Source, list_entries, unique_entries};
 use super::session::AgentEntry;
-use crate::keypath::KeyPath;
-use crate::pack::VersionPack;
+use crate::config::path::KeyPath;
+use crate::release::pack::VersionPack;
 
 /// Which layer a sandbox field came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -6,8 +6,8 @@ use serde_json::Value;
 use super::context::SessionContext;
 use super::session::split_agent_key;
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
-use crate::pack::{DuplicateKeyRule, ModelIdPrefix, VersionPack, js_trim};
+use crate::config::path::KeyPath;
+use crate::release::pack::{DuplicateKeyRule, ModelIdPrefix, VersionPack, js_trim};
 
 /// A config block chosen for a scope, with its path.
 #[derive(Debug, Clone)]

@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::context::{SandboxChoice, SessionContext};
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
-use crate::pack::{VersionPack, js_trim};
+use crate::config::path::KeyPath;
+use crate::release::pack::{VersionPack, js_trim};
 
 /// A session fact the answer depended on that the user did not give, so the tool assumed it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -197,7 +197,7 @@ pub fn roster(config: &Value, version: OpenClawVersion) -> Vec<AgentEntry<'_>> {
 /// The id an entry stands for: its key in `agents.entries`, its `id` field in `agents.list`.
 pub fn entry_id(entry: &AgentEntry<'_>) -> String {
     match entry.path.segments().last() {
-        Some(crate::keypath::PathSeg::Key(key)) => normalize_agent_id(key),
+        Some(crate::config::path::PathSeg::Key(key)) => normalize_agent_id(key),
         _ => normalize_agent_id(entry.value.get("id").and_then(Value::as_str).unwrap_or("")),
     }
 }
@@ -344,10 +344,10 @@ impl<'a> Session<'a> {
         };
         if ctx.sender_is_owner.is_none() {
             let assumed = match pack.owner_only.applies_when {
-                crate::pack::OwnerCondition::SenderIsOwnerFalse => {
+                crate::release::pack::OwnerCondition::SenderIsOwnerFalse => {
                     "the owner (2026.9 treats an unknown sender as the owner)"
                 }
-                crate::pack::OwnerCondition::SenderIsOwnerNotTrue => {
+                crate::release::pack::OwnerCondition::SenderIsOwnerNotTrue => {
                     "not the owner (2026.2 treats an unknown sender as a non-owner)"
                 }
             };

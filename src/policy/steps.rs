@@ -10,8 +10,8 @@ use super::sandbox::{self, SandboxPolicy};
 use super::scopes::{self, Block, Sender};
 use super::session::{Session, SubagentRole};
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
-use crate::pack::{OwnerCondition, OwnerOnlyPlacement, VersionPack};
+use crate::config::path::KeyPath;
+use crate::release::pack::{OwnerCondition, OwnerOnlyPlacement, VersionPack};
 
 /// The kind of a pipeline step; the order of the variants is the pipeline order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]

@@ -9,7 +9,7 @@ use super::Removal;
 use super::inventory::Inventory;
 use super::rules::Entry;
 use super::steps::Step;
-use crate::pack::{UnknownEntryHandling, VersionPack};
+use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
 /// The names the pipeline starts from, split into core and plugin tools.
 pub struct InputNames {

@@ -8,7 +8,7 @@ use super::{Finding, Level};
 /// terminal of whoever reads it.
 fn escape_data(text: &str) -> String {
     let text = text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A");
-    crate::escape::visible(&text).into_owned()
+    crate::base::escape::visible(&text).into_owned()
 }
 
 /// Property values additionally escape the separators `:` and `,`.

@@ -26,7 +26,7 @@ pub struct Suite {
 /// The XML document for `suites` under one report named `report_name`. Characters XML cannot
 /// carry (controls, U+FFFE, U+FFFF) are written as visible escapes.
 pub fn write(report_name: &str, suites: &[Suite]) -> Result<String, String> {
-    use crate::escape::{block, visible};
+    use crate::base::escape::{block, visible};
     let mut report = Report::new(report_name);
     for suite in suites {
         let mut test_suite = TestSuite::new(visible(&suite.name).as_ref());

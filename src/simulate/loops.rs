@@ -7,7 +7,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
+use crate::config::path::KeyPath;
 
 /// The settings in force, after OpenClaw's defaults and clamps.
 #[derive(Debug, Clone, Serialize)]

@@ -101,7 +101,7 @@ pub struct Expect {
 
 /// Parses YAML (or JSON) text and checks it against the schema; errors name the failing place.
 pub fn parse(text: &str) -> Result<Scenario, String> {
-    let value: Value = crate::yaml::from_str(text).map_err(|e| format!("not valid YAML: {e}"))?;
+    let value: Value = crate::base::yaml::from_str(text).map_err(|e| format!("not valid YAML: {e}"))?;
     let schema: Value = serde_json::from_str(SCHEMA).expect("bundled schema is JSON");
     let validator = jsonschema::validator_for(&schema).expect("bundled schema compiles");
     if let Some(error) = validator.iter_errors(&value).next() {

@@ -11,8 +11,8 @@ use serde_json::Value;
 use super::run::SuiteRun;
 use super::{Case, CaseContext, Expect, Suite};
 use crate::OpenClawVersion;
-use crate::contexts;
-use crate::pack::VersionPack;
+use crate::fleet::contexts;
+use crate::release::pack::VersionPack;
 
 /// `suite` with every expectation replaced by the behaviour `run` observed. A tool listed as
 /// present that is now absent moves to `absent` (and the other way round), so every tool the
@@ -124,11 +124,12 @@ mod tests {
             tools: { byProvider: { openai: { deny: ["read"] } } },
             channels: { telegram: { groups: { "-100": { toolsBySender: { "id:U1": { deny: ["write"] } } } } } } }"#;
         std::fs::write(dir.path().join("c.json5"), config).unwrap();
-        let opts = crate::loading::process_options(OpenClawVersion::V2026_9);
-        let loaded = crate::loading::load_files(&[dir.path().join("c.json5")], &opts).unwrap();
+        let opts = crate::config::loading::process_options(OpenClawVersion::V2026_9);
+        let loaded = crate::config::loading::load_files(&[dir.path().join("c.json5")], &opts).unwrap();
         let suite = scaffold(OpenClawVersion::V2026_9, vec!["c.json5".into()], &loaded.config);
         let outcome =
-            run::run(&suite, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_2), &[]).unwrap();
+            run::run(&suite, dir.path(), &crate::config::loading::process_options(OpenClawVersion::V2026_2), &[])
+                .unwrap();
         assert_eq!(outcome.openclaw_version, "2026.9.6", "the suite names its release");
         assert_eq!(outcome.failed(), 0);
         for agent in &outcome.coverage[0].agents {
@@ -187,16 +188,17 @@ mod tests {
                     removed-by: {write: tools.allow}\n      exec: [{command: ls, decision: allow}]\n";
         let suite: Suite = serde_yaml_ng::from_str(yaml).unwrap();
         let outcome =
-            run::run(&suite, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_9), &[]).unwrap();
+            run::run(&suite, dir.path(), &crate::config::loading::process_options(OpenClawVersion::V2026_9), &[])
+                .unwrap();
         assert_eq!(outcome.failed(), 1);
         let blessed = update(OpenClawVersion::V2026_9, &suite, &outcome);
         let expect = &blessed.cases[0].expect;
         assert_eq!(expect.present, ["read", "write"]);
         assert_eq!(expect.absent, ["exec"]);
         assert!(expect.removed_by.is_empty() && expect.exactly.is_none());
-        assert_eq!(expect.exec[0].decision, crate::probe::ExecVerdict::Unavailable);
+        assert_eq!(expect.exec[0].decision, crate::fleet::probe::ExecVerdict::Unavailable);
         assert_eq!(
-            run::run(&blessed, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_9), &[])
+            run::run(&blessed, dir.path(), &crate::config::loading::process_options(OpenClawVersion::V2026_9), &[])
                 .unwrap()
                 .failed(),
             0

@@ -1,4 +1,4 @@
-//! Which enumerated sessions ([`crate::contexts`]) a suite's cases exercised, and which they
+//! Which enumerated sessions ([`crate::fleet::contexts`]) a suite's cases exercised, and which they
 //! never did. A case covers a context when it applied everything that makes the context special
 //! (its group, sender or provider block, sub-agent role, non-owner sender, non-main session);
 //! the main DM is covered by a case that applied nothing beyond what the main DM applies.
@@ -10,7 +10,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::OpenClawVersion;
-use crate::contexts::{self, MAIN};
+use crate::fleet::contexts::{self, MAIN};
 use crate::policy::{Resolution, SessionContext};
 
 #[derive(Debug, Clone, Serialize)]

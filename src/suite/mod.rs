@@ -15,8 +15,8 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::fleet::probe::ExecVerdict;
 use crate::policy::{SandboxChoice, SessionContext};
-use crate::probe::ExecVerdict;
 
 /// A policy test suite.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -236,10 +236,10 @@ pub struct SuiteError {
 /// Reads and checks a suite file: YAML syntax, known fields, unique case names, no empty case.
 pub fn load(path: &Path) -> Result<Suite, SuiteError> {
     let error = |message: String| SuiteError { path: path.display().to_string(), message };
-    let text = crate::userfile::read_text(path, crate::userfile::MAX_INPUT_BYTES)
+    let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
         .map_err(|e| error(format!("cannot read: {e}")))?;
-    let suite: Suite =
-        crate::yaml::from_str(&text).map_err(|e| error(crate::config::secrets::parse_error_message(&e.to_string())))?;
+    let suite: Suite = crate::base::yaml::from_str(&text)
+        .map_err(|e| error(crate::config::secrets::parse_error_message(&e.to_string())))?;
     if suite.cases.is_empty() {
         return Err(error("the suite has no cases".into()));
     }

@@ -11,11 +11,11 @@ use super::coverage::{self, ConfigCoverage};
 use super::{Case, Suite};
 use crate::OpenClawVersion;
 use crate::config::LoadOptions;
-use crate::contexts;
+use crate::config::loading::{self, LoadedFiles};
 use crate::exec::ApprovalsInput;
-use crate::loading::{self, LoadedFiles};
+use crate::fleet::contexts;
+use crate::fleet::probe::{ExecProber, ExecVerdict};
 use crate::policy::{self, PluginTool, Resolution, SessionContext};
-use crate::probe::{ExecProber, ExecVerdict};
 
 /// One expectation that did not hold.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -303,7 +303,7 @@ mod tests {
 
     fn run_one(expect: Expect, context: CaseContext) -> miette::Result<SuiteRun> {
         let (dir, suite) = suite_with(expect, context);
-        run(&suite, dir.path(), &crate::loading::process_options(OpenClawVersion::V2026_9), &[])
+        run(&suite, dir.path(), &crate::config::loading::process_options(OpenClawVersion::V2026_9), &[])
     }
 
     #[test]

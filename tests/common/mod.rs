@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use clawpolicy::OpenClawVersion;
-use clawpolicy::batch::run_tools_case;
+use clawpolicy::batch::tools::run_tools_case;
 use clawpolicy::policy::RUNTIME_CAP_LABEL;
 use serde_json::Value;
 
@@ -174,7 +174,7 @@ pub fn run_family(dir: &Path, version: &str, family: &str, check: ConfigCheck) -
     let cases = read_jsonl(&dir.join(format!("tools-{version}{family}.cases.jsonl")));
     let expected = read_jsonl(&dir.join(format!("tools-{version}{family}.expected.jsonl")));
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
-    let opts = clawpolicy::loading::process_options(version.parse::<OpenClawVersion>().unwrap());
+    let opts = clawpolicy::config::loading::process_options(version.parse::<OpenClawVersion>().unwrap());
     let mut outcome = Outcome { total: cases.len(), disagreements: Vec::new(), stats: IssueStats::default() };
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();

@@ -9,8 +9,8 @@ use serde_json::{Map, Value};
 use super::data::{LegacyRule, NamedPredicate, Pattern, Predicate, ReleaseMigrations};
 use crate::OpenClawVersion;
 use crate::config::path::{PathSeg, parse_dotted};
-use crate::pack::{VersionPack, js_trim};
 use crate::policy::matcher::plain_glob_matches;
+use crate::release::pack::{VersionPack, js_trim};
 
 /// A concrete place a legacy rule matched.
 #[derive(Debug, Clone)]

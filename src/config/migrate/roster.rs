@@ -16,8 +16,8 @@ use crate::config::discovery;
 use crate::config::path::PathSeg;
 use crate::config::source::Origin;
 use crate::config::tree::{Node, NodeKind};
-use crate::pack::js_trim;
 use crate::policy::session::normalize_agent_id;
+use crate::release::pack::js_trim;
 
 type Members = IndexMap<String, Node>;
 

@@ -138,7 +138,7 @@ impl fmt::Display for ValidationIssue {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let path = self.dotted_path();
         let path = if path.is_empty() { "<root>" } else { path.as_str() };
-        write!(f, "{}: {}", crate::escape::visible(path), crate::escape::visible(&self.message))
+        write!(f, "{}: {}", crate::base::escape::visible(path), crate::base::escape::visible(&self.message))
     }
 }
 

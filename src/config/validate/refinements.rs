@@ -9,8 +9,8 @@ use super::issue::{IssueCategory, ValidationIssue};
 use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
-use crate::pack::js_trim;
 use crate::policy::session::normalize_agent_id;
+use crate::release::pack::js_trim;
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
 

@@ -15,7 +15,7 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::keypath::KeyPath;
+use crate::config::path::KeyPath;
 
 /// How wide the circle of senders is, narrowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -146,7 +146,7 @@ impl InboundRoute {
     /// `telegram DMs`, `telegram@work group -100`, `slack channel C123`, control characters of
     /// the config's ids made visible.
     pub fn label(&self) -> String {
-        crate::escape::visible(&self.raw_label()).into_owned()
+        crate::base::escape::visible(&self.raw_label()).into_owned()
     }
 
     fn raw_label(&self) -> String {

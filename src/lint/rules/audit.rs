@@ -11,14 +11,14 @@ use serde_json::Value;
 
 use super::walk::{agents, main_session};
 use crate::OpenClawVersion;
+use crate::config::path::KeyPath;
 use crate::exec::policy::{Security, mode_policy};
-use crate::keypath::KeyPath;
 use crate::lint::LintContext;
 use crate::lint::registry::Severity;
-use crate::pack::VersionPack;
 use crate::policy::Resolution;
 use crate::policy::matcher::{CompiledPolicy, PluginGroups};
 use crate::policy::steps::StepKind;
+use crate::release::pack::VersionPack;
 
 /// The release-specific lists the audit reads, as data.
 #[derive(Debug, Deserialize)]

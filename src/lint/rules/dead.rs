@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::walk::{Agent, ListKind, agents, policy_lists};
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
+use crate::config::path::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::policy::matcher::{PluginGroups, Verdict, expand_entry};

@@ -10,11 +10,11 @@ use super::audit::{
 };
 use super::walk::agents;
 use crate::OpenClawVersion;
+use crate::config::path::KeyPath;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::inline_eval::is_interpreter_allowlist_pattern;
 use crate::exec::policy::{Security, Source};
 use crate::exec::settings::{self, WhatIf};
-use crate::keypath::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::audit::{critical_if, lists, string_entries};
 use crate::OpenClawVersion;
-use crate::keypath::{KeyPath, PathSeg};
+use crate::config::path::{KeyPath, PathSeg};
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 

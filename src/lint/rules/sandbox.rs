@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::audit::{agent_label, lists, normalize_posix};
 use super::walk::agents;
 use crate::OpenClawVersion;
-use crate::keypath::KeyPath;
+use crate::config::path::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 

@@ -9,8 +9,8 @@ use super::walk::{ListKind, policy_lists};
 use crate::config::validate::did_you_mean;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
-use crate::pack::UnknownEntryHandling;
 use crate::policy::matcher::glob_matches;
+use crate::release::pack::UnknownEntryHandling;
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -198,7 +198,7 @@ fn is_glob(entry: &str) -> bool {
 }
 
 /// Every non-empty, non-glob entry with its normalized name (trimmed, lowercased, aliased).
-fn named_entries<'c>(ctx: &LintContext<'c>) -> Vec<(crate::keypath::KeyPath, &'c str, String, ListKind)> {
+fn named_entries<'c>(ctx: &LintContext<'c>) -> Vec<(crate::config::path::KeyPath, &'c str, String, ListKind)> {
     let mut out = Vec::new();
     for list in policy_lists(ctx.config()) {
         for (path, raw) in list.entries {

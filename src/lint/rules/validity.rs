@@ -3,9 +3,9 @@
 
 use crate::OpenClawVersion;
 use crate::config::migrate::legacy::{self, LegacyMatch};
+use crate::config::path::KeyPath;
 use crate::config::validate::{IssueCategory, ValidationIssue};
 use crate::config::{PathSeg, ProblemKind, WarningKind};
-use crate::keypath::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 

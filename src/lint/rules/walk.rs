@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::keypath::{KeyPath, PathSeg};
+use crate::config::path::{KeyPath, PathSeg};
 use crate::policy::SessionContext;
 use crate::policy::session::{entry_id, roster};
 

@@ -5,8 +5,8 @@
 use serde::Serialize;
 
 use crate::config::Location;
-use crate::explain::{self, StepVerdict};
-use crate::keypath::KeyPath;
+use crate::config::path::KeyPath;
+use crate::policy::explain::{self, StepVerdict};
 use crate::policy::matcher::Verdict;
 use crate::policy::{Removal, RemovalRule, Resolution};
 

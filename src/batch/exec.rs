@@ -5,21 +5,21 @@ use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 
-use super::allowlist::AllowlistEntry;
-use super::decide::{self, requires_approval};
-use super::policy::{Ask, Security};
-use super::resolve::ExecEnv;
-use super::safe_bins::SafeBinPolicy;
-use super::segments::{EvalContext, Evaluation};
-use super::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, data::release_data, evaluate, settings};
 use crate::OpenClawVersion;
+use crate::exec::allowlist::AllowlistEntry;
+use crate::exec::decide::{self, requires_approval};
+use crate::exec::policy::{Ask, Security};
+use crate::exec::resolve::ExecEnv;
+use crate::exec::safe_bins::SafeBinPolicy;
+use crate::exec::segments::{EvalContext, Evaluation};
+use crate::exec::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, data::release_data, evaluate, settings};
 
 fn str_field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
     case.get(key).and_then(Value::as_str)
 }
 
 /// Per-segment satisfaction as OpenClaw reports it: 2026.2 stops at the first unsatisfied segment.
-fn satisfied_by(eval_segments: &[super::Segment], version: OpenClawVersion) -> Value {
+fn satisfied_by(eval_segments: &[crate::exec::Segment], version: OpenClawVersion) -> Value {
     let mut out = Vec::new();
     for s in eval_segments {
         out.push(s.satisfied_by.map_or(Value::Null, |b| Value::String(b.as_str().into())));
@@ -30,7 +30,7 @@ fn satisfied_by(eval_segments: &[super::Segment], version: OpenClawVersion) -> V
     Value::Array(out)
 }
 
-fn argvs(eval_segments: &[super::Segment]) -> Value {
+fn argvs(eval_segments: &[crate::exec::Segment]) -> Value {
     json!(eval_segments.iter().map(|s| s.argv.clone()).collect::<Vec<_>>())
 }
 
@@ -258,7 +258,7 @@ pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion) -> Va
         return error(version.release(), "exec case needs a string `command`".into());
     };
     let core = core_layer(case, command, version);
-    if let Some(limit) = core.get("planFailure").and_then(Value::as_str).and_then(super::limit_error) {
+    if let Some(limit) = core.get("planFailure").and_then(Value::as_str).and_then(crate::exec::limit_error) {
         return error(version.release(), limit.to_string());
     }
     let mut out = json!({"id": id, "openclawVersion": version.release(), "core": core});

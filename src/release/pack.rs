@@ -331,10 +331,10 @@ impl VersionPack {
         static V2026_2: OnceLock<VersionPack> = OnceLock::new();
         match version {
             OpenClawVersion::V2026_9 => {
-                V2026_9.get_or_init(|| Self::parse(include_str!("../data/openclaw-2026.9.json")))
+                V2026_9.get_or_init(|| Self::parse(include_str!("../../data/openclaw-2026.9.json")))
             }
             OpenClawVersion::V2026_2 => {
-                V2026_2.get_or_init(|| Self::parse(include_str!("../data/openclaw-2026.2.json")))
+                V2026_2.get_or_init(|| Self::parse(include_str!("../../data/openclaw-2026.2.json")))
             }
         }
     }

@@ -11,13 +11,13 @@ use std::collections::{BTreeSet, HashSet};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::config::path::{KeyPath, PathSeg};
 use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
-use crate::keypath::{KeyPath, PathSeg};
-use crate::pack::VersionPack;
 use crate::policy::session::{self, Session, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
 use crate::policy::{self, PluginTool, Resolution, SessionContext};
-use crate::{OpenClawVersion, escape};
+use crate::release::pack::VersionPack;
+use crate::{OpenClawVersion, base::escape};
 
 /// One enumerated session of one agent.
 #[derive(Debug, Clone, Serialize)]

@@ -29,7 +29,7 @@ fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value
     let ctx: SessionContext =
         serde_json::from_value(case.clone()).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
     let opts = LoadOptions { version, ..opts.clone() };
-    let loaded = crate::loading::load_case_config(case, &opts, base_dir)?;
+    let loaded = crate::config::loading::load_case_config(case, &opts, base_dir)?;
     if !loaded.issues.is_empty() {
         return Ok(json!({"id": id, "ok": false, "config": loaded.report}));
     }

@@ -8,14 +8,14 @@ use serde_json::Value;
 
 use crate::OpenClawVersion;
 use crate::config::Location;
+use crate::config::path::KeyPath;
 use crate::config::view::inbound::Audience;
-use crate::contexts::{self, NamedContext, Sessions};
-use crate::delta::{self, Locate, Side, ToolChange, ToolState};
 use crate::exec::{ApprovalsInput, ExecError};
-use crate::keypath::KeyPath;
+use crate::fleet::contexts::{self, NamedContext, Sessions};
+use crate::fleet::delta::{self, Locate, Side, ToolChange, ToolState};
+use crate::fleet::probe::{self, ExecProber, ExecVerdict, PostureSetting};
 use crate::policy::session::SessionError;
 use crate::policy::{PluginTool, Resolution};
-use crate::probe::{self, ExecProber, ExecVerdict, PostureSetting};
 use crate::report::{Finding, Level, Rule};
 
 /// One side of the diff: a loaded config and where its keys are written.

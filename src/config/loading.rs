@@ -7,11 +7,11 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
+use crate::config::path::KeyPath;
 use crate::config::path::substitution_path;
 use crate::config::{
     self, ConfigError, ConfigWarning, LoadOptions, LoadedConfig, Location, ValidationIssue, WarningKind,
 };
-use crate::keypath::KeyPath;
 
 /// A case's config after loading and validation.
 pub struct LoadedCase {

@@ -4,8 +4,8 @@
 use serde::Serialize;
 
 use crate::config::view::inbound::Audience;
-use crate::contexts::{self, Evaluated, MAIN};
-use crate::delta::{self, Locate, Side, ToolChange};
+use crate::fleet::contexts::{self, Evaluated, MAIN};
+use crate::fleet::delta::{self, Locate, Side, ToolChange};
 use crate::policy::steps::StepKind;
 use crate::policy::{Resolution, StepRecord};
 

@@ -6,12 +6,12 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::OpenClawVersion;
-use crate::keypath::{KeyPath, PathSeg};
-use crate::pack::VersionPack;
+use crate::config::path::{KeyPath, PathSeg};
 use crate::policy::matcher::Verdict;
 use crate::policy::rules::Source;
 use crate::policy::steps::StepKind;
 use crate::policy::{self, Removal, Resolution, SessionContext};
+use crate::release::pack::VersionPack;
 
 /// A config change: append a value to a list, remove a list element, or set a value.
 #[derive(Debug, Clone, PartialEq, Serialize)]

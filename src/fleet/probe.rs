@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
+use crate::config::path::KeyPath;
 use crate::exec::{self, ApprovalsInput, Decision, ExecError, ExecRequest, Source};
-use crate::keypath::KeyPath;
 use crate::policy::Resolution;
 
 /// What an exec call does in a session: OpenClaw's decision, or `unavailable` when the session
@@ -95,7 +95,7 @@ pub const BUILTIN_PROBES: &[&str] = &[
 
 /// Probe commands from a file: one per line; blank lines and `#` comments are skipped.
 pub fn read_probe_file(path: &Path) -> miette::Result<Vec<String>> {
-    let text = crate::userfile::read_text(path, crate::userfile::MAX_INPUT_BYTES)
+    let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
         .map_err(|e| miette::miette!(code = "probe::read", "cannot read {}: {e}", path.display()))?;
     let commands: Vec<String> =
         text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(str::to_string).collect();

@@ -3,9 +3,9 @@
 
 use serde::Serialize;
 
-use crate::contexts::Evaluated;
 use crate::exec::ExecError;
-use crate::probe::{ExecProber, ExecVerdict};
+use crate::fleet::contexts::Evaluated;
+use crate::fleet::probe::{ExecProber, ExecVerdict};
 
 /// One agent × context that can use the tool.
 #[derive(Debug, Clone, Serialize)]
@@ -86,8 +86,8 @@ pub fn who_can(
 mod tests {
     use super::*;
     use crate::OpenClawVersion;
-    use crate::contexts;
     use crate::exec::ApprovalsInput;
+    use crate::fleet::contexts;
     use serde_json::json;
 
     #[test]
