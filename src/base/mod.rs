@@ -1,7 +1,9 @@
 //! Foundations every layer shares and that depend on nothing else of the crate: making config
-//! text safe to print ([`escape`]), reading user-given files with hard limits ([`userfile`]) and
+//! text safe to print ([`escape`]), OpenClaw's tool glob ([`glob`]), JavaScript string semantics ([`js`]), reading user-given files with hard limits ([`userfile`]) and
 //! bounded YAML ([`yaml`]).
 
 pub mod escape;
+pub mod glob;
+pub mod js;
 pub mod userfile;
 pub mod yaml;

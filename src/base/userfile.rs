@@ -166,23 +166,6 @@ mod tests {
         assert!(matches!(read(dir.path(), 10), Err(ReadError::NotRegular("a directory"))));
     }
 
-    #[cfg(unix)]
-    #[test]
-    fn an_approvals_fifo_is_refused_not_waited_for() {
-        use crate::OpenClawVersion;
-        use crate::exec::approvals::{self, ApprovalsInput};
-        let dir = tempfile::tempdir().unwrap();
-        for name in ["approvals.json", "openclaw.sqlite"] {
-            let fifo = dir.path().join(name);
-            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-            assert!(matches!(ensure_regular_file(&fifo), Err(ReadError::NotRegular("a FIFO"))));
-            for input in [ApprovalsInput::JsonFile(fifo.clone()), ApprovalsInput::Sqlite(fifo.clone())] {
-                let loaded = approvals::load(&input, OpenClawVersion::V2026_9);
-                assert!(loaded.fail_closed.is_some_and(|why| why.to_string().contains("not a regular file")));
-            }
-        }
-    }
-
     #[test]
     fn long_lines_are_skipped_not_held() {
         let input = format!("short\n{}\nnext", "x".repeat(1000));

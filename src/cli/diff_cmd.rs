@@ -10,9 +10,9 @@ use super::sweep::{SweepArgs, current_dir, explicit_approvals};
 use crate::config::gitrev;
 use crate::config::loading::LoadedFiles;
 use crate::config::path::KeyPath;
+use crate::config::view::ids::normalize_agent_id;
 use crate::fleet::diff::{self, DiffReport};
 use crate::fleet::probe::{self, BUILTIN_PROBES};
-use crate::policy::session::normalize_agent_id;
 use crate::report;
 use crate::{OpenClawVersion, fleet::contexts};
 

@@ -193,7 +193,7 @@ pub fn check_known_agent(
     let known = crate::fleet::contexts::agent_ids(version, config);
     let from_key = ctx.session_key.as_deref().and_then(crate::policy::session::split_agent_key).map(|(agent, _)| agent);
     for agent in ctx.agent_id.as_deref().into_iter().chain(from_key) {
-        let agent = crate::policy::session::normalize_agent_id(agent);
+        let agent = crate::config::view::ids::normalize_agent_id(agent);
         if !known.contains(&agent) {
             return Err(unknown_agent(&agent, &known, "this config"));
         }

@@ -6,10 +6,10 @@ use std::path::PathBuf;
 use clap::Args;
 
 use crate::OpenClawVersion;
+use crate::config::view::ids::normalize_agent_id;
 use crate::exec::ApprovalsInput;
 use crate::fleet::contexts::{self, Evaluated, NamedContext};
 use crate::policy::PluginTool;
-use crate::policy::session::normalize_agent_id;
 
 /// Which sessions to enumerate.
 #[derive(Debug, Args, Default)]

@@ -302,6 +302,25 @@ pub fn resolve_for_agent(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn an_approvals_fifo_is_refused_not_waited_for() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["approvals.json", "openclaw.sqlite"] {
+            let fifo = dir.path().join(name);
+            assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+            assert!(matches!(
+                crate::base::userfile::ensure_regular_file(&fifo),
+                Err(crate::base::userfile::ReadError::NotRegular("a FIFO"))
+            ));
+            for input in [ApprovalsInput::JsonFile(fifo.clone()), ApprovalsInput::Sqlite(fifo.clone())] {
+                let loaded = load(&input, OpenClawVersion::V2026_9);
+                assert!(loaded.fail_closed.is_some_and(|why| why.to_string().contains("not a regular file")));
+            }
+        }
+    }
+
     use serde_json::json;
 
     fn req() -> (Sourced<Security>, Sourced<Ask>) {

@@ -14,8 +14,9 @@ use serde_json::Value;
 
 use super::session::roster;
 use crate::OpenClawVersion;
+use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
-use crate::release::pack::{AutoEnable, BundledPlugin, js_trim};
+use crate::release::pack::{AutoEnable, BundledPlugin};
 
 /// What the triggers read from every agent of the config (model settings, tool lists), gathered
 /// once per config: read again for every plugin of every session, a fleet's roster made

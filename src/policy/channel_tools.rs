@@ -9,8 +9,9 @@ use std::cmp::Ordering;
 
 use serde_json::{Map, Value};
 
-use super::session::canonical_id;
-use crate::release::pack::{BundledPlugin, ToolGate, js_trim};
+use crate::base::js::js_trim;
+use crate::config::view::ids::{DEFAULT_ACCOUNT_ID, normalize_account_id};
+use crate::release::pack::{BundledPlugin, ToolGate};
 
 /// Why the plugin does not register `tool`, or `None` when it does.
 pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Option<String> {
@@ -67,16 +68,6 @@ fn first_enabled_account(channel: Option<&Value>, credentials: &[String]) -> Opt
             .all(|key| settings.get(key).and_then(Value::as_str).is_some_and(|v| !js_trim(v).is_empty()));
         (enabled && configured).then_some((id, settings))
     })
-}
-
-const DEFAULT_ACCOUNT_ID: &str = "default";
-
-/// `normalizeAccountId`: the canonical id, `default` when nothing is left or the id is an
-/// object-prototype key.
-fn normalize_account_id(raw: &str) -> String {
-    canonical_id(raw)
-        .filter(|id| !["__proto__", "prototype", "constructor"].contains(&id.as_str()))
-        .unwrap_or_else(|| DEFAULT_ACCOUNT_ID.to_string())
 }
 
 /// `String.prototype.localeCompare` for account ids, as ICU's root collation orders ASCII:

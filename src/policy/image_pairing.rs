@@ -14,10 +14,11 @@ use std::collections::HashMap;
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
+use crate::base::js::js_trim;
 use crate::config::Node;
 use crate::config::env::export_env_block;
 use crate::config::path::KeyPath;
-use crate::release::pack::{ImageModelPairing, js_trim};
+use crate::release::pack::ImageModelPairing;
 
 /// Whether the `image` tool is built: an explicit image model, or a pairing from credentials.
 pub fn image_tool_built(rules: &ImageModelPairing, config: &Value) -> bool {

@@ -11,12 +11,13 @@ use super::auto_enable;
 use super::channel_tools;
 use super::context::SessionContext;
 use super::image_pairing;
-use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups, glob_matches, plain_glob_matches};
+use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session, split_agent_key};
 use super::steps::{Step, StepKind, is_non_owner};
 use crate::OpenClawVersion;
+use crate::base::glob::glob_matches;
 use crate::config::path::KeyPath;
 use crate::release::pack::{PreFilterReport, VersionPack};
 
@@ -136,7 +137,7 @@ fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[Str
             let p = pack.normalize(p);
             match pack.group(&p) {
                 Some(members) => members.contains(&name),
-                None => plain_glob_matches(pack, &p, &name),
+                None => pack.plain_glob_matches(&p, &name),
             }
         })
     };

@@ -3,8 +3,8 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
-use crate::release::pack::js_trim;
 
 /// Where a policy entry came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -6,8 +6,10 @@ use serde_json::Value;
 use super::context::SessionContext;
 use super::session::split_agent_key;
 use crate::OpenClawVersion;
+use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
-use crate::release::pack::{DuplicateKeyRule, ModelIdPrefix, VersionPack, js_trim};
+use crate::config::view::ids::normalize_channel;
+use crate::release::pack::{DuplicateKeyRule, ModelIdPrefix, VersionPack};
 
 /// A config block chosen for a scope, with its path.
 #[derive(Debug, Clone)]
@@ -122,16 +124,6 @@ fn parse_sender_key(pack: &VersionPack, raw: &str) -> SenderKey {
     // Legacy unprefixed keys are matched as ids, with one leading `@` stripped.
     let value = lower_trim(raw);
     SenderKey::Typed("id", value.strip_prefix('@').unwrap_or(&value).to_string())
-}
-
-/// Channel aliases of the message-channel registry.
-pub fn normalize_channel(raw: &str) -> String {
-    let channel = lower_trim(raw);
-    match channel.as_str() {
-        "teams" => "msteams".into(),
-        "gchat" | "google-chat" => "googlechat".into(),
-        _ => channel,
-    }
 }
 
 /// Keys of a `toolsBySender` map that are legacy unprefixed ids (OpenClaw warns about them).

@@ -7,7 +7,8 @@ use serde_json::Value;
 use super::context::{SandboxChoice, SessionContext};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::release::pack::{VersionPack, js_trim};
+use crate::config::view::ids::{normalize_agent_id, normalizes_to};
+use crate::release::pack::VersionPack;
 
 /// A session fact the answer depended on that the user did not give, so the tool assumed it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -76,47 +77,6 @@ pub enum SessionError {
         "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured}); 2026.9 picks a default only from agents.defaults.systemAgent.agentId, not from a `default: true` marker"
     )]
     NoDefaultAgent { configured: String },
-}
-
-/// OpenClaw's agent-id normalization: lowercase valid ids, slug anything else, fall back to `main`.
-pub fn normalize_agent_id(raw: &str) -> String {
-    canonical_id(raw).unwrap_or_else(|| "main".into())
-}
-
-/// The id canonicalization agent and account ids share: a valid id (`[a-z0-9][a-z0-9_-]{0,63}`,
-/// any case) lowercased; otherwise lowercased, each run of other characters replaced by `-`, edge
-/// dashes removed, at most 64 characters. `None` when nothing is left.
-pub fn canonical_id(raw: &str) -> Option<String> {
-    let trimmed = js_trim(raw);
-    if is_plain_id(trimmed) {
-        return Some(trimmed.to_ascii_lowercase());
-    }
-    let mut slug = String::new();
-    let mut in_invalid_run = false;
-    for c in trimmed.to_lowercase().chars() {
-        let keep = c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '-';
-        if keep {
-            slug.push(c);
-        } else if !in_invalid_run {
-            slug.push('-');
-        }
-        in_invalid_run = !keep;
-    }
-    let slug: String = slug.trim_matches('-').chars().take(64).collect();
-    (!slug.is_empty()).then_some(slug)
-}
-
-/// An id OpenClaw keeps as it is, lowercased.
-fn is_plain_id(trimmed: &str) -> bool {
-    trimmed.len() <= 64
-        && trimmed.chars().next().is_some_and(|c| c.is_ascii_alphanumeric())
-        && trimmed.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-}
-
-/// `normalize_agent_id(raw) == agent_id`, without allocating for plain ids.
-fn normalizes_to(raw: &str, agent_id: &str) -> bool {
-    let trimmed = js_trim(raw);
-    if is_plain_id(trimmed) { trimmed.eq_ignore_ascii_case(agent_id) } else { normalize_agent_id(raw) == agent_id }
 }
 
 /// The first roster entry whose id normalizes to `agent_id`, for a single lookup (what

@@ -197,7 +197,7 @@ pub fn build<'a>(
     // Steps 7–8: group and sender policy.
     let group_scope = scopes::group_scope(version, &session.session_key, ctx);
     let sender_channel = scopes::session_channel(&session.session_key)
-        .or_else(|| ctx.message_provider.as_deref().map(scopes::normalize_channel));
+        .or_else(|| ctx.message_provider.as_deref().map(crate::config::view::ids::normalize_channel));
     let sender = Sender::from_context(ctx, sender_channel);
     let group_block = group_scope.as_ref().and_then(|scope| {
         let (selected, wildcard) = scopes::group_entries(config, scope, ctx.account_id.as_deref());

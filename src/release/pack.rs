@@ -7,6 +7,7 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::OpenClawVersion;
+use crate::base::js::js_trim;
 
 /// One release's tool-policy semantics.
 #[derive(Debug, Deserialize)]
@@ -397,15 +398,16 @@ impl VersionPack {
         }
     }
 
+    /// Whether a normalized name matches one pattern as a plain glob (no group or plugin
+    /// expansion), as OpenClaw's plugin-loading checks compare names.
+    pub fn plain_glob_matches(&self, pattern: &str, name: &str) -> bool {
+        crate::base::glob::glob_matches(&self.normalize(pattern), name)
+    }
+
     /// Shipped renames/families for an already-normalized entry (`canvas` → canvas, show_widget).
     pub fn expansion(&self, normalized: &str) -> Option<&[String]> {
         self.expansions.get(normalized).map(Vec::as_slice)
     }
-}
-
-/// JavaScript's `String.prototype.trim`: Unicode white space plus the byte-order mark.
-pub fn js_trim(s: &str) -> &str {
-    s.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 
 use super::data::{LegacyRule, NamedPredicate, Pattern, Predicate, ReleaseMigrations};
 use crate::OpenClawVersion;
+use crate::base::js::js_trim;
 use crate::config::path::{PathSeg, parse_dotted};
-use crate::policy::matcher::plain_glob_matches;
-use crate::release::pack::{VersionPack, js_trim};
+use crate::release::pack::VersionPack;
 
 /// A concrete place a legacy rule matched.
 #[derive(Debug, Clone)]
@@ -286,7 +286,7 @@ impl ToolRename<'_> {
             return true;
         }
         let canonical = self.pack.normalize(self.canonical);
-        let covers = |name: &str| entries.iter().any(|e| plain_glob_matches(self.pack, e, name));
+        let covers = |name: &str| entries.iter().any(|e| self.pack.plain_glob_matches(e, name));
         covers(&legacy) && !covers(&canonical)
     }
 }

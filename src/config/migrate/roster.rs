@@ -12,12 +12,12 @@ use indexmap::IndexMap;
 
 use super::data::ReleaseMigrations;
 use super::{LoadMigration, MigratedForm, MigrationEnv, has_key};
+use crate::base::js::js_trim;
 use crate::config::discovery;
 use crate::config::path::PathSeg;
 use crate::config::source::Origin;
 use crate::config::tree::{Node, NodeKind};
-use crate::policy::session::normalize_agent_id;
-use crate::release::pack::js_trim;
+use crate::config::view::ids::normalize_agent_id;
 
 type Members = IndexMap<String, Node>;
 

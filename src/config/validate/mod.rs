@@ -19,7 +19,7 @@ use super::migrate::{MigrationEnv, ReleaseMigrations};
 use super::path::{parse_dotted, substitution_path};
 use super::problem::ProblemKind;
 use crate::OpenClawVersion;
-use crate::policy::session::normalize_agent_id;
+use crate::config::view::ids::normalize_agent_id;
 
 /// What the release's validation says about a loaded config.
 #[derive(Debug)]

@@ -8,9 +8,9 @@ use serde_json::{Map, Value};
 use super::issue::{IssueCategory, ValidationIssue};
 use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
+use crate::base::js::js_trim;
 use crate::config::path::PathSeg;
-use crate::policy::session::normalize_agent_id;
-use crate::release::pack::js_trim;
+use crate::config::view::ids::normalize_agent_id;
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
 

@@ -245,7 +245,7 @@ impl<'a> AccountScope<'a> {
 /// The accounts of a channel: each of `accounts` (merged over the channel's settings), or the
 /// channel itself when it has none.
 fn account_scopes<'a>(channel: &str, section: &'a Value, path: &KeyPath) -> Vec<AccountScope<'a>> {
-    let channel = crate::policy::scopes::normalize_channel(channel);
+    let channel = crate::config::view::ids::normalize_channel(channel);
     let accounts: Vec<(&String, &Value)> = section
         .get("accounts")
         .and_then(Value::as_object)
@@ -390,8 +390,8 @@ impl<'a> Bindings<'a> {
                 let account = text(matcher.get("accountId")).filter(|a| !a.is_empty()).unwrap_or("default".into());
                 Some(Binding {
                     path: KeyPath::keys(&["bindings"]).index(i),
-                    agent: crate::policy::session::normalize_agent_id(binding.get("agentId")?.as_str()?),
-                    channel: crate::policy::scopes::normalize_channel(&channel),
+                    agent: crate::config::view::ids::normalize_agent_id(binding.get("agentId")?.as_str()?),
+                    channel: crate::config::view::ids::normalize_channel(&channel),
                     account,
                     peer,
                     guild: text(matcher.get("guildId")).filter(|g| !g.is_empty()),

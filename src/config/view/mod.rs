@@ -1,4 +1,5 @@
 //! Typed, read-only views of the loaded config: the facts commands ask about, computed once and
 //! read the way the release reads them (loosely where JavaScript does).
 
+pub mod ids;
 pub mod inbound;

@@ -168,7 +168,7 @@ fn deny_shadows_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             .flat_map(|(_, pattern)| expand_entry(ctx.pack, pattern, &plugins))
             .map(|(name, _)| name)
             .collect();
-        let is_denied = |name: &str| denied.iter().any(|d| d == name || crate::policy::matcher::glob_matches(d, name));
+        let is_denied = |name: &str| denied.iter().any(|d| d == name || crate::base::glob::glob_matches(d, name));
         for (path, pattern) in &allow.entries {
             let names: Vec<String> =
                 expand_entry(ctx.pack, pattern, &plugins).into_iter().map(|(name, _)| name).collect();

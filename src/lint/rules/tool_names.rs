@@ -6,10 +6,10 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::walk::{ListKind, policy_lists};
+use crate::base::glob::glob_matches;
 use crate::config::validate::did_you_mean;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
-use crate::policy::matcher::glob_matches;
 use crate::release::pack::UnknownEntryHandling;
 
 pub const RULES: &[Rule] = &[
