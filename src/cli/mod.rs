@@ -24,7 +24,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::OpenClawVersion;
-use crate::policy::{PluginTool, SandboxChoice, SessionContext};
+use crate::policy::{SandboxChoice, SessionContext};
 pub use global::{Global, GlobalArgs};
 pub use output::Format;
 
@@ -155,7 +155,7 @@ pub struct ContextArgs {
 
 impl ContextArgs {
     pub fn to_context(&self) -> miette::Result<SessionContext> {
-        let plugin_tools = plugin_tools(&self.plugin_tools, self.plugins.as_deref())?;
+        let plugin_tools = crate::policy::context::declared_plugin_tools(&self.plugin_tools, self.plugins.as_deref())?;
         Ok(SessionContext {
             agent_id: self.agent.clone(),
             session_key: self.session.clone(),
@@ -212,32 +212,6 @@ pub fn unknown_agent(agent: &str, known: &[String], within: &str) -> miette::Rep
         help = format!("{hint}agents of {within}: {}", known.join(", ")),
         "no agent `{agent}` in {within}"
     )
-}
-
-/// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
-pub fn plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
-    let mut plugin_tools = match file {
-        Some(path) => {
-            let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
-                .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
-            serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
-                let message = crate::config::secrets::parse_error_message(&e.to_string());
-                miette::miette!(code = "cli::plugins", "{}: {message}", path.display())
-            })?
-        }
-        None => Vec::new(),
-    };
-    for spec in specs {
-        let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
-            miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
-        })?;
-        let (name, optional) = match tool.strip_suffix('?') {
-            Some(name) => (name, true),
-            None => (tool, false),
-        };
-        plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
-    }
-    Ok(plugin_tools)
 }
 
 /// Runs the command line and returns the process exit code.

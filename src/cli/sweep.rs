@@ -28,7 +28,7 @@ pub struct SweepArgs {
 
 impl SweepArgs {
     pub fn plugin_tools(&self) -> miette::Result<Vec<PluginTool>> {
-        super::plugin_tools(&self.plugin_tools, self.plugins.as_deref())
+        crate::policy::context::declared_plugin_tools(&self.plugin_tools, self.plugins.as_deref())
     }
 
     /// The contexts of the selected agents; naming an agent the config does not have is an error.

@@ -306,7 +306,7 @@ fn finish(
     }
     warnings.extend(migration.warnings);
     let sources = documents.documents.iter().map(|d| d.source.clone()).collect();
-    let secret_values = secrets::secret_values(&tree);
+    let secret_values = super::tree::secret_values(&tree);
     LoadedConfig {
         version: opts.version,
         value: tree.to_value(),

@@ -16,7 +16,6 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::path::PathSeg;
-use super::tree::{Node, NodeKind};
 
 /// Credential words: a key ending in one (or in a near miss of one: `botTokn`, `tokne`, `apiKy`)
 /// names a secret. Compared lower-case, `_`/`-` removed.
@@ -165,24 +164,6 @@ pub fn mask_text_and_values(text: &str, values: &[String]) -> String {
         mask_range(&mut bytes, range);
     }
     String::from_utf8(bytes).expect("masking replaces whole characters")
-}
-
-/// The strings under secret paths of a resolved tree (after `${VAR}` substitution, so secrets
-/// that came from the environment are included), for [`mask_text_and_values`].
-pub(crate) fn secret_values(root: &Node) -> Vec<String> {
-    let mut values = Vec::new();
-    let mut stack = vec![(root, SecretScope::default())];
-    while let Some((node, scope)) = stack.pop() {
-        match &node.kind {
-            NodeKind::String(s) if scope.is_secret() && !is_env_reference(s) => values.push(s.clone()),
-            NodeKind::Array(items) => stack.extend(items.iter().map(|item| (item, scope.clone()))),
-            NodeKind::Object(map) => stack.extend(map.iter().map(|(key, value)| (value, scope.key(key)))),
-            _ => {}
-        }
-    }
-    values.sort();
-    values.dedup();
-    values
 }
 
 /// Characters kept of a parser's message about a file that did not parse.
@@ -632,21 +613,6 @@ mod tests {
         ] {
             assert_eq!(mask_text(plain), plain);
         }
-    }
-
-    #[test]
-    fn messages_are_masked_by_the_values_in_force() {
-        let root = Node::from_value(&serde_json::json!({
-            "gateway": {"auth": {"token": "from-the-environment", "mode": "token"}},
-            "env": {"vars": {"X": "abc", "NODE_ENV": "production", "PW": "hunter2"}},
-            "tools": {"profile": "coding"},
-        }));
-        let values = secret_values(&root);
-        assert_eq!(values, ["abc", "from-the-environment", "hunter2", "production"]);
-        assert_eq!(
-            mask_text_and_values("token from-the-environment, profile coding, abc, production, hunter2", &values),
-            "token ********************, profile coding, abc, production, *******"
-        );
     }
 
     #[test]

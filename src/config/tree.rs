@@ -6,6 +6,7 @@ use indexmap::IndexMap;
 use serde_json::{Map, Number, Value};
 
 use super::path::PathSeg;
+use super::secrets;
 use super::source::Origin;
 
 /// One value with its origin. Nodes built from inline JSON (batch cases) have no origin.
@@ -153,9 +154,46 @@ impl Node {
     }
 }
 
+/// The strings under secret paths of a resolved tree (after `${VAR}` substitution, so secrets
+/// that came from the environment are included), for [`secrets::mask_text_and_values`].
+pub(crate) fn secret_values(root: &Node) -> Vec<String> {
+    let mut values = Vec::new();
+    let mut stack = vec![(root, secrets::SecretScope::default())];
+    while let Some((node, scope)) = stack.pop() {
+        match &node.kind {
+            NodeKind::String(s) if scope.is_secret() && !secrets::is_env_reference(s) => values.push(s.clone()),
+            NodeKind::Array(items) => stack.extend(items.iter().map(|item| (item, scope.clone()))),
+            NodeKind::Object(map) => stack.extend(map.iter().map(|(key, value)| (value, scope.key(key)))),
+            _ => {}
+        }
+    }
+    values.sort();
+    values.dedup();
+    values
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn messages_are_masked_by_the_values_in_force() {
+        let root = Node::from_value(&serde_json::json!({
+            "gateway": {"auth": {"token": "from-the-environment", "mode": "token"}},
+            "env": {"vars": {"X": "abc", "NODE_ENV": "production", "PW": "hunter2"}},
+            "tools": {"profile": "coding"},
+        }));
+        let values = secret_values(&root);
+        assert_eq!(values, ["abc", "from-the-environment", "hunter2", "production"]);
+        assert_eq!(
+            secrets::mask_text_and_values(
+                "token from-the-environment, profile coding, abc, production, hunter2",
+                &values
+            ),
+            "token ********************, profile coding, abc, production, *******"
+        );
+    }
+
     use serde_json::json;
 
     #[test]

@@ -82,3 +82,29 @@ pub struct SessionContext {
     #[serde(default)]
     pub plugin_tools: Vec<PluginTool>,
 }
+
+/// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
+pub fn declared_plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
+    let mut plugin_tools = match file {
+        Some(path) => {
+            let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
+                .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
+            serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
+                let message = crate::config::secrets::parse_error_message(&e.to_string());
+                miette::miette!(code = "cli::plugins", "{}: {message}", path.display())
+            })?
+        }
+        None => Vec::new(),
+    };
+    for spec in specs {
+        let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
+            miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
+        })?;
+        let (name, optional) = match tool.strip_suffix('?') {
+            Some(name) => (name, true),
+            None => (tool, false),
+        };
+        plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
+    }
+    Ok(plugin_tools)
+}

@@ -186,7 +186,7 @@ impl CaseContext {
                 Some(Sandbox::Off) => SandboxChoice::Off,
             },
             tools_allow: self.tools_allow.clone(),
-            plugin_tools: crate::cli::plugin_tools(&self.plugin_tool, plugins.as_deref())?,
+            plugin_tools: crate::policy::context::declared_plugin_tools(&self.plugin_tool, plugins.as_deref())?,
             ..SessionContext::default()
         })
     }
