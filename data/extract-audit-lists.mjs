@@ -1,8 +1,8 @@
 // Prints the release-specific lists `openclaw security audit` uses (data/audit-<release>.json),
 // read from the installed npm package's own modules where they are exported.
 //
-//   node data/extract-audit-lists.mjs 2026.9 > data/audit-2026.9.json
-//   node data/extract-audit-lists.mjs 2026.2 > data/audit-2026.2.json
+//   node data/extract-audit-lists.mjs 2026.9 > data/2026.9/audit.json
+//   node data/extract-audit-lists.mjs 2026.2 > data/2026.2/audit.json
 //
 // Chunk file names are content hashes of the release; update them when re-targeting.
 // Constants the release does not export (2026.2's dangerous node commands) and the

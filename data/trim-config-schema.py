@@ -3,8 +3,8 @@
 
 Regenerate (oracles installed as in shared/oracle*/README.md; one oracle process at a time):
 
-    sh /tmp/oracle-2026.9/config-schema.sh      | python3 data/trim-config-schema.py 2026.9 > data/config-schema-2026.9.json
-    node /tmp/oracle-2026.2/config-schema.mjs   | python3 data/trim-config-schema.py 2026.2 > data/config-schema-2026.2.json
+    sh /tmp/oracle-2026.9/config-schema.sh      | python3 data/trim-config-schema.py 2026.9 > data/2026.9/config-schema.json
+    node /tmp/oracle-2026.2/config-schema.mjs   | python3 data/trim-config-schema.py 2026.2 > data/2026.2/config-schema.json
 
 What it changes, and why:
 * drops annotations (title, description, examples, ...): they do not affect validation;

@@ -63,7 +63,7 @@ fn comparable(expected: &Value) -> Value {
 
 fn check(version: OpenClawVersion) {
     let cases = lines("cases.jsonl");
-    let expected = lines(&format!("expected-{}.jsonl", version.short()));
+    let expected = lines(&format!("expected-{}.jsonl", version.line()));
     assert_eq!(cases.len(), expected.len());
     let dns = FixtureDns(serde_json::from_str(&std::fs::read_to_string(format!("{DIR}/dns.json")).unwrap()).unwrap());
     let mut failures = Vec::new();
@@ -74,7 +74,7 @@ fn check(version: OpenClawVersion) {
         }
     }
     let agreed = cases.len() - failures.len();
-    println!("ssrf {}: {agreed}/{} cases agree", version.short(), cases.len());
+    println!("ssrf {}: {agreed}/{} cases agree", version.line(), cases.len());
     assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
 }
 

@@ -12,7 +12,7 @@ use crate::exec::policy::{Ask, Security};
 use crate::exec::resolve::ExecEnv;
 use crate::exec::safe_bins::SafeBinPolicy;
 use crate::exec::segments::{EvalContext, Evaluation};
-use crate::exec::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, data::release_data, evaluate, settings};
+use crate::exec::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, evaluate, settings};
 
 fn str_field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
     case.get(key).and_then(Value::as_str)
@@ -84,7 +84,7 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
     let ctx = EvalContext {
         allowlist: allowlist_entries(case.get("allowlist")),
         safe_bins: SafeBinPolicy::resolve(version, bins.as_deref(), &profiles, &dirs),
-        safe_builtins: release_data(version).safe_builtins.clone(),
+        safe_builtins: version.exec().safe_builtins.clone(),
         env: ExecEnv::new(case_cwd(case), path_var, home),
         windows,
         auto_allow_skills: false,
@@ -255,13 +255,13 @@ pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion) -> Va
         Err(e) => return error("?", e),
     };
     let Some(command) = str_field(case, "command") else {
-        return error(version.release(), "exec case needs a string `command`".into());
+        return error(version.id(), "exec case needs a string `command`".into());
     };
     let core = core_layer(case, command, version);
     if let Some(limit) = core.get("planFailure").and_then(Value::as_str).and_then(crate::exec::limit_error) {
-        return error(version.release(), limit.to_string());
+        return error(version.id(), limit.to_string());
     }
-    let mut out = json!({"id": id, "openclawVersion": version.release(), "core": core});
+    let mut out = json!({"id": id, "openclawVersion": version.id(), "core": core});
     if case.get("gateway") == Some(&Value::Bool(false)) {
         out["decision"] = out["core"]["decision"].clone();
         return out;

@@ -6,7 +6,6 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{self, Format};
-use crate::release::pack::VersionPack;
 
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
@@ -37,7 +36,7 @@ struct Catalog<'a> {
 
 pub fn run(global: &super::Global, args: &CatalogArgs) -> miette::Result<ExitCode> {
     let version = global.version;
-    let pack = VersionPack::get(version);
+    let pack = version.policy();
     let catalog = Catalog {
         openclaw_version: &pack.release,
         tools: pack

@@ -145,7 +145,7 @@ impl ExecUnavailable {
     }
 
     fn render(&self, resolution: &Resolution) -> String {
-        let mut out = format!("decision: UNAVAILABLE (OpenClaw {})\n", resolution.version.release());
+        let mut out = format!("decision: UNAVAILABLE (OpenClaw {})\n", resolution.version.id());
         out.push_str(&format!(
             "  agent {} has no exec tool in session {}: ",
             resolution.agent_id, resolution.session_key
@@ -220,7 +220,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
                 format,
                 "exec",
                 &serde_json::json!({
-                    "openclawVersion": version.release(),
+                    "openclawVersion": version.id(),
                     "command": command,
                     "agentId": session.agent_id,
                     "sessionKey": session.session_key,

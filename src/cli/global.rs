@@ -166,7 +166,7 @@ fn refusal_document(refusal: &Refusal, version: OpenClawVersion) -> Value {
     };
     json!({
         "ok": false,
-        "openclawVersion": version.release(),
+        "openclawVersion": version.id(),
         "error": {"code": code, "message": refusal.to_string(), "location": location},
         "config": {"valid": false, "issues": issues},
     })

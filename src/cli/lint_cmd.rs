@@ -348,7 +348,7 @@ fn summary_line(report: &LintReport) -> String {
         parts.join(", "),
         s.suppressed,
         report.rules_run,
-        report.openclaw_version.release()
+        report.openclaw_version.id()
     )
 }
 

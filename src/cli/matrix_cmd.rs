@@ -52,11 +52,9 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
     let rows = matrix::build(&evaluated);
     match args.format {
         Format::Table => output::write_stdout(&render(version, &rows))?,
-        format => output::emit_machine(
-            format,
-            "matrix",
-            &MatrixReport { openclaw_version: version.release(), agents: &rows },
-        )?,
+        format => {
+            output::emit_machine(format, "matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -96,7 +94,7 @@ fn render_long(version: OpenClawVersion, rows: &[AgentRow]) -> String {
     let mut out = format!(
         "OpenClaw {} · {} agent(s)\nEach context shows how the session differs from the agent's main DM \
          (−removed +added, or the only tools left); \"=\" means the same tools.\n",
-        version.release(),
+        version.id(),
         rows.len()
     );
     for row in rows {
@@ -152,7 +150,7 @@ fn render_wide(version: OpenClawVersion, rows: &[AgentRow]) -> String {
     let mut out = format!(
         "OpenClaw {} · {} agent(s) · {} context(s)\nEach cell shows how the session differs from the agent's main DM \
          (−removed +added, or the only tools left); \"=\" means the same tools.\n\n{table}\n",
-        version.release(),
+        version.id(),
         rows.len(),
         contexts.len()
     );

@@ -98,7 +98,7 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
         Format::Table => output::write_stdout(&render_text(&access, &locations))?,
         format => {
             let report = PathReport {
-                openclaw_version: version.release(),
+                openclaw_version: version.id(),
                 agent_id: &resolution.agent_id,
                 session_key: &resolution.session_key,
                 access: &access,

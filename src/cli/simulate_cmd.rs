@@ -102,7 +102,7 @@ fn scenario_config(
         return Err(miette::miette!(
             code = "simulate::config",
             "OpenClaw {} would refuse the scenario's config: {}: {}",
-            version.release(),
+            version.id(),
             issue["path"].as_str().unwrap_or_default(),
             issue["message"].as_str().unwrap_or_default()
         ));
@@ -167,7 +167,7 @@ fn render_text(report: &Report) -> String {
     };
     text.push_str(&format!(
         "OpenClaw {}, agent {}, session {}, loop detection {}\n",
-        report.openclaw_version.release(),
+        report.openclaw_version.id(),
         report.agent_id,
         report.session_key,
         if report.loop_detection.enabled { "on" } else { "off" }

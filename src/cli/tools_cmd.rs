@@ -122,7 +122,7 @@ pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<Location>
 impl ToolsReport {
     pub fn new(resolution: &Resolution, loaded: &LoadedFiles) -> Self {
         ToolsReport {
-            openclaw_version: resolution.version.release().to_string(),
+            openclaw_version: resolution.version.id().to_string(),
             agent_id: resolution.agent_id.clone(),
             session_key: resolution.session_key.clone(),
             sandboxed: resolution.sandbox.sandboxed,

@@ -151,7 +151,7 @@ fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<Policy
             return Err(miette::miette!(
                 code = "url::policy",
                 "--{flag}: OpenClaw {} has no `{field}` SSRF policy setting",
-                version.release()
+                version.id()
             ));
         }
         sources.insert(field.to_string(), format!("flag --{flag}"));

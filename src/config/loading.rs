@@ -152,7 +152,7 @@ impl LoadedFiles {
         if self.issues.is_empty() {
             return Ok(self);
         }
-        Err(Refusal::Invalid { release: self.loaded.version().release(), issues: self.issues })
+        Err(Refusal::Invalid { release: self.loaded.version().id(), issues: self.issues })
     }
 }
 

@@ -7,7 +7,6 @@ use sha2::{Digest, Sha256};
 
 use super::allowlist::{AllowlistEntry, hex};
 use super::approvals::{LoadedApprovals, resolve_for_agent};
-use super::data::release_data;
 use super::inline_eval::detect_in_segment;
 use super::legacy;
 use super::pin::{SHELL_EXPANSION, enforced_command};
@@ -70,7 +69,7 @@ pub fn eval_context(
     EvalContext {
         allowlist,
         safe_bins,
-        safe_builtins: release_data(version).safe_builtins.clone(),
+        safe_builtins: version.exec().safe_builtins.clone(),
         env: ExecEnv::new(input.cwd.clone(), path_var, input.home.clone()),
         windows: input.windows,
         auto_allow_skills,

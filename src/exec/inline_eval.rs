@@ -4,11 +4,11 @@
 
 use std::collections::HashSet;
 
-use super::data::{InlineEvalSpec, PositionalEvalSpec, release_data};
 use super::wrappers::{
     PARSEABLE_SHELLS, Unwrap, carried_argv, normalize_executable, posix_inline_command, unwrap_dispatch_syntax,
 };
 use crate::OpenClawVersion;
+use crate::release::exec::{InlineEvalSpec, PositionalEvalSpec};
 
 /// A detected inline-eval invocation: `python3 -c`, `awk inline program`…
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,7 +50,7 @@ pub fn is_interpreter_allowlist_pattern(pattern: &str) -> bool {
     if trimmed.is_empty() {
         return false;
     }
-    let data = release_data(OpenClawVersion::V2026_9);
+    let data = OpenClawVersion::V2026_9.exec();
     let known = |candidate: &str| {
         let flag_specs = data.inline_eval_specs.iter().map(|s| &s.names);
         let positional_specs = data.positional_inline_eval_specs.iter().map(|s| &s.names);
@@ -71,7 +71,7 @@ fn is_single_letter_flag(flag: &str) -> bool {
     b.len() == 2 && b[0] == b'-' && b[1].is_ascii_alphabetic()
 }
 
-fn cluster_prefix_allowed(cluster: &super::data::ClusterFlag, prefix: &str) -> bool {
+fn cluster_prefix_allowed(cluster: &crate::release::exec::ClusterFlag, prefix: &str) -> bool {
     let chars: Vec<char> = prefix.chars().collect();
     let mut i = 0;
     while i < chars.len() {
@@ -185,7 +185,7 @@ fn interpreter_hit(argv: &[String]) -> Option<InlineEvalHit> {
         return None;
     }
     let name = normalize_executable(executable);
-    let data = release_data(OpenClawVersion::V2026_9);
+    let data = OpenClawVersion::V2026_9.exec();
     let hit = |flag: String| InlineEvalHit { interpreter: name.clone(), flag };
     if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(&s.names, &name)) {
         for token in argv.iter().skip(1).map(|t| t.trim()) {

@@ -7,7 +7,6 @@ use std::sync::OnceLock;
 use regex::Regex;
 
 use super::allowlist::{InvalidPattern, match_v2};
-use super::data::release_data;
 use super::resolve::{Executable, candidate_path, resolve_executable};
 use super::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment};
 use super::wrappers::trust_plan;
@@ -533,7 +532,7 @@ struct CompiledObfuscation {
 fn obfuscation_rules() -> &'static CompiledObfuscation {
     static RULES: OnceLock<CompiledObfuscation> = OnceLock::new();
     RULES.get_or_init(|| {
-        let data = release_data(V2);
+        let data = V2.exec();
         CompiledObfuscation {
             patterns: data
                 .obfuscation_patterns

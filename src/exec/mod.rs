@@ -7,7 +7,6 @@
 
 pub mod allowlist;
 pub mod approvals;
-pub mod data;
 pub mod decide;
 pub mod explain;
 pub mod inline_eval;

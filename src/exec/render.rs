@@ -12,7 +12,7 @@ use super::pin::render_bare;
 /// Renders the outcome as plain text (no colour; stable for snapshots).
 pub fn render_text(o: &ExecOutcome) -> String {
     let mut s = String::new();
-    let _ = writeln!(s, "decision: {} (OpenClaw {})", o.decision.as_str().to_uppercase(), o.version.release());
+    let _ = writeln!(s, "decision: {} (OpenClaw {})", o.decision.as_str().to_uppercase(), o.version.id());
     if let Some(m) = &o.message {
         let _ = writeln!(s, "  {m}");
     }

@@ -5,9 +5,9 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::data::{SafeBinProfile, release_data};
 use super::resolve::{Executable, is_executable_file, lexical_resolve};
 use crate::OpenClawVersion;
+use crate::release::exec::SafeBinProfile;
 
 /// The effective safe-bin policy of a session (`resolveExecSafeBinRuntimePolicy`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,7 +54,7 @@ impl SafeBinPolicy {
         custom_profiles: &serde_json::Map<String, Value>,
         extra_trusted_dirs: &[String],
     ) -> SafeBinPolicy {
-        let data = release_data(version);
+        let data = version.exec();
         let bins: BTreeSet<String> = configured_bins
             .unwrap_or(&data.default_safe_bins)
             .iter()
@@ -118,7 +118,7 @@ impl SafeBinPolicy {
         let Some(profile) = self.profiles.get(&name) else {
             return false;
         };
-        validate_argv(args, profile, self.version) && !release_data(self.version).never_safe_bins.contains(&name)
+        validate_argv(args, profile, self.version) && !self.version.exec().never_safe_bins.contains(&name)
     }
 }
 
@@ -278,7 +278,7 @@ mod tests {
     }
 
     fn profile(v: OpenClawVersion, bin: &str) -> SafeBinProfile {
-        release_data(v).safe_bin_profiles[bin].clone()
+        v.exec().safe_bin_profiles[bin].clone()
     }
 
     #[test]

@@ -16,7 +16,6 @@ use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
 use crate::policy::session::{self, Session, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
 use crate::policy::{self, PluginTool, Resolution, SessionContext};
-use crate::release::pack::VersionPack;
 use crate::{OpenClawVersion, base::escape};
 
 /// One enumerated session of one agent.
@@ -113,7 +112,7 @@ impl<'a> Sessions<'a> {
     /// Who can send messages into a context's session: the routes that land there, and the
     /// owner when the context stands for the owner (sub-agents are the owner's too).
     pub fn audience(&self, agent: &str, ctx: &SessionContext) -> (Audience, Vec<String>) {
-        let owner = !steps::is_non_owner(VersionPack::get(self.version), ctx) || ctx.spawn_depth.is_some();
+        let owner = !steps::is_non_owner(self.version.policy(), ctx) || ctx.spawn_depth.is_some();
         let start = if owner { Audience::owner() } else { Audience::unreachable() };
         self.landing(agent, ctx).fold((start, Vec::new()), |(audience, mut via), route| {
             let default = if route.default_policy { ", not set: the release's default" } else { "" };
@@ -331,7 +330,7 @@ pub fn known_tool(
     plugin_tools: &[PluginTool],
     resolved: &[&Resolution],
 ) -> Result<String, String> {
-    let pack = VersionPack::get(version);
+    let pack = version.policy();
     let normalized = pack.normalize(name);
     let bundled = pack.plugins.iter().flat_map(|p| p.tools.iter().chain(&p.optional));
     let declared = plugin_tools.iter().map(|p| &p.name);
@@ -352,7 +351,7 @@ pub fn known_tool(
         .iter()
         .max_by(|a, b| strsim::jaro_winkler(a, &normalized).total_cmp(&strsim::jaro_winkler(b, &normalized)));
     let hint = closest.map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
-    Err(format!("`{name}` is not a tool of OpenClaw {} (nor a declared plugin tool){hint}", version.release()))
+    Err(format!("`{name}` is not a tool of OpenClaw {} (nor a declared plugin tool){hint}", version.id()))
 }
 
 /// One context resolved.
@@ -417,7 +416,7 @@ pub fn features(version: OpenClawVersion, ctx: &SessionContext, resolution: &Res
             out.insert("subagent:leaf".into());
         }
     }
-    if steps::is_non_owner(VersionPack::get(version), ctx) {
+    if steps::is_non_owner(version.policy(), ctx) {
         out.insert("non-owner".into());
     }
     if resolution.session_key != resolution.sandbox.main_session_key && resolution.subagent_role == SubagentRole::Main {

@@ -260,7 +260,7 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         new_access: gained > 0 || !audiences.is_empty() || flips.iter().any(|f| f.loosened),
     };
     Ok(DiffReport {
-        openclaw_version: version.release().to_string(),
+        openclaw_version: version.id().to_string(),
         agents_added: head_agents.iter().filter(|a| !base_agents.contains(a)).cloned().collect(),
         agents_removed: base_agents.iter().filter(|a| !head_agents.contains(a)).cloned().collect(),
         access,

@@ -220,7 +220,7 @@ pub fn decide(
                     "; but it is a dangling symlink to {}, outside the root: OpenClaw {} does not follow it \
                      and `{}` creates the file there",
                     outside.display(),
-                    version.short(),
+                    version.line(),
                     request.tool
                 ));
             }

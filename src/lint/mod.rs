@@ -131,7 +131,7 @@ impl<'a> LintContext<'a> {
     ) -> Self {
         LintContext {
             version,
-            pack: VersionPack::get(version),
+            pack: version.policy(),
             loaded,
             issues,
             approvals,

@@ -169,11 +169,11 @@ fn plain(refs: &mut Vec<String>, root: &Value, path: &[&str]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::release::pack::VersionPack;
+
     use serde_json::json;
 
     fn plugin(id: &str) -> &'static BundledPlugin {
-        VersionPack::get(OpenClawVersion::V2026_9).plugins.iter().find(|p| p.id == id).unwrap()
+        OpenClawVersion::V2026_9.policy().plugins.iter().find(|p| p.id == id).unwrap()
     }
 
     fn auto(config: Value, id: &str) -> bool {

@@ -102,11 +102,11 @@ fn is_truthy(value: &Value) -> bool {
 mod tests {
     use super::*;
     use crate::OpenClawVersion;
-    use crate::release::pack::VersionPack;
+
     use serde_json::json;
 
     fn rejects(tool: &str, channel: Value) -> Option<String> {
-        let pack = VersionPack::get(OpenClawVersion::V2026_2);
+        let pack = OpenClawVersion::V2026_2.policy();
         let feishu = pack.plugins.iter().find(|p| p.id == "feishu").unwrap();
         gate_rejects(feishu, tool, &json!({"channels": {"feishu": channel}}))
     }

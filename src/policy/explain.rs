@@ -179,7 +179,7 @@ pub fn explain(
     resolution: &Resolution,
     tool: &str,
 ) -> Explanation {
-    let pack = VersionPack::get(version);
+    let pack = version.policy();
     let name = pack.normalize(tool);
     let steps = step_verdicts(resolution, &name);
     let present = resolution.tools.contains(&name);
@@ -314,7 +314,7 @@ fn fixes(
     tool: &str,
 ) -> Vec<Fix> {
     const MAX_ROUNDS: usize = 32;
-    let pack = VersionPack::get(version);
+    let pack = version.policy();
     let mut working = config.clone();
     let mut current = resolution.clone();
     let mut unliftable: Vec<String> = Vec::new();

@@ -136,10 +136,9 @@ fn lists_vision_model(config: &Value, provider: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::release::pack::VersionPack;
 
     fn built(config: Value) -> bool {
-        let pack = VersionPack::get(OpenClawVersion::V2026_2);
+        let pack = OpenClawVersion::V2026_2.policy();
         image_tool_built(pack.image_model_pairing.as_ref().unwrap(), &config)
     }
 

@@ -522,7 +522,7 @@ fn core_tools_2026_2(
 /// Why `tool` is not built when it belongs to a bundled plugin that is off for this run. The
 /// inventory leaves these reasons out for tools outside the catalog (see [`construct`]).
 pub fn plugin_off_reason(version: OpenClawVersion, config: &Value, ctx: &SessionContext, tool: &str) -> Option<String> {
-    let plugin = VersionPack::get(version).plugins.iter().find(|p| p.tools.iter().any(|t| t == tool))?;
+    let plugin = version.policy().plugins.iter().find(|p| p.tools.iter().any(|t| t == tool))?;
     plugin_disabled(version, config, &auto_enable::ConfigUse::of(config, version), ctx, plugin)
 }
 
@@ -815,7 +815,7 @@ mod tests {
         let ctx = SessionContext { sender_is_owner: Some(true), ..Default::default() };
         let session = Session::resolve(config, &ctx, version).unwrap();
         let built = steps::build(version, config, &session, &ctx);
-        construct(VersionPack::get(version), version, config, &session, &ctx, &built.steps, built.sandbox.as_ref())
+        construct(version.policy(), version, config, &session, &ctx, &built.steps, built.sandbox.as_ref())
     }
 
     fn has(inventory: &Inventory, tool: &str) -> bool {

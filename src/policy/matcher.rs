@@ -199,7 +199,7 @@ mod tests {
     }
 
     fn keeps(version: OpenClawVersion, p: &Policy, name: &str) -> bool {
-        let pack = VersionPack::get(version);
+        let pack = version.policy();
         CompiledPolicy::compile(pack, p, &PluginGroups::default()).evaluate(name).keeps()
     }
 
@@ -245,7 +245,7 @@ mod tests {
 
     #[test]
     fn the_first_matching_entry_wins_between_names_and_globs() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         let first = |patterns: &[&str], name: &str| {
             CompiledList::compile(pack, &entries(patterns), &PluginGroups::default()).find(name).map(|m| m.entry)
         };
@@ -258,7 +258,7 @@ mod tests {
 
     #[test]
     fn a_list_of_many_names_is_looked_up_not_scanned() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         let names: Vec<String> = (0..200_000).map(|i| format!("t{i}")).collect();
         let list = entries(&names.iter().map(String::as_str).collect::<Vec<_>>());
         let compiled = CompiledList::compile(pack, &list, &PluginGroups::default());
@@ -272,7 +272,7 @@ mod tests {
 
     #[test]
     fn plugin_groups_expand() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         let mut plugins = PluginGroups::default();
         plugins.add("MyPlugin", "myplugin_tool");
         plugins.add("other", "other_plugin_tool");

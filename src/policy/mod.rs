@@ -129,7 +129,7 @@ pub fn resolve_in(
     roster: &Roster<'_>,
     ctx: &SessionContext,
 ) -> Result<Resolution, SessionError> {
-    let pack = VersionPack::get(version);
+    let pack = version.policy();
     let session = Session::resolve_in(config, roster, ctx, version)?;
     let built = steps::build(version, config, &session, ctx);
     let inventory = inventory::construct(pack, version, config, &session, ctx, &built.steps, built.sandbox.as_ref());

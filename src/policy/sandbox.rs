@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn defaults_and_also_allow_subtract_from_deny() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         let config = json!({"tools": {"sandbox": {"tools": {"alsoAllow": ["browser"]}}}});
         let resolved = resolve(pack, &config, None);
         assert!(names(&resolved.policy.allow).contains(&"browser".to_string()));
@@ -154,7 +154,7 @@ mod tests {
 
     #[test]
     fn agent_image_deny_adds_view_image() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         let config = json!({"tools": {"sandbox": {"tools": {"allow": ["read"]}}},
             "agents": {"entries": {"main": {"tools": {"sandbox": {"tools": {"deny": ["image"]}}}}}}});
         let agent_tools = AgentEntry {
@@ -169,7 +169,7 @@ mod tests {
 
     #[test]
     fn empty_allow_ignores_also_allow() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         let config = json!({"tools": {"sandbox": {"tools": {"allow": [], "alsoAllow": ["browser"]}}}});
         let resolved = resolve(pack, &config, None);
         assert!(names(&resolved.policy.allow).is_empty());
@@ -177,7 +177,7 @@ mod tests {
 
     #[test]
     fn seed_release_has_no_also_allow_and_forces_image() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_2);
+        let pack = OpenClawVersion::V2026_2.policy();
         let config = json!({"tools": {"sandbox": {"tools": {"allow": ["read"], "alsoAllow": ["browser"]}}}});
         let resolved = resolve(pack, &config, None);
         assert_eq!(names(&resolved.policy.allow), ["read", "image"]);

@@ -278,7 +278,7 @@ mod tests {
     use serde_json::json;
 
     fn pack() -> &'static VersionPack {
-        VersionPack::get(OpenClawVersion::V2026_9)
+        OpenClawVersion::V2026_9.policy()
     }
 
     fn block(value: &Value, path: &[&str]) -> Option<Block<'static>> {
@@ -303,7 +303,7 @@ mod tests {
         let by = || block(&map, &["tools", "byProvider"]);
         let current = provider_block(pack(), by(), Some("openrouter"), Some("anthropic/claude")).unwrap();
         assert!(current.path.to_string().contains("openrouter/anthropic/claude"));
-        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        let seed = OpenClawVersion::V2026_2.policy();
         let old = provider_block(seed, by(), Some("openrouter"), Some("anthropic/claude")).unwrap();
         assert_eq!(old.path.to_string(), r#"tools.byProvider["anthropic/claude"]"#);
     }
@@ -314,7 +314,7 @@ mod tests {
         let by = || block(&map, &["p"]);
         // 2026.9: the first key in object order wins (checked against the release).
         assert_eq!(provider_block(pack(), by(), Some("openai"), None).unwrap().path.to_string(), "p.OpenAI");
-        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        let seed = OpenClawVersion::V2026_2.policy();
         assert_eq!(provider_block(seed, by(), Some("openai"), None).unwrap().path.to_string(), "p.OPENAI");
     }
 

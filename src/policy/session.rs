@@ -8,7 +8,6 @@ use super::context::{SandboxChoice, SessionContext};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::view::ids::{normalize_agent_id, normalizes_to};
-use crate::release::pack::VersionPack;
 
 /// A session fact the answer depended on that the user did not give, so the tool assumed it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -99,7 +98,7 @@ pub fn find_agent<'a>(config: &'a Value, version: OpenClawVersion, agent_id: &st
 pub fn max_spawn_depth(config: &Value, version: OpenClawVersion) -> u32 {
     let configured =
         KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"]).lookup(config).and_then(Value::as_f64);
-    configured.map_or(VersionPack::get(version).subagents.default_max_spawn_depth, |m| m.floor().max(1.0) as u32)
+    configured.map_or(version.policy().subagents.default_max_spawn_depth, |m| m.floor().max(1.0) as u32)
 }
 
 /// The roster indexed by agent id, built once for every session resolved against one config
@@ -241,7 +240,7 @@ impl<'a> Session<'a> {
         ctx: &SessionContext,
         version: OpenClawVersion,
     ) -> Result<Self, SessionError> {
-        let pack = VersionPack::get(version);
+        let pack = version.policy();
         let mut assumptions = Vec::new();
 
         let key_agent = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {

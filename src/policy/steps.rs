@@ -108,7 +108,7 @@ pub fn build<'a>(
     session: &Session<'_>,
     ctx: &SessionContext,
 ) -> BuiltSteps {
-    let pack = VersionPack::get(version);
+    let pack = version.policy();
     let global = block(config, KeyPath::keys(&["tools"]));
     let agent = session.agent_tools.as_ref().map(|a| Block { path: a.path.clone(), value: a.value });
     let provider = ctx.model_provider.as_deref();
@@ -339,12 +339,12 @@ mod tests {
 
     #[test]
     fn subagent_also_allow_alone_is_ignored() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         let config = json!({"tools": {"subagents": {"tools": {"alsoAllow": ["gateway"]}}}});
         let policy = subagent_policy(pack, &config, SubagentRole::Orchestrator);
         assert!(policy.allow.is_none());
         assert!(policy.deny_patterns().any(|p| p == "gateway"));
-        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        let seed = OpenClawVersion::V2026_2.policy();
         let policy = subagent_policy(
             seed,
             &json!({"tools": {"subagents": {"tools": {"alsoAllow": ["gateway"]}}}}),

@@ -1,5 +1,94 @@
-//! What each simulated OpenClaw release does, as data read from `data/` ([`pack`]), and the
-//! release identifiers ([`version`]).
+//! What each simulated OpenClaw release does, as data: one [`Release`] per release, built from the
+//! files of `data/<line>/` ([`registry`]). Code asks the release (`version.policy()`,
+//! `version.exec()`, …), not the version number.
+//!
+//! Adding a release: a new `data/<line>/` folder with every file [`registry::Files`] names, and one
+//! line in [`registry`]. A test checks that every folder is registered and complete.
 
+pub mod audit;
+pub mod exec;
+pub mod migrations;
 pub mod pack;
+pub mod registry;
 pub mod version;
+
+use std::sync::OnceLock;
+
+use audit::AuditLists;
+use exec::ExecRules;
+use migrations::ReleaseMigrations;
+use pack::VersionPack;
+use registry::Files;
+
+/// One OpenClaw release: its identity and its data, each part parsed on first use (a command
+/// that does not validate never pays for the schema).
+pub struct Release {
+    /// The exact npm release (`2026.9.6`).
+    pub id: &'static str,
+    /// The monthly line (`2026.9`), which `--openclaw-version` accepts.
+    pub line: &'static str,
+    files: Files,
+    policy: OnceLock<VersionPack>,
+    exec: OnceLock<ExecRules>,
+    audit: OnceLock<AuditLists>,
+    migrations: OnceLock<ReleaseMigrations>,
+    plugins: OnceLock<serde_json::Value>,
+    channels: OnceLock<serde_json::Value>,
+}
+
+impl Release {
+    const fn new(id: &'static str, line: &'static str, files: Files) -> Self {
+        Release {
+            id,
+            line,
+            files,
+            policy: OnceLock::new(),
+            exec: OnceLock::new(),
+            audit: OnceLock::new(),
+            migrations: OnceLock::new(),
+            plugins: OnceLock::new(),
+            channels: OnceLock::new(),
+        }
+    }
+
+    /// Tool-policy semantics: catalog, groups, profiles, aliases, pipeline rules (`policy.json`).
+    pub fn policy(&self) -> &VersionPack {
+        self.policy.get_or_init(|| VersionPack::parse(self.files.policy))
+    }
+
+    /// Exec-approval constants (`exec.json`).
+    pub fn exec(&self) -> &ExecRules {
+        self.exec.get_or_init(|| parse(self.files.exec, "exec"))
+    }
+
+    /// The lists `openclaw security audit` reads (`audit.json`).
+    pub fn audit(&self) -> &AuditLists {
+        self.audit.get_or_init(|| parse(self.files.audit, "audit"))
+    }
+
+    /// Load-time migrations and doctor-fixable legacy rules (`migrations.json`).
+    pub fn migrations(&self) -> &ReleaseMigrations {
+        self.migrations.get_or_init(|| parse(self.files.migrations, "migrations"))
+    }
+
+    /// The release's config JSON Schema, as text (`config-schema.json`).
+    pub fn config_schema(&self) -> &'static str {
+        self.files.config_schema
+    }
+
+    /// The plugins the release ships (`plugins.json`).
+    pub fn plugins(&self) -> &serde_json::Value {
+        self.plugins.get_or_init(|| parse(self.files.plugins, "plugins"))
+    }
+
+    /// Channel ids the release's bundled channel plugins add (`channels.json`).
+    pub fn channels(&self) -> &serde_json::Value {
+        self.channels.get_or_init(|| parse(self.files.channels, "channels"))
+    }
+}
+
+/// Parses a bundled data file. The files are compiled in and covered by tests, so a parse failure
+/// is a build defect, not bad input.
+fn parse<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> T {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("bundled {what} data does not parse: {e}"))
+}

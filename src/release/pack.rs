@@ -2,11 +2,9 @@
 //! data (`data/openclaw-<version>.json`) so a reader can audit it without reading code.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
 
 use serde::Deserialize;
 
-use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 
 /// One release's tool-policy semantics.
@@ -326,21 +324,7 @@ pub enum UnknownEntryHandling {
 }
 
 impl VersionPack {
-    /// The pack of a release, parsed once.
-    pub fn get(version: OpenClawVersion) -> &'static VersionPack {
-        static V2026_9: OnceLock<VersionPack> = OnceLock::new();
-        static V2026_2: OnceLock<VersionPack> = OnceLock::new();
-        match version {
-            OpenClawVersion::V2026_9 => {
-                V2026_9.get_or_init(|| Self::parse(include_str!("../../data/openclaw-2026.9.json")))
-            }
-            OpenClawVersion::V2026_2 => {
-                V2026_2.get_or_init(|| Self::parse(include_str!("../../data/openclaw-2026.2.json")))
-            }
-        }
-    }
-
-    fn parse(text: &str) -> VersionPack {
+    pub(crate) fn parse(text: &str) -> VersionPack {
         // The packs are compiled in and covered by tests, so a parse failure is a build defect.
         let mut pack: VersionPack = serde_json::from_str(text).expect("bundled version pack is valid");
         pack.groups = pack.build_groups();
@@ -412,15 +396,15 @@ impl VersionPack {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::OpenClawVersion;
 
     #[test]
     fn packs_parse_and_have_expected_sizes() {
-        let current = VersionPack::get(OpenClawVersion::V2026_9);
+        let current = OpenClawVersion::V2026_9.policy();
         assert_eq!(current.release, "2026.9.6");
         assert_eq!(current.tools.len(), 61);
         assert_eq!(current.group("group:openclaw").unwrap().len(), 53);
-        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        let seed = OpenClawVersion::V2026_2.policy();
         assert_eq!(seed.tools.len(), 25);
         assert_eq!(seed.group("group:openclaw").unwrap().len(), 19);
         assert!(seed.profile_allow("full").is_none());
@@ -429,28 +413,28 @@ mod tests {
 
     #[test]
     fn groups_follow_catalog_order() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         assert_eq!(pack.group("group:fs").unwrap(), ["ls", "read", "write", "edit", "apply_patch"]);
         assert_eq!(pack.group("group:runtime").unwrap(), ["exec", "process", "code_execution", "secrets"]);
-        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        let seed = OpenClawVersion::V2026_2.policy();
         assert_eq!(seed.group("group:fs").unwrap(), ["read", "write", "edit", "apply_patch"]);
         assert!(seed.group("group:openclaw").unwrap().contains(&"canvas".to_string()));
     }
 
     #[test]
     fn normalization_trims_lowercases_and_aliases() {
-        let pack = VersionPack::get(OpenClawVersion::V2026_9);
+        let pack = OpenClawVersion::V2026_9.policy();
         assert_eq!(pack.normalize("  Bash\u{feff}"), "exec");
         assert_eq!(pack.normalize("CRON"), "automations");
         assert_eq!(pack.normalize("image"), "image");
-        let seed = VersionPack::get(OpenClawVersion::V2026_2);
+        let seed = OpenClawVersion::V2026_2.policy();
         assert_eq!(seed.normalize("cron"), "cron");
     }
 
     #[test]
     fn tool_gates_name_their_plugins_tools() {
         for version in OpenClawVersion::ALL {
-            for plugin in &VersionPack::get(version).plugins {
+            for plugin in &version.policy().plugins {
                 for tool in plugin.tool_gates.keys() {
                     assert!(plugin.tools.contains(tool), "{version}: {} gates unknown tool {tool}", plugin.id);
                 }
@@ -462,7 +446,7 @@ mod tests {
     #[test]
     fn every_listed_name_is_normalized_already() {
         for version in OpenClawVersion::ALL {
-            let pack = VersionPack::get(version);
+            let pack = version.policy();
             let lists = pack
                 .profiles
                 .iter()

@@ -3,6 +3,13 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::Release;
+use super::audit::AuditLists;
+use super::exec::ExecRules;
+use super::migrations::ReleaseMigrations;
+use super::pack::VersionPack;
+use super::registry::RELEASES;
+
 /// A simulated OpenClaw release. Every semantic difference between releases is keyed on this.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub enum OpenClawVersion {
@@ -16,20 +23,46 @@ pub enum OpenClawVersion {
 impl OpenClawVersion {
     pub const ALL: [OpenClawVersion; 2] = [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2];
 
-    /// Short name used on the command line and in batch files (`2026.9`).
-    pub fn short(self) -> &'static str {
-        match self {
-            OpenClawVersion::V2026_2 => "2026.2",
-            OpenClawVersion::V2026_9 => "2026.9",
-        }
+    /// The release's data.
+    pub fn data(self) -> &'static Release {
+        let index = match self {
+            OpenClawVersion::V2026_2 => 0,
+            OpenClawVersion::V2026_9 => 1,
+        };
+        &RELEASES[index]
     }
 
-    /// The exact npm release the behaviour was taken from.
-    pub fn release(self) -> &'static str {
-        match self {
-            OpenClawVersion::V2026_2 => "2026.2.25",
-            OpenClawVersion::V2026_9 => "2026.9.6",
-        }
+    /// The monthly line, used on the command line and in batch files (`2026.9`).
+    pub fn line(self) -> &'static str {
+        self.data().line
+    }
+
+    /// The exact npm release the behaviour was taken from (`2026.9.6`).
+    pub fn id(self) -> &'static str {
+        self.data().id
+    }
+}
+
+/// A version answers for its release's data: `version.policy()`, `version.exec()`, …
+impl OpenClawVersion {
+    pub fn policy(self) -> &'static VersionPack {
+        self.data().policy()
+    }
+
+    pub fn exec(self) -> &'static ExecRules {
+        self.data().exec()
+    }
+
+    pub fn audit(self) -> &'static AuditLists {
+        self.data().audit()
+    }
+
+    pub fn migrations(self) -> &'static ReleaseMigrations {
+        self.data().migrations()
+    }
+
+    pub fn config_schema(self) -> &'static str {
+        self.data().config_schema()
     }
 }
 
@@ -37,13 +70,13 @@ impl serde::Serialize for OpenClawVersion {
     /// Serialized as the exact release (`"2026.9.6"`): every machine document names the release
     /// it answers for the same way.
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(self.release())
+        serializer.serialize_str(self.id())
     }
 }
 
 impl fmt::Display for OpenClawVersion {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.short())
+        f.write_str(self.line())
     }
 }
 
@@ -55,7 +88,7 @@ impl FromStr for OpenClawVersion {
         let s = s.trim();
         OpenClawVersion::ALL
             .into_iter()
-            .find(|v| s == v.short() || s.strip_prefix(v.short()).is_some_and(|rest| rest.starts_with('.')))
+            .find(|v| s == v.line() || s.strip_prefix(v.line()).is_some_and(|rest| rest.starts_with('.')))
             .ok_or_else(|| format!("unsupported OpenClaw version `{s}` (supported: 2026.9, 2026.2)"))
     }
 }

@@ -12,13 +12,12 @@ use super::run::SuiteRun;
 use super::{Case, CaseContext, Expect, Suite};
 use crate::OpenClawVersion;
 use crate::fleet::contexts;
-use crate::release::pack::VersionPack;
 
 /// `suite` with every expectation replaced by the behaviour `run` observed. A tool listed as
 /// present that is now absent moves to `absent` (and the other way round), so every tool the
 /// suite named stays named. Lint expectations are kept as written.
 pub fn update(version: OpenClawVersion, suite: &Suite, run: &SuiteRun) -> Suite {
-    let pack = VersionPack::get(version);
+    let pack = version.policy();
     let mut blessed = suite.clone();
     for (case, result) in blessed.cases.iter_mut().zip(&run.cases) {
         let observed = &result.observed;
@@ -65,7 +64,7 @@ pub fn scaffold(version: OpenClawVersion, config_files: Vec<PathBuf>, config: &V
             })
         })
         .collect();
-    Suite { schema: None, openclaw_version: Some(version.short().to_string()), config: config_files, cases }
+    Suite { schema: None, openclaw_version: Some(version.line().to_string()), config: config_files, cases }
 }
 
 /// The blessed suite could not be written.

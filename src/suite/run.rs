@@ -162,7 +162,7 @@ pub fn run(
         .iter()
         .map(|(files, sessions)| coverage::coverage(version, files, &configs[files].config, sessions))
         .collect();
-    Ok(SuiteRun { openclaw_version: version.release().to_string(), cases: results, coverage })
+    Ok(SuiteRun { openclaw_version: version.id().to_string(), cases: results, coverage })
 }
 
 /// How a session treats a tool, in one phrase.

@@ -5,10 +5,10 @@
 
 use indexmap::IndexMap;
 
-use super::data::ReleaseMigrations;
 use super::{LoadMigration, MigratedForm, has_key, release_path};
 use crate::config::path::PathSeg;
 use crate::config::tree::{Node, NodeKind};
+use crate::release::migrations::ReleaseMigrations;
 
 const PROVIDER_KEYS: [&str; 2] = ["contextTokens", "contextWindow"];
 

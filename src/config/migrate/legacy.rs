@@ -6,10 +6,10 @@
 
 use serde_json::{Map, Value};
 
-use super::data::{LegacyRule, NamedPredicate, Pattern, Predicate, ReleaseMigrations};
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::{PathSeg, parse_dotted};
+use crate::release::migrations::{LegacyRule, NamedPredicate, Pattern, Predicate};
 use crate::release::pack::VersionPack;
 
 /// A concrete place a legacy rule matched.
@@ -50,8 +50,8 @@ impl LegacyMatch {
 /// Every legacy rule of `version` that matches `config` (the migrated config), in the release's
 /// order. `authored` is the file as written, for rules that need the literal there.
 pub fn find(config: &Value, authored: &Value, version: OpenClawVersion) -> Vec<LegacyMatch> {
-    let data = ReleaseMigrations::get(version);
-    let pack = VersionPack::get(version);
+    let data = version.migrations();
+    let pack = version.policy();
     data.legacy_rules
         .iter()
         .filter_map(|rule| {

@@ -13,7 +13,6 @@
 //! not migrate) when it refuses a config.
 
 mod context_budget;
-pub mod data;
 pub mod legacy;
 mod roster;
 
@@ -26,7 +25,7 @@ use super::path::PathSeg;
 use super::source::Origin;
 use super::tree::Node;
 use crate::OpenClawVersion;
-pub use data::ReleaseMigrations;
+pub use crate::release::migrations::ReleaseMigrations;
 
 /// A retired form the release rewrote while loading, where it was written, and how to make the
 /// rewrite permanent.
@@ -68,7 +67,7 @@ pub fn run(root: &mut Node, version: OpenClawVersion, env: &MigrationEnv<'_>) ->
     if version == OpenClawVersion::V2026_2 || !root.is_object() {
         return out;
     }
-    let data = ReleaseMigrations::get(version);
+    let data = version.migrations();
     context_budget::migrate(root, data, &mut out);
     roster::migrate(root, data, env, &mut out);
     remove_copilot_discovery(root, data, &mut out);

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use super::data::ReleaseMigrations;
 use super::{LoadMigration, MigratedForm, MigrationEnv, has_key};
 use crate::base::js::js_trim;
 use crate::config::discovery;
@@ -18,6 +17,7 @@ use crate::config::path::PathSeg;
 use crate::config::source::Origin;
 use crate::config::tree::{Node, NodeKind};
 use crate::config::view::ids::normalize_agent_id;
+use crate::release::migrations::ReleaseMigrations;
 
 type Members = IndexMap<String, Node>;
 

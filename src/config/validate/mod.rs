@@ -14,8 +14,8 @@ pub use schema::did_you_mean;
 
 use super::LoadedConfig;
 use super::error::{ConfigWarning, WarningKind};
+use super::migrate::MigrationEnv;
 use super::migrate::legacy::{self, LegacyMatch};
-use super::migrate::{MigrationEnv, ReleaseMigrations};
 use super::path::{parse_dotted, substitution_path};
 use super::problem::ProblemKind;
 use crate::OpenClawVersion;
@@ -55,7 +55,7 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         return Validation { issues: vec![issue], legacy: Vec::new(), warnings: Vec::new() };
     }
     let legacy = legacy::find(cfg.value(), cfg.authored(), version);
-    let mut issues = if ReleaseMigrations::get(version).legacy_rules_replace_validation && !legacy.is_empty() {
+    let mut issues = if version.migrations().legacy_rules_replace_validation && !legacy.is_empty() {
         legacy.iter().map(legacy_issue).collect()
     } else {
         let mut issues = schema::check(cfg.value(), version);
@@ -120,7 +120,7 @@ fn classify(issue: &mut ValidationIssue, legacy: &[LegacyMatch]) {
 /// Warnings 2026.9's validation adds to an accepted config: a multi-agent roster nobody owns
 /// heartbeats for (`collectHeartbeatOwnerWarnings`).
 fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ConfigWarning> {
-    let Some(text) = ReleaseMigrations::get(version).validation_warnings.get("heartbeatOwner") else {
+    let Some(text) = version.migrations().validation_warnings.get("heartbeatOwner") else {
         return Vec::new();
     };
     let config = cfg.value();

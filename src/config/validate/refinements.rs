@@ -1,8 +1,6 @@
 //! Checks OpenClaw writes by hand (zod refinements); they are in neither release's JSON Schema.
 //! Texts are the releases' own (read from the 2026.2.25 and 2026.9.6 bundles and oracle runs).
 
-use std::sync::LazyLock;
-
 use serde_json::{Map, Value};
 
 use super::issue::{IssueCategory, ValidationIssue};
@@ -31,17 +29,18 @@ pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str
 /// normalization on both sides). Plugins installed in the state directory count too in the
 /// release; offline they are unknown. (`plugins.installs` also counts, but 2026.9's schema refuses
 /// that key.)
-fn stale_channel_plugin(config: &Value, channel: &str) -> bool {
-    static PLUGINS: LazyLock<Value> = LazyLock::new(|| {
-        serde_json::from_str(include_str!("../../../data/2026.9/plugins.json")).expect("plugin data is JSON")
-    });
+fn stale_channel_plugin(version: OpenClawVersion, config: &Value, channel: &str) -> bool {
+    let plugins = version.data().plugins();
+    // A release without a list of shipped plugins has no such rule.
+    let Some(shipped) = plugins["bundledPluginIds"].as_array() else {
+        return false;
+    };
     let normalize = |id: &str| {
         let lowered = js_trim(id).to_lowercase();
-        PLUGINS["pluginIdAliases"][&lowered].as_str().map_or(lowered, str::to_string)
+        plugins["pluginIdAliases"][&lowered].as_str().map_or(lowered, str::to_string)
     };
     let channel = normalize(channel);
-    let shipped = PLUGINS["bundledPluginIds"].as_array().into_iter().flatten().any(|id| *id == *channel);
-    if channel.is_empty() || shipped {
+    if channel.is_empty() || shipped.iter().any(|id| *id == *channel) {
         return false;
     }
     let plugins = &config["plugins"];
@@ -440,7 +439,7 @@ impl Rules {
             if !reserved && !known.contains(&id.as_str()) {
                 // 2026.9 ignores (with a warning) the leftover config of a channel plugin that is
                 // not installed, when the plugin config still names it.
-                if !(self.version == OpenClawVersion::V2026_9 && stale_channel_plugin(config, id)) {
+                if !stale_channel_plugin(self.version, config, id) {
                     self.push(path, format!("unknown channel id: {id}"));
                 }
                 continue;

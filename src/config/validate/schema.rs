@@ -1,7 +1,7 @@
 //! The release's own JSON Schema (`data/config-schema-<version>.json`, see
 //! `data/trim-config-schema.py`), and its errors translated to OpenClaw-style issues.
 
-use std::sync::LazyLock;
+use std::sync::OnceLock;
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::paths::{Location, LocationSegment};
@@ -23,33 +23,21 @@ fn compile(text: &str) -> ReleaseSchema {
     ReleaseSchema { schema, validator }
 }
 
-static SCHEMA_2026_9: LazyLock<ReleaseSchema> =
-    LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.9.json")));
-static SCHEMA_2026_2: LazyLock<ReleaseSchema> =
-    LazyLock::new(|| compile(include_str!("../../../data/config-schema-2026.2.json")));
-
+/// The release's schema, compiled once per release on first use.
 fn release_schema(version: OpenClawVersion) -> &'static ReleaseSchema {
-    match version {
-        OpenClawVersion::V2026_9 => &SCHEMA_2026_9,
-        OpenClawVersion::V2026_2 => &SCHEMA_2026_2,
-    }
+    static COMPILED: [OnceLock<ReleaseSchema>; crate::release::registry::RELEASES.len()] =
+        [const { OnceLock::new() }; crate::release::registry::RELEASES.len()];
+    let index = crate::release::registry::RELEASES.iter().position(|r| r.id == version.id()).expect("registered");
+    COMPILED[index].get_or_init(|| compile(version.config_schema()))
 }
 
-/// 2026.2's bundled extension plugins add channel ids its config schema does not list.
-static PLUGIN_CHANNELS_2026_2: LazyLock<Vec<String>> = LazyLock::new(|| {
-    let data: Value =
-        serde_json::from_str(include_str!("../../../data/2026.2/channels.json")).expect("channel data is JSON");
-    data["pluginChannels"].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
-});
-
-/// The top-level channel ids the release knows (`channels.<id>`): its schema's, and in 2026.2 the
-/// ones its bundled channel plugins declare.
+/// The top-level channel ids the release knows (`channels.<id>`): its schema's, and the ones its
+/// bundled channel plugins declare (`channels.json`).
 pub fn known_channel_ids(version: OpenClawVersion) -> Vec<&'static str> {
     let schema = release_schema(version).schema["properties"]["channels"]["properties"].as_object();
     let mut ids: Vec<&'static str> = schema.map(|props| props.keys().map(String::as_str).collect()).unwrap_or_default();
-    if version == OpenClawVersion::V2026_2 {
-        ids.extend(PLUGIN_CHANNELS_2026_2.iter().map(String::as_str));
-    }
+    let plugin_channels = version.data().channels()["pluginChannels"].as_array().into_iter().flatten();
+    ids.extend(plugin_channels.filter_map(Value::as_str));
     ids
 }
 

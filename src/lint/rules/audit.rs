@@ -3,10 +3,8 @@
 //! configured policies of `agents.defaults` and of each agent, decided by the resolver's own
 //! steps) and the audit's view of exec security per scope.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
+use std::collections::BTreeSet;
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::walk::{agents, main_session};
@@ -18,73 +16,21 @@ use crate::lint::registry::Severity;
 use crate::policy::Resolution;
 use crate::policy::matcher::{CompiledPolicy, PluginGroups};
 use crate::policy::steps::StepKind;
+use crate::release::audit::{AuditLists, NodeCommandKeys};
 use crate::release::pack::VersionPack;
 
-/// The release-specific lists the audit reads, as data.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AuditLists {
-    /// Tools `POST /tools/invoke` denies unless `gateway.tools.allow` re-enables them.
-    pub gateway_http_tool_deny: Vec<String>,
-    /// Control-plane tools (automations, gateway, plugins); empty when the release has no such check.
-    pub control_plane_tools: Vec<String>,
-    pub dangerous_node_commands: Vec<String>,
-    /// Node commands some platform allows by default (the deny check's vocabulary).
-    pub known_node_commands: BTreeSet<String>,
-    pub node_command_keys: NodeCommandKeys,
-    pub interpreter_safe_bins: BTreeSet<String>,
-    /// Safe bins with broad semantics, with the release's own warning.
-    pub broad_safe_bins: BTreeMap<String, String>,
-    pub blocked_bind_paths: Vec<String>,
-    pub blocked_home_subpaths: Vec<String>,
-    /// 2026.9 also blocks a bind whose source contains a blocked path (`/` covers `/etc`).
-    pub bind_source_covering_blocked_path: bool,
-    /// 2026.9 counts open DM policies as open inbound paths; 2026.2 only open group policies.
-    pub open_inbound_includes_dms: bool,
-    pub elevated_allow_from_large_over: usize,
-    /// Flags reported one by one as insecure: a dotted path (`*` = any key or index) and the value.
-    pub dangerous_flags: Vec<DangerousFlag>,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct DangerousFlag {
-    pub path: String,
-    pub equals: Value,
-}
-
-/// Where the node command lists live (`gateway.nodes.commands.allow` or `gateway.nodes.allowCommands`).
-#[derive(Debug, Deserialize)]
-pub struct NodeCommandKeys {
-    pub allow: String,
-    pub deny: String,
-}
-
-impl NodeCommandKeys {
-    pub fn allow_path(&self) -> KeyPath {
-        dotted_path(&self.allow)
-    }
-
-    pub fn deny_path(&self) -> KeyPath {
-        dotted_path(&self.deny)
-    }
+/// Where the node command lists are in the config.
+pub fn node_command_paths(keys: &NodeCommandKeys) -> (KeyPath, KeyPath) {
+    (dotted_path(&keys.allow), dotted_path(&keys.deny))
 }
 
 fn dotted_path(dotted: &str) -> KeyPath {
     KeyPath::keys(&dotted.split('.').collect::<Vec<_>>())
 }
 
-const LISTS_2026_9: &str = include_str!("../../../data/audit-2026.9.json");
-const LISTS_2026_2: &str = include_str!("../../../data/audit-2026.2.json");
-
-/// The audit lists of `version`, parsed once (bundled data: a parse failure is a build bug).
+/// The audit lists of `version`.
 pub fn lists(version: OpenClawVersion) -> &'static AuditLists {
-    static V9: OnceLock<AuditLists> = OnceLock::new();
-    static V2: OnceLock<AuditLists> = OnceLock::new();
-    let (cell, text) = match version {
-        OpenClawVersion::V2026_9 => (&V9, LISTS_2026_9),
-        OpenClawVersion::V2026_2 => (&V2, LISTS_2026_2),
-    };
-    cell.get_or_init(|| serde_json::from_str(text).expect("bundled audit data is valid JSON"))
+    version.audit()
 }
 
 /// The audit's severities: `critical` → error, `warn` → security.

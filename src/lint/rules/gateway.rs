@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::audit::{critical_if, lists, string_entries};
+use super::audit::{critical_if, lists, node_command_paths, string_entries};
 use crate::OpenClawVersion;
 use crate::config::path::{KeyPath, PathSeg};
 use crate::lint::registry::ALL_VERSIONS;
@@ -208,10 +208,10 @@ fn entries_with_paths(ctx: &LintContext<'_>, list: &KeyPath) -> Vec<(KeyPath, St
 
 fn node_dangerous_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let lists = lists(ctx.version);
-    let keys = &lists.node_command_keys;
-    let denied: Vec<String> = entries_with_paths(ctx, &keys.deny_path()).into_iter().map(|(_, s)| s).collect();
+    let (allow_path, deny_path) = node_command_paths(&lists.node_command_keys);
+    let denied: Vec<String> = entries_with_paths(ctx, &deny_path).into_iter().map(|(_, s)| s).collect();
     let severity = critical_if(remotely_exposed(ctx));
-    for (path, command) in entries_with_paths(ctx, &keys.allow_path()) {
+    for (path, command) in entries_with_paths(ctx, &allow_path) {
         if lists.dangerous_node_commands.contains(&command) && !denied.contains(&command) {
             out.report(&path, format!("dangerous node command `{command}` is allowed"))
                 .severity(severity)
@@ -231,10 +231,10 @@ fn looks_like_pattern(entry: &str) -> bool {
 
 fn node_deny_ineffective(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let lists = lists(ctx.version);
-    let keys = &lists.node_command_keys;
-    let allowed: Vec<String> = entries_with_paths(ctx, &keys.allow_path()).into_iter().map(|(_, s)| s).collect();
+    let (allow_path, deny_path) = node_command_paths(&lists.node_command_keys);
+    let allowed: Vec<String> = entries_with_paths(ctx, &allow_path).into_iter().map(|(_, s)| s).collect();
     let known = |command: &str| lists.known_node_commands.contains(command) || allowed.iter().any(|a| a == command);
-    for (path, entry) in entries_with_paths(ctx, &keys.deny_path()) {
+    for (path, entry) in entries_with_paths(ctx, &deny_path) {
         let message = if looks_like_pattern(&entry) {
             format!("`{entry}` is a pattern, but node command denies match exact command ids only")
         } else if !known(&entry) {

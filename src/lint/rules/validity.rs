@@ -230,7 +230,7 @@ fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 .issues
                 .iter()
                 .any(|i| i.kind == ProblemKind::Doctor && i.subjects().iter().any(|s| found.covers(s)));
-            let release = ctx.version.release();
+            let release = ctx.version.id();
             let consequence = if refused && ctx.version == OpenClawVersion::V2026_2 {
                 format!(
                     "OpenClaw {release} refuses it: `openclaw gateway` migrates it and rewrites the file at startup, other \

@@ -1,11 +1,9 @@
-//! Per-release exec constants, kept as data (`data/exec-<release>.json`) rather than scattered literals.
+//! The exec-approval constants of a release (`data/<release>/exec.json`): safe bins and their
+//! profiles, trusted directories, builtins, inline-eval flags, obfuscation patterns.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::OnceLock;
 
 use serde::Deserialize;
-
-use crate::OpenClawVersion;
 
 /// A safe-bin argv profile: how many positionals and which flags `validateSafeBinArgv` accepts.
 #[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
@@ -26,7 +24,7 @@ pub struct SafeBinProfile {
 /// The constants of one release's exec-approval code.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ReleaseData {
+pub struct ExecRules {
     pub default_safe_bins: Vec<String>,
     /// Names the semantic gate always rejects as safe bins (2026.9: jq, sed, awk family).
     #[serde(default)]
@@ -130,32 +128,18 @@ pub struct ObfuscationSuppression {
     pub regex: String,
 }
 
-const DATA_2026_9: &str = include_str!("../../data/exec-2026.9.json");
-const DATA_2026_2: &str = include_str!("../../data/exec-2026.2.json");
-
-/// The data for `version`, parsed once. The files are part of the binary, so a parse failure is a build bug.
-pub fn release_data(version: OpenClawVersion) -> &'static ReleaseData {
-    static V9: OnceLock<ReleaseData> = OnceLock::new();
-    static V2: OnceLock<ReleaseData> = OnceLock::new();
-    let (cell, text) = match version {
-        OpenClawVersion::V2026_9 => (&V9, DATA_2026_9),
-        OpenClawVersion::V2026_2 => (&V2, DATA_2026_2),
-    };
-    cell.get_or_init(|| serde_json::from_str(text).expect("bundled exec data is valid JSON"))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::OpenClawVersion;
 
     #[test]
     fn both_releases_parse() {
         for v in OpenClawVersion::ALL {
-            let d = release_data(v);
+            let d = v.exec();
             assert!(d.safe_bin_profiles.contains_key("head"));
             assert!(!d.default_safe_bins.is_empty());
         }
-        assert!(release_data(OpenClawVersion::V2026_9).never_safe_bins.contains("jq"));
-        assert!(release_data(OpenClawVersion::V2026_2).default_safe_bins.contains(&"jq".to_string()));
+        assert!(OpenClawVersion::V2026_9.exec().never_safe_bins.contains("jq"));
+        assert!(OpenClawVersion::V2026_2.exec().default_safe_bins.contains(&"jq".to_string()));
     }
 }

@@ -2,12 +2,9 @@
 //! `data/<release>/migrations.json` (texts are the releases' own; see `data/README.md`).
 
 use std::collections::BTreeMap;
-use std::sync::LazyLock;
 
 use serde::Deserialize;
 use serde_json::Value;
-
-use crate::OpenClawVersion;
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -147,23 +144,7 @@ pub enum NamedPredicate {
     Array,
 }
 
-static DATA_2026_9: LazyLock<ReleaseMigrations> =
-    LazyLock::new(|| parse(include_str!("../../../data/2026.9/migrations.json")));
-static DATA_2026_2: LazyLock<ReleaseMigrations> =
-    LazyLock::new(|| parse(include_str!("../../../data/2026.2/migrations.json")));
-
-fn parse(text: &str) -> ReleaseMigrations {
-    serde_json::from_str(text).expect("bundled migrations data is valid")
-}
-
 impl ReleaseMigrations {
-    pub fn get(version: OpenClawVersion) -> &'static ReleaseMigrations {
-        match version {
-            OpenClawVersion::V2026_9 => &DATA_2026_9,
-            OpenClawVersion::V2026_2 => &DATA_2026_2,
-        }
-    }
-
     /// A load-warning text with its `{placeholders}` filled in.
     pub fn load_warning(&self, id: &str, fill: &[(&str, &str)]) -> String {
         let template = self.load_warnings.get(id).unwrap_or_else(|| panic!("load warning `{id}` in migrations data"));
@@ -177,15 +158,15 @@ impl ReleaseMigrations {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::OpenClawVersion;
 
     #[test]
     fn both_releases_parse() {
         for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
-            let data = ReleaseMigrations::get(version);
+            let data = version.migrations();
             assert!(!data.legacy_rules.is_empty());
             assert!(data.legacy_rules.iter().all(|r| r.message.trim() == r.message && !r.message.is_empty()));
         }
-        assert!(ReleaseMigrations::get(OpenClawVersion::V2026_2).legacy_rules_replace_validation);
+        assert!(OpenClawVersion::V2026_2.migrations().legacy_rules_replace_validation);
     }
 }
