@@ -7,18 +7,22 @@
 
 pub mod audit;
 pub mod exec;
+pub mod loader;
 pub mod migrations;
 pub mod pack;
 pub mod registry;
+pub mod ssrf;
 pub mod version;
 
 use std::sync::OnceLock;
 
 use audit::AuditLists;
 use exec::ExecRules;
+use loader::LoaderRules;
 use migrations::ReleaseMigrations;
 use pack::VersionPack;
 use registry::Files;
+use ssrf::SsrfRules;
 
 /// One OpenClaw release: its identity and its data, each part parsed on first use (a command
 /// that does not validate never pays for the schema).
@@ -34,6 +38,8 @@ pub struct Release {
     migrations: OnceLock<ReleaseMigrations>,
     plugins: OnceLock<serde_json::Value>,
     channels: OnceLock<serde_json::Value>,
+    loader: OnceLock<LoaderRules>,
+    ssrf: OnceLock<SsrfRules>,
 }
 
 impl Release {
@@ -48,6 +54,8 @@ impl Release {
             migrations: OnceLock::new(),
             plugins: OnceLock::new(),
             channels: OnceLock::new(),
+            loader: OnceLock::new(),
+            ssrf: OnceLock::new(),
         }
     }
 
@@ -84,6 +92,18 @@ impl Release {
     /// Channel ids the release's bundled channel plugins add (`channels.json`).
     pub fn channels(&self) -> &serde_json::Value {
         self.channels.get_or_init(|| parse(self.files.channels, "channels"))
+    }
+}
+
+impl Release {
+    /// How the release loads a config where releases differ (`config.json`).
+    pub fn loader(&self) -> &LoaderRules {
+        self.loader.get_or_init(|| parse(self.files.config, "config"))
+    }
+
+    /// The release's SSRF guard (`ssrf.json`).
+    pub fn ssrf(&self) -> &SsrfRules {
+        self.ssrf.get_or_init(|| parse(self.files.ssrf, "ssrf"))
     }
 }
 

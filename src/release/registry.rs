@@ -12,6 +12,8 @@ pub struct Files {
     pub migrations: &'static str,
     pub plugins: &'static str,
     pub channels: &'static str,
+    pub config: &'static str,
+    pub ssrf: &'static str,
 }
 
 /// The file names every release folder has.
@@ -38,6 +40,8 @@ macro_rules! release {
                 migrations: include_str!(concat!("../../data/", $line, "/migrations.json")),
                 plugins: include_str!(concat!("../../data/", $line, "/plugins.json")),
                 channels: include_str!(concat!("../../data/", $line, "/channels.json")),
+                config: include_str!(concat!("../../data/", $line, "/config.json")),
+                ssrf: include_str!(concat!("../../data/", $line, "/ssrf.json")),
             },
         )
     };
@@ -70,7 +74,7 @@ mod tests {
             assert!(release.id.starts_with(&format!("{}.", release.line)), "{}", release.id);
             // Every part parses.
             let _ = (release.policy(), release.exec(), release.audit(), release.migrations());
-            let _ = (release.plugins(), release.channels());
+            let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf());
             assert!(serde_json::from_str::<serde_json::Value>(release.config_schema()).is_ok());
         }
     }
