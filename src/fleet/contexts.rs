@@ -12,8 +12,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::config::path::{KeyPath, PathSeg};
+use crate::config::view::agents::{self, DefaultAgent};
+use crate::config::view::channels::{ConfiguredGroup, configured_groups};
 use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
-use crate::policy::session::{self, Session, SessionError, SubagentRole};
+use crate::config::view::tools::{ToolsScope, sender_keys};
+use crate::policy::session::{self, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
 use crate::policy::{self, PluginTool, Resolution, SessionContext};
 use crate::{OpenClawVersion, base::escape};
@@ -49,20 +52,18 @@ impl NamedContext {
 /// The id of the agent's main DM context.
 pub const MAIN: &str = "main";
 
-/// The agents of a config: the roster's ids in order, or the default agent when there is none.
+/// The agents of a config: the roster's ids in order, or the default agent when there is none
+/// ([`agents::agent_list`]).
 pub fn agent_ids(version: OpenClawVersion, config: &Value) -> Vec<String> {
-    let mut seen = HashSet::new();
-    let ids: Vec<String> =
-        session::roster(config, version).iter().map(session::entry_id).filter(|id| seen.insert(id.clone())).collect();
-    if !ids.is_empty() {
-        return ids;
-    }
-    vec![default_agent(version, config).unwrap_or_else(|| "main".into())]
+    agents::agent_list(config, version).into_iter().map(|agent| agent.id).collect()
 }
 
 /// The agent unbound traffic goes to; `None` when the release cannot pick one.
 fn default_agent(version: OpenClawVersion, config: &Value) -> Option<String> {
-    Session::resolve(config, &SessionContext::default(), version).ok().map(|s| s.agent_id)
+    match agents::default_agent(config, version) {
+        DefaultAgent::Agent(id) => Some(id),
+        DefaultAgent::Undecided(_) => None,
+    }
 }
 
 /// Every context of every agent, agents in roster order. `plugin_tools` are declared present in
@@ -169,8 +170,8 @@ impl<'a> Sessions<'a> {
             push(id, description, ctx);
         }
 
-        let agent_tools = agent_tools_block(version, config, agent);
-        let global_tools = config.get("tools");
+        let agent_tools = agents::find_agent(config, version, agent).and_then(|entry| entry.tools());
+        let global_tools = ToolsScope::global(config);
         for group in configured_groups(config) {
             let session_key = format!("agent:{agent}:{}:group:{}", group.channel, group.id);
             let group_ctx = SessionContext {
@@ -179,20 +180,21 @@ impl<'a> Sessions<'a> {
                 account_id: group.account.clone(),
                 ..outsider.clone()
             };
-            let group_name = group.name();
-            for key in sender_keys(group.entry.get("toolsBySender")) {
+            let group_name = group_name(&group);
+            for key in sender_keys(group.entry.tools_by_sender().as_ref()) {
                 let ctx = with_sender(group_ctx.clone(), &key);
                 push(
                     format!("{group_name}+sender:{key}"),
-                    format!("{} in group {}", sender_label(&key), group.label()),
+                    format!("{} in group {}", sender_label(&key), group_label(&group)),
                     ctx,
                 );
             }
-            push(group_name, format!("group {} ({session_key})", group.label()), group_ctx);
+            push(group_name, format!("group {} ({session_key})", group_label(&group)), group_ctx);
         }
-        let sender_maps =
-            [agent_tools.and_then(|t| t.get("toolsBySender")), global_tools.and_then(|t| t.get("toolsBySender"))];
-        for key in sender_maps.into_iter().flat_map(sender_keys) {
+        let maps = |of: fn(&ToolsScope<'a>) -> Option<crate::config::view::located::Located<'a>>| {
+            [agent_tools.as_ref().and_then(of), global_tools.as_ref().and_then(of)]
+        };
+        for key in maps(ToolsScope::tools_by_sender).iter().flat_map(|map| sender_keys(map.as_ref())) {
             push(
                 format!("sender:{key}"),
                 format!("{} in the main DM", sender_label(&key)),
@@ -209,9 +211,12 @@ impl<'a> Sessions<'a> {
         push("subagent:leaf".into(), format!("leaf sub-agent (depth {max_depth})"), ctx);
         push("non-owner".into(), "main DM, sender is not the owner".into(), outsider.clone());
 
-        let provider_maps =
-            [global_tools.and_then(|t| t.get("byProvider")), agent_tools.and_then(|t| t.get("byProvider"))];
-        for key in provider_maps.into_iter().flatten().filter_map(Value::as_object).flat_map(|m| m.keys()) {
+        let [agent_providers, global_providers] = maps(ToolsScope::by_provider);
+        let provider_keys = [global_providers, agent_providers]
+            .into_iter()
+            .flatten()
+            .flat_map(|map| map.members().map(|(key, _)| key.clone()).collect::<Vec<_>>());
+        for key in provider_keys {
             let (provider, model) = match key.split_once('/') {
                 Some((provider, model)) if !model.is_empty() => (provider, Some(model.to_string())),
                 _ => (key.trim_end_matches('/'), None),
@@ -242,57 +247,17 @@ fn route_context_name(route: &InboundRoute) -> (String, String) {
     (id, format!("{} ({})", route.label(), route.session_key))
 }
 
-/// The agent's own `tools` block, if the roster has one.
-fn agent_tools_block<'a>(version: OpenClawVersion, config: &'a Value, agent: &str) -> Option<&'a Value> {
-    session::find_agent(config, version, agent).and_then(|e| e.value.get("tools"))
-}
-
-/// A `channels.<channel>[.accounts.<account>].groups.<id>` entry.
-struct ConfiguredGroup<'a> {
-    channel: String,
-    account: Option<String>,
-    id: String,
-    entry: &'a Value,
-}
-
-impl ConfiguredGroup<'_> {
-    fn name(&self) -> String {
-        match &self.account {
-            Some(account) => format!("group:{}@{account}:{}", self.channel, self.id),
-            None => format!("group:{}:{}", self.channel, self.id),
-        }
-    }
-
-    fn label(&self) -> String {
-        let account = self.account.as_ref().map(|a| format!(" (account {a})")).unwrap_or_default();
-        format!("{} {}{account}", self.channel, self.id)
+/// A group's context name: `group:<channel>[@<account>]:<id>`.
+fn group_name(group: &ConfiguredGroup<'_>) -> String {
+    match &group.account {
+        Some(account) => format!("group:{}@{account}:{}", group.channel, group.id),
+        None => format!("group:{}:{}", group.channel, group.id),
     }
 }
 
-fn configured_groups(config: &Value) -> Vec<ConfiguredGroup<'_>> {
-    let mut out = Vec::new();
-    let channels = config.get("channels").and_then(Value::as_object).into_iter().flatten();
-    for (channel, settings) in channels {
-        let accounts = settings.get("accounts").and_then(Value::as_object).into_iter().flatten();
-        let scopes = std::iter::once((None, settings)).chain(accounts.map(|(name, value)| (Some(name), value)));
-        for (account, scope) in scopes {
-            for (id, entry) in scope.get("groups").and_then(Value::as_object).into_iter().flatten() {
-                out.push(ConfiguredGroup {
-                    channel: channel.clone(),
-                    account: account.cloned(),
-                    id: id.clone(),
-                    entry,
-                });
-            }
-        }
-    }
-    out
-}
-
-/// The keys of a `toolsBySender` map other than the wildcard (which every sender matches).
-fn sender_keys(map: Option<&Value>) -> Vec<String> {
-    let keys = map.and_then(Value::as_object).into_iter().flatten().map(|(k, _)| k);
-    keys.filter(|k| k.trim() != "*").cloned().collect()
+fn group_label(group: &ConfiguredGroup<'_>) -> String {
+    let account = group.account.as_ref().map(|a| format!(" (account {a})")).unwrap_or_default();
+    format!("{} {}{account}", group.channel, group.id)
 }
 
 /// A sender whose facts match a `toolsBySender` key (`id:`, `e164:`, `username:`, `name:`,

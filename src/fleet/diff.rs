@@ -8,7 +8,6 @@ use serde_json::Value;
 
 use crate::OpenClawVersion;
 use crate::config::Location;
-use crate::config::path::KeyPath;
 use crate::config::view::inbound::Audience;
 use crate::exec::{ApprovalsInput, ExecError};
 use crate::fleet::contexts::{self, NamedContext, Sessions};
@@ -325,7 +324,7 @@ fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<Location> {
 fn exec_location(head: &Config<'_>, agent: &str, version: OpenClawVersion) -> Option<Location> {
     let settings = probe::posture(version, head.value, agent, &ApprovalsInput::None);
     let configured = settings.iter().filter_map(PostureSetting::config_path).find_map(|p| (head.locate)(&p));
-    configured.or_else(|| (head.locate_nearest)(&KeyPath::keys(&["tools", "exec"])))
+    configured.or_else(|| (head.locate_nearest)(&crate::config::view::tools::exec_path()))
 }
 
 fn posture_changes(
@@ -548,6 +547,7 @@ pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Op
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::path::KeyPath;
     use crate::config::view::inbound::Reach;
     use serde_json::json;
 

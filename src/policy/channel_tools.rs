@@ -7,9 +7,10 @@
 
 use std::cmp::Ordering;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use crate::base::js::js_trim;
+use crate::config::view::channels::{AccountSettings, ChannelAccounts};
 use crate::config::view::ids::{DEFAULT_ACCOUNT_ID, normalize_account_id};
 use crate::release::pack::{BundledPlugin, ToolGate};
 
@@ -17,14 +18,14 @@ use crate::release::pack::{BundledPlugin, ToolGate};
 pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Option<String> {
     let gate = plugin.tool_gates.get(tool)?;
     let channel_path = format!("channels.{}", plugin.id);
-    let channel = config.get("channels").and_then(|c| c.get(&plugin.id));
+    let channel = ChannelAccounts::of(config, &plugin.id);
     let credentials = plugin.credentials.join(" and ");
     match gate {
         ToolGate::AccountTool { flag, default } => {
-            let Some((account, settings)) = first_enabled_account(channel, &plugin.credentials) else {
+            let Some((account, settings)) = channel.and_then(|c| first_enabled_account(c, &plugin.credentials)) else {
                 return Some(format!("needs an enabled `{channel_path}` account with {credentials} set"));
             };
-            match settings.get("tools").and_then(Value::as_object).and_then(|t| t.get(flag)) {
+            match settings.tool_flag(flag) {
                 Some(value) if !is_truthy(value) => {
                     Some(format!("the `{channel_path}` account `{account}` turns `tools.{flag}` off"))
                 }
@@ -35,7 +36,7 @@ pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Optio
             }
         }
         ToolGate::ChannelCredentials => {
-            let present = |key: &String| channel.and_then(|c| c.get(key)).is_some_and(is_truthy);
+            let present = |key: &String| channel.and_then(|c| c.own(key)).is_some_and(is_truthy);
             (!plugin.credentials.iter().all(present))
                 .then(|| format!("needs {credentials} set directly in `{channel_path}` (accounts do not count)"))
         }
@@ -44,28 +45,18 @@ pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Optio
 
 /// The first account, in the plugin's order, that is enabled and has every credential as a
 /// non-blank string: its id and its settings (the account's own over the channel block's).
-fn first_enabled_account(channel: Option<&Value>, credentials: &[String]) -> Option<(String, Map<String, Value>)> {
-    let channel = channel?.as_object()?;
-    let accounts = channel.get("accounts").and_then(Value::as_object);
-    let mut ids: Vec<&str> =
-        accounts.into_iter().flat_map(|a| a.keys()).map(String::as_str).filter(|id| !id.is_empty()).collect();
+fn first_enabled_account(channel: ChannelAccounts<'_>, credentials: &[String]) -> Option<(String, AccountSettings)> {
+    let mut ids = channel.account_ids();
     if ids.is_empty() {
         ids.push(DEFAULT_ACCOUNT_ID);
     }
     ids.sort_by(|a, b| locale_compare(a, b));
-    let channel_on = channel.get("enabled") != Some(&Value::Bool(false));
     ids.into_iter().find_map(|id| {
         // The plugin looks the account up by its normalized id, so `Ops` finds no `Ops` entry.
         let id = normalize_account_id(id);
-        let mut settings: Map<String, Value> =
-            channel.iter().filter(|(key, _)| *key != "accounts").map(|(k, v)| (k.clone(), v.clone())).collect();
-        if let Some(own) = accounts.and_then(|a| a.get(&id)).and_then(Value::as_object) {
-            settings.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
-        }
-        let enabled = channel_on && settings.get("enabled") != Some(&Value::Bool(false));
-        let configured = credentials
-            .iter()
-            .all(|key| settings.get(key).and_then(Value::as_str).is_some_and(|v| !js_trim(v).is_empty()));
+        let settings = channel.account(&id);
+        let enabled = channel.enabled() && settings.enabled();
+        let configured = credentials.iter().all(|key| settings.string(key).is_some_and(|v| !js_trim(v).is_empty()));
         (enabled && configured).then_some((id, settings))
     })
 }

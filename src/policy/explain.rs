@@ -7,6 +7,9 @@ use serde_json::Value;
 
 use crate::OpenClawVersion;
 use crate::config::path::{KeyPath, PathSeg};
+use crate::config::view::channels::configured_groups;
+use crate::config::view::sandbox::{SandboxSetting, defaults_setting_path};
+use crate::config::view::tools::{self, ListKind, WebTool};
 use crate::policy::matcher::Verdict;
 use crate::policy::rules::Source;
 use crate::policy::steps::StepKind;
@@ -215,6 +218,7 @@ fn step_edits(
     let record = &resolution.steps[index];
     let agent = &resolution.agent_id;
     let append = |path: KeyPath| vec![Edit::Append { path, value: tool.to_string() }];
+    let list = |scope: &KeyPath, kind: ListKind| scope.key(kind.key());
     match record.verdicts.get(tool) {
         Some(Verdict::Denied { by }) => {
             let entry = record.step.policy.deny.as_ref().and_then(|d| d.get(by.entry));
@@ -229,24 +233,24 @@ fn step_edits(
             StepKind::Profile | StepKind::ProviderProfile => {
                 // alsoAllow widens the profile, next to the profile in force; a scope that already
                 // has an allowlist cannot also have alsoAllow, so there the allowlist takes it.
-                let scope = record.step.scope.as_ref().map(parent).unwrap_or_else(|| KeyPath::keys(&["tools"]));
-                (vec![append(scope.key("alsoAllow")), append(scope.key("allow"))], None)
+                let scope = record.step.scope.as_ref().map(parent).unwrap_or_else(tools::global_path);
+                (vec![append(list(&scope, ListKind::AlsoAllow)), append(list(&scope, ListKind::Allow))], None)
             }
             StepKind::Sandbox => {
-                let scope = KeyPath::keys(&["tools", "sandbox", "tools"]);
-                let mut candidates = vec![append(scope.key("allow"))];
+                let scope = tools::sandbox_tools_path();
+                let mut candidates = vec![append(list(&scope, ListKind::Allow))];
                 if pack.sandbox.also_allow {
-                    candidates.insert(0, append(scope.key("alsoAllow")));
+                    candidates.insert(0, append(list(&scope, ListKind::AlsoAllow)));
                 }
                 (candidates, None)
             }
-            StepKind::Subagent => (vec![append(KeyPath::keys(&["tools", "subagents", "tools", "allow"]))], None),
+            StepKind::Subagent => (vec![append(list(&tools::subagent_tools_path(), ListKind::Allow))], None),
             StepKind::Runtime => (Vec::new(), Some("the run's own toolsAllow list must name it".into())),
             _ => match &record.step.scope {
                 Some(scope) => {
-                    let allow = scope.key("allow");
+                    let allow = list(scope, ListKind::Allow);
                     // An allowlist written as alsoAllow is widened there.
-                    let also = scope.key("alsoAllow");
+                    let also = list(scope, ListKind::AlsoAllow);
                     let written_as_also = also.lookup(config).is_some() && allow.lookup(config).is_none();
                     let mut candidates = vec![append(allow)];
                     if written_as_also {
@@ -272,7 +276,7 @@ fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
         ),
         StepKind::Sandbox => format!(
             "denied by the sandbox defaults: add it to tools.sandbox.tools.allow/alsoAllow, or set {} to \"off\"",
-            resolution.sandbox.mode_path.as_ref().map_or("agents.defaults.sandbox.mode".into(), ToString::to_string)
+            resolution.sandbox.mode_path.as_ref().unwrap_or(&defaults_setting_path(SandboxSetting::Mode))
         ),
         _ => "a built-in rule of this release".into(),
     }
@@ -286,18 +290,13 @@ fn construction_edits(resolution: &Resolution, tool: &str) -> Vec<Vec<Edit>> {
             if resolution.sandbox.sandboxed && resolution.sandbox.workspace_access == "ro" =>
         {
             let path = resolution.sandbox.workspace_access_path.clone();
-            set(
-                path.unwrap_or_else(|| KeyPath::keys(&["agents", "defaults", "sandbox", "workspaceAccess"])),
-                "rw".into(),
-            )
+            set(path.unwrap_or_else(|| defaults_setting_path(SandboxSetting::WorkspaceAccess)), "rw".into())
         }
-        "apply_patch" => set(KeyPath::keys(&["tools", "exec", "applyPatch", "enabled"]), true.into()),
-        "progress_card" => set(KeyPath::keys(&["tools", "updatePlan"]), true.into()),
-        "agents_wait" => set(KeyPath::keys(&["tools", "swarm", "enabled"]), true.into()),
-        "web_search" | "web_fetch" => {
-            let which = tool.trim_start_matches("web_");
-            set(KeyPath::keys(&["tools", "web", which, "enabled"]), true.into())
-        }
+        "apply_patch" => set(tools::apply_patch_switch_path(), true.into()),
+        "progress_card" => set(tools::update_plan_path(), true.into()),
+        "agents_wait" => set(tools::swarm_switch_path(), true.into()),
+        "web_search" => set(tools::web_switch_path(WebTool::Search), true.into()),
+        "web_fetch" => set(tools::web_switch_path(WebTool::Fetch), true.into()),
         _ => Vec::new(),
     }
 }
@@ -440,7 +439,7 @@ fn dependences(
     }
     if ctx.session_key.is_none() && ctx.spawn_depth.is_none() {
         let agent = ctx.agent_id.clone().unwrap_or_else(|| "main".into());
-        for (channel, group) in configured_groups(config) {
+        for (channel, group) in channel_groups(config) {
             let key = format!("agent:{agent}:{channel}:group:{group}");
             variants.push((
                 format!("if this session is the {channel} group chat `{group}`"),
@@ -470,22 +469,11 @@ fn dependences(
         .collect()
 }
 
-/// `(channel, group id)` pairs configured under `channels.<ch>.groups`, wildcard as `*`.
-fn configured_groups(config: &Value) -> Vec<(String, String)> {
-    let Some(channels) = config.get("channels").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    channels
-        .iter()
-        .flat_map(|(channel, body)| {
-            body.get("groups")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flat_map(|groups| groups.keys())
-                .map(move |group| (channel.clone(), if group == "*" { "any".to_string() } else { group.clone() }))
-        })
-        .take(8)
-        .collect()
+/// `(channel, group id)` pairs configured under `channels.<ch>.groups` (not an account's), the
+/// wildcard as `any`; the first eight.
+fn channel_groups(config: &Value) -> Vec<(String, String)> {
+    let groups = configured_groups(config).into_iter().filter(|g| g.account.is_none());
+    groups.map(|g| (g.channel, if g.id == "*" { "any".to_string() } else { g.id })).take(8).collect()
 }
 
 #[cfg(test)]

@@ -17,29 +17,25 @@ use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::Node;
 use crate::config::env::export_env_block;
-use crate::config::path::KeyPath;
+use crate::config::view::agents::AgentDefaults;
+use crate::config::view::models::provider_lists_vision_model;
 use crate::release::pack::ImageModelPairing;
 
 /// Whether the `image` tool is built: an explicit image model, or a pairing from credentials.
-pub fn image_tool_built(rules: &ImageModelPairing, config: &Value) -> bool {
-    explicit_image_model(config) || pairs_vision_model(rules, config)
+pub fn image_tool_built(rules: &ImageModelPairing, config: &Value, version: OpenClawVersion) -> bool {
+    explicit_image_model(config) || pairs_vision_model(rules, config, version)
 }
 
 /// `coerceImageModelConfig`: a non-blank primary (the string itself, or `primary`), or any
 /// `fallbacks` entry at all.
 fn explicit_image_model(config: &Value) -> bool {
-    let setting = KeyPath::keys(&["agents", "defaults", "imageModel"]).lookup(config);
-    let primary = match setting {
-        Some(Value::String(model)) => Some(model.as_str()),
-        Some(Value::Object(model)) => model.get("primary").and_then(Value::as_str),
-        _ => None,
-    };
-    let fallbacks = setting.and_then(|m| m.get("fallbacks")).and_then(Value::as_array).is_some_and(|f| !f.is_empty());
-    primary.is_some_and(|p| !js_trim(p).is_empty()) || fallbacks
+    let Some(setting) = AgentDefaults::of(config).image_model() else { return false };
+    let fallbacks = setting.fallbacks().is_some_and(|f| !f.is_empty());
+    setting.primary().is_some_and(|p| !js_trim(p).is_empty()) || fallbacks
 }
 
-fn pairs_vision_model(rules: &ImageModelPairing, config: &Value) -> bool {
-    let env = config_env(config);
+fn pairs_vision_model(rules: &ImageModelPairing, config: &Value, version: OpenClawVersion) -> bool {
+    let env = config_env(config, version);
     let has_credentials = |provider: &str| {
         let provider = normalize_provider(rules, provider);
         rules.credential_env.get(&provider).into_iter().flatten().any(|var| env.get(var).is_some_and(|v| secret_set(v)))
@@ -48,14 +44,15 @@ fn pairs_vision_model(rules: &ImageModelPairing, config: &Value) -> bool {
         return true;
     }
     let provider = default_model_provider(rules, config);
-    has_credentials(&provider) && (rules.paired_providers.contains(&provider) || lists_vision_model(config, &provider))
+    has_credentials(&provider)
+        && (rules.paired_providers.contains(&provider) || provider_lists_vision_model(config, &provider))
 }
 
 /// The variables the config's `env` block puts into the gateway's environment.
-fn config_env(config: &Value) -> HashMap<String, String> {
+fn config_env(config: &Value, version: OpenClawVersion) -> HashMap<String, String> {
     let mut env = HashMap::new();
     if let Some(block) = config.get("env") {
-        export_env_block(&Node::from_value(&json!({ "env": block })), &mut env, OpenClawVersion::V2026_2);
+        export_env_block(&Node::from_value(&json!({ "env": block })), &mut env, version);
     }
     env
 }
@@ -75,12 +72,8 @@ fn normalize_provider(rules: &ImageModelPairing, provider: &str) -> String {
 /// The provider of the default model (`resolveConfiguredModelRef` on `agents.defaults.model`):
 /// `provider/model`, a model alias from `agents.defaults.models`, else the default provider.
 fn default_model_provider(rules: &ImageModelPairing, config: &Value) -> String {
-    let setting = KeyPath::keys(&["agents", "defaults", "model"]).lookup(config);
-    let raw = match setting {
-        Some(Value::String(model)) => js_trim(model),
-        Some(Value::Object(model)) => model.get("primary").and_then(Value::as_str).map_or("", js_trim),
-        _ => "",
-    };
+    let setting = AgentDefaults::of(config).model();
+    let raw = setting.as_ref().and_then(|m| m.primary()).map_or("", js_trim);
     let provider = if raw.is_empty() {
         None
     } else if raw.contains('/') {
@@ -106,31 +99,10 @@ fn model_ref_provider(rules: &ImageModelPairing, raw: &str) -> Option<String> {
 /// The provider of the `agents.defaults.models` entry whose `alias` is `name` (case-insensitive;
 /// the last such entry wins).
 fn alias_provider(rules: &ImageModelPairing, config: &Value, name: &str) -> Option<String> {
-    let models = KeyPath::keys(&["agents", "defaults", "models"]).lookup(config)?.as_object()?;
     let wanted = js_trim(name).to_lowercase();
-    models
-        .iter()
-        .filter(|(_, entry)| {
-            let alias = match entry.get("alias") {
-                Some(Value::String(alias)) => js_trim(alias).to_lowercase(),
-                Some(Value::Number(n)) => n.to_string(),
-                _ => String::new(),
-            };
-            !alias.is_empty() && alias == wanted
-        })
-        .filter_map(|(key, _)| model_ref_provider(rules, key))
-        .next_back()
-}
-
-/// `resolveProviderVisionModelFromConfig`: `models.providers.<provider>.models` has a model with a
-/// non-blank id whose `input` lists `image`.
-fn lists_vision_model(config: &Value, provider: &str) -> bool {
-    let models = KeyPath::keys(&["models", "providers", provider, "models"]).lookup(config).and_then(Value::as_array);
-    models.into_iter().flatten().any(|model| {
-        let id = model.get("id").and_then(Value::as_str).is_some_and(|id| !js_trim(id).is_empty());
-        let image = model.get("input").and_then(Value::as_array).is_some_and(|i| i.iter().any(|x| x == "image"));
-        id && image
-    })
+    let aliases = AgentDefaults::of(config).model_aliases();
+    let named = aliases.into_iter().filter(|(_, alias)| !alias.is_empty() && *alias == wanted);
+    named.filter_map(|(model, _)| model_ref_provider(rules, model)).next_back()
 }
 
 #[cfg(test)]
@@ -139,7 +111,7 @@ mod tests {
 
     fn built(config: Value) -> bool {
         let pack = OpenClawVersion::V2026_2.policy();
-        image_tool_built(pack.image_model_pairing.as_ref().unwrap(), &config)
+        image_tool_built(pack.image_model_pairing.as_ref().unwrap(), &config, OpenClawVersion::V2026_2)
     }
 
     #[test]

@@ -10,16 +10,21 @@ use serde_json::Value;
 use super::auto_enable;
 use super::channel_tools;
 use super::context::SessionContext;
-use super::image_pairing;
+use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
 use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
-use super::session::{Assumption, Session, split_agent_key};
+use super::session::{Assumption, Session};
 use super::steps::{Step, StepKind, is_non_owner};
 use crate::OpenClawVersion;
 use crate::base::glob::glob_matches;
-use crate::config::path::KeyPath;
-use crate::release::pack::{PreFilterReport, VersionPack};
+use crate::config::view::agents::{AgentDefaults, agent_over_global};
+use crate::config::view::channels;
+use crate::config::view::located::{Located, switched_off};
+use crate::config::view::models::provider_has_base_url;
+use crate::config::view::plugins::PluginsSection;
+use crate::config::view::tools::{ToolsScope, WebTool};
+use crate::release::pack::{BundledPlugin, OwnerOnlyPlacement, PluginToolSelection, PreFilterReport, VersionPack};
 
 /// A tool constructed for the run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,13 +52,13 @@ pub struct Inventory {
 }
 
 /// The policies that decide which plugin tools load (`collectExplicitAllowlist`).
-struct ExplicitLists {
+pub struct ExplicitLists {
     /// Allow entries of every policy; `None` marks an alsoAllow-only policy ("include defaults").
-    allow: Vec<Option<String>>,
+    pub allow: Vec<Option<String>>,
     /// Allow entries of the non-profile policies (local-model-lean overrides).
     override_allow: Vec<String>,
     /// Deny entries of every policy, plus owner-only denies for non-owners.
-    deny: Vec<String>,
+    pub deny: Vec<String>,
     /// Plugin selection's view, normalized once: the named allow patterns, whether an empty or
     /// alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
     plugin_allow: Vec<String>,
@@ -130,7 +135,7 @@ fn explicit_lists(
 
 /// The construction-time check (`allowed_by`): static groups and globs, but none of the pipeline's
 /// extras (no shipped renames, no plugin groups, no apply_patch piggyback).
-fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[String]) -> bool {
+pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[String]) -> bool {
     let name = pack.normalize(tool);
     let hits = |patterns: &[String]| {
         patterns.iter().any(|p| {
@@ -150,28 +155,6 @@ fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[Str
     }
 }
 
-fn lookup<'a>(config: &'a Value, keys: &[&str]) -> Option<&'a Value> {
-    KeyPath::keys(keys).lookup(config)
-}
-
-fn is_false(value: Option<&Value>) -> bool {
-    value.and_then(Value::as_bool) == Some(false)
-}
-
-/// A model setting (`"provider/model"` or `{primary, fallbacks}`) that names a model.
-fn model_configured(value: Option<&Value>) -> bool {
-    match value {
-        Some(Value::String(s)) => !s.trim().is_empty(),
-        Some(Value::Object(m)) => {
-            m.get("primary").and_then(Value::as_str).is_some_and(|p| !p.trim().is_empty())
-                || m.get("fallbacks")
-                    .and_then(Value::as_array)
-                    .is_some_and(|f| f.iter().any(|x| x.as_str().is_some_and(|s| !s.trim().is_empty())))
-        }
-        _ => false,
-    }
-}
-
 /// Builds the inventory of a session.
 pub fn construct(
     pack: &VersionPack,
@@ -183,10 +166,7 @@ pub fn construct(
     sandbox: Option<&SandboxPolicy>,
 ) -> Inventory {
     let explicit = explicit_lists(pack, steps, sandbox, ctx);
-    let mut built: Vec<InventoryTool> = match version {
-        OpenClawVersion::V2026_9 => core_tools_2026_9(pack, config, session, ctx, steps, &explicit),
-        OpenClawVersion::V2026_2 => core_tools_2026_2(pack, config, session, ctx),
-    };
+    let mut built = core_tools::build(version, config, session, ctx, steps, &explicit);
     let (plugin_tools, not_built) = bundled_plugin_tools(pack, version, config, session, ctx, &explicit);
     built.extend(plugin_tools);
     let mut inventory = Inventory::default();
@@ -222,301 +202,9 @@ pub fn construct(
     inventory
 }
 
-fn core(names: &[&str]) -> impl Iterator<Item = InventoryTool> {
-    names.iter().map(|n| InventoryTool { name: (*n).to_string(), plugin: None })
-}
-
-fn read_only_sandbox(session: &Session<'_>) -> bool {
-    session.sandbox.sandboxed && session.sandbox.workspace_access == "ro"
-}
-
-/// Whether `apply_patch` is built: `tools.exec.applyPatch` (agent block over global), the model
-/// allowlist, the provider gate (2026.2) and the sandbox.
-fn apply_patch_built(pack: &VersionPack, config: &Value, session: &Session<'_>, ctx: &SessionContext) -> bool {
-    let rules = &pack.apply_patch;
-    let agent_setting =
-        session.agent_tools.as_ref().and_then(|t| t.value.get("exec")).and_then(|e| e.get("applyPatch"));
-    let settings = agent_setting.or_else(|| lookup(config, &["tools", "exec", "applyPatch"]));
-    let enabled = settings.and_then(|s| s.get("enabled")).and_then(Value::as_bool);
-    if !enabled.unwrap_or(rules.enabled_by_default) || read_only_sandbox(session) {
-        return false;
-    }
-    let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase()).unwrap_or_default();
-    if rules.providers.as_ref().is_some_and(|providers| !providers.contains(&provider)) {
-        return false;
-    }
-    let allow_models: Vec<String> = settings
-        .and_then(|s| s.get("allowModels"))
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(|m| m.trim().to_lowercase())
-        .filter(|m| !m.is_empty())
-        .collect();
-    if allow_models.is_empty() {
-        return true;
-    }
-    let model = ctx.model_id.as_deref().map(|m| m.trim().to_lowercase()).unwrap_or_default();
-    let qualified =
-        if !provider.is_empty() && !model.contains('/') { format!("{provider}/{model}") } else { model.clone() };
-    !model.is_empty() && allow_models.iter().any(|m| *m == model || *m == qualified)
-}
-
-/// The session is a primary one: not a sub-agent and not an ACP session.
-fn is_primary(session_key: &str) -> bool {
-    let key = session_key.trim().to_lowercase();
-    let rest = split_agent_key(&key).map_or(key.as_str(), |(_, rest)| rest).to_string();
-    !rest.starts_with("subagent:") && !rest.starts_with("acp:")
-}
-
-/// Channels of the message-channel registry (transcripts need one).
-const GATEWAY_CHANNELS: &[&str] = &[
-    "a2a",
-    "buzz",
-    "clickclack",
-    "discord",
-    "feishu",
-    "googlechat",
-    "imessage",
-    "irc",
-    "line",
-    "matrix",
-    "mattermost",
-    "msteams",
-    "nextcloud-talk",
-    "nostr",
-    "qa-channel",
-    "raft",
-    "reef",
-    "signal",
-    "slack",
-    "sms",
-    "synology-chat",
-    "telegram",
-    "tlon",
-    "twitch",
-    "whatsapp",
-    "zalo",
-    "zalouser",
-    "webchat",
-];
-
-/// Core tools of a 2026.9.6 agent turn (`createOpenClawCodingTools` + `createOpenClawTools`).
-fn core_tools_2026_9(
-    pack: &VersionPack,
-    config: &Value,
-    session: &Session<'_>,
-    ctx: &SessionContext,
-    steps: &[Step],
-    explicit: &ExplicitLists,
-) -> Vec<InventoryTool> {
-    let sandboxed = session.sandbox.sandboxed;
-    let mut tools: Vec<InventoryTool> = core(&["ls", "read", "exec", "process"]).collect();
-    if !read_only_sandbox(session) {
-        tools.extend(core(&["write", "edit"]));
-    }
-    if apply_patch_built(pack, config, session, ctx) {
-        tools.extend(core(&["apply_patch"]));
-    }
-    tools.extend(core(&[
-        "dashboard",
-        "nodes",
-        "mobile_ui",
-        "automations",
-        "sessions",
-        "theme",
-        "message",
-        "tts",
-        "gateway",
-        "plugins",
-        "agents_list",
-        "get_goal",
-        "create_goal",
-        "update_goal",
-        "sessions_list",
-        "sessions_history",
-        "sessions_search",
-        "conversations_list",
-        "conversations_send",
-        "conversations_turn",
-        "sessions_send",
-        "sessions_spawn",
-        "sessions_yield",
-        "subagents",
-        "session_status",
-    ]));
-    if ctx.model_has_vision != Some(false) {
-        tools.extend(core(&["computer"]));
-    }
-    if !sandboxed {
-        tools.extend(core(&["terminal", "portal", "skill_workshop"]));
-        if session.agent_id != "openclaw" {
-            tools.extend(core(&["openclaw"]));
-        }
-    }
-    let agent_swarm = session.agent_tools.as_ref().and_then(|t| KeyPath::keys(&["swarm", "enabled"]).lookup(t.value));
-    if !is_false(agent_swarm.or_else(|| lookup(config, &["tools", "swarm", "enabled"]))) {
-        tools.extend(core(&["agents_wait"]));
-    }
-    if !is_false(lookup(config, &["tools", "web", "search", "enabled"])) {
-        tools.extend(core(&["web_search"]));
-    }
-    if !is_false(lookup(config, &["tools", "web", "fetch", "enabled"])) {
-        tools.extend(core(&["web_fetch"]));
-    }
-    let image_model = model_configured(lookup(config, &["agents", "defaults", "imageModel"]));
-    if ctx.model_has_vision == Some(true) || image_model {
-        tools.extend(core(&["view_image"]));
-    }
-    let global_allow: Vec<String> = string_list(lookup(config, &["tools", "allow"]));
-    let global_deny: Vec<String> = string_list(lookup(config, &["tools", "deny"]));
-    let construction_deny: Vec<String> = global_deny.iter().chain(&explicit.deny).cloned().collect();
-    let plugins_on = !is_false(lookup(config, &["plugins", "enabled"]));
-    let pdf_model = model_configured(lookup(config, &["agents", "defaults", "pdfModel"])) || image_model;
-    let media = |kind: &str| model_configured(lookup(config, &["agents", "defaults", "mediaModels", kind]));
-    let factory_tools: Vec<&str> = [
-        ("pdf", pdf_model),
-        ("image_generate", media("image")),
-        ("video_generate", media("video")),
-        ("music_generate", media("music")),
-    ]
-    .into_iter()
-    .filter(|(_, configured)| *configured && plugins_on)
-    .map(|(tool, _)| tool)
-    .collect();
-    if !factory_tools.is_empty() {
-        let mut allow: Vec<String> = global_allow.clone();
-        let mut includes_defaults = false;
-        for entry in &explicit.allow {
-            match entry {
-                Some(pattern) => allow.push(pattern.clone()),
-                None => includes_defaults = true,
-            }
-        }
-        if includes_defaults {
-            allow.insert(0, "*".into());
-        }
-        allow.dedup();
-        let allow = (!allow.is_empty()).then_some(allow.as_slice());
-        for tool in factory_tools {
-            if allowed(pack, tool, allow, &construction_deny) {
-                tools.extend(core(&[tool]));
-            }
-        }
-    }
-    let channel = ctx.message_provider.as_deref().map(|m| m.trim().to_lowercase());
-    let sender = ctx.sender_id.as_deref().is_some_and(|s| !s.trim().is_empty());
-    if !is_false(lookup(config, &["transcripts", "enabled"]))
-        && channel.as_deref().is_some_and(|c| GATEWAY_CHANNELS.contains(&c))
-        && sender
-    {
-        tools.extend(core(&["transcripts"]));
-    }
-    if is_primary(&session.session_key) {
-        for tool in ["ask_user", "secrets"] {
-            if allowed(pack, tool, None, &construction_deny) {
-                tools.extend(core(&[tool]));
-            }
-        }
-    }
-    if progress_card_built(pack, config, ctx, steps, explicit) {
-        tools.extend(core(&["progress_card"]));
-    }
-    tools
-}
-
-fn string_list(value: Option<&Value>) -> Vec<String> {
-    value.and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
-}
-
-/// `progress_card` must pass the profile, provider, global, agent and sub-agent policies (with
-/// shipped renames), the plugin denylist and the runtime allowlist, unless `tools.updatePlan` is off.
-fn progress_card_built(
-    pack: &VersionPack,
-    config: &Value,
-    ctx: &SessionContext,
-    steps: &[Step],
-    explicit: &ExplicitLists,
-) -> bool {
-    if is_false(lookup(config, &["tools", "updatePlan"])) {
-        return false;
-    }
-    // These checks apply the shipped renames, so a deny of `update_plan` blocks it.
-    let renamed_deny = Policy {
-        allow: None,
-        deny: Some(
-            explicit.deny.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("deny") }).collect(),
-        ),
-    };
-    if !CompiledPolicy::compile(pack, &renamed_deny, &PluginGroups::default()).evaluate("progress_card").keeps() {
-        return false;
-    }
-    if let Some(runtime) = &ctx.tools_allow
-        && (runtime.is_empty() || !allowed(pack, "progress_card", Some(runtime), &[]))
-    {
-        return false;
-    }
-    let gating = [
-        StepKind::Profile,
-        StepKind::ProviderProfile,
-        StepKind::Global,
-        StepKind::GlobalProvider,
-        StepKind::Agent,
-        StepKind::AgentProvider,
-        StepKind::Subagent,
-    ];
-    passes_steps(pack, steps.iter().filter(|s| gating.contains(&s.kind)), "progress_card")
-}
-
 /// Whether every given step's policy (with the pipeline's renames) keeps `tool`.
-fn passes_steps<'a>(pack: &VersionPack, mut steps: impl Iterator<Item = &'a Step>, tool: &str) -> bool {
+pub fn passes_steps<'a>(pack: &VersionPack, mut steps: impl Iterator<Item = &'a Step>, tool: &str) -> bool {
     steps.all(|step| CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate(tool).keeps())
-}
-
-/// Core tools of a 2026.2.25 agent turn.
-fn core_tools_2026_2(
-    pack: &VersionPack,
-    config: &Value,
-    session: &Session<'_>,
-    ctx: &SessionContext,
-) -> Vec<InventoryTool> {
-    let mut tools: Vec<InventoryTool> = core(&[
-        "read",
-        "exec",
-        "process",
-        "browser",
-        "canvas",
-        "nodes",
-        "cron",
-        "message",
-        "tts",
-        "gateway",
-        "agents_list",
-        "sessions_list",
-        "sessions_history",
-        "sessions_send",
-        "sessions_spawn",
-        "subagents",
-        "session_status",
-    ])
-    .collect();
-    if !read_only_sandbox(session) {
-        tools.extend(core(&["write", "edit"]));
-    }
-    if apply_patch_built(pack, config, session, ctx) {
-        tools.extend(core(&["apply_patch"]));
-    }
-    if !is_false(lookup(config, &["tools", "web", "search", "enabled"])) {
-        tools.extend(core(&["web_search"]));
-    }
-    if !is_false(lookup(config, &["tools", "web", "fetch", "enabled"])) {
-        tools.extend(core(&["web_fetch"]));
-    }
-    if pack.image_model_pairing.as_ref().is_some_and(|rules| image_pairing::image_tool_built(rules, config)) {
-        tools.extend(core(&["image"]));
-    }
-    tools
 }
 
 /// Why `tool` is not built when it belongs to a bundled plugin that is off for this run. The
@@ -533,13 +221,14 @@ fn plugin_disabled(
     config: &Value,
     uses: &auto_enable::ConfigUse,
     ctx: &SessionContext,
-    plugin: &crate::release::pack::BundledPlugin,
+    plugin: &BundledPlugin,
 ) -> Option<String> {
     let id = plugin.id.as_str();
+    let rules = &version.policy().plugin_loading;
     if let Some(activation) = &plugin.activation {
         let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase());
-        let keys: Vec<&str> = activation.config_key.split('.').collect();
-        let configured = lookup(config, &keys).is_some_and(|v| !v.is_null() && v != "");
+        let setting = Located::lookup_dotted(config, &activation.config_key);
+        let configured = setting.is_some_and(|s| !s.value.is_null() && s.value != "");
         if provider.as_deref() != Some(activation.provider.as_str()) || !configured {
             return Some(format!(
                 "plugin `{id}` loads only for provider `{}` with {} set",
@@ -547,43 +236,43 @@ fn plugin_disabled(
             ));
         }
     }
-    let plugins = config.get("plugins");
-    let field = |key: &str| plugins.and_then(|p| p.get(key));
-    if is_false(field("enabled")) {
+    let plugins = PluginsSection::of(config);
+    if switched_off(plugins.enabled().as_ref()) {
         return Some("plugins.enabled is false".into());
     }
-    if string_list(field("deny")).iter().any(|d| d == id) {
+    if plugins.deny().iter().any(|d| d == id) {
         return Some(format!("plugins.deny names `{id}`"));
     }
-    let allow = string_list(field("allow"));
+    let allow = plugins.allow();
     let is_memory_slot = plugin.enabled_by_default.is_none();
-    let entry_enabled = KeyPath::keys(&["plugins", "entries", id, "enabled"]).lookup(config).and_then(Value::as_bool);
-    let current = version == OpenClawVersion::V2026_9;
-    // 2026.9's loader enables a plugin the config uses, unless its entry says `enabled: false`.
-    let auto_enabled = current && entry_enabled != Some(false) && auto_enable::auto_enabled(config, uses, plugin);
+    let entry = plugins.entry(id);
+    let entry_enabled = entry.as_ref().and_then(|e| e.enabled());
+    // The loader enables a plugin the config uses (its `autoEnable` data), unless its entry says
+    // `enabled: false`.
+    let auto_enabled = entry_enabled != Some(false) && auto_enable::auto_enabled(config, uses, plugin);
     let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
     // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
     // plugins and entries with material settings to it.
     let allowlisted = allow.iter().any(|a| a == id)
-        || (current && (is_memory_slot || auto_enabled || auto_enable::entry_allowlisted(config, id)));
+        || (is_memory_slot && rules.memory_slot_bypasses_allow)
+        || auto_enabled
+        || (rules.material_entries_join_allow && entry.as_ref().is_some_and(|e| e.has_material_settings()));
     if !allow.is_empty() && !allowlisted {
         return Some(format!("plugins.allow does not name `{id}`"));
     }
-    // 2026.2 ignores `entries.<id>.enabled: false` for the memory slot.
-    let slot_ignores_entry = is_memory_slot && version == OpenClawVersion::V2026_2;
+    let slot_ignores_entry = is_memory_slot && rules.memory_slot_ignores_entry_switch;
     if entry_enabled == Some(false) && !slot_ignores_entry {
         return Some(format!("plugins.entries.{id}.enabled is false"));
     }
     if is_memory_slot {
-        return match lookup(config, &["plugins", "slots", "memory"]) {
+        return match plugins.memory_slot() {
             None | Some(Value::Null) => None,
             Some(slot) if slot.as_str() == Some(id) => None,
             Some(_) => Some(format!("plugins.slots.memory selects another memory plugin than `{id}`")),
         };
     }
     // 2026.2 also loads a built-in chat channel's plugin that its own channel block switches on.
-    let channel_on = plugin.enabled_by_channel
-        && KeyPath::keys(&["channels", id, "enabled"]).lookup(config) == Some(&Value::Bool(true));
+    let channel_on = plugin.enabled_by_channel && channels::switched_on(config, id);
     let on = entry_enabled == Some(true) || plugin.enabled_by_default == Some(true) || channel_on;
     let channel_switch = if plugin.enabled_by_channel { format!(" or channels.{id}.enabled") } else { String::new() };
     (!on).then(|| format!("plugin `{id}` is off unless plugins.entries.{id}.enabled{channel_switch} is true"))
@@ -620,31 +309,19 @@ fn bundled_plugin_tools(
     ctx: &SessionContext,
     explicit: &ExplicitLists,
 ) -> (Vec<InventoryTool>, Vec<(String, String)>) {
-    let memory_search_on = match version {
-        OpenClawVersion::V2026_9 => {
-            let agent =
-                session.agent.as_ref().and_then(|a| KeyPath::keys(&["memory", "search", "enabled"]).lookup(a.value));
-            !is_false(agent.or_else(|| lookup(config, &["memory", "search", "enabled"])))
-        }
-        OpenClawVersion::V2026_2 => {
-            let agent = session.agent.as_ref().and_then(|a| a.value.get("memorySearch")).and_then(|m| m.get("enabled"));
-            let setting = agent.or_else(|| lookup(config, &["agents", "defaults", "memorySearch", "enabled"]));
-            !is_false(setting)
-        }
-    };
+    let switch = agent_over_global(config, session.agent.as_ref(), &pack.plugin_loading.memory_search_switch);
+    let memory_search_on = !switched_off(switch.as_ref());
     let mut built = Vec::new();
     let mut not_built = Vec::new();
     for plugin in &pack.plugins {
         let disabled = plugin_disabled(version, config, &session.config_use, ctx, plugin);
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
-            let rejected = match version {
-                OpenClawVersion::V2026_9 => {
+            let rejected = match pack.plugin_loading.tool_selection {
+                PluginToolSelection::Allowlists => {
                     plugin_tool_rejected(&plugin.id, tool, optional, explicit).map(str::to_string)
                 }
-                // 2026.2 loads non-optional plugin tools whatever the allowlists say; optional ones
-                // need the tool, its plugin or `group:plugins` named exactly (not `*`, not globs).
-                OpenClawVersion::V2026_2 => {
+                PluginToolSelection::OptionalNamedExactly => {
                     let named = explicit.allow.iter().flatten().any(|entry| {
                         let name = pack.normalize(entry);
                         name == *tool || name == plugin.id || name == "group:plugins"
@@ -706,8 +383,7 @@ fn pre_filter_drops(
             }
         }
     }
-    if pack.owner_only.placement == crate::release::pack::OwnerOnlyPlacement::BeforePipeline && is_non_owner(pack, ctx)
-    {
+    if pack.owner_only.placement == OwnerOnlyPlacement::BeforePipeline && is_non_owner(pack, ctx) {
         for tool in built.iter().filter(|t| pack.owner_only.tools.contains(&t.name)) {
             dropped.push((
                 tool.name.clone(),
@@ -719,10 +395,9 @@ fn pre_filter_drops(
         }
     }
     if let Some(lean) = &pack.local_model_lean {
-        let agent =
-            session.agent.as_ref().and_then(|a| KeyPath::keys(&["experimental", "localModelLean"]).lookup(a.value));
-        let setting = agent.or_else(|| lookup(config, &["agents", "defaults", "experimental", "localModelLean"]));
-        let on = setting.and_then(Value::as_bool) == Some(true);
+        let agent = session.agent.as_ref().and_then(|a| a.local_model_lean());
+        let setting = agent.or_else(|| AgentDefaults::of(config).local_model_lean());
+        let on = setting.and_then(|s| s.as_bool()) == Some(true);
         if on {
             let keep: Vec<String> = explicit.override_allow.iter().filter(|p| p.as_str() != "*").cloned().collect();
             for tool in built.iter() {
@@ -757,9 +432,10 @@ fn native_web_search(pack: &VersionPack, config: &Value, ctx: &SessionContext, s
     {
         return false;
     }
-    let search_provider = lookup(config, &["tools", "web", "search", "provider"]).and_then(Value::as_str);
-    let custom_endpoint = lookup(config, &["models", "providers", native.provider.as_str(), "baseUrl"]).is_some();
-    !is_false(lookup(config, &["tools", "web", "search", "enabled"]))
+    let global = ToolsScope::global(config);
+    let search_provider = global.as_ref().and_then(ToolsScope::web_search_provider);
+    let custom_endpoint = provider_has_base_url(config, &native.provider);
+    !switched_off(global.as_ref().and_then(|g| g.web_enabled(WebTool::Search)).as_ref())
         && search_provider.is_none_or(|p| p == "auto" || p == native.provider)
         && !custom_endpoint
         && passes_steps(pack, steps.iter(), "web_search")
@@ -797,7 +473,7 @@ fn not_built_reason(
         "view_image" | "image" => "needs a vision model (agents.defaults.imageModel)".into(),
         "pdf" => "needs agents.defaults.pdfModel or imageModel".into(),
         "computer" if ctx.model_has_vision == Some(false) => "the model has no vision".into(),
-        "progress_card" if is_false(lookup(config, &["tools", "updatePlan"])) => "tools.updatePlan is false".into(),
+        "progress_card" if update_plan_off(config) => "tools.updatePlan is false".into(),
         "progress_card" => "blocked at construction by a profile, provider, global, agent or sub-agent policy".into(),
         "web_search" | "web_fetch" => "disabled by tools.web.*.enabled".into(),
         "agents_wait" => "tools.swarm.enabled is false".into(),

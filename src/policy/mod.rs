@@ -4,6 +4,7 @@
 mod auto_enable;
 mod channel_tools;
 pub mod context;
+mod core_tools;
 pub mod explain;
 mod image_pairing;
 pub mod inventory;

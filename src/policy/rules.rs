@@ -1,10 +1,10 @@
 //! Policies as OpenClaw builds them from config blocks, with the origin of every entry kept.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
+use crate::config::view::tools::{ListKind, ToolsScope};
 
 /// Where a policy entry came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -83,19 +83,12 @@ impl Policy {
     }
 }
 
-/// The string elements of a config list, each with the path of its element. Non-string elements
-/// are skipped: OpenClaw normalizes them to an empty name, which is dropped.
-pub fn list_entries(value: Option<&Value>, path: &KeyPath) -> Option<Vec<Entry>> {
-    let items = value?.as_array()?;
-    let entries = items
-        .iter()
-        .enumerate()
-        .filter_map(|(i, item)| {
-            let pattern = item.as_str()?;
-            Some(Entry { pattern: pattern.to_string(), source: Source::config(path.index(i)) })
-        })
-        .collect();
-    Some(entries)
+/// The entries of a config list (its string elements, each with its element's path).
+pub fn entries(items: Vec<(KeyPath, &str)>) -> Vec<Entry> {
+    items
+        .into_iter()
+        .map(|(path, pattern)| Entry { pattern: pattern.to_string(), source: Source::config(path) })
+        .collect()
 }
 
 /// The raw `{allow, alsoAllow, deny}` lists of one config scope.
@@ -104,20 +97,13 @@ pub struct ScopeLists {
     pub allow: Option<Vec<Entry>>,
     pub also_allow: Option<Vec<Entry>>,
     pub deny: Option<Vec<Entry>>,
-    /// True when `allow` or `alsoAllow` was an array, even an empty one.
-    pub also_allow_is_array: bool,
 }
 
 impl ScopeLists {
-    /// Reads `allow`, `alsoAllow` and `deny` from the object at `path` (missing object = nothing).
-    pub fn read(block: Option<&Value>, path: &KeyPath) -> Self {
-        let field = |name: &str| block.and_then(|b| b.get(name));
-        ScopeLists {
-            allow: list_entries(field("allow"), &path.key("allow")),
-            also_allow: list_entries(field("alsoAllow"), &path.key("alsoAllow")),
-            deny: list_entries(field("deny"), &path.key("deny")),
-            also_allow_is_array: field("alsoAllow").is_some_and(Value::is_array),
-        }
+    /// Reads `allow`, `alsoAllow` and `deny` of a tool-policy block (missing block = nothing).
+    pub fn read(scope: Option<&ToolsScope<'_>>) -> Self {
+        let list = |kind| scope.and_then(|s| s.list(kind)).map(entries);
+        ScopeLists { allow: list(ListKind::Allow), also_allow: list(ListKind::AlsoAllow), deny: list(ListKind::Deny) }
     }
 
     /// OpenClaw's config-block → runtime policy conversion (`pickSandboxToolPolicy`), used for
@@ -175,7 +161,12 @@ pub fn unique_entries<'a>(entries: impl Iterator<Item = &'a Entry>) -> Vec<Entry
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::config::view::located::Located;
+    use serde_json::{Value, json};
+
+    fn scope(value: &Value) -> ToolsScope<'_> {
+        ToolsScope(Located::new(KeyPath::keys(&["tools"]), value))
+    }
 
     fn patterns(policy: &Option<Policy>) -> (Option<Vec<String>>, Option<Vec<String>>) {
         let p = policy.as_ref().unwrap();
@@ -185,7 +176,7 @@ mod tests {
 
     #[test]
     fn also_allow_conversion_matches_openclaw() {
-        let read = |v: Value| ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"])).to_policy();
+        let read = |v: Value| ScopeLists::read(Some(&scope(&v))).to_policy();
         assert_eq!(read(json!({})), None);
         assert_eq!(patterns(&read(json!({"alsoAllow": ["browser"]}))).0.unwrap(), ["*", "browser"]);
         assert_eq!(patterns(&read(json!({"allow": [], "alsoAllow": ["x"]}))).0.unwrap(), ["*", "x"]);
@@ -197,7 +188,7 @@ mod tests {
     #[test]
     fn only_an_also_allow_alone_gets_the_implicit_star() {
         let star = |v: Value| {
-            let policy = ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"])).to_policy().unwrap();
+            let policy = ScopeLists::read(Some(&scope(&v))).to_policy().unwrap();
             policy.allow.unwrap().iter().find(|e| e.pattern == "*").map(Entry::is_implicit_star)
         };
         assert_eq!(star(json!({"alsoAllow": ["read"]})), Some(true));
@@ -209,7 +200,7 @@ mod tests {
     #[test]
     fn entries_remember_their_element_path() {
         let v = json!({"deny": ["read", 5, "exec"]});
-        let lists = ScopeLists::read(Some(&v), &KeyPath::keys(&["tools"]));
+        let lists = ScopeLists::read(Some(&scope(&v)));
         let deny = lists.deny.unwrap();
         assert_eq!(deny[1].pattern, "exec");
         assert_eq!(deny[1].source.config_path().unwrap().to_string(), "tools.deny[2]");

@@ -5,19 +5,11 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::matcher::{CompiledList, PluginGroups};
-use super::rules::{Entry, Policy, Source, list_entries, unique_entries};
-use super::session::AgentEntry;
-use crate::config::path::KeyPath;
+use super::rules::{Entry, Policy, Source, entries, unique_entries};
+pub use crate::config::view::sandbox::FieldSource;
+use crate::config::view::sandbox::{tool_list, tool_list_key};
+use crate::config::view::tools::{ListKind, ToolsScope};
 use crate::release::pack::VersionPack;
-
-/// Which layer a sandbox field came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FieldSource {
-    Agent,
-    Global,
-    Default,
-}
 
 /// The resolved sandbox policy plus where its lists came from, for fix-it hints.
 #[derive(Debug, Clone, Serialize)]
@@ -36,41 +28,27 @@ struct Field {
     source: FieldSource,
 }
 
-fn resolve_field(config: &Value, agent_tools: Option<&AgentEntry<'_>>, field: &str) -> Field {
-    let agent_path = agent_tools.map(|t| t.path.key("sandbox").key("tools").key(field));
-    if let Some(path) = agent_path
-        && let Some(entries) = list_entries(path.lookup(config), &path)
-    {
-        return Field { entries: Some(entries), source: FieldSource::Agent };
-    }
-    let global = KeyPath::keys(&["tools", "sandbox", "tools", field]);
-    match list_entries(global.lookup(config), &global) {
-        Some(entries) => Field { entries: Some(entries), source: FieldSource::Global },
-        None => Field { entries: None, source: FieldSource::Default },
-    }
+fn resolve_field(global: Option<&ToolsScope<'_>>, agent_tools: Option<&ToolsScope<'_>>, kind: ListKind) -> Field {
+    let (items, source) = tool_list(global, agent_tools, kind);
+    Field { entries: items.map(entries), source }
 }
 
 fn builtin(names: &[String], what: &str) -> Vec<Entry> {
     names.iter().map(|n| Entry { pattern: n.clone(), source: Source::builtin(what) }).collect()
 }
 
-fn field_key(pack: &VersionPack, source: FieldSource, field: &str) -> String {
-    match source {
-        FieldSource::Agent => format!("{}.tools.sandbox.tools.{field}", pack.sandbox.agent_key_prefix),
-        _ => format!("tools.sandbox.tools.{field}"),
-    }
-}
-
 /// Resolves the sandbox step's policy for an agent.
-pub fn resolve(pack: &VersionPack, config: &Value, agent_tools: Option<&AgentEntry<'_>>) -> SandboxPolicy {
+pub fn resolve(pack: &VersionPack, config: &Value, agent_tools: Option<&ToolsScope<'_>>) -> SandboxPolicy {
     let rules = &pack.sandbox;
-    let allow = resolve_field(config, agent_tools, "allow");
+    let global = ToolsScope::global(config);
+    let field = |kind| resolve_field(global.as_ref(), agent_tools, kind);
+    let allow = field(ListKind::Allow);
     let also = if rules.also_allow {
-        resolve_field(config, agent_tools, "alsoAllow")
+        field(ListKind::AlsoAllow)
     } else {
         Field { entries: None, source: FieldSource::Default }
     };
-    let deny = resolve_field(config, agent_tools, "deny");
+    let deny = field(ListKind::Deny);
     let also_entries = also.entries.clone().unwrap_or_default();
 
     let mut allow_list = match &allow.entries {
@@ -119,15 +97,16 @@ pub fn resolve(pack: &VersionPack, config: &Value, agent_tools: Option<&AgentEnt
     // The allow list is attributed to the most specific field that shaped it.
     let allow_source = [FieldSource::Agent, FieldSource::Global]
         .into_iter()
-        .flat_map(|layer| [(layer, &allow, "allow"), (layer, &also, "alsoAllow")])
+        .flat_map(|layer| [(layer, &allow, ListKind::Allow), (layer, &also, ListKind::AlsoAllow)])
         .find(|(layer, field, _)| field.source == *layer && field.entries.is_some())
-        .map_or((FieldSource::Default, "allow"), |(layer, _, name)| (layer, name));
+        .map_or((FieldSource::Default, ListKind::Allow), |(layer, _, kind)| (layer, kind));
+    let key = |source, kind| tool_list_key(&rules.agent_key_prefix, source, kind);
     SandboxPolicy {
         policy: Policy { allow: Some(allow_list), deny: Some(deny_list) },
         allow_source: allow_source.0,
-        allow_key: field_key(pack, allow_source.0, allow_source.1),
+        allow_key: key(allow_source.0, allow_source.1),
         deny_source: deny.source,
-        deny_key: field_key(pack, deny.source, "deny"),
+        deny_key: key(deny.source, ListKind::Deny),
     }
 }
 
@@ -157,11 +136,8 @@ mod tests {
         let pack = OpenClawVersion::V2026_9.policy();
         let config = json!({"tools": {"sandbox": {"tools": {"allow": ["read"]}}},
             "agents": {"entries": {"main": {"tools": {"sandbox": {"tools": {"deny": ["image"]}}}}}}});
-        let agent_tools = AgentEntry {
-            path: KeyPath::keys(&["agents", "entries", "main", "tools"]),
-            value: &config["agents"]["entries"]["main"]["tools"],
-        };
-        let resolved = resolve(pack, &config, Some(&agent_tools));
+        let agent = crate::config::view::agents::find_agent(&config, OpenClawVersion::V2026_9, "main");
+        let resolved = resolve(pack, &config, agent.and_then(|a| a.tools()).as_ref());
         assert_eq!(names(&resolved.policy.allow), ["read"]);
         assert_eq!(names(&resolved.policy.deny), ["image", "view_image"]);
         assert_eq!(resolved.deny_key, "agents.entries.*.tools.sandbox.tools.deny");

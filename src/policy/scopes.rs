@@ -1,22 +1,14 @@
 //! Choosing the config block that applies in a scope: `byProvider` keys, `toolsBySender` keys and
 //! channel group entries.
 
-use serde_json::Value;
-
 use super::context::SessionContext;
 use super::session::split_agent_key;
-use crate::OpenClawVersion;
 use crate::base::js::js_trim;
-use crate::config::path::KeyPath;
+use crate::config::view::channels::{self, GroupEntry};
 use crate::config::view::ids::normalize_channel;
-use crate::release::pack::{DuplicateKeyRule, ModelIdPrefix, VersionPack};
-
-/// A config block chosen for a scope, with its path.
-#[derive(Debug, Clone)]
-pub struct Block<'a> {
-    pub path: KeyPath,
-    pub value: &'a Value,
-}
+use crate::config::view::located::Located;
+use crate::config::view::tools::ToolsScope;
+use crate::release::pack::{DuplicateKeyRule, GroupIdSource, ModelIdPrefix, VersionPack};
 
 fn lower_trim(s: &str) -> String {
     js_trim(s).to_lowercase()
@@ -25,12 +17,12 @@ fn lower_trim(s: &str) -> String {
 /// The `byProvider` entry for a run's provider and model (`resolveProviderToolPolicy`).
 pub fn provider_block<'a>(
     pack: &VersionPack,
-    by_provider: Option<Block<'a>>,
+    by_provider: Option<Located<'a>>,
     provider: Option<&str>,
     model: Option<&str>,
-) -> Option<Block<'a>> {
+) -> Option<ToolsScope<'a>> {
     let by_provider = by_provider?;
-    let map = by_provider.value.as_object()?;
+    by_provider.as_object()?;
     let provider = lower_trim(provider?);
     if provider.is_empty() {
         return None;
@@ -51,15 +43,15 @@ pub fn provider_block<'a>(
             _ => whole,
         }
     };
-    let find = |wanted: &str| -> Option<(&String, &'a Value)> {
-        let mut hits = map.iter().filter(|(k, v)| v.is_object() && normalize_key(k) == wanted);
-        match rules.duplicate_keys {
-            DuplicateKeyRule::Last => hits.next_back(),
+    let find = |wanted: &str| -> Option<Located<'a>> {
+        let mut hits = by_provider.members().filter(|(k, v)| v.value.is_object() && normalize_key(k) == wanted);
+        let hit = match rules.duplicate_keys {
+            DuplicateKeyRule::Last => hits.last(),
             DuplicateKeyRule::First => hits.next(),
-        }
+        };
+        hit.map(|(_, entry)| entry)
     };
-    let (key, value) = model_key.as_deref().and_then(find).or_else(|| find(&provider))?;
-    Some(Block { path: by_provider.path.key(key), value })
+    model_key.as_deref().and_then(find).or_else(|| find(&provider)).map(ToolsScope)
 }
 
 /// The sender facts used for `toolsBySender` matching, normalized once.
@@ -126,27 +118,12 @@ fn parse_sender_key(pack: &VersionPack, raw: &str) -> SenderKey {
     SenderKey::Typed("id", value.strip_prefix('@').unwrap_or(&value).to_string())
 }
 
-/// Keys of a `toolsBySender` map that are legacy unprefixed ids (OpenClaw warns about them).
-pub fn legacy_sender_keys(pack: &VersionPack, map: &Value) -> Vec<String> {
-    let Some(map) = map.as_object() else {
-        return Vec::new();
-    };
-    map.keys()
-        .filter(|k| {
-            let lowered = k.to_ascii_lowercase();
-            k.trim() != "*" && !pack.tools_by_sender.key_prefixes.iter().any(|p| lowered.starts_with(&format!("{p}:")))
-        })
-        .cloned()
-        .collect()
-}
-
 /// The first `toolsBySender` entry matching the sender, in OpenClaw's fixed order.
-pub fn sender_block<'a>(pack: &VersionPack, map: Option<Block<'a>>, sender: &Sender) -> Option<Block<'a>> {
-    let map_block = map?;
-    let object = map_block.value.as_object()?;
-    let keys: Vec<(&String, SenderKey, &'a Value)> =
-        object.iter().filter(|(_, v)| !v.is_null()).map(|(k, v)| (k, parse_sender_key(pack, k), v)).collect();
-    let hit = |wanted: &SenderKey| keys.iter().find(|(_, key, _)| key == wanted);
+pub fn sender_block<'a>(pack: &VersionPack, map: Option<Located<'a>>, sender: &Sender) -> Option<ToolsScope<'a>> {
+    let map = map?;
+    let keys: Vec<(SenderKey, Located<'a>)> =
+        map.members().filter(|(_, v)| !v.value.is_null()).map(|(k, v)| (parse_sender_key(pack, k), v)).collect();
+    let hit = |wanted: &SenderKey| keys.iter().find(|(key, _)| key == wanted);
     let ids: Vec<String> = sender
         .id
         .iter()
@@ -164,8 +141,7 @@ pub fn sender_block<'a>(pack: &VersionPack, map: Option<Block<'a>>, sender: &Sen
     order.extend(sender.username.iter().map(|v| SenderKey::Typed("username", v.clone())));
     order.extend(sender.name.iter().map(|v| SenderKey::Typed("name", v.clone())));
     order.push(SenderKey::Wildcard);
-    let (key, _, value) = order.iter().find_map(hit)?;
-    Some(Block { path: map_block.path.key(key), value })
+    order.iter().find_map(hit).map(|(_, entry)| ToolsScope(entry.clone()))
 }
 
 /// Where a group conversation's tool policy comes from.
@@ -213,21 +189,21 @@ fn dedupe(items: Vec<String>) -> Vec<String> {
 }
 
 /// Works out the group scope of a session, or `None` when it is not a group conversation.
-pub fn group_scope(version: OpenClawVersion, session_key: &str, ctx: &SessionContext) -> Option<GroupScope> {
+pub fn group_scope(pack: &VersionPack, session_key: &str, ctx: &SessionContext) -> Option<GroupScope> {
     let from_key = group_key_parts(strip_thread(session_key));
     let from_spawner = ctx.spawned_by.as_deref().and_then(|k| group_key_parts(strip_thread(k)));
     let provider = ctx.message_provider.as_deref().map(normalize_channel).filter(|c| !c.is_empty());
     let caller_group = ctx.group_id.as_deref().map(str::trim).filter(|g| !g.is_empty());
     let key_channel = from_key.or(from_spawner).map(|(c, _, _)| normalize_channel(c));
-    match version {
-        OpenClawVersion::V2026_9 => {
+    match pack.group_ids {
+        GroupIdSource::SessionKey => {
             // Only server-derived ids count: a caller-supplied group id that the session key does not
             // imply is dropped as untrusted, and one it does imply adds nothing new.
             let candidates = from_key.or(from_spawner).map(|(_, _, id)| candidate_ids(id)).unwrap_or_default();
             let channel = key_channel.or(provider)?;
             (!candidates.is_empty()).then_some(GroupScope { channel, candidates })
         }
-        OpenClawVersion::V2026_2 => {
+        GroupIdSource::CallerFirst => {
             // The caller's group id is trusted as is. A forum topic (`<chat>:topic:<t>…`) maps to
             // its chat; nothing else (such as `:sender:`) is expanded.
             let raw = caller_group
@@ -246,44 +222,31 @@ pub fn group_scope(version: OpenClawVersion, session_key: &str, ctx: &SessionCon
 /// The configured group entry for a scope: the first candidate with an exact key, else `*`.
 /// Returns `(selected, wildcard)` so the caller can fall back from one to the other.
 pub fn group_entries<'a>(
-    config: &'a Value,
+    config: &'a serde_json::Value,
     scope: &GroupScope,
     account: Option<&str>,
-) -> (Option<Block<'a>>, Option<Block<'a>>) {
-    let channel_path = KeyPath::keys(&["channels"]).key(&scope.channel);
-    let account_groups = account.and_then(|a| {
-        let path = channel_path.key("accounts").key(a).key("groups");
-        path.lookup(config).filter(|g| g.is_object()).map(|g| (path, g))
-    });
-    let groups = account_groups.or_else(|| {
-        let path = channel_path.key("groups");
-        path.lookup(config).filter(|g| g.is_object()).map(|g| (path, g))
-    });
-    let Some((groups_path, groups)) = groups else {
+) -> (Option<GroupEntry<'a>>, Option<GroupEntry<'a>>) {
+    let Some(groups) = channels::group_map(config, &scope.channel, account) else {
         return (None, None);
     };
-    let map = groups.as_object().expect("filtered to objects");
-    let selected = scope
-        .candidates
-        .iter()
-        .find_map(|id| map.get_key_value(id.as_str()))
-        .map(|(k, v)| Block { path: groups_path.key(k), value: v });
-    let wildcard = map.get_key_value("*").map(|(k, v)| Block { path: groups_path.key(k), value: v });
+    let selected = scope.candidates.iter().find_map(|id| groups.member(id)).map(GroupEntry);
+    let wildcard = groups.member("*").map(GroupEntry);
     (selected, wildcard)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use crate::OpenClawVersion;
+    use crate::config::path::KeyPath;
+    use serde_json::{Value, json};
 
     fn pack() -> &'static VersionPack {
         OpenClawVersion::V2026_9.policy()
     }
 
-    fn block(value: &Value, path: &[&str]) -> Option<Block<'static>> {
-        let leaked: &'static Value = Box::leak(Box::new(value.clone()));
-        Some(Block { path: KeyPath::keys(path), value: leaked })
+    fn block<'a>(value: &'a Value, path: &[&str]) -> Option<Located<'a>> {
+        Some(Located::new(KeyPath::keys(path), value))
     }
 
     #[test]
@@ -334,13 +297,13 @@ mod tests {
     #[test]
     fn group_candidates_from_session_keys() {
         let ctx = SessionContext::default();
-        let scope = group_scope(OpenClawVersion::V2026_9, "agent:main:telegram:group:-100:topic:7", &ctx).unwrap();
+        let scope = group_scope(pack(), "agent:main:telegram:group:-100:topic:7", &ctx).unwrap();
         assert_eq!(scope.channel, "telegram");
         assert_eq!(scope.candidates, ["-100:topic:7", "-100"]);
         let untrusted = SessionContext { group_id: Some("-100".into()), ..Default::default() };
-        assert!(group_scope(OpenClawVersion::V2026_9, "agent:main:main", &untrusted).is_none());
+        assert!(group_scope(pack(), "agent:main:main", &untrusted).is_none());
         let with_provider = SessionContext { message_provider: Some("telegram".into()), ..untrusted };
-        let seed = group_scope(OpenClawVersion::V2026_2, "agent:main:main", &with_provider).unwrap();
+        let seed = group_scope(OpenClawVersion::V2026_2.policy(), "agent:main:main", &with_provider).unwrap();
         assert_eq!(seed.candidates, ["-100"]);
     }
 }

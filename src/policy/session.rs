@@ -7,20 +7,18 @@ use serde_json::Value;
 use super::context::{SandboxChoice, SessionContext};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::config::view::ids::{normalize_agent_id, normalizes_to};
+use crate::config::view::agents::{self, AgentDefaults, AgentEntry, DefaultAgent};
+use crate::config::view::ids::normalize_agent_id;
+use crate::config::view::sandbox::{self as sandbox_view, SandboxSetting};
+use crate::config::view::session::SessionScopes;
+use crate::config::view::tools::ToolsScope;
+use crate::release::pack::{OwnerCondition, SessionKeyAgent};
 
 /// A session fact the answer depended on that the user did not give, so the tool assumed it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Assumption {
     pub fact: String,
     pub assumed: String,
-}
-
-/// An agent entry found in the roster.
-#[derive(Debug, Clone)]
-pub struct AgentEntry<'a> {
-    pub path: KeyPath,
-    pub value: &'a Value,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -52,12 +50,12 @@ pub struct Session<'a> {
     /// The agent's roster entry, if the agent is configured.
     pub agent: Option<AgentEntry<'a>>,
     /// The agent's `tools` block: the entry's, or `agents.defaults.tools` when there is no roster.
-    pub agent_tools: Option<AgentEntry<'a>>,
+    pub agent_tools: Option<ToolsScope<'a>>,
     pub session_key: String,
     pub sandbox: SandboxState,
     /// The `tools` block whose `sandbox.tools` shape the sandbox step: the sandbox agent's (see
     /// `SandboxRules::follows_session_key_agent`), usually the same as `agent_tools`.
-    pub sandbox_agent_tools: Option<AgentEntry<'a>>,
+    pub sandbox_agent_tools: Option<ToolsScope<'a>>,
     pub depth: u32,
     pub max_spawn_depth: u32,
     pub role: SubagentRole,
@@ -78,26 +76,9 @@ pub enum SessionError {
     NoDefaultAgent { configured: String },
 }
 
-/// The first roster entry whose id normalizes to `agent_id`, for a single lookup (what
-/// [`Roster::find`] answers; this scans without building the roster).
-pub fn find_agent<'a>(config: &'a Value, version: OpenClawVersion, agent_id: &str) -> Option<AgentEntry<'a>> {
-    let agents = config.get("agents");
-    if version == OpenClawVersion::V2026_9
-        && let Some(entries) = agents.and_then(|a| a.get("entries")).and_then(Value::as_object)
-    {
-        let (key, value) = entries.iter().find(|(key, _)| normalizes_to(key, agent_id))?;
-        return Some(AgentEntry { path: KeyPath::keys(&["agents", "entries", key]), value });
-    }
-    let list = agents.and_then(|a| a.get("list")).and_then(Value::as_array)?;
-    let id = |v: &'a Value| v.get("id").and_then(Value::as_str).unwrap_or("");
-    let (index, value) = list.iter().enumerate().find(|(_, v)| normalizes_to(id(v), agent_id))?;
-    Some(AgentEntry { path: KeyPath::keys(&["agents", "list"]).index(index), value })
-}
-
 /// `agents.defaults.subagents.maxSpawnDepth`, or the release's default.
 pub fn max_spawn_depth(config: &Value, version: OpenClawVersion) -> u32 {
-    let configured =
-        KeyPath::keys(&["agents", "defaults", "subagents", "maxSpawnDepth"]).lookup(config).and_then(Value::as_f64);
+    let configured = AgentDefaults::of(config).max_spawn_depth();
     configured.map_or(version.policy().subagents.default_max_spawn_depth, |m| m.floor().max(1.0) as u32)
 }
 
@@ -105,90 +86,35 @@ pub fn max_spawn_depth(config: &Value, version: OpenClawVersion) -> u32 {
 /// (a scan of the whole roster per session made a fleet's sessions quadratic in its agents).
 #[derive(Debug, Clone)]
 pub struct Roster<'a> {
-    /// Normalized id → the first entry with that id, as a scan in roster order finds it.
-    by_id: std::collections::HashMap<String, AgentEntry<'a>>,
-    len: usize,
+    agents: agents::Roster<'a>,
     /// What plugin auto-enable reads from every agent, gathered on first use.
     config_use: std::sync::OnceLock<std::sync::Arc<super::auto_enable::ConfigUse>>,
 }
 
 impl<'a> Roster<'a> {
     pub fn new(config: &'a Value, version: OpenClawVersion) -> Self {
-        let entries = roster(config, version);
-        let len = entries.len();
-        let mut by_id = std::collections::HashMap::with_capacity(len);
-        for entry in entries {
-            by_id.entry(entry_id(&entry)).or_insert(entry);
-        }
-        Roster { by_id, len, config_use: std::sync::OnceLock::new() }
+        Roster { agents: agents::Roster::new(config, version), config_use: std::sync::OnceLock::new() }
     }
 
     /// The entry of `agent_id` (normalized), if the agent is configured.
     pub fn find(&self, agent_id: &str) -> Option<&AgentEntry<'a>> {
-        self.by_id.get(agent_id)
+        self.agents.find(agent_id)
     }
 
     pub fn len(&self) -> usize {
-        self.len
+        self.agents.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.len == 0
+        self.agents.is_empty()
     }
 }
 
-/// The agent roster: `agents.entries` wins over the legacy `agents.list`.
-pub fn roster(config: &Value, version: OpenClawVersion) -> Vec<AgentEntry<'_>> {
-    let agents = config.get("agents");
-    if version == OpenClawVersion::V2026_9
-        && let Some(entries) = agents.and_then(|a| a.get("entries")).and_then(Value::as_object)
-    {
-        let base = KeyPath::keys(&["agents", "entries"]);
-        return entries.iter().map(|(k, v)| AgentEntry { path: base.key(k), value: v }).collect();
-    }
-    let Some(list) = agents.and_then(|a| a.get("list")).and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    let base = KeyPath::keys(&["agents", "list"]);
-    list.iter().enumerate().map(|(i, v)| AgentEntry { path: base.index(i), value: v }).collect()
-}
-
-/// The id an entry stands for: its key in `agents.entries`, its `id` field in `agents.list`.
-pub fn entry_id(entry: &AgentEntry<'_>) -> String {
-    match entry.path.segments().last() {
-        Some(crate::config::path::PathSeg::Key(key)) => normalize_agent_id(key),
-        _ => normalize_agent_id(entry.value.get("id").and_then(Value::as_str).unwrap_or("")),
-    }
-}
-
-fn has_roster_property(config: &Value, version: OpenClawVersion) -> bool {
-    let agents = config.get("agents");
-    let has = |k: &str| agents.and_then(|a| a.get(k)).is_some();
-    has("list") || (version == OpenClawVersion::V2026_9 && has("entries"))
-}
-
+/// The default agent, or the error the release gives when it cannot pick one.
 fn default_agent_id(config: &Value, version: OpenClawVersion) -> Result<String, SessionError> {
-    match version {
-        OpenClawVersion::V2026_2 => {
-            let entries = roster(config, version);
-            let marked = entries.iter().find(|e| e.value.get("default").and_then(Value::as_bool) == Some(true));
-            Ok(marked.or(entries.first()).map(entry_id).unwrap_or_else(|| "main".into()))
-        }
-        // 2026.9 retired the `default: true` marker (the loader strips it): only the system agent
-        // or a single-agent roster select an agent implicitly.
-        OpenClawVersion::V2026_9 => {
-            let system = KeyPath::keys(&["agents", "defaults", "systemAgent", "agentId"]).lookup(config);
-            if let Some(id) = system.and_then(Value::as_str) {
-                return Ok(normalize_agent_id(id));
-            }
-            match roster(config, version).as_slice() {
-                [] => Ok("main".into()),
-                [only] => Ok(entry_id(only)),
-                many => Err(SessionError::NoDefaultAgent {
-                    configured: many.iter().map(entry_id).collect::<Vec<_>>().join(", "),
-                }),
-            }
-        }
+    match agents::default_agent(config, version) {
+        DefaultAgent::Agent(id) => Ok(id),
+        DefaultAgent::Undecided(configured) => Err(SessionError::NoDefaultAgent { configured: configured.join(", ") }),
     }
 }
 
@@ -212,7 +138,7 @@ pub fn is_subagent_key(key: &str) -> bool {
 /// The number of `subagent:` segments in a session key. 2026.2 derives depth only from keys with
 /// an `agent:` prefix; a bare `subagent:x` key is a sub-agent of depth 0 there.
 pub fn key_depth(key: &str, version: OpenClawVersion) -> u32 {
-    if !is_subagent_key(key) || (version == OpenClawVersion::V2026_2 && !key.starts_with("agent:")) {
+    if !is_subagent_key(key) || (version.policy().subagents.depth_needs_agent_prefix && !key.starts_with("agent:")) {
         return 0;
     }
     let tail = split_agent_key(key).map_or(key, |(_, tail)| tail);
@@ -260,13 +186,13 @@ impl<'a> Session<'a> {
             }
             (Some(id), _) => id,
             // 2026.9 needs an explicit owner in a multi-agent roster even when the key names one.
-            (None, Some(id)) if version == OpenClawVersion::V2026_2 || roster.len() < 2 => id,
+            (None, Some(id)) if pack.agents.session_key_agent == SessionKeyAgent::Always || roster.len() < 2 => id,
             (None, _) => default_agent_id(config, version)?,
         };
 
         let entry_of = |id: &str| roster.find(id).cloned();
         let agent = entry_of(&agent_id);
-        let agent_tools = tools_block(config, version, &agent);
+        let agent_tools = agents::agent_tools(config, version, agent.as_ref());
 
         let session_key = match ctx.session_key.as_deref().map(str::trim).filter(|k| !k.is_empty()) {
             Some(key) => key.to_string(),
@@ -291,8 +217,8 @@ impl<'a> Session<'a> {
             None => default_agent_id(config, version)?,
         };
         let sandbox_agent = entry_of(&sandbox_agent_id);
-        let sandbox_agent_tools = tools_block(config, version, &sandbox_agent);
-        let sandbox = sandbox_state(config, &sandbox_agent, &sandbox_agent_id, &session_key, ctx.sandbox);
+        let sandbox_agent_tools = agents::agent_tools(config, version, sandbox_agent.as_ref());
+        let sandbox = sandbox_state(config, sandbox_agent.as_ref(), &sandbox_agent_id, &session_key, ctx.sandbox);
         let depth = key_depth(&session_key, version);
         let max_spawn_depth = max_spawn_depth(config, version);
         let role = match depth {
@@ -303,14 +229,14 @@ impl<'a> Session<'a> {
         };
         if ctx.sender_is_owner.is_none() {
             let assumed = match pack.owner_only.applies_when {
-                crate::release::pack::OwnerCondition::SenderIsOwnerFalse => {
-                    "the owner (2026.9 treats an unknown sender as the owner)"
+                OwnerCondition::SenderIsOwnerFalse => {
+                    format!("the owner ({version} treats an unknown sender as the owner)")
                 }
-                crate::release::pack::OwnerCondition::SenderIsOwnerNotTrue => {
-                    "not the owner (2026.2 treats an unknown sender as a non-owner)"
+                OwnerCondition::SenderIsOwnerNotTrue => {
+                    format!("not the owner ({version} treats an unknown sender as a non-owner)")
                 }
             };
-            assumptions.push(Assumption { fact: "sender".into(), assumed: assumed.into() });
+            assumptions.push(Assumption { fact: "sender".into(), assumed });
         }
         if ctx.model_provider.is_none() {
             assumptions.push(Assumption {
@@ -337,49 +263,24 @@ impl<'a> Session<'a> {
     }
 }
 
-/// An agent's `tools` block: its entry's, or `agents.defaults.tools` when there is no roster.
-fn tools_block<'a>(
-    config: &'a Value,
-    version: OpenClawVersion,
-    agent: &Option<AgentEntry<'a>>,
-) -> Option<AgentEntry<'a>> {
-    match agent {
-        Some(entry) => entry.value.get("tools").map(|tools| AgentEntry { path: entry.path.key("tools"), value: tools }),
-        None if !has_roster_property(config, version) => {
-            let path = KeyPath::keys(&["agents", "defaults", "tools"]);
-            path.lookup(config).map(|tools| AgentEntry { path, value: tools })
-        }
-        None => None,
-    }
-}
-
 /// Sandbox mode and whether this session is sandboxed (`resolveSandboxRuntimeStatus`).
 fn sandbox_state(
     config: &Value,
-    agent: &Option<AgentEntry<'_>>,
+    agent: Option<&AgentEntry<'_>>,
     agent_id: &str,
     session_key: &str,
     choice: SandboxChoice,
 ) -> SandboxState {
-    let agent_field = |field: &str| {
-        let entry = agent.as_ref()?;
-        let path = entry.path.key("sandbox").key(field);
-        path.lookup(config).and_then(Value::as_str).map(|v| (v.to_string(), path))
-    };
-    let default_field = |field: &str| {
-        let path = KeyPath::keys(&["agents", "defaults", "sandbox", field]);
-        path.lookup(config).and_then(Value::as_str).map(|v| (v.to_string(), path))
-    };
-    let (mode, mode_path) = match agent_field("mode").or_else(|| default_field("mode")) {
+    let setting = |which| sandbox_view::setting(config, agent, which).map(|(value, path)| (value.to_string(), path));
+    let (mode, mode_path) = match setting(SandboxSetting::Mode) {
         Some((mode, path)) => (mode, Some(path)),
         None => ("off".to_string(), None),
     };
-    let (workspace_access, workspace_access_path) =
-        match agent_field("workspaceAccess").or_else(|| default_field("workspaceAccess")) {
-            Some((access, path)) => (access, Some(path)),
-            None => ("none".to_string(), None),
-        };
-    let global_scope = KeyPath::keys(&["session", "scope"]).lookup(config).and_then(Value::as_str) == Some("global");
+    let (workspace_access, workspace_access_path) = match setting(SandboxSetting::WorkspaceAccess) {
+        Some((access, path)) => (access, Some(path)),
+        None => ("none".to_string(), None),
+    };
+    let global_scope = SessionScopes::read(config).global;
     let main_session_key = if global_scope { "global".to_string() } else { format!("agent:{agent_id}:main") };
     let comparable = comparable_session_key(session_key, agent_id, &main_session_key);
     let by_config = match mode.as_str() {
@@ -457,11 +358,15 @@ mod tests {
             "list": [{"id": "A"}, {"id": "a"}, {"id": " b "}]}});
         for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
             for id in ["work", "my-agent", "x", "a", "b", "nobody"] {
-                let scanned = roster(&config, version).into_iter().find(|e| entry_id(e) == id);
+                let scanned = agents::roster(&config, version).into_iter().find(|e| e.id() == id);
                 let indexed = Roster::new(&config, version).find(id).cloned();
-                assert_eq!(indexed.map(|e| e.path), scanned.as_ref().map(|e| e.path.clone()), "{version:?} {id}");
-                let found = find_agent(&config, version, id);
-                assert_eq!(found.map(|e| e.path), scanned.map(|e| e.path), "{version:?} {id}");
+                assert_eq!(
+                    indexed.map(|e| e.path.clone()),
+                    scanned.as_ref().map(|e| e.path.clone()),
+                    "{version:?} {id}"
+                );
+                let found = agents::find_agent(&config, version, id);
+                assert_eq!(found.map(|e| e.path.clone()), scanned.map(|e| e.path.clone()), "{version:?} {id}");
             }
         }
     }

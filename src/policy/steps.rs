@@ -5,12 +5,14 @@ use serde_json::Value;
 
 use super::context::SessionContext;
 use super::matcher::expand_static_groups;
-use super::rules::{Entry, Policy, ScopeLists, Source, list_entries, unique_entries};
+use super::rules::{Entry, Policy, ScopeLists, Source, entries, unique_entries};
 use super::sandbox::{self, SandboxPolicy};
-use super::scopes::{self, Block, Sender};
+use super::scopes::{self, Sender};
 use super::session::{Session, SubagentRole};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::channels::GroupEntry;
+use crate::config::view::tools::{ListKind, ToolsScope};
 use crate::release::pack::{OwnerCondition, OwnerOnlyPlacement, VersionPack};
 
 /// The kind of a pipeline step; the order of the variants is the pipeline order.
@@ -59,18 +61,8 @@ pub struct BuiltSteps {
     pub sandbox: Option<SandboxPolicy>,
 }
 
-fn block<'a>(config: &'a Value, path: KeyPath) -> Option<Block<'a>> {
-    path.lookup(config).map(|value| Block { path, value })
-}
-
-fn child<'a>(parent: &Option<Block<'a>>, key: &str) -> Option<Block<'a>> {
-    let parent = parent.as_ref()?;
-    parent.value.get(key).map(|value| Block { path: parent.path.key(key), value })
-}
-
-fn scope_policy(block: &Option<Block<'_>>) -> Option<Policy> {
-    let block = block.as_ref()?;
-    ScopeLists::read(Some(block.value), &block.path).to_policy()
+fn scope_policy(scope: &Option<ToolsScope<'_>>) -> Option<Policy> {
+    ScopeLists::read(scope.as_ref()).to_policy()
 }
 
 /// `profile ∪ alsoAllow`, or nothing when the profile is unset or has no allow list.
@@ -90,31 +82,29 @@ fn profile_policy(
     Some((name.to_string(), Policy { allow: Some(merged), deny: None }, allow.to_vec()))
 }
 
-fn profile_of<'a>(tools: &Option<Block<'a>>) -> Option<(&'a str, KeyPath)> {
-    let tools = tools.as_ref()?;
-    let value = tools.value.get("profile")?.as_str()?;
-    Some((value, tools.path.key("profile")))
+fn profile_of<'a>(tools: &Option<ToolsScope<'a>>) -> Option<(&'a str, KeyPath)> {
+    tools.as_ref()?.profile()
 }
 
-fn also_allow_of(tools: &Option<Block<'_>>) -> Option<Vec<Entry>> {
-    let tools = tools.as_ref()?;
-    list_entries(tools.value.get("alsoAllow"), &tools.path.key("alsoAllow"))
+fn also_allow_of(tools: &Option<ToolsScope<'_>>) -> Option<Vec<Entry>> {
+    tools.as_ref()?.list(ListKind::AlsoAllow).map(entries)
 }
 
 /// Builds the steps that carry a policy for this session, in pipeline order.
 pub fn build<'a>(
     version: OpenClawVersion,
     config: &'a Value,
-    session: &Session<'_>,
+    session: &Session<'a>,
     ctx: &SessionContext,
 ) -> BuiltSteps {
     let pack = version.policy();
-    let global = block(config, KeyPath::keys(&["tools"]));
-    let agent = session.agent_tools.as_ref().map(|a| Block { path: a.path.clone(), value: a.value });
+    let global = ToolsScope::global(config);
+    let agent = session.agent_tools.clone();
     let provider = ctx.model_provider.as_deref();
     let model = ctx.model_id.as_deref();
-    let global_provider = scopes::provider_block(pack, child(&global, "byProvider"), provider, model);
-    let agent_provider = scopes::provider_block(pack, child(&agent, "byProvider"), provider, model);
+    let by_provider = |scope: &Option<ToolsScope<'a>>| scope.as_ref().and_then(ToolsScope::by_provider);
+    let global_provider = scopes::provider_block(pack, by_provider(&global), provider, model);
+    let agent_provider = scopes::provider_block(pack, by_provider(&agent), provider, model);
 
     let mut steps = Vec::new();
     let mut push = |kind, label: String, policy: Option<Policy>, scope: Option<KeyPath>, suppress: Vec<String>| {
@@ -195,24 +185,27 @@ pub fn build<'a>(
     );
 
     // Steps 7–8: group and sender policy.
-    let group_scope = scopes::group_scope(version, &session.session_key, ctx);
+    let group_scope = scopes::group_scope(pack, &session.session_key, ctx);
     let sender_channel = scopes::session_channel(&session.session_key)
         .or_else(|| ctx.message_provider.as_deref().map(crate::config::view::ids::normalize_channel));
     let sender = Sender::from_context(ctx, sender_channel);
     let group_block = group_scope.as_ref().and_then(|scope| {
         let (selected, wildcard) = scopes::group_entries(config, scope, ctx.account_id.as_deref());
-        let from_entry = |entry: &Option<Block<'a>>| -> Option<Block<'a>> {
-            scopes::sender_block(pack, child(entry, "toolsBySender"), &sender).or_else(|| child(entry, "tools"))
+        let from_entry = |entry: &Option<GroupEntry<'a>>| -> Option<ToolsScope<'a>> {
+            let entry = entry.as_ref()?;
+            scopes::sender_block(pack, entry.tools_by_sender(), &sender).or_else(|| entry.tools())
         };
         from_entry(&selected).or_else(|| from_entry(&wildcard))
     });
-    push(StepKind::Group, "group tools.allow".into(), scope_policy(&group_block), group_block.map(|b| b.path), vec![]);
+    let group_path = group_block.as_ref().map(|b| b.path.clone());
+    push(StepKind::Group, "group tools.allow".into(), scope_policy(&group_block), group_path, vec![]);
 
     if pack.tools_by_sender.scopes.iter().any(|s| s == "global") {
         let webchat_owner = ctx.sender_is_owner != Some(false) && sender.channel.as_deref() == Some("webchat");
         if !webchat_owner {
-            let sender_block = scopes::sender_block(pack, child(&agent, "toolsBySender"), &sender)
-                .or_else(|| scopes::sender_block(pack, child(&global, "toolsBySender"), &sender));
+            let by_sender = |scope: &Option<ToolsScope<'a>>| scope.as_ref().and_then(ToolsScope::tools_by_sender);
+            let sender_block = scopes::sender_block(pack, by_sender(&agent), &sender)
+                .or_else(|| scopes::sender_block(pack, by_sender(&global), &sender));
             let scope = sender_block.as_ref().map(|b| b.path.clone());
             push(StepKind::Sender, "tools.toolsBySender".into(), scope_policy(&sender_block), scope, vec![]);
         }
@@ -266,8 +259,7 @@ fn builtin_entries(names: &[String], what: &str) -> Vec<Entry> {
 /// The sub-agent step: built-in denies by role plus `tools.subagents.tools`.
 fn subagent_policy(pack: &VersionPack, config: &Value, role: SubagentRole) -> Policy {
     let rules = &pack.subagents;
-    let base = KeyPath::keys(&["tools", "subagents", "tools"]);
-    let lists = ScopeLists::read(base.lookup(config), &base);
+    let lists = ScopeLists::read(ToolsScope::global(config).and_then(|t| t.subagent_tools()).as_ref());
     let mut defaults = builtin_entries(&rules.always_deny, "sub-agent deny list");
     if role == SubagentRole::Leaf {
         defaults.extend(builtin_entries(&rules.leaf_deny, "leaf sub-agent deny list"));

@@ -9,6 +9,7 @@ use super::Removal;
 use super::inventory::Inventory;
 use super::rules::Entry;
 use super::steps::Step;
+use crate::config::view::plugins::mcp_server_names;
 use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
 /// The names the pipeline starts from, split into core and plugin tools.
@@ -68,10 +69,7 @@ fn names_present_core(pack: &VersionPack, entry: &str, input: &InputNames) -> bo
 
 /// Safe MCP server prefixes (`<server>__`) declared in `mcp.servers`.
 fn mcp_prefixes(config: &Value) -> Vec<String> {
-    let Some(servers) = config.pointer("/mcp/servers").and_then(Value::as_object) else {
-        return Vec::new();
-    };
-    servers.keys().map(|name| format!("{}__", safe_mcp_name(name)).to_lowercase()).collect()
+    mcp_server_names(config).into_iter().map(|name| format!("{}__", safe_mcp_name(name)).to_lowercase()).collect()
 }
 
 /// OpenClaw's MCP server name sanitizing: `[A-Za-z0-9_-]` kept, others `-`, must start with a

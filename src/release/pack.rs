@@ -41,6 +41,17 @@ pub struct VersionPack {
     /// 2026.2 builds `image` without `agents.defaults.imageModel` when it can pair a vision model
     /// with the provider credentials it finds.
     pub image_model_pairing: Option<ImageModelPairing>,
+    /// How the release reads the agent roster and picks a session's agent.
+    pub agents: AgentRules,
+    /// Where a group conversation's candidate group ids come from.
+    pub group_ids: GroupIdSource,
+    /// The core tools the release's tool builder constructs, in its order, each group with the
+    /// condition under which it is built (`createOpenClawCodingTools` + `createOpenClawTools`).
+    pub core_tools: Vec<CoreToolGroup>,
+    /// How bundled plugins load and which of their tools are selected.
+    pub plugin_loading: PluginLoadingRules,
+    /// What happens to a tool call after tool policy: loop detection, hooks, exec approvals.
+    pub tool_calls: ToolCallRules,
     #[serde(skip)]
     groups: Vec<(String, Vec<String>)>,
 }
@@ -107,6 +118,203 @@ pub struct SubagentRules {
     pub leaf_deny: Vec<String>,
     /// 2026.2: names in `tools.subagents.tools.allow|alsoAllow` are taken out of the default deny.
     pub allow_removes_from_default_deny: bool,
+    /// 2026.2 derives the spawn depth only from session keys with an `agent:` prefix: a bare
+    /// `subagent:x` key is a sub-agent of depth 0 there.
+    pub depth_needs_agent_prefix: bool,
+}
+
+/// How the release reads the agent roster and picks a session's agent.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AgentRules {
+    /// Where the roster is written, most preferred first: the first form present with its
+    /// expected type is the roster (2026.9 reads `agents.entries`, then the legacy `agents.list`).
+    pub roster: Vec<RosterForm>,
+    /// How the agent of a session without an explicit agent is chosen.
+    pub default_agent: DefaultAgentRule,
+    /// When the agent named by a session key (`agent:<id>:…`) owns a session for which no agent
+    /// was given.
+    pub session_key_agent: SessionKeyAgent,
+}
+
+/// A way of writing the agent roster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum RosterForm {
+    /// `agents.entries`: an object keyed by agent id.
+    Entries,
+    /// `agents.list`: an array of entries with an `id` field.
+    List,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DefaultAgentRule {
+    /// The entry marked `default: true`, else the first entry, else `main` (2026.2).
+    MarkedOrFirst,
+    /// `agents.defaults.systemAgent.agentId`, else the only entry, else `main` for an empty
+    /// roster; several entries without a system agent have no default (2026.9, whose loader
+    /// strips the `default: true` marker).
+    SystemAgentOrOnlyEntry,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SessionKeyAgent {
+    /// The session key's agent always owns the session (2026.2).
+    Always,
+    /// Only in a roster of at most one agent: a multi-agent roster needs an explicit owner even
+    /// when the key names one (2026.9).
+    SingleAgentRoster,
+}
+
+/// Where the candidate ids of a group conversation come from (`resolveGroupToolPolicy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GroupIdSource {
+    /// Only ids derived by the server from the session key (or the spawning session's key),
+    /// expanded `<chat>:topic:<t>` → chat and `…:sender:<s>` → base; the channel comes from the
+    /// key, else from the message provider. A caller-supplied group id is ignored (2026.9).
+    SessionKey,
+    /// The caller's group id as given, else the key's; a forum topic maps to its chat and nothing
+    /// else is expanded; the channel comes from the message provider, else from the key (2026.2).
+    CallerFirst,
+}
+
+/// Core tools built together under one condition.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CoreToolGroup {
+    pub tools: Vec<String>,
+    pub when: BuildCondition,
+}
+
+/// When the tool builder constructs a group of core tools.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum BuildCondition {
+    Always,
+    /// Not in a sandbox whose workspace is read-only (`workspaceAccess: ro`).
+    WritableWorkspace,
+    /// `tools.exec.applyPatch` (agent block over global) enabled, the provider gate
+    /// (`applyPatch.providers`), `allowModels`, and a writable workspace.
+    ApplyPatchEnabled,
+    /// The model is not known to lack vision.
+    VisionNotRuledOut,
+    NotSandboxed,
+    /// Not sandboxed, and the session's agent is not named like the tool (the `openclaw` agent
+    /// does not get the `openclaw` tool).
+    NotSandboxedOtherAgent,
+    /// `tools.swarm.enabled` (agent block over global) is not `false`.
+    SwarmEnabled,
+    /// `tools.web.search.enabled` is not `false`.
+    WebSearchEnabled,
+    /// `tools.web.fetch.enabled` is not `false`.
+    WebFetchEnabled,
+    /// The model has vision, or `agents.defaults.imageModel` names a model.
+    VisionOrImageModel,
+    /// A media-understanding factory tool: `agents.defaults.pdfModel` or `imageModel` names a
+    /// model, plugins are on, and the construction-time allow/deny lists admit the tool.
+    DocumentModel,
+    /// A generation factory tool: `agents.defaults.mediaModels.<kind>` names a model, plugins
+    /// are on, and the construction-time allow/deny lists admit the tool.
+    MediaModel(String),
+    /// `transcripts.enabled` is not `false` and a sender writes on one of these channels.
+    TranscriptChannels(Vec<String>),
+    /// A primary session (neither a sub-agent nor an ACP session) whose construction-time deny
+    /// lists do not name the tool.
+    PrimarySession,
+    /// `progress_card` passes the profile, provider, global, agent and sub-agent policies, the
+    /// plugin denylist and the runtime allowlist, and `tools.updatePlan` is not `false`.
+    ProgressCard,
+    /// 2026.2's `image`: an explicit image model, or one paired from credentials
+    /// (`imageModelPairing`).
+    PairedImageModel,
+}
+
+/// How bundled plugins load and which of their tools are selected.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PluginLoadingRules {
+    pub tool_selection: PluginToolSelection,
+    /// The memory slot plugin loads whatever a restrictive `plugins.allow` says (2026.9).
+    pub memory_slot_bypasses_allow: bool,
+    /// A plugin entry with material settings joins a restrictive `plugins.allow` (2026.9's loader).
+    pub material_entries_join_allow: bool,
+    /// `plugins.entries.<id>.enabled: false` does not turn off the memory slot plugin (2026.2).
+    pub memory_slot_ignores_entry_switch: bool,
+    /// The switch of the memory-search tools: dotted paths under the agent's entry and under the
+    /// config root; the agent's value, when set, wins.
+    pub memory_search_switch: AgentOverGlobal,
+}
+
+/// A setting an agent's entry can override: dotted key paths under the entry and the root.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AgentOverGlobal {
+    pub agent: String,
+    pub global: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PluginToolSelection {
+    /// Wholesale by `*`, `group:plugins` or the plugin id, by default for non-optional tools
+    /// when an allowlist includes defaults, or by name (globs allowed); a deny naming the tool,
+    /// its plugin or `group:plugins` keeps it out (2026.9).
+    Allowlists,
+    /// Non-optional tools always load; optional ones need the tool, its plugin or
+    /// `group:plugins` named exactly in an allowlist (no `*`, no globs) (2026.2).
+    OptionalNamedExactly,
+}
+
+/// What happens to a tool call after tool policy, as `simulate` plays it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolCallRules {
+    pub loop_detection: LoopDetectionRules,
+    pub hook_block: HookBlockRule,
+    /// The approval timeout when the scenario sets none.
+    pub approval_timeout_ms: u64,
+    /// Whether an approval request under `ask: always` offers `allow-always`.
+    pub ask_always_offers_allow_always: bool,
+    pub allow_always_stores: AllowAlwaysStore,
+}
+
+/// `tools.loopDetection` as the release reads it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LoopDetectionRules {
+    /// Whether thresholds and detector switches are read from config (2026.2); 2026.9 reads
+    /// only `enabled` and uses the defaults.
+    pub configurable: bool,
+    /// A non-poll call whose identical outcome repeated `criticalThreshold` times is blocked.
+    pub generic_critical: bool,
+    pub history_size: usize,
+    pub warning_threshold: usize,
+    pub critical_threshold: usize,
+    pub global_circuit_breaker_threshold: usize,
+}
+
+/// How the results of several before-tool-call hooks combine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum HookBlockRule {
+    /// The first hook that blocks stops the chain, and its block stands (2026.9).
+    FirstBlockStops,
+    /// Every hook runs; the last one that says anything about blocking decides (2026.2).
+    LastWordWins,
+}
+
+/// What an `allow-always` answer stores in the approvals allowlist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AllowAlwaysStore {
+    /// One entry per command segment: the executable's real path with an argument pattern bound
+    /// to the argv and working directory; nothing when an executable does not resolve (2026.9).
+    BoundSegments,
+    /// The resolved executable paths, and only under `security: allowlist` (2026.2).
+    ResolvedPathsUnderAllowlist,
 }
 
 #[derive(Debug, Deserialize)]

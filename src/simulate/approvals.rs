@@ -6,14 +6,6 @@ use serde::Serialize;
 /// Resolved entries stay observable this long (`EXEC_APPROVAL_RESOLVED_ENTRY_GRACE_MS`).
 pub const RESOLVED_GRACE_MS: u64 = 15_000;
 
-/// Approval timeout when the scenario does not set one, per release.
-pub fn default_timeout_ms(version: crate::OpenClawVersion) -> u64 {
-    match version {
-        crate::OpenClawVersion::V2026_9 => 1_800_000,
-        crate::OpenClawVersion::V2026_2 => 120_000,
-    }
-}
-
 pub const DECISIONS: [&str; 3] = ["allow-once", "allow-always", "deny"];
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,7 +7,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::OpenClawVersion;
-use crate::config::path::KeyPath;
+use crate::config::view::tools::{LoopCount, LoopDetection, LoopDetector, ToolsScope};
 
 /// The settings in force, after OpenClaw's defaults and clamps.
 #[derive(Debug, Clone, Serialize)]
@@ -25,52 +25,36 @@ pub struct LoopSettings {
     pub generic_critical: bool,
 }
 
-/// Per release: whether thresholds are configurable (2026.2) or fixed (2026.9, which reads only
-/// `enabled`), and whether generic repeats can turn critical.
-struct LoopRelease {
-    configurable: bool,
-    generic_critical: bool,
-}
-
-fn release(version: OpenClawVersion) -> LoopRelease {
-    match version {
-        OpenClawVersion::V2026_9 => LoopRelease { configurable: false, generic_critical: true },
-        OpenClawVersion::V2026_2 => LoopRelease { configurable: true, generic_critical: false },
-    }
-}
-
 impl LoopSettings {
-    /// `tools.loopDetection`, the agent's block field by field over the global one.
-    pub fn resolve(version: OpenClawVersion, config: &Value, agent_tools: Option<(&KeyPath, &Value)>) -> Self {
-        let global = KeyPath::keys(&["tools", "loopDetection"]).lookup(config);
-        let agent = agent_tools.and_then(|(_, tools)| tools.get("loopDetection"));
-        let field = |path: &[&str]| {
-            let pick = |block: Option<&Value>| path.iter().try_fold(block?, |v, k| v.get(k)).cloned();
-            pick(agent).or_else(|| pick(global))
-        };
-        let rel = release(version);
-        let number = |path: &[&str], default: usize| {
-            if !rel.configurable {
+    /// `tools.loopDetection` (the agent's block field by field over the global one), read as
+    /// the release reads it (`toolCalls.loopDetection` in its data).
+    pub fn resolve(version: OpenClawVersion, config: &Value, agent_tools: Option<&ToolsScope<'_>>) -> Self {
+        let rules = &version.policy().tool_calls.loop_detection;
+        let config = LoopDetection::new(ToolsScope::global(config).as_ref(), agent_tools);
+        let number = |count: LoopCount, default: usize| {
+            if !rules.configurable {
                 return default;
             }
-            field(path).and_then(|v| v.as_u64()).filter(|n| *n > 0).map_or(default, |n| n as usize)
+            config.count(count).and_then(|v| v.as_u64()).filter(|n| *n > 0).map_or(default, |n| n as usize)
         };
         let switch =
-            |name: &str| !rel.configurable || field(&["detectors", name]).and_then(|v| v.as_bool()).unwrap_or(true);
-        let warning_threshold = number(&["warningThreshold"], 10);
-        let critical_threshold = number(&["criticalThreshold"], 20).max(warning_threshold + 1);
+            |detector| !rules.configurable || config.detector(detector).and_then(|v| v.as_bool()).unwrap_or(true);
+        let warning_threshold = number(LoopCount::WarningThreshold, rules.warning_threshold);
+        let critical_threshold =
+            number(LoopCount::CriticalThreshold, rules.critical_threshold).max(warning_threshold + 1);
         let global_circuit_breaker_threshold =
-            number(&["globalCircuitBreakerThreshold"], 30).max(critical_threshold + 1);
+            number(LoopCount::GlobalCircuitBreakerThreshold, rules.global_circuit_breaker_threshold)
+                .max(critical_threshold + 1);
         LoopSettings {
-            enabled: field(&["enabled"]).and_then(|v| v.as_bool()) == Some(true),
-            history_size: number(&["historySize"], 30),
+            enabled: config.enabled().and_then(|v| v.as_bool()) == Some(true),
+            history_size: number(LoopCount::HistorySize, rules.history_size),
             warning_threshold,
             critical_threshold,
             global_circuit_breaker_threshold,
-            generic_repeat: switch("genericRepeat"),
-            known_poll_no_progress: switch("knownPollNoProgress"),
-            ping_pong: switch("pingPong"),
-            generic_critical: rel.generic_critical,
+            generic_repeat: switch(LoopDetector::GenericRepeat),
+            known_poll_no_progress: switch(LoopDetector::KnownPollNoProgress),
+            ping_pong: switch(LoopDetector::PingPong),
+            generic_critical: rules.generic_critical,
         }
     }
 }

@@ -15,6 +15,7 @@ use serde_json::{Map, Value, json};
 use crate::OpenClawVersion;
 use crate::exec::{self, ApprovalsInput, Ask, Decision, ExecOutcome, ExecRequest, Security};
 use crate::policy::{self, Resolution, SessionContext};
+use crate::release::pack::{AllowAlwaysStore, HookBlockRule};
 use loops::{LoopHit, LoopSettings, LoopState};
 use scenario::{Call, Expect, Hook, Scenario};
 
@@ -130,14 +131,14 @@ fn run_hooks(
         if hook.reason.is_some() {
             reason = hook.reason.clone();
         }
-        match version {
-            OpenClawVersion::V2026_9 => {
+        match version.policy().tool_calls.hook_block {
+            HookBlockRule::FirstBlockStops => {
                 if hook.block == Some(true) {
                     block = Some(true);
                     break;
                 }
             }
-            OpenClawVersion::V2026_2 => {
+            HookBlockRule::LastWordWins => {
                 if hook.block.is_some() {
                     block = hook.block;
                 }
@@ -164,8 +165,8 @@ fn allow_always_entries(version: OpenClawVersion, outcome: &ExecOutcome, cwd: &s
     if !outcome.analysis_ok || outcome.segments.is_empty() {
         return Err("one-shot (unplanned): the command could not be analysed".into());
     }
-    match version {
-        OpenClawVersion::V2026_9 => outcome
+    match version.policy().tool_calls.allow_always_stores {
+        AllowAlwaysStore::BoundSegments => outcome
             .segments
             .iter()
             .map(|segment| {
@@ -177,9 +178,9 @@ fn allow_always_entries(version: OpenClawVersion, outcome: &ExecOutcome, cwd: &s
                 .ok_or_else(|| "one-shot (no-reusable-pattern): an executable did not resolve".to_string())
             })
             .collect(),
-        OpenClawVersion::V2026_2 => {
+        AllowAlwaysStore::ResolvedPathsUnderAllowlist => {
             if outcome.security.value != Security::Allowlist {
-                return Err("not persisted: 2026.2 stores allow-always only under security=allowlist".into());
+                return Err(format!("not persisted: {version} stores allow-always only under security=allowlist"));
             }
             Ok(outcome.segments.iter().filter_map(|s| s.resolved_path.clone()).map(|p| json!({"pattern": p})).collect())
         }
@@ -263,7 +264,8 @@ impl Session<'_> {
             }
             Decision::Ask => {}
         }
-        let allowed = if outcome.ask.value == Ask::Always && self.setup.version == OpenClawVersion::V2026_9 {
+        let offers_allow_always = self.setup.version.policy().tool_calls.ask_always_offers_allow_always;
+        let allowed = if outcome.ask.value == Ask::Always && !offers_allow_always {
             vec!["allow-once", "deny"]
         } else {
             approvals::DECISIONS.to_vec()
@@ -432,8 +434,7 @@ pub fn run(setup: &Setup, scenario: &Scenario) -> Result<Report, String> {
     let resolution = policy::resolve(setup.version, &setup.config, &setup.ctx).map_err(|e| e.to_string())?;
     let agent_session =
         policy::session::Session::resolve(&setup.config, &setup.ctx, setup.version).map_err(|e| e.to_string())?;
-    let agent_tools = agent_session.agent_tools.as_ref().map(|t| (&t.path, t.value));
-    let loop_settings = LoopSettings::resolve(setup.version, &setup.config, agent_tools);
+    let loop_settings = LoopSettings::resolve(setup.version, &setup.config, agent_session.agent_tools.as_ref());
     let approvals = match &scenario.approvals {
         Some(document @ Value::Object(_)) => document.clone(),
         _ => json!({"version": 1, "agents": {}}),
@@ -446,7 +447,7 @@ pub fn run(setup: &Setup, scenario: &Scenario) -> Result<Report, String> {
         loop_state: LoopState::default(),
         manager: approvals::Manager::default(),
         approvals,
-        timeout_ms: scenario.approval_timeout_ms.unwrap_or_else(|| approvals::default_timeout_ms(setup.version)),
+        timeout_ms: scenario.approval_timeout_ms.unwrap_or(setup.version.policy().tool_calls.approval_timeout_ms),
     };
     let mut calls = Vec::new();
     let mut clock = 0u64;

@@ -3,8 +3,8 @@
 use serde_json::Value;
 
 use crate::config::path::{KeyPath, PathSeg};
+use crate::config::view::agents::roster;
 use crate::policy::SessionContext;
-use crate::policy::session::{entry_id, roster};
 
 use super::super::LintContext;
 
@@ -110,7 +110,7 @@ pub fn agents(ctx: &LintContext<'_>) -> Vec<Agent> {
     if entries.is_empty() || ctx.loaded.implicit_roster() {
         return vec![Agent { id: "main".into(), path: None }];
     }
-    entries.iter().map(|e| Agent { id: entry_id(e), path: Some(e.path.clone()) }).collect()
+    entries.iter().map(|e| Agent { id: e.id(), path: Some(e.path.clone()) }).collect()
 }
 
 /// The main direct-message session of an agent, as an owner would run it.

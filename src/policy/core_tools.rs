@@ -1,0 +1,225 @@
+//! The core tools the release's tool builder constructs for a run (`createOpenClawCodingTools` +
+//! `createOpenClawTools`): the groups and their conditions are the release's data
+//! (`coreTools`), each [`BuildCondition`] is decided here from the config and the session.
+
+use serde_json::Value;
+
+use super::context::SessionContext;
+use super::image_pairing;
+use super::inventory::{ExplicitLists, InventoryTool, allowed, passes_steps};
+use super::matcher::{CompiledPolicy, PluginGroups};
+use super::rules::{Entry, Policy, Source};
+use super::session::{Session, split_agent_key};
+use super::steps::{Step, StepKind};
+use crate::OpenClawVersion;
+use crate::config::view::agents::AgentDefaults;
+use crate::config::view::located::{strings, switched_off};
+use crate::config::view::plugins::PluginsSection;
+use crate::config::view::session::transcripts_switch;
+use crate::config::view::tools::{ListKind, ToolsScope, WebTool};
+use crate::release::pack::{BuildCondition, VersionPack};
+
+/// What the conditions read, gathered once per run.
+struct Builder<'s, 'a> {
+    pack: &'static VersionPack,
+    version: OpenClawVersion,
+    config: &'a Value,
+    session: &'s Session<'a>,
+    ctx: &'s SessionContext,
+    steps: &'s [Step],
+    explicit: &'s ExplicitLists,
+    global: Option<ToolsScope<'a>>,
+    defaults: AgentDefaults<'a>,
+}
+
+/// The core tools built for this run, in the builder's order.
+pub fn build<'a>(
+    version: OpenClawVersion,
+    config: &'a Value,
+    session: &Session<'a>,
+    ctx: &SessionContext,
+    steps: &[Step],
+    explicit: &ExplicitLists,
+) -> Vec<InventoryTool> {
+    let builder = Builder {
+        pack: version.policy(),
+        version,
+        config,
+        session,
+        ctx,
+        steps,
+        explicit,
+        global: ToolsScope::global(config),
+        defaults: AgentDefaults::of(config),
+    };
+    let mut tools = Vec::new();
+    for group in &builder.pack.core_tools {
+        for tool in &group.tools {
+            if builder.builds(&group.when, tool) {
+                tools.push(InventoryTool { name: tool.clone(), plugin: None });
+            }
+        }
+    }
+    tools
+}
+
+impl<'a> Builder<'_, 'a> {
+    fn builds(&self, condition: &BuildCondition, tool: &str) -> bool {
+        let session = self.session;
+        match condition {
+            BuildCondition::Always => true,
+            BuildCondition::WritableWorkspace => !read_only_sandbox(session),
+            BuildCondition::ApplyPatchEnabled => apply_patch_built(self.pack, self.global.as_ref(), session, self.ctx),
+            BuildCondition::VisionNotRuledOut => self.ctx.model_has_vision != Some(false),
+            BuildCondition::NotSandboxed => !session.sandbox.sandboxed,
+            BuildCondition::NotSandboxedOtherAgent => !session.sandbox.sandboxed && session.agent_id != tool,
+            BuildCondition::SwarmEnabled => {
+                let agent = session.agent_tools.as_ref().and_then(ToolsScope::swarm_enabled);
+                !switched_off(agent.or_else(|| self.global.as_ref()?.swarm_enabled()).as_ref())
+            }
+            BuildCondition::WebSearchEnabled => !self.web_off(WebTool::Search),
+            BuildCondition::WebFetchEnabled => !self.web_off(WebTool::Fetch),
+            BuildCondition::VisionOrImageModel => self.ctx.model_has_vision == Some(true) || self.image_model(),
+            BuildCondition::DocumentModel => {
+                let configured = self.defaults.pdf_model().is_some_and(|m| m.names_a_model()) || self.image_model();
+                configured && self.factory_admits(tool)
+            }
+            BuildCondition::MediaModel(kind) => {
+                self.defaults.media_model(kind).is_some_and(|m| m.names_a_model()) && self.factory_admits(tool)
+            }
+            BuildCondition::TranscriptChannels(channels) => {
+                let channel = self.ctx.message_provider.as_deref().map(|m| m.trim().to_lowercase());
+                let sender = self.ctx.sender_id.as_deref().is_some_and(|s| !s.trim().is_empty());
+                !switched_off(transcripts_switch(self.config).as_ref())
+                    && channel.is_some_and(|c| channels.contains(&c))
+                    && sender
+            }
+            BuildCondition::PrimarySession => {
+                is_primary(&session.session_key) && allowed(self.pack, tool, None, &self.construction_deny())
+            }
+            BuildCondition::ProgressCard => self.progress_card_built(tool),
+            BuildCondition::PairedImageModel => self
+                .pack
+                .image_model_pairing
+                .as_ref()
+                .is_some_and(|rules| image_pairing::image_tool_built(rules, self.config, self.version)),
+        }
+    }
+
+    fn web_off(&self, tool: WebTool) -> bool {
+        switched_off(self.global.as_ref().and_then(|g| g.web_enabled(tool)).as_ref())
+    }
+
+    /// `agents.defaults.imageModel` names a model.
+    fn image_model(&self) -> bool {
+        self.defaults.image_model().is_some_and(|m| m.names_a_model())
+    }
+
+    fn global_list(&self, kind: ListKind) -> Vec<String> {
+        strings(self.global.as_ref().and_then(|g| g.member(kind.key())).as_ref())
+    }
+
+    /// The deny lists construction checks: the global `tools.deny` and every policy's denies.
+    fn construction_deny(&self) -> Vec<String> {
+        self.global_list(ListKind::Deny).into_iter().chain(self.explicit.deny.iter().cloned()).collect()
+    }
+
+    /// Whether a factory tool passes construction: plugins are on, and the global allowlist
+    /// with every policy's allow entries (an alsoAllow-only policy adds `*`) and the
+    /// construction-time denies admit it.
+    fn factory_admits(&self, tool: &str) -> bool {
+        if switched_off(PluginsSection::of(self.config).enabled().as_ref()) {
+            return false;
+        }
+        let mut allow = self.global_list(ListKind::Allow);
+        let mut includes_defaults = false;
+        for entry in &self.explicit.allow {
+            match entry {
+                Some(pattern) => allow.push(pattern.clone()),
+                None => includes_defaults = true,
+            }
+        }
+        if includes_defaults {
+            allow.insert(0, "*".into());
+        }
+        allow.dedup();
+        let allow = (!allow.is_empty()).then_some(allow.as_slice());
+        allowed(self.pack, tool, allow, &self.construction_deny())
+    }
+
+    /// `progress_card` must pass the profile, provider, global, agent and sub-agent policies
+    /// (with shipped renames), the plugin denylist and the runtime allowlist, unless
+    /// `tools.updatePlan` is off.
+    fn progress_card_built(&self, tool: &str) -> bool {
+        let pack = self.pack;
+        if switched_off(self.global.as_ref().and_then(ToolsScope::update_plan).as_ref()) {
+            return false;
+        }
+        // These checks apply the shipped renames, so a deny of `update_plan` blocks it.
+        let deny = self.explicit.deny.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("deny") });
+        let renamed_deny = Policy { allow: None, deny: Some(deny.collect()) };
+        if !CompiledPolicy::compile(pack, &renamed_deny, &PluginGroups::default()).evaluate(tool).keeps() {
+            return false;
+        }
+        if let Some(runtime) = &self.ctx.tools_allow
+            && (runtime.is_empty() || !allowed(pack, tool, Some(runtime), &[]))
+        {
+            return false;
+        }
+        let gating = [
+            StepKind::Profile,
+            StepKind::ProviderProfile,
+            StepKind::Global,
+            StepKind::GlobalProvider,
+            StepKind::Agent,
+            StepKind::AgentProvider,
+            StepKind::Subagent,
+        ];
+        passes_steps(pack, self.steps.iter().filter(|s| gating.contains(&s.kind)), tool)
+    }
+}
+
+/// Whether `tools.updatePlan` is off (then `progress_card` is never built).
+pub fn update_plan_off(config: &Value) -> bool {
+    switched_off(ToolsScope::global(config).and_then(|g| g.update_plan()).as_ref())
+}
+
+pub fn read_only_sandbox(session: &Session<'_>) -> bool {
+    session.sandbox.sandboxed && session.sandbox.workspace_access == "ro"
+}
+
+/// Whether `apply_patch` is built: `tools.exec.applyPatch` (agent block over global), the model
+/// allowlist, the provider gate (2026.2) and the sandbox.
+fn apply_patch_built(
+    pack: &VersionPack,
+    global: Option<&ToolsScope<'_>>,
+    session: &Session<'_>,
+    ctx: &SessionContext,
+) -> bool {
+    let rules = &pack.apply_patch;
+    let agent_setting = session.agent_tools.as_ref().and_then(ToolsScope::apply_patch);
+    let settings = agent_setting.or_else(|| global?.apply_patch());
+    let enabled = settings.as_ref().and_then(|s| s.enabled());
+    if !enabled.unwrap_or(rules.enabled_by_default) || read_only_sandbox(session) {
+        return false;
+    }
+    let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase()).unwrap_or_default();
+    if rules.providers.as_ref().is_some_and(|providers| !providers.contains(&provider)) {
+        return false;
+    }
+    let allow_models = settings.map(|s| s.allow_models()).unwrap_or_default();
+    if allow_models.is_empty() {
+        return true;
+    }
+    let model = ctx.model_id.as_deref().map(|m| m.trim().to_lowercase()).unwrap_or_default();
+    let qualified =
+        if !provider.is_empty() && !model.contains('/') { format!("{provider}/{model}") } else { model.clone() };
+    !model.is_empty() && allow_models.iter().any(|m| *m == model || *m == qualified)
+}
+
+/// The session is a primary one: not a sub-agent and not an ACP session.
+pub fn is_primary(session_key: &str) -> bool {
+    let key = session_key.trim().to_lowercase();
+    let rest = split_agent_key(&key).map_or(key.as_str(), |(_, rest)| rest).to_string();
+    !rest.starts_with("subagent:") && !rest.starts_with("acp:")
+}
