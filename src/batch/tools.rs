@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
@@ -13,16 +14,32 @@ use crate::policy::{self, SessionContext};
 /// one bad case does not stop a batch of thousands.
 /// `opts` are the load options (environment) shared by the batch; a case may name its own release.
 pub fn run_tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Value {
-    let id = case.get("id").cloned().unwrap_or(Value::Null);
     match tools_case(case, opts, base_dir) {
         Ok(answer) => answer,
-        Err(error) => json!({"id": id, "ok": false, "error": error}),
+        Err(error) => json!({"id": CaseHeader::of(case).id, "ok": false, "error": error}),
+    }
+}
+
+/// The fields of a case that are not session facts: its id, echoed in the answer, and the
+/// release it asks about.
+#[derive(Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct CaseHeader {
+    #[serde(default)]
+    id: Value,
+    openclaw_version: Option<Value>,
+}
+
+impl CaseHeader {
+    /// Read loosely: a case that is no object, or whose release is no string, has none.
+    fn of(case: &Value) -> Self {
+        case.is_object().then(|| CaseHeader::deserialize(case).ok()).flatten().unwrap_or_default()
     }
 }
 
 fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value, Value> {
-    let id = case.get("id").cloned().unwrap_or(Value::Null);
-    let version = match case.get("openclawVersion").and_then(Value::as_str) {
+    let CaseHeader { id, openclaw_version } = CaseHeader::of(case);
+    let version = match openclaw_version.as_ref().and_then(Value::as_str) {
         Some(v) => v.parse::<OpenClawVersion>().map_err(|e| json!({"kind": "case", "message": e}))?,
         None => opts.version,
     };

@@ -223,3 +223,58 @@ pub fn is_primary(session_key: &str) -> bool {
     let rest = split_agent_key(&key).map_or(key.as_str(), |(_, rest)| rest).to_string();
     !rest.starts_with("subagent:") && !rest.starts_with("acp:")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::{inventory, steps};
+    use serde_json::json;
+
+    fn core(version: OpenClawVersion, config: &Value, ctx: SessionContext) -> Vec<String> {
+        let session = Session::resolve(config, &ctx, version).unwrap();
+        let built = steps::build(version, config, &session, &ctx);
+        let inventory = inventory::construct(
+            version.policy(),
+            version,
+            config,
+            &session,
+            &ctx,
+            &built.steps,
+            built.sandbox.as_ref(),
+        );
+        inventory.tools.into_iter().filter(|t| t.plugin.is_none()).map(|t| t.name).collect()
+    }
+
+    #[test]
+    fn conditions_follow_the_session() {
+        let v = OpenClawVersion::V2026_9;
+        let config = json!({"agents": {"entries": {"openclaw": {}, "main": {}}}});
+        let agent = |id: &str| SessionContext { agent_id: Some(id.into()), ..Default::default() };
+        assert!(core(v, &config, agent("main")).contains(&"openclaw".to_string()));
+        assert!(!core(v, &config, agent("openclaw")).contains(&"openclaw".to_string()));
+        let sender = |channel: &str| SessionContext {
+            message_provider: Some(channel.into()),
+            sender_id: Some("u1".into()),
+            ..agent("main")
+        };
+        assert!(core(v, &config, sender(" Telegram ")).contains(&"transcripts".to_string()));
+        assert!(!core(v, &config, sender("voice")).contains(&"transcripts".to_string()));
+        let off = json!({"transcripts": {"enabled": false}});
+        assert!(!core(v, &off, sender("telegram")).contains(&"transcripts".to_string()));
+    }
+
+    #[test]
+    fn factory_tools_need_a_model_plugins_and_the_allowlists() {
+        let v = OpenClawVersion::V2026_9;
+        let owner = || SessionContext { sender_is_owner: Some(true), ..Default::default() };
+        let with = |extra: Value| {
+            let mut config = json!({"agents": {"defaults": {"mediaModels": {"image": {"fallbacks": [" ", "x/y"]}}}}});
+            config.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            core(v, &config, owner())
+        };
+        assert!(with(json!({})).contains(&"image_generate".to_string()));
+        assert!(!with(json!({"plugins": {"enabled": false}})).contains(&"image_generate".to_string()));
+        assert!(!with(json!({"tools": {"deny": ["group:media"]}})).contains(&"image_generate".to_string()));
+        assert!(!core(v, &json!({}), owner()).contains(&"image_generate".to_string()));
+    }
+}

@@ -15,6 +15,8 @@ use std::collections::BTreeSet;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::channels;
+use super::session::SessionScopes;
 use crate::config::path::KeyPath;
 
 /// How wide the circle of senders is, narrowest first.
@@ -176,24 +178,21 @@ pub struct Roster<'a> {
 
 /// An agent's main session key: `agent:<id>:<session.mainKey>`.
 pub fn main_session_key(config: &Value, agent: &str) -> String {
-    format!("agent:{agent}:{}", SessionScopes::read(config).main_key)
+    SessionScopes::read(config).main_session_key(agent)
 }
-
-/// Channels keys that hold shared settings rather than a channel.
-const METADATA_KEYS: &[&str] = &["defaults", "modelByChannel"];
 
 /// Every inbound route of the config, channels in config order.
 pub fn routes(config: &Value, roster: &Roster<'_>) -> Vec<InboundRoute> {
     let bindings = Bindings::read(config);
     let sessions = SessionScopes::read(config);
     let mut out = Vec::new();
-    let channels = config.get("channels").and_then(Value::as_object).into_iter().flatten();
-    for (channel, section) in channels.filter(|(key, _)| !METADATA_KEYS.contains(&key.trim())) {
-        if !section.is_object() || section.get("enabled") == Some(&Value::Bool(false)) {
+    for (channel, section) in
+        channels::sections(config).into_iter().filter(|(key, _)| !channels::holds_shared_settings(key))
+    {
+        if !section.value.is_object() || section.value.get("enabled") == Some(&Value::Bool(false)) {
             continue;
         }
-        let channel_path = KeyPath::keys(&["channels"]).key(channel);
-        for scope in account_scopes(channel, section, &channel_path) {
+        for scope in account_scopes(channel, section.value, &section.path) {
             let router = Router { config, roster, bindings: &bindings, sessions: &sessions, scope: &scope };
             router.direct_routes(&mut out);
             router.group_routes(&mut out);
@@ -297,50 +296,29 @@ fn allowlist_audience(channel: &str, list: &[String], otherwise: Audience) -> Au
     Audience { reach: Reach::Allowlisted, principals: list.iter().map(principal).collect() }
 }
 
-/// `session.dmScope` / `session.groupScope`, which decide the session key a route lands in.
-struct SessionScopes {
-    dm_scope: String,
-    group_scope: String,
-    main_key: String,
-}
-
-impl SessionScopes {
-    fn read(config: &Value) -> Self {
-        let session = config.get("session");
-        let text = |key: &str| session.and_then(|s| s.get(key)).and_then(Value::as_str).map(str::trim);
-        let main_key = text("mainKey").filter(|k| !k.is_empty()).map_or("main".into(), str::to_lowercase);
-        SessionScopes {
-            dm_scope: text("dmScope").unwrap_or("main").to_string(),
-            group_scope: text("groupScope").unwrap_or("per-group").to_string(),
-            main_key,
-        }
-    }
-
-    /// The session key of a conversation (`buildAgentPeerSessionKey`), `session` being a
-    /// binding's own scopes, if it has them.
-    fn key(
-        &self,
-        agent: &str,
-        scope: &AccountScope<'_>,
-        kind: RouteKind,
-        peer: &str,
-        session: Option<&Value>,
-    ) -> String {
-        let own = |key: &str| session.and_then(|s| s.get(key)).and_then(Value::as_str);
-        let main = format!("agent:{agent}:{}", self.main_key);
-        let channel = &scope.channel;
-        let peer = peer.to_lowercase();
-        match kind {
-            RouteKind::Direct => match own("dmScope").unwrap_or(&self.dm_scope) {
-                "per-account-channel-peer" => format!("agent:{agent}:{channel}:{}:direct:{peer}", scope.account_id()),
-                "per-channel-peer" => format!("agent:{agent}:{channel}:direct:{peer}"),
-                "per-peer" => format!("agent:{agent}:direct:{peer}"),
-                _ => main,
-            },
-            _ if own("groupScope").unwrap_or(&self.group_scope) == "main" => main,
-            RouteKind::Group => format!("agent:{agent}:{channel}:group:{peer}"),
-            RouteKind::Channel => format!("agent:{agent}:{channel}:channel:{peer}"),
-        }
+/// The session key of a conversation (`buildAgentPeerSessionKey`) under `session.*`, `binding`
+/// being a route binding's own `session` scopes, if it has them.
+fn session_key(
+    scopes: &SessionScopes,
+    agent: &str,
+    scope: &AccountScope<'_>,
+    kind: RouteKind,
+    peer: &str,
+    binding: Option<&Value>,
+) -> String {
+    let main = scopes.main_session_key(agent);
+    let channel = &scope.channel;
+    let peer = peer.to_lowercase();
+    match kind {
+        RouteKind::Direct => match scopes.dm_scope(binding) {
+            "per-account-channel-peer" => format!("agent:{agent}:{channel}:{}:direct:{peer}", scope.account_id()),
+            "per-channel-peer" => format!("agent:{agent}:{channel}:direct:{peer}"),
+            "per-peer" => format!("agent:{agent}:direct:{peer}"),
+            _ => main,
+        },
+        _ if scopes.group_scope(binding) == "main" => main,
+        RouteKind::Group => format!("agent:{agent}:{channel}:group:{peer}"),
+        RouteKind::Channel => format!("agent:{agent}:{channel}:channel:{peer}"),
     }
 }
 
@@ -498,7 +476,7 @@ impl Router<'_, '_> {
         let Some((agent, binding, session)) = self.route(kind, routing_peer, guild.as_deref()) else {
             return;
         };
-        let session_key = self.sessions.key(&agent, self.scope, kind, key_peer, session);
+        let session_key = session_key(self.sessions, &agent, self.scope, kind, key_peer, session);
         out.push(InboundRoute {
             channel: self.scope.channel.clone(),
             account: self.scope.account.clone(),
@@ -566,7 +544,7 @@ impl Router<'_, '_> {
     /// Groups and channels the group policy admits.
     fn group_routes(&self, out: &mut Vec<InboundRoute>) {
         let scope = self.scope;
-        let defaults = KeyPath::keys(&["channels", "defaults", "groupPolicy"]);
+        let defaults = channels::default_group_policy_path();
         let (policy, opened_by) = match scope.setting("groupPolicy") {
             Some((value, path)) => (value.as_str().unwrap_or("allowlist").to_string(), (path, false)),
             None => match defaults.lookup(self.config).and_then(Value::as_str) {

@@ -4,28 +4,10 @@ use serde_json::Value;
 
 use crate::config::path::{KeyPath, PathSeg};
 use crate::config::view::agents::roster;
+pub use crate::config::view::tools::ListKind;
 use crate::policy::SessionContext;
 
 use super::super::LintContext;
-
-/// Which field of a tool policy a list is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ListKind {
-    Allow,
-    AlsoAllow,
-    Deny,
-}
-
-impl ListKind {
-    fn from_key(key: &str) -> Option<Self> {
-        match key {
-            "allow" => Some(ListKind::Allow),
-            "alsoAllow" => Some(ListKind::AlsoAllow),
-            "deny" => Some(ListKind::Deny),
-            _ => None,
-        }
-    }
-}
 
 /// One `allow` / `alsoAllow` / `deny` list of tool names.
 pub struct PolicyList<'a> {
@@ -38,11 +20,7 @@ pub struct PolicyList<'a> {
 
 impl PolicyList<'_> {
     pub fn path(&self) -> KeyPath {
-        self.scope.key(match self.kind {
-            ListKind::Allow => "allow",
-            ListKind::AlsoAllow => "alsoAllow",
-            ListKind::Deny => "deny",
-        })
+        self.scope.key(self.kind.key())
     }
 }
 
