@@ -74,35 +74,57 @@ fn agents_block(config: &Value) -> Option<Located<'_>> {
     Located::lookup(config, KeyPath::keys(&["agents"]))
 }
 
-/// The roster in order: the first form of the release's `agents.roster` written with its type
-/// (an object of entries, an array of `{id}`); empty when none is.
-pub fn roster(config: &Value, version: OpenClawVersion) -> Vec<AgentEntry<'_>> {
-    let Some(agents) = agents_block(config) else { return Vec::new() };
-    for form in &version.policy().agents.roster {
-        let Some(block) = agents.member(form_key(*form)) else { continue };
-        match form {
-            RosterForm::Entries if block.value.is_object() => {
-                return block.members().map(|(key, entry)| AgentEntry { entry, raw_id: key }).collect();
-            }
-            RosterForm::List if block.value.is_array() => {
-                let items = block.value.as_array().into_iter().flatten().enumerate();
-                return items
-                    .map(|(i, value)| AgentEntry {
-                        entry: Located::new(block.path.index(i), value),
-                        raw_id: value.get("id").and_then(Value::as_str).unwrap_or(""),
-                    })
-                    .collect();
-            }
-            _ => {}
-        }
-    }
-    Vec::new()
+/// The roster block in force: the first form of the release's `agents.roster` written with its
+/// type (an object of entries, an array of `{id}`).
+fn roster_block(config: &Value, version: OpenClawVersion) -> Option<(RosterForm, Located<'_>)> {
+    let agents = agents_block(config)?;
+    version.policy().agents.roster.iter().find_map(|form| {
+        let block = agents.member(form_key(*form))?;
+        let typed = match form {
+            RosterForm::Entries => block.value.is_object(),
+            RosterForm::List => block.value.is_array(),
+        };
+        typed.then_some((*form, block))
+    })
 }
 
-/// The first roster entry whose id normalizes to `agent_id` (what [`Roster::find`] answers,
-/// without indexing the roster).
+/// The id a `agents.list` item is written with (a non-string id reads as empty).
+fn list_item_id(item: &Value) -> &str {
+    item.get("id").and_then(Value::as_str).unwrap_or("")
+}
+
+/// The roster in order; empty when the config writes none.
+pub fn roster(config: &Value, version: OpenClawVersion) -> Vec<AgentEntry<'_>> {
+    let Some((form, block)) = roster_block(config, version) else { return Vec::new() };
+    match form {
+        RosterForm::Entries => block.members().map(|(key, entry)| AgentEntry { entry, raw_id: key }).collect(),
+        RosterForm::List => {
+            let items = block.value.as_array().into_iter().flatten().enumerate();
+            items
+                .map(|(i, item)| AgentEntry {
+                    entry: Located::new(block.path.index(i), item),
+                    raw_id: list_item_id(item),
+                })
+                .collect()
+        }
+    }
+}
+
+/// The first roster entry whose id normalizes to `agent_id` (what [`Roster::find`] answers),
+/// found by a scan that builds nothing but the hit.
 pub fn find_agent<'a>(config: &'a Value, version: OpenClawVersion, agent_id: &str) -> Option<AgentEntry<'a>> {
-    roster(config, version).into_iter().find(|entry| normalizes_to(entry.raw_id, agent_id))
+    let (form, block) = roster_block(config, version)?;
+    match form {
+        RosterForm::Entries => {
+            let (key, value) = block.as_object()?.iter().find(|(key, _)| normalizes_to(key, agent_id))?;
+            Some(AgentEntry { entry: Located::new(block.path.key(key), value), raw_id: key })
+        }
+        RosterForm::List => {
+            let items = block.value.as_array()?.iter().enumerate();
+            let (i, item) = items.into_iter().find(|(_, item)| normalizes_to(list_item_id(item), agent_id))?;
+            Some(AgentEntry { entry: Located::new(block.path.index(i), item), raw_id: list_item_id(item) })
+        }
+    }
 }
 
 /// Whether the config writes a roster key at all (of any type), which turns off the
