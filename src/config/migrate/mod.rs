@@ -1,9 +1,10 @@
 //! What the release does to the config while loading, before it validates: openclaw@2026.9.6
 //! rewrites retired forms in memory (`readConfigSnapshotWithPreparation` →
 //! `migrateLegacyContextBudgetConfig`, `migratePersistedImplicitMainRoster`, and inside validation
-//! `removeLegacyCopilotDiscovery`); openclaw@2026.2.25 rewrites nothing. The behaviour follows the
-//! release's JavaScript step by step (hand-written for exactness: key order, which inputs abandon
-//! a step, what is left as written); the texts and tables are data (`data/<release>/migrations.json`).
+//! `removeLegacyCopilotDiscovery`); openclaw@2026.2.25 rewrites nothing. Which steps a release
+//! runs is data (`loadMigrations` in `data/<release>/migrations.json`, with the texts and tables);
+//! each step follows the release's JavaScript step by step (hand-written for exactness: key
+//! order, which inputs abandon a step, what is left as written).
 //!
 //! Every moved node keeps its origin, so a value from a legacy `agents.list` entry still points at
 //! that entry in its file. Values the release materializes point at what caused them (the
@@ -25,6 +26,8 @@ use super::path::PathSeg;
 use super::source::Origin;
 use super::tree::Node;
 use crate::OpenClawVersion;
+use crate::release::loader::ReferencePath;
+use crate::release::migrations::LoadMigrationStep;
 pub use crate::release::migrations::ReleaseMigrations;
 
 /// A retired form the release rewrote while loading, where it was written, and how to make the
@@ -61,16 +64,21 @@ pub struct MigrationEnv<'a> {
     pub cwd: &'a Path,
 }
 
-/// Runs the release's load-time migrations on the resolved tree (after `${VAR}` substitution).
+/// Runs the release's load-time migrations ([`ReleaseMigrations::load_migrations`]) on the
+/// resolved tree (after `${VAR}` substitution), in the release's order.
 pub fn run(root: &mut Node, version: OpenClawVersion, env: &MigrationEnv<'_>) -> LoadMigration {
     let mut out = LoadMigration::default();
-    if version == OpenClawVersion::V2026_2 || !root.is_object() {
+    if !root.is_object() {
         return out;
     }
     let data = version.migrations();
-    context_budget::migrate(root, data, &mut out);
-    roster::migrate(root, data, env, &mut out);
-    remove_copilot_discovery(root, data, &mut out);
+    for step in &data.load_migrations {
+        match step {
+            LoadMigrationStep::ContextBudget => context_budget::migrate(root, data, &mut out),
+            LoadMigrationStep::Roster => roster::migrate(root, data, env, &mut out),
+            LoadMigrationStep::CopilotDiscovery => remove_copilot_discovery(root, data, &mut out),
+        }
+    }
     out
 }
 
@@ -125,7 +133,7 @@ fn has_key(node: &Node, key: &str) -> bool {
 
 /// Dotted path as the release's template strings print it (`agents.list[0].contextTokens`).
 pub fn release_path(path: &[PathSeg]) -> String {
-    super::path::substitution_path(path, OpenClawVersion::V2026_2)
+    super::path::substitution_path(path, ReferencePath::Dotted)
 }
 
 #[cfg(test)]

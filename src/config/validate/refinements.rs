@@ -9,11 +9,12 @@ use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::PathSeg;
 use crate::config::view::ids::normalize_agent_id;
+use crate::release::loader::{BindSources, Refinement, RosterForm, ValidationRules};
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
 
 pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str>) -> Vec<ValidationIssue> {
-    let mut rules = Rules { version, issues: Vec::new() };
+    let mut rules = Rules { version, release: &version.loader().validation, issues: Vec::new() };
     rules.tool_scopes(config);
     rules.agent_roster(config, legacy_owner);
     rules.agent_references(config);
@@ -64,11 +65,11 @@ fn non_empty_array(obj: &Map<String, Value>, name: &str) -> bool {
 }
 
 /// Agent blocks of the roster the release validates, with their paths.
-fn agent_entries(config: &Value, version: OpenClawVersion) -> Vec<(Vec<PathSeg>, &Value)> {
+fn agent_entries(config: &Value, roster: RosterForm) -> Vec<(Vec<PathSeg>, &Value)> {
     let agents = &config["agents"];
     let base = vec![key("agents")];
-    match version {
-        OpenClawVersion::V2026_2 => agents["list"]
+    match roster {
+        RosterForm::List => agents["list"]
             .as_array()
             .map(|list| {
                 list.iter()
@@ -77,7 +78,7 @@ fn agent_entries(config: &Value, version: OpenClawVersion) -> Vec<(Vec<PathSeg>,
                     .collect()
             })
             .unwrap_or_default(),
-        OpenClawVersion::V2026_9 => agents["entries"]
+        RosterForm::Entries => agents["entries"]
             .as_object()
             .map(|entries| entries.iter().map(|(id, a)| (child(&child(&base, key("entries")), key(id)), a)).collect())
             .unwrap_or_default(),
@@ -86,6 +87,8 @@ fn agent_entries(config: &Value, version: OpenClawVersion) -> Vec<(Vec<PathSeg>,
 
 struct Rules {
     version: OpenClawVersion,
+    /// What the release checks.
+    release: &'static ValidationRules,
     issues: Vec<ValidationIssue>,
 }
 
@@ -96,7 +99,8 @@ impl Rules {
 
     /// allow + alsoAllow (both non-empty) in one scope; the message prefix names the scope kind.
     fn also_allow(&mut self, value: &Value, path: Vec<PathSeg>, scope: &str) {
-        if let Some(obj) = value.as_object()
+        if self.release.runs(Refinement::AllowWithAlsoAllow)
+            && let Some(obj) = value.as_object()
             && non_empty_array(obj, "allow")
             && non_empty_array(obj, "alsoAllow")
         {
@@ -108,12 +112,12 @@ impl Rules {
         let tools_path = vec![key("tools")];
         self.tool_block(&config["tools"], tools_path.clone(), "tools");
         self.policy(&config["tools"]["subagents"]["tools"], child(&child(&tools_path, key("subagents")), key("tools")));
-        for (path, agent) in agent_entries(config, self.version) {
+        for (path, agent) in agent_entries(config, self.release.roster) {
             self.tool_block(&agent["tools"], child(&path, key("tools")), "agent tools");
         }
         // 2026.9 validates channel groups with the channel plugins' own schemas, which do not
         // carry this refinement (checked against the release).
-        if self.version == OpenClawVersion::V2026_2 {
+        if self.release.runs(Refinement::ChannelGroupToolPolicies) {
             for (path, group) in channel_groups(config) {
                 self.policy(&group["tools"], child(&path, key("tools")));
                 self.sender_policies(&group["toolsBySender"], child(&path, key("toolsBySender")));
@@ -135,7 +139,7 @@ impl Rules {
         }
         self.policy(&tools["sandbox"]["tools"], child(&child(&path, key("sandbox")), key("tools")));
         self.sender_policies(&tools["toolsBySender"], child(&path, key("toolsBySender")));
-        if self.version == OpenClawVersion::V2026_9 {
+        if self.release.runs(Refinement::ExecModeConflict) {
             self.exec_mode(&tools["exec"], child(&path, key("exec")));
         }
     }
@@ -150,7 +154,7 @@ impl Rules {
         }
     }
 
-    /// 2026.9: `mode` may not sit beside the legacy `security`/`ask` in one exec object.
+    /// `mode` may not sit beside the legacy `security`/`ask` in one exec object.
     fn exec_mode(&mut self, exec: &Value, path: Vec<PathSeg>) {
         let Some(obj) = exec.as_object() else { return };
         if !obj.contains_key("mode") || !(obj.contains_key("security") || obj.contains_key("ask")) {
@@ -177,11 +181,11 @@ impl Rules {
         );
     }
 
-    /// 2026.9 roster rules on `agents` (the zod `AgentsSchema` refinement). `legacy_owner`: the
+    /// Roster rules on `agents` (2026.9's zod `AgentsSchema` refinement). `legacy_owner`: the
     /// release validates a roster whose single legacy marker it has just migrated as if it said
     /// `ownership: "explicit"`.
     fn agent_roster(&mut self, config: &Value, legacy_owner: Option<&str>) {
-        if self.version != OpenClawVersion::V2026_9 {
+        if !self.release.runs(Refinement::AgentRoster) {
             return;
         }
         let Some(agents) = config["agents"].as_object() else {
@@ -234,10 +238,10 @@ impl Rules {
         }
     }
 
-    /// 2026.9's root refinement: agent ids named by heartbeat, system agent, talk and bindings
+    /// The root refinement (2026.9): agent ids named by heartbeat, system agent, talk and bindings
     /// must be in the roster (`main` when there is none).
     fn agent_references(&mut self, config: &Value) {
-        if self.version != OpenClawVersion::V2026_9 {
+        if !self.release.runs(Refinement::AgentReferences) {
             return;
         }
         let ids: Vec<&String> = config["agents"]["entries"]
@@ -278,10 +282,10 @@ impl Rules {
         }
     }
 
-    /// 2026.9 `McpServerSchema` refinement (`mcp.servers.*`, `nodeHost.mcp.servers.*`): retired
+    /// The `McpServerSchema` refinement (2026.9) (`mcp.servers.*`, `nodeHost.mcp.servers.*`): retired
     /// key spellings, `disabled`, per-requester OAuth and stdio without a command.
     fn mcp_servers(&mut self, config: &Value) {
-        if self.version != OpenClawVersion::V2026_9 {
+        if !self.release.runs(Refinement::McpServers) {
             return;
         }
         const RETIRED: [&str; 8] = [
@@ -363,9 +367,12 @@ impl Rules {
     }
 
     fn sandboxes(&mut self, config: &Value) {
+        if !self.release.runs(Refinement::SandboxSecurity) {
+            return;
+        }
         let defaults = vec![key("agents"), key("defaults"), key("sandbox")];
         self.sandbox(&config["agents"]["defaults"]["sandbox"], defaults);
-        for (path, agent) in agent_entries(config, self.version) {
+        for (path, agent) in agent_entries(config, self.release.roster) {
             self.sandbox(&agent["sandbox"], child(&path, key("sandbox")));
         }
     }
@@ -386,13 +393,10 @@ impl Rules {
                 Some(colon) if colon > 0 => bind[..colon].trim(),
                 _ => bind,
             };
-            let (absolute, supported) = match self.version {
-                OpenClawVersion::V2026_2 => (source.starts_with('/'), "absolute POSIX paths are"),
-                OpenClawVersion::V2026_9 => (
-                    source.starts_with('/') || is_windows_drive_path(bind),
-                    "absolute POSIX or Windows drive-letter paths are",
-                ),
-            };
+            let sources = self.release.bind_sources;
+            let absolute =
+                source.starts_with('/') || (sources == BindSources::PosixOrWindowsDrive && is_windows_drive_path(bind));
+            let supported = sources.supported();
             if !absolute {
                 self.push(
                     bind_path,
@@ -429,13 +433,14 @@ impl Rules {
     }
 
     fn channels(&mut self, config: &Value) {
-        let Some(channels) = config["channels"].as_object() else {
+        let Some(channels) = config["channels"].as_object().filter(|_| self.release.runs(Refinement::ChannelIds))
+        else {
             return;
         };
         let known = known_channel_ids(self.version);
         for (id, body) in channels {
             let path = vec![key("channels"), key(id)];
-            let reserved = id == "defaults" || (self.version == OpenClawVersion::V2026_9 && id == "modelByChannel");
+            let reserved = self.release.reserved_channel_keys.contains(id);
             if !reserved && !known.contains(&id.as_str()) {
                 // 2026.9 ignores (with a warning) the leftover config of a channel plugin that is
                 // not installed, when the plugin config still names it.
@@ -444,13 +449,13 @@ impl Rules {
                 }
                 continue;
             }
-            if self.version == OpenClawVersion::V2026_2 {
+            if self.release.runs(Refinement::OpenDmPolicy) {
                 self.open_dm_policy(id, body, path);
             }
         }
     }
 
-    /// 2026.2: `dmPolicy: "open"` needs `"*"` in `allowFrom` (Discord/Slack also accept `dm.allowFrom`).
+    /// `dmPolicy: "open"` (2026.2) needs `"*"` in `allowFrom` (Discord/Slack also accept `dm.allowFrom`).
     fn open_dm_policy(&mut self, channel: &str, body: &Value, path: Vec<PathSeg>) {
         if body["dmPolicy"] != "open" {
             return;
@@ -468,9 +473,9 @@ impl Rules {
         );
     }
 
-    /// 2026.2: loop-detection thresholds must increase.
+    /// Loop-detection thresholds (2026.2) must increase.
     fn loop_detection(&mut self, config: &Value) {
-        if self.version != OpenClawVersion::V2026_2 {
+        if !self.release.runs(Refinement::LoopDetectionThresholds) {
             return;
         }
         let ld = &config["tools"]["loopDetection"];
