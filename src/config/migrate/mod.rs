@@ -26,6 +26,7 @@ use super::path::PathSeg;
 use super::source::Origin;
 use super::tree::Node;
 use crate::OpenClawVersion;
+use crate::config::view::keys;
 use crate::release::loader::ReferencePath;
 use crate::release::migrations::LoadMigrationStep;
 pub use crate::release::migrations::ReleaseMigrations;
@@ -99,20 +100,20 @@ impl LoadMigration {
 /// `plugins.entries.github-copilot.config.discovery.enabled`, and `discovery` when that leaves
 /// it empty (an empty `discovery` goes too). No warning.
 fn remove_copilot_discovery(root: &mut Node, data: &'static ReleaseMigrations, out: &mut LoadMigration) {
-    let config_path = ["plugins", "entries", "github-copilot", "config"].map(PathSeg::key);
+    let config_path = [keys::PLUGINS, keys::ENTRIES, "github-copilot", keys::CONFIG].map(PathSeg::key);
     let Some(config) = root.get_mut(&config_path).and_then(Node::as_object_mut) else {
         return;
     };
-    let Some(discovery) = config.get_mut("discovery").and_then(Node::as_object_mut) else {
+    let Some(discovery) = config.get_mut(keys::DISCOVERY).and_then(Node::as_object_mut) else {
         return;
     };
-    if !discovery.contains_key("enabled") && !discovery.is_empty() {
+    if !discovery.contains_key(keys::ENABLED) && !discovery.is_empty() {
         return;
     }
-    if let Some(enabled) = discovery.shift_remove("enabled") {
+    if let Some(enabled) = discovery.shift_remove(keys::ENABLED) {
         let form = data.form("copilot-discovery");
         let mut path = config_path.to_vec();
-        path.extend([PathSeg::key("discovery"), PathSeg::key("enabled")]);
+        path.extend([PathSeg::key(keys::DISCOVERY), PathSeg::key(keys::ENABLED)]);
         out.forms.push(MigratedForm {
             form: "copilot-discovery",
             path,
@@ -122,7 +123,7 @@ fn remove_copilot_discovery(root: &mut Node, data: &'static ReleaseMigrations, o
         });
     }
     if discovery.is_empty() {
-        config.shift_remove("discovery");
+        config.shift_remove(keys::DISCOVERY);
     }
 }
 

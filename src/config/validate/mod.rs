@@ -20,6 +20,7 @@ use super::path::{parse_dotted, substitution_path};
 use super::problem::ProblemKind;
 use crate::OpenClawVersion;
 use crate::config::view::ids::normalize_agent_id;
+use crate::config::view::keys;
 use crate::release::loader::MissingVariable;
 
 /// What the release's validation says about a loaded config.
@@ -130,9 +131,9 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
         return Vec::new();
     };
     let config = cfg.value();
-    let agents = &config["agents"];
+    let agents = &config[keys::AGENTS];
     let entries: Vec<(&String, &serde_json::Value)> =
-        agents["entries"].as_object().into_iter().flatten().filter(|(_, e)| e.is_object()).collect();
+        agents[keys::ENTRIES].as_object().into_iter().flatten().filter(|(_, e)| e.is_object()).collect();
     let mut ids: Vec<String> = entries.iter().map(|(id, _)| normalize_agent_id(id)).collect();
     ids.sort();
     ids.dedup();
@@ -142,12 +143,13 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
         serde_json::Value::String(s) => !s.is_empty(),
         _ => true,
     };
-    let system_agent = agents["defaults"]["systemAgent"]["agentId"].as_str().is_some_and(|s| !s.trim().is_empty());
+    let system_agent =
+        agents[keys::DEFAULTS][keys::SYSTEM_AGENT][keys::AGENT_ID].as_str().is_some_and(|s| !s.trim().is_empty());
     let owned = system_agent
-        || (agents["ownership"] != "explicit" && cfg.legacy_owner().is_some_and(|o| ids.iter().any(|id| id == o)));
+        || (agents[keys::OWNERSHIP] != "explicit" && cfg.legacy_owner().is_some_and(|o| ids.iter().any(|id| id == o)));
     if ids.len() < 2
-        || entries.iter().any(|(_, e)| truthy(&e["heartbeat"]))
-        || truthy(&agents["defaults"]["heartbeat"])
+        || entries.iter().any(|(_, e)| truthy(&e[keys::HEARTBEAT]))
+        || truthy(&agents[keys::DEFAULTS][keys::HEARTBEAT])
         || owned
     {
         return Vec::new();
@@ -176,11 +178,11 @@ pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Ve
     let migration =
         super::migrate::run(&mut tree, version, &MigrationEnv { env: &env, cwd: std::path::Path::new("/") });
     let value = tree.to_value();
-    let agents = &value["agents"];
-    let entries = agents["entries"].as_object();
-    let migrated_owner = agents["defaults"]["systemAgent"]["agentId"].as_str().filter(|_| {
-        agents.get("ownership").is_none()
-            && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get("default").is_none()))
+    let agents = &value[keys::AGENTS];
+    let entries = agents[keys::ENTRIES].as_object();
+    let migrated_owner = agents[keys::DEFAULTS][keys::SYSTEM_AGENT][keys::AGENT_ID].as_str().filter(|_| {
+        agents.get(keys::OWNERSHIP).is_none()
+            && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get(keys::DEFAULT).is_none()))
     });
     let mut issues = schema::check(&value, version);
     issues.extend(refinements::check(&value, version, migration.legacy_owner.as_deref().or(migrated_owner)));

@@ -9,6 +9,7 @@ use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::PathSeg;
 use crate::config::view::ids::normalize_agent_id;
+use crate::config::view::keys;
 use crate::release::loader::{BindSources, Refinement, RosterForm, ValidationRules};
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
@@ -45,10 +46,15 @@ fn stale_channel_plugin(version: OpenClawVersion, config: &Value, channel: &str)
     if channel.is_empty() || shipped.iter().any(|id| *id == *channel) {
         return false;
     }
-    let plugins = &config["plugins"];
-    let allowed =
-        plugins["allow"].as_array().into_iter().flatten().filter_map(Value::as_str).any(|id| normalize(id) == channel);
-    allowed || plugins["entries"].as_object().is_some_and(|entries| entries.keys().any(|id| normalize(id) == channel))
+    let plugins = &config[keys::PLUGINS];
+    let allowed = plugins[keys::ALLOW]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .any(|id| normalize(id) == channel);
+    allowed
+        || plugins[keys::ENTRIES].as_object().is_some_and(|entries| entries.keys().any(|id| normalize(id) == channel))
 }
 
 /// A value of the config and its key path, walked together so each key is spelled once. A
@@ -104,8 +110,8 @@ fn non_empty_array(obj: &Map<String, Value>, name: &str) -> bool {
 /// Agent blocks of the roster the release validates.
 fn agent_entries<'v>(root: &At<'v>, roster: RosterForm) -> Vec<At<'v>> {
     match roster {
-        RosterForm::List => root.keys(&["agents", "list"]).items().collect(),
-        RosterForm::Entries => root.keys(&["agents", "entries"]).members().map(|(_, agent)| agent).collect(),
+        RosterForm::List => root.keys(&[keys::AGENTS, keys::LIST]).items().collect(),
+        RosterForm::Entries => root.keys(&[keys::AGENTS, keys::ENTRIES]).members().map(|(_, agent)| agent).collect(),
     }
 }
 
@@ -130,26 +136,26 @@ impl Rules {
     fn also_allow(&mut self, scope: &At<'_>, kind: &str) {
         if self.release.runs(Refinement::AllowWithAlsoAllow)
             && let Some(obj) = scope.value.as_object()
-            && non_empty_array(obj, "allow")
-            && non_empty_array(obj, "alsoAllow")
+            && non_empty_array(obj, keys::ALLOW)
+            && non_empty_array(obj, keys::ALSO_ALLOW)
         {
             self.push(scope, format!("{kind} {ALSO_ALLOW_FIX}"));
         }
     }
 
     fn tool_scopes(&mut self, root: &At<'_>) {
-        let tools = root.key("tools");
-        self.tool_block(&tools, "tools");
-        self.policy(&tools.keys(&["subagents", "tools"]));
+        let tools = root.key(keys::TOOLS);
+        self.tool_block(&tools, keys::TOOLS);
+        self.policy(&tools.keys(&[keys::SUBAGENTS, keys::TOOLS]));
         for agent in agent_entries(root, self.release.roster) {
-            self.tool_block(&agent.key("tools"), "agent tools");
+            self.tool_block(&agent.key(keys::TOOLS), "agent tools");
         }
         // 2026.9 validates channel groups with the channel plugins' own schemas, which do not
         // carry this refinement (checked against the release).
         if self.release.runs(Refinement::ChannelGroupToolPolicies) {
             for group in channel_groups(root) {
-                self.policy(&group.key("tools"));
-                self.sender_policies(&group.key("toolsBySender"));
+                self.policy(&group.key(keys::TOOLS));
+                self.sender_policies(&group.key(keys::TOOLS_BY_SENDER));
             }
         }
     }
@@ -157,13 +163,13 @@ impl Rules {
     /// Global or per-agent `tools`: its own scope, byProvider entries, sandbox tools, senders, exec.
     fn tool_block(&mut self, tools: &At<'_>, kind: &str) {
         self.also_allow(tools, kind);
-        for (_, policy) in tools.key("byProvider").members() {
+        for (_, policy) in tools.key(keys::BY_PROVIDER).members() {
             self.also_allow(&policy, "tools.byProvider policy");
         }
-        self.policy(&tools.keys(&["sandbox", "tools"]));
-        self.sender_policies(&tools.key("toolsBySender"));
+        self.policy(&tools.keys(&[keys::SANDBOX, keys::TOOLS]));
+        self.sender_policies(&tools.key(keys::TOOLS_BY_SENDER));
         if self.release.runs(Refinement::ExecModeConflict) {
-            self.exec_mode(&tools.key("exec"));
+            self.exec_mode(&tools.key(keys::EXEC));
         }
     }
 
@@ -180,23 +186,23 @@ impl Rules {
     /// `mode` may not sit beside the legacy `security`/`ask` in one exec object.
     fn exec_mode(&mut self, exec: &At<'_>) {
         let Some(obj) = exec.value.as_object() else { return };
-        if !obj.contains_key("mode") || !(obj.contains_key("security") || obj.contains_key("ask")) {
+        if !obj.contains_key(keys::MODE) || !(obj.contains_key(keys::SECURITY) || obj.contains_key(keys::ASK)) {
             return;
         }
-        let security = exec.key("security").str();
-        let ask = exec.key("ask").str();
+        let security = exec.key(keys::SECURITY).str();
+        let ask = exec.key(keys::ASK).str();
         let equivalent = match (security, ask) {
-            (Some("deny"), _) => "deny",
+            (Some(keys::DENY), _) => keys::DENY,
             (Some("allowlist"), Some("off")) => "allowlist",
             (Some("full"), ask) if ask != Some("always") => "full",
-            _ => "ask",
+            _ => keys::ASK,
         };
-        let legacy: Vec<String> = [("security", security), ("ask", ask)]
+        let legacy: Vec<String> = [(keys::SECURITY, security), (keys::ASK, ask)]
             .into_iter()
             .filter_map(|(name, value)| Some(format!("{name}=\"{}\"", value?)))
             .collect();
         self.push(
-            &exec.key("mode"),
+            &exec.key(keys::MODE),
             format!(
                 "mode cannot be combined with security or ask in the same exec object. Update the deploy script, template, or patch at this scope. Replace security/ask with mode=\"{equivalent}\" (the equivalent of {}). Doctor migrates supported legacy policies to mode; run \"openclaw doctor --fix\" only when the saved file still needs migration.",
                 legacy.join(" + ")
@@ -211,17 +217,17 @@ impl Rules {
         if !self.release.runs(Refinement::AgentRoster) {
             return;
         }
-        let agents_at = root.key("agents");
+        let agents_at = root.key(keys::AGENTS);
         let Some(agents) = agents_at.value.as_object() else {
             return;
         };
         let empty = Map::new();
-        let entries = match agents.get("entries") {
+        let entries = match agents.get(keys::ENTRIES) {
             None => &empty,
             Some(Value::Object(entries)) => entries,
             Some(_) => return,
         };
-        let entries_at = agents_at.key("entries");
+        let entries_at = agents_at.key(keys::ENTRIES);
         if entries.is_empty() {
             self.push(&entries_at, "agents.entries must contain at least one configured agent".to_string());
         }
@@ -237,15 +243,15 @@ impl Rules {
                 seen.push((normalized, id));
             }
         }
-        let markers = entries.values().filter(|e| e["default"] == Value::Bool(true)).count();
+        let markers = entries.values().filter(|e| e[keys::DEFAULT] == Value::Bool(true)).count();
         if markers > 1 {
             self.push(
                 &entries_at,
                 format!("agents.entries must contain at most one default=true entry (found {markers})"),
             );
         }
-        let ownership = agents_at.key("ownership");
-        let synthetic = legacy_owner.is_some() && entries.len() > 1 && !agents.contains_key("ownership");
+        let ownership = agents_at.key(keys::OWNERSHIP);
+        let synthetic = legacy_owner.is_some() && entries.len() > 1 && !agents.contains_key(keys::OWNERSHIP);
         let explicit = ownership.str() == Some("explicit") || synthetic;
         if explicit && markers > 0 {
             self.push(
@@ -268,7 +274,7 @@ impl Rules {
             return;
         }
         let ids: Vec<&String> = root
-            .keys(&["agents", "entries"])
+            .keys(&[keys::AGENTS, keys::ENTRIES])
             .members()
             .filter(|(_, entry)| entry.value.is_object())
             .map(|(id, _)| id)
@@ -278,11 +284,11 @@ impl Rules {
             if ids.is_empty() { id == "main" } else { ids.iter().any(|k| normalize_agent_id(k) == id) }
         };
         let unknown = |id: &str| format!("Unknown agent id \"{id}\" (not in agents.entries).");
-        let defaults = root.keys(&["agents", "defaults"]);
+        let defaults = root.keys(&[keys::AGENTS, keys::DEFAULTS]);
         for target in [
-            defaults.keys(&["heartbeat", "agentId"]),
-            defaults.keys(&["systemAgent", "agentId"]),
-            root.keys(&["talk", "agentId"]),
+            defaults.keys(&[keys::HEARTBEAT, keys::AGENT_ID]),
+            defaults.keys(&[keys::SYSTEM_AGENT, keys::AGENT_ID]),
+            root.keys(&[keys::TALK, keys::AGENT_ID]),
         ] {
             if let Some(id) = target.str()
                 && !known(id)
@@ -293,8 +299,8 @@ impl Rules {
         if ids.is_empty() {
             return;
         }
-        for binding in root.key("bindings").items() {
-            let target = binding.key("agentId");
+        for binding in root.key(keys::BINDINGS).items() {
+            let target = binding.key(keys::AGENT_ID);
             if let Some(id) = target.str()
                 && id != "main"
                 && !known(id)
@@ -320,18 +326,19 @@ impl Rules {
             "client_cert",
             "client_key",
         ];
-        for servers in [root.keys(&["mcp", "servers"]), root.keys(&["nodeHost", "mcp", "servers"])] {
+        for servers in [root.keys(&[keys::MCP, keys::SERVERS]), root.keys(&[keys::NODE_HOST, keys::MCP, keys::SERVERS])]
+        {
             for (_, server) in servers.members() {
                 let Some(fields) = server.value.as_object() else { continue };
                 for retired in RETIRED.iter().filter(|k| fields.contains_key(**k)) {
                     self.unknown_key(&server, retired);
                 }
-                let codex = server.key("codex");
+                let codex = server.key(keys::CODEX);
                 if codex.value.as_object().is_some_and(|c| c.contains_key("default_tools_approval_mode")) {
                     self.unknown_key(&codex, "default_tools_approval_mode");
                 }
-                if fields.contains_key("disabled") {
-                    let disabled = server.key("disabled");
+                if fields.contains_key(keys::DISABLED) {
+                    let disabled = server.key(keys::DISABLED);
                     let replacement = match disabled.value.as_bool() {
                         Some(disabled) => format!(
                             "\"enabled: {}\" instead, then run \"openclaw doctor --fix\" to migrate existing config",
@@ -341,27 +348,27 @@ impl Rules {
                     };
                     self.push(&disabled, format!("unsupported key \"disabled\"; use {replacement}"));
                 }
-                let oauth = server.key("oauth");
-                let identity = oauth.key("identity");
-                let transport = server.key("transport");
+                let oauth = server.key(keys::OAUTH);
+                let identity = oauth.key(keys::IDENTITY);
+                let transport = server.key(keys::TRANSPORT);
                 if identity.value == "per-requester" {
-                    if server.value["auth"] != "oauth" {
+                    if server.value[keys::AUTH] != "oauth" {
                         self.push(&identity, "oauth.identity \"per-requester\" requires auth: \"oauth\"".to_string());
                     }
-                    let profile = oauth.key("authProfileId");
+                    let profile = oauth.key(keys::AUTH_PROFILE_ID);
                     if profile.str().is_some_and(|s| !s.is_empty()) {
                         self.push(
                             &profile,
                             "oauth.authProfileId cannot be used with oauth.identity \"per-requester\"".to_string(),
                         );
                     }
-                    if server.key("url").str().is_none_or(str::is_empty) {
+                    if server.key(keys::URL).str().is_none_or(str::is_empty) {
                         self.push(
                             &identity,
                             "oauth.identity \"per-requester\" requires an HTTP server URL".to_string(),
                         );
                     }
-                    if fields.contains_key("command") || transport.value == "stdio" {
+                    if fields.contains_key(keys::COMMAND) || transport.value == "stdio" {
                         self.push(
                             &identity,
                             "oauth.identity \"per-requester\" cannot be combined with a command or \"stdio\" transport"
@@ -369,7 +376,7 @@ impl Rules {
                         );
                     }
                 }
-                if transport.value == "stdio" && server.key("command").str().is_none_or(|c| c.trim().is_empty()) {
+                if transport.value == "stdio" && server.key(keys::COMMAND).str().is_none_or(|c| c.trim().is_empty()) {
                     self.push(&transport, "\"stdio\" transport requires a non-empty command".to_string());
                 }
             }
@@ -380,15 +387,15 @@ impl Rules {
         if !self.release.runs(Refinement::SandboxSecurity) {
             return;
         }
-        self.sandbox(&root.keys(&["agents", "defaults", "sandbox"]));
+        self.sandbox(&root.keys(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX]));
         for agent in agent_entries(root, self.release.roster) {
-            self.sandbox(&agent.key("sandbox"));
+            self.sandbox(&agent.key(keys::SANDBOX));
         }
     }
 
     fn sandbox(&mut self, sandbox: &At<'_>) {
-        let docker = sandbox.key("docker");
-        for bind_at in docker.key("binds").items() {
+        let docker = sandbox.key(keys::DOCKER);
+        for bind_at in docker.key(keys::BINDS).items() {
             let Some(bind) = bind_at.str().map(str::trim) else {
                 continue;
             };
@@ -410,8 +417,8 @@ impl Rules {
                 );
             }
         }
-        let join_allowed = docker.value["dangerouslyAllowContainerNamespaceJoin"] == Value::Bool(true);
-        let network = docker.key("network");
+        let join_allowed = docker.value[keys::DANGEROUSLY_ALLOW_CONTAINER_NAMESPACE_JOIN] == Value::Bool(true);
+        let network = docker.key(keys::NETWORK);
         match network_mode(network.value) {
             Some("host") => self.push(&network, "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or \"none\" instead.".to_string()),
             Some(mode) if mode.starts_with("container:") && !join_allowed => self.push(
@@ -421,15 +428,15 @@ impl Rules {
             _ => {}
         }
         for (field, name, fix) in [
-            ("seccompProfile", "seccomp", "Use a custom seccomp profile file or omit this setting."),
-            ("apparmorProfile", "apparmor", "Use a named AppArmor profile or omit this setting."),
+            (keys::SECCOMP_PROFILE, "seccomp", "Use a custom seccomp profile file or omit this setting."),
+            (keys::APPARMOR_PROFILE, "apparmor", "Use a named AppArmor profile or omit this setting."),
         ] {
             let profile = docker.key(field);
             if network_mode(profile.value) == Some("unconfined") {
                 self.push(&profile, format!("Sandbox security: {name} profile \"unconfined\" is blocked. {fix}"));
             }
         }
-        let browser_network = sandbox.keys(&["browser", "network"]);
+        let browser_network = sandbox.keys(&[keys::BROWSER, keys::NETWORK]);
         if network_mode(browser_network.value) == Some("host") {
             self.push(
                 &browser_network,
@@ -443,7 +450,7 @@ impl Rules {
             return;
         }
         let known = known_channel_ids(self.version);
-        for (id, channel) in root.key("channels").members() {
+        for (id, channel) in root.key(keys::CHANNELS).members() {
             let reserved = self.release.reserved_channel_keys.contains(id);
             if !reserved && !known.contains(&id.as_str()) {
                 // 2026.9 ignores (with a warning) the leftover config of a channel plugin that is
@@ -461,14 +468,15 @@ impl Rules {
 
     /// `dmPolicy: "open"` (2026.2) needs `"*"` in `allowFrom` (Discord/Slack also accept `dm.allowFrom`).
     fn open_dm_policy(&mut self, id: &str, channel: &At<'_>) {
-        if channel.value["dmPolicy"] != "open" {
+        if channel.value[keys::DM_POLICY] != "open" {
             return;
         }
         let has_wildcard =
             |at: At<'_>| at.value.as_array().into_iter().flatten().any(|e| e.as_str().map(str::trim) == Some("*"));
         let nested_dm = matches!(id, "discord" | "slack");
-        let allow_from = channel.key("allowFrom");
-        if has_wildcard(allow_from.clone()) || (nested_dm && has_wildcard(channel.keys(&["dm", "allowFrom"]))) {
+        let allow_from = channel.key(keys::ALLOW_FROM);
+        if has_wildcard(allow_from.clone()) || (nested_dm && has_wildcard(channel.keys(&[keys::DM, keys::ALLOW_FROM])))
+        {
             return;
         }
         let alternative = if nested_dm { format!(" (or channels.{id}.dm.allowFrom)") } else { String::new() };
@@ -483,16 +491,16 @@ impl Rules {
         if !self.release.runs(Refinement::LoopDetectionThresholds) {
             return;
         }
-        let detection = root.keys(&["tools", "loopDetection"]);
+        let detection = root.keys(&[keys::TOOLS, keys::LOOP_DETECTION]);
         let pairs = [
             (
-                "warningThreshold",
-                "criticalThreshold",
+                keys::WARNING_THRESHOLD,
+                keys::CRITICAL_THRESHOLD,
                 "tools.loopDetection.warningThreshold must be lower than criticalThreshold.",
             ),
             (
-                "criticalThreshold",
-                "globalCircuitBreakerThreshold",
+                keys::CRITICAL_THRESHOLD,
+                keys::GLOBAL_CIRCUIT_BREAKER_THRESHOLD,
                 "tools.loopDetection.criticalThreshold must be lower than globalCircuitBreakerThreshold.",
             ),
         ];
@@ -526,10 +534,10 @@ fn is_windows_drive_path(bind: &str) -> bool {
 /// `channels.<ch>.groups.<gid>` and `channels.<ch>.accounts.<acc>.groups.<gid>`.
 fn channel_groups<'v>(root: &At<'v>) -> Vec<At<'v>> {
     let mut out = Vec::new();
-    for (_, channel) in root.key("channels").members() {
-        let accounts = channel.key("accounts");
+    for (_, channel) in root.key(keys::CHANNELS).members() {
+        let accounts = channel.key(keys::ACCOUNTS);
         for scope in std::iter::once(channel).chain(accounts.members().map(|(_, account)| account)) {
-            out.extend(scope.key("groups").members().map(|(_, group)| group));
+            out.extend(scope.key(keys::GROUPS).members().map(|(_, group)| group));
         }
     }
     out

@@ -4,3 +4,4 @@
 pub mod env;
 pub mod ids;
 pub mod inbound;
+pub mod keys;
