@@ -36,7 +36,7 @@ pub fn export_env_block(config: &Value, env: &mut HashMap<String, String>, versi
     let entries: Vec<(String, String)> = vars
         .chain(direct)
         .filter_map(|(key, value)| Some((portable_key(key)?, value)))
-        .filter(|(key, value)| is_exported(rules, key, value))
+        .filter(|(key, value)| !is_refused(rules, key, value))
         .collect();
     for (key, value) in entries {
         if env.get(&key).is_none_or(|current| current.trim().is_empty()) {
@@ -67,9 +67,9 @@ fn portable_key(key: &str) -> Option<String> {
     valid.then(|| key.to_string())
 }
 
-/// Not a blocked name, and not a value with a `${VAR}` reference where the release refuses those.
-fn is_exported(rules: &EnvRules, key: &str, value: &str) -> bool {
-    !rules.blocked_names.contains(&key.to_uppercase()) && !(rules.refuse_references && contains_env_reference(value))
+/// A blocked name, or a value with a `${VAR}` reference where the release refuses those.
+fn is_refused(rules: &EnvRules, key: &str, value: &str) -> bool {
+    rules.blocked_names.contains(&key.to_uppercase()) || (rules.refuse_references && contains_env_reference(value))
 }
 
 /// Replaces `${VAR}` in every string value (keys untouched), left to right, single pass.
