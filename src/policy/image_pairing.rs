@@ -11,11 +11,10 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;
-use crate::config::Node;
 use crate::config::env::export_env_block;
 use crate::config::path::KeyPath;
 use crate::release::pack::ImageModelPairing;
@@ -54,9 +53,7 @@ fn pairs_vision_model(rules: &ImageModelPairing, config: &Value) -> bool {
 /// The variables the config's `env` block puts into the gateway's environment.
 fn config_env(config: &Value) -> HashMap<String, String> {
     let mut env = HashMap::new();
-    if let Some(block) = config.get("env") {
-        export_env_block(&Node::from_value(&json!({ "env": block })), &mut env, OpenClawVersion::V2026_2);
-    }
+    export_env_block(config, &mut env, OpenClawVersion::V2026_2);
     env
 }
 
@@ -136,6 +133,7 @@ fn lists_vision_model(config: &Value, provider: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn built(config: Value) -> bool {
         let pack = OpenClawVersion::V2026_2.policy();
