@@ -1,24 +1,18 @@
-//! Which file OpenClaw reads when no `--config` is given (spec §1; checked against both releases'
-//! `src/config/paths.ts`).
+//! Where OpenClaw keeps its config and state when no `--config` is given (spec §1; checked against
+//! both releases' `src/config/paths.ts`): the home, the state directory and the config file. The
+//! older product names a release still honours are in its data ([`DiscoveryRules`]).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::fspath;
 use crate::OpenClawVersion;
+use crate::release::loader::DiscoveryRules;
 
 const CONFIG_FILENAME: &str = "openclaw.json";
 const NEW_STATE_DIRNAME: &str = ".openclaw";
-
-/// Older product names: state folders and config file names still honoured.
-fn legacy_names(version: OpenClawVersion) -> (&'static [&'static str], &'static [&'static str]) {
-    match version {
-        OpenClawVersion::V2026_2 => {
-            (&[".clawdbot", ".moldbot", ".moltbot"], &["clawdbot.json", "moldbot.json", "moltbot.json"])
-        }
-        OpenClawVersion::V2026_9 => (&[".clawdbot"], &["clawdbot.json"]),
-    }
-}
+const CONFIG_PATH_ENV: &str = "OPENCLAW_CONFIG_PATH";
+const STATE_DIR_ENV: &str = "OPENCLAW_STATE_DIR";
 
 /// The environment and filesystem view discovery needs; explicit so tests need no real `$HOME`.
 pub struct DiscoveryEnv<'a> {
@@ -33,39 +27,77 @@ pub fn discover_config_path(env: &HashMap<String, String>, version: OpenClawVers
     discover_config_path_in(&DiscoveryEnv { env, cwd: &cwd, exists: &|p: &Path| p.exists() }, version)
 }
 
+/// The state directory `version` uses in environment `env` with working directory `cwd`, on the
+/// real filesystem (`resolveStateDir`): `OPENCLAW_STATE_DIR` (`~`-expanded), else `~/.openclaw`
+/// when it exists, else the first existing legacy folder (`~/.clawdbot`, …), else `~/.openclaw`.
+/// `~` is the OpenClaw home ([`home_dir`]). Exec approvals and the file guard read their files
+/// from here.
+pub fn state_dir(env: &HashMap<String, String>, cwd: &Path, version: OpenClawVersion) -> PathBuf {
+    state_dir_in(&DiscoveryEnv { env, cwd, exists: &|p: &Path| p.exists() }, version)
+}
+
+/// [`state_dir`] in a given environment and filesystem view.
+pub fn state_dir_in(ctx: &DiscoveryEnv<'_>, version: OpenClawVersion) -> PathBuf {
+    Dirs::new(ctx, &version.loader().discovery).state_dir()
+}
+
 /// `OPENCLAW_CONFIG_PATH`, else the first existing candidate (state dir, then `~/.openclaw`, then
 /// legacy folders; each with the current and legacy file names), else `<state dir>/openclaw.json`.
 pub fn discover_config_path_in(ctx: &DiscoveryEnv<'_>, version: OpenClawVersion) -> PathBuf {
-    let (legacy_dirs, legacy_files) = legacy_names(version);
-    let home = effective_home(ctx);
-    let file_names = || std::iter::once(CONFIG_FILENAME).chain(legacy_files.iter().copied());
-
-    if let Some(explicit) = env_override(ctx.env, "OPENCLAW_CONFIG_PATH", "CLAWDBOT_CONFIG_PATH", version) {
-        return resolve_user_path(explicit, &home, ctx.cwd);
+    let dirs = Dirs::new(ctx, &version.loader().discovery);
+    if let Some(explicit) = dirs.env_override(CONFIG_PATH_ENV) {
+        return resolve_user_path(explicit, &dirs.home, ctx.cwd);
     }
-    let state_override = env_override(ctx.env, "OPENCLAW_STATE_DIR", "CLAWDBOT_STATE_DIR", version)
-        .map(|dir| resolve_user_path(dir, &home, ctx.cwd));
-    let default_dirs: Vec<PathBuf> =
-        std::iter::once(NEW_STATE_DIRNAME).chain(legacy_dirs.iter().copied()).map(|dir| home.join(dir)).collect();
-    let candidates =
-        state_override.iter().chain(&default_dirs).flat_map(|dir| file_names().map(move |name| dir.join(name)));
+    let file_names =
+        || std::iter::once(CONFIG_FILENAME).chain(dirs.rules.legacy_config_files.iter().map(String::as_str));
+    let candidates = dirs
+        .state_override
+        .iter()
+        .chain(&dirs.default_dirs)
+        .flat_map(|dir| file_names().map(move |name| dir.join(name)));
     if let Some(existing) = candidates.into_iter().find(|c| (ctx.exists)(c)) {
         return existing;
     }
-    let state_dir = state_override
-        .unwrap_or_else(|| default_dirs.iter().find(|dir| (ctx.exists)(dir)).unwrap_or(&default_dirs[0]).clone());
-    state_dir.join(CONFIG_FILENAME)
+    dirs.state_dir().join(CONFIG_FILENAME)
 }
 
-/// The trimmed, non-empty value of `name`; 2026.2 also reads the pre-rename variable.
-fn env_override<'e>(
-    env: &'e HashMap<String, String>,
-    name: &str,
-    legacy: &str,
-    version: OpenClawVersion,
-) -> Option<&'e str> {
-    let read = |key: &str| env.get(key).map(|v| v.trim()).filter(|v| !v.is_empty());
-    read(name).or_else(|| (version == OpenClawVersion::V2026_2).then(|| read(legacy)).flatten())
+/// The folders discovery looks at, in order.
+struct Dirs<'c> {
+    ctx: &'c DiscoveryEnv<'c>,
+    rules: &'static DiscoveryRules,
+    home: PathBuf,
+    /// `OPENCLAW_STATE_DIR`, resolved.
+    state_override: Option<PathBuf>,
+    /// `~/.openclaw`, then the legacy folders.
+    default_dirs: Vec<PathBuf>,
+}
+
+impl<'c> Dirs<'c> {
+    fn new(ctx: &'c DiscoveryEnv<'c>, rules: &'static DiscoveryRules) -> Self {
+        let home = effective_home(ctx);
+        let mut dirs = Dirs { ctx, rules, home, state_override: None, default_dirs: Vec::new() };
+        dirs.state_override = dirs.env_override(STATE_DIR_ENV).map(|dir| resolve_user_path(dir, &dirs.home, ctx.cwd));
+        dirs.default_dirs = std::iter::once(NEW_STATE_DIRNAME)
+            .chain(rules.legacy_state_dirs.iter().map(String::as_str))
+            .map(|dir| dirs.home.join(dir))
+            .collect();
+        dirs
+    }
+
+    /// The override, else the first default folder that exists, else `~/.openclaw`.
+    fn state_dir(&self) -> PathBuf {
+        self.state_override.clone().unwrap_or_else(|| {
+            self.default_dirs.iter().find(|dir| (self.ctx.exists)(dir)).unwrap_or(&self.default_dirs[0]).clone()
+        })
+    }
+
+    /// The trimmed, non-empty value of `name`, else of its pre-rename name where the release
+    /// still reads one.
+    fn env_override(&self, name: &str) -> Option<&'c str> {
+        let env = self.ctx.env;
+        let read = |key: &str| env.get(key).map(|v| v.trim()).filter(|v| !v.is_empty());
+        read(name).or_else(|| self.rules.legacy_env_names.get(name).and_then(|legacy| read(legacy)))
+    }
 }
 
 /// Home used for every default path: `OPENCLAW_HOME` (may itself start with `~`) > `HOME` >
@@ -101,9 +133,9 @@ fn expand_tilde(s: &str, home: &Path) -> String {
     format!("{}{}", home.display(), &s[1..])
 }
 
-/// Home directory as OpenClaw resolves it, for callers that expand other `~` paths
-/// (e.g. `OPENCLAW_INCLUDE_ROOTS`).
-pub(crate) fn home_dir(env: &HashMap<String, String>, cwd: &Path) -> PathBuf {
+/// The OpenClaw home (`~` in every path OpenClaw expands): `OPENCLAW_HOME` (itself
+/// `~`-expandable), else `HOME`, else `USERPROFILE`, else `cwd`.
+pub fn home_dir(env: &HashMap<String, String>, cwd: &Path) -> PathBuf {
     effective_home(&DiscoveryEnv { env, cwd, exists: &|_| false })
 }
 
@@ -167,6 +199,27 @@ mod tests {
         assert_eq!(discover(&home, &["/h/.moltbot/moldbot.json"], V9), PathBuf::from("/h/.openclaw/openclaw.json"));
         // An existing legacy state dir without a config still becomes the state dir.
         assert_eq!(discover(&home, &["/h/.clawdbot"], V9), PathBuf::from("/h/.clawdbot/openclaw.json"));
+    }
+
+    #[test]
+    fn state_dir_override_then_existing_default_folders() {
+        let state = |vars: &[(&str, &str)], existing: &[&str], version| {
+            let env: HashMap<String, String> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+            let existing: HashSet<PathBuf> = existing.iter().map(PathBuf::from).collect();
+            let exists = move |p: &Path| existing.contains(p);
+            state_dir_in(&DiscoveryEnv { env: &env, cwd: Path::new("/work"), exists: &exists }, version)
+        };
+        let home = [("HOME", "/h")];
+        assert_eq!(state(&home, &[], V9), PathBuf::from("/h/.openclaw"));
+        assert_eq!(state(&home, &["/h/.clawdbot"], V9), PathBuf::from("/h/.clawdbot"));
+        assert_eq!(state(&home, &["/h/.openclaw", "/h/.clawdbot"], V9), PathBuf::from("/h/.openclaw"));
+        assert_eq!(state(&home, &["/h/.moltbot"], V9), PathBuf::from("/h/.openclaw"));
+        assert_eq!(state(&home, &["/h/.moltbot"], V2), PathBuf::from("/h/.moltbot"));
+        let vars = [("OPENCLAW_HOME", "/oc"), ("HOME", "/h"), ("OPENCLAW_STATE_DIR", " ~/state ")];
+        assert_eq!(state(&vars, &[], V9), PathBuf::from("/oc/state"));
+        let legacy = [("HOME", "/h"), ("CLAWDBOT_STATE_DIR", "/legacy")];
+        assert_eq!(state(&legacy, &[], V2), PathBuf::from("/legacy"));
+        assert_eq!(state(&legacy, &[], V9), PathBuf::from("/h/.openclaw"));
     }
 
     #[test]

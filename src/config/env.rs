@@ -4,10 +4,14 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use serde_json::Value;
+
 use super::path::PathSeg;
 use super::source::Origin;
 use super::tree::{Node, NodeKind};
+use super::view::env::EnvBlock;
 use crate::OpenClawVersion;
+use crate::release::loader::{EnvRules, EnvVarValues};
 
 /// A `${VAR}` whose variable is unset or empty.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,28 +22,21 @@ pub struct MissingEnvVar {
     pub origin: Option<Arc<Origin>>,
 }
 
-/// Names the config may not set (2026.9 `isBlockedConfigEnvVar`; the release also blocks a long
-/// generated list of loader/runtime-injection variables, not reproduced here).
-const BLOCKED_CONFIG_ENV_VARS: [&str; 3] =
-    ["OPENCLAW_ALLOW_OLDER_BINARY_DESTRUCTIVE_ACTIONS", "OPENCLAW_INCLUDE_ROOTS", "OPENCLAW_CONFIG_READONLY"];
-
 /// Copies the config's `env` block into `env` for variables not already set to a non-blank value,
-/// before substitution so `${VAR}` can use them. Entries: `env.vars.*` and every other string key
-/// directly under `env` (except `shellEnv`).
-pub fn export_env_block(root: &Node, env: &mut HashMap<String, String>, version: OpenClawVersion) {
-    let Some(block) = root.as_object().and_then(|r| r.get("env")).and_then(Node::as_object) else {
-        return;
-    };
-    let vars = block.get("vars").and_then(Node::as_object).into_iter().flatten();
-    let vars = vars.filter_map(|(key, value)| Some((key, var_value(value, version)?)));
+/// before substitution so `${VAR}` can use them: `env.vars.*` entries the release exports
+/// ([`EnvVarValues`]) and non-blank strings directly under `env`, under portable names, less what
+/// the release refuses ([`EnvRules`]).
+pub fn export_env_block(config: &Value, env: &mut HashMap<String, String>, version: OpenClawVersion) {
+    let rules = &version.loader().env;
+    let block = EnvBlock::of(config);
+    let vars = block.vars().filter_map(|entry| Some((entry.name, var_value(entry.value, rules.var_values)?)));
     let direct = block
-        .iter()
-        .filter(|(key, _)| *key != "vars" && *key != "shellEnv")
-        .filter_map(|(key, value)| Some((key, value.as_str().filter(|s| !s.trim().is_empty())?.to_string())));
+        .direct()
+        .filter_map(|entry| Some((entry.name, entry.value.as_str().filter(|s| !s.trim().is_empty())?.to_string())));
     let entries: Vec<(String, String)> = vars
         .chain(direct)
         .filter_map(|(key, value)| Some((portable_key(key)?, value)))
-        .filter(|(key, value)| version == OpenClawVersion::V2026_2 || is_allowed_in_2026_9(key, value))
+        .filter(|(key, value)| !is_refused(rules, key, value))
         .collect();
     for (key, value) in entries {
         if env.get(&key).is_none_or(|current| current.trim().is_empty()) {
@@ -48,15 +45,15 @@ pub fn export_env_block(root: &Node, env: &mut HashMap<String, String>, version:
     }
 }
 
-/// The text an `env.vars` entry exports. 2026.9 takes non-blank strings only; 2026.2 takes any
-/// truthy value (even `"  "`) and lets the JS environment stringify it.
-fn var_value(value: &Node, version: OpenClawVersion) -> Option<String> {
-    match (&value.kind, version) {
-        (NodeKind::String(s), OpenClawVersion::V2026_9) if s.trim().is_empty() => None,
-        (NodeKind::String(s), _) if s.is_empty() => None,
-        (NodeKind::String(s), _) => Some(s.clone()),
-        (NodeKind::Bool(true), OpenClawVersion::V2026_2) => Some("true".to_string()),
-        (NodeKind::Number(n), OpenClawVersion::V2026_2) if n.as_f64() != Some(0.0) => Some(n.to_string()),
+/// The text an `env.vars` entry exports: a non-empty string as it is (a blank one only where the
+/// release takes any truthy value), and where it does, `true` and non-zero numbers stringified.
+fn var_value(value: &Value, exported: EnvVarValues) -> Option<String> {
+    match (value, exported) {
+        (Value::String(s), EnvVarValues::NonBlankStrings) if s.trim().is_empty() => None,
+        (Value::String(s), _) if s.is_empty() => None,
+        (Value::String(s), _) => Some(s.clone()),
+        (Value::Bool(true), EnvVarValues::Truthy) => Some("true".to_string()),
+        (Value::Number(n), EnvVarValues::Truthy) if n.as_f64() != Some(0.0) => Some(n.to_string()),
         _ => None,
     }
 }
@@ -70,9 +67,9 @@ fn portable_key(key: &str) -> Option<String> {
     valid.then(|| key.to_string())
 }
 
-/// 2026.9 refuses blocked names and values that themselves contain a `${VAR}` reference.
-fn is_allowed_in_2026_9(key: &str, value: &str) -> bool {
-    !BLOCKED_CONFIG_ENV_VARS.contains(&key.to_uppercase().as_str()) && !contains_env_reference(value)
+/// A blocked name, or a value with a `${VAR}` reference where the release refuses those.
+fn is_refused(rules: &EnvRules, key: &str, value: &str) -> bool {
+    rules.blocked_names.contains(&key.to_uppercase()) || (rules.refuse_references && contains_env_reference(value))
 }
 
 /// Replaces `${VAR}` in every string value (keys untouched), left to right, single pass.
@@ -240,9 +237,7 @@ mod tests {
 
     #[test]
     fn env_block_fills_only_unset_variables() {
-        let root = Node::from_value(
-            &json!({"env": {"vars": {"A": "cfg", "B": "cfg", "bad-name": "x", "N": 5}, "C": "direct", "shellEnv": {"enabled": true}, "D": "  "}}),
-        );
+        let root = json!({"env": {"vars": {"A": "cfg", "B": "cfg", "bad-name": "x", "N": 5}, "C": "direct", "shellEnv": {"enabled": true}, "D": "  "}});
         let mut vars = env(&[("A", "proc"), ("B", " ")]);
         export_env_block(&root, &mut vars, OpenClawVersion::V2026_9);
         assert_eq!(vars, env(&[("A", "proc"), ("B", "cfg"), ("C", "direct")]));
@@ -254,14 +249,14 @@ mod tests {
     #[test]
     fn self_reference_differs_per_version() {
         // 2026.2 exports the literal `${X}`, so `${X}` elsewhere resolves to that text; 2026.9 refuses it.
-        let root = Node::from_value(&json!({"env": {"X": "${X}"}, "OPENCLAW_INCLUDE_ROOTS": 1}));
+        let root = json!({"env": {"X": "${X}"}, "OPENCLAW_INCLUDE_ROOTS": 1});
         let mut v2 = HashMap::new();
         export_env_block(&root, &mut v2, OpenClawVersion::V2026_2);
         assert_eq!(v2.get("X").map(String::as_str), Some("${X}"));
         let mut v9 = HashMap::new();
         export_env_block(&root, &mut v9, OpenClawVersion::V2026_9);
         assert!(v9.is_empty());
-        let blocked = Node::from_value(&json!({"env": {"vars": {"OPENCLAW_INCLUDE_ROOTS": "/x"}}}));
+        let blocked = json!({"env": {"vars": {"OPENCLAW_INCLUDE_ROOTS": "/x"}}});
         export_env_block(&blocked, &mut v9, OpenClawVersion::V2026_9);
         assert!(v9.is_empty());
     }

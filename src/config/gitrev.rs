@@ -9,6 +9,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::config::include::INCLUDE_KEY;
 use crate::config::{fspath, json5};
 
 /// Config files of one revision, materialized.
@@ -27,43 +28,83 @@ impl Materialized {
     }
 }
 
-fn git(repo: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
-    let output =
-        Command::new("git").arg("-C").arg(repo).args(args).output().map_err(|e| format!("cannot run git: {e}"))?;
+/// Why the files of a revision cannot be read.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum GitRevError {
+    #[error("{}: {source}", path.display())]
+    #[diagnostic(code(git::path))]
+    Path { path: PathBuf, source: std::io::Error },
+    #[error("{} names no file", .0.display())]
+    #[diagnostic(code(git::path))]
+    NoFileName(PathBuf),
+    #[error("{} is outside the repository {}", file.display(), repo.display())]
+    #[diagnostic(code(git::path))]
+    OutsideRepository { file: PathBuf, repo: PathBuf },
+    #[error("{} is not in a git repository: {reason}", file.display())]
+    #[diagnostic(code(git::repo))]
+    NotInRepository { file: PathBuf, reason: GitFailure },
+    #[error("`{rev}` is not a revision of {}", repo.display())]
+    #[diagnostic(code(git::rev))]
+    UnknownRevision { rev: String, repo: PathBuf },
+    #[error("{} does not exist at {rev}", file.display())]
+    #[diagnostic(code(git::missing))]
+    Missing { file: PathBuf, rev: String },
+    #[error("cannot create a temporary directory: {0}")]
+    #[diagnostic(code(git::io))]
+    TempDir(std::io::Error),
+    #[error("cannot write {}: {source}", path.display())]
+    #[diagnostic(code(git::io))]
+    Write { path: PathBuf, source: std::io::Error },
+}
+
+/// Why `git` gave no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum GitFailure {
+    #[error("cannot run git: {0}")]
+    NotRun(std::io::Error),
+    /// What git printed on stderr.
+    #[error("{0}")]
+    Refused(String),
+}
+
+fn git(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitFailure> {
+    let output = Command::new("git").arg("-C").arg(repo).args(args).output().map_err(GitFailure::NotRun)?;
     if output.status.success() {
         Ok(output.stdout)
     } else {
-        Err(String::from_utf8_lossy(&output.stderr).trim().to_string())
+        Err(GitFailure::Refused(String::from_utf8_lossy(&output.stderr).trim().to_string()))
     }
 }
 
 /// The repository holding `file` and the file's path inside it.
-fn locate_in_repo(file: &Path) -> miette::Result<(PathBuf, PathBuf)> {
-    let absolute = std::path::absolute(file).map_err(|e| miette::miette!("{}: {e}", file.display()))?;
+fn locate_in_repo(file: &Path) -> Result<(PathBuf, PathBuf), GitRevError> {
+    let absolute = std::path::absolute(file).map_err(|source| GitRevError::Path { path: file.into(), source })?;
     let dir = absolute.parent().unwrap_or(Path::new("/"));
-    let dir = dir.canonicalize().map_err(|e| miette::miette!(code = "git::path", "{}: {e}", dir.display()))?;
+    let dir = dir.canonicalize().map_err(|source| GitRevError::Path { path: dir.into(), source })?;
     let top = git(&dir, &["rev-parse", "--show-toplevel"])
-        .map_err(|e| miette::miette!(code = "git::repo", "{} is not in a git repository: {e}", file.display()))?;
+        .map_err(|reason| GitRevError::NotInRepository { file: file.into(), reason })?;
     let top = PathBuf::from(String::from_utf8_lossy(&top).trim());
     let top = top.canonicalize().unwrap_or(top);
-    let name = absolute.file_name().ok_or_else(|| miette::miette!("{} names no file", file.display()))?;
-    let relative = dir.join(name).strip_prefix(&top).map(Path::to_path_buf).map_err(|_| {
-        miette::miette!(code = "git::path", "{} is outside the repository {}", file.display(), top.display())
-    })?;
+    let name = absolute.file_name().ok_or_else(|| GitRevError::NoFileName(file.into()))?;
+    let relative = dir
+        .join(name)
+        .strip_prefix(&top)
+        .map(Path::to_path_buf)
+        .map_err(|_| GitRevError::OutsideRepository { file: file.into(), repo: top.clone() })?;
     Ok((top, relative))
 }
 
 /// Reads `files` (paths in the working tree) as they were at `rev`, with their includes.
-pub fn materialize(rev: &str, files: &[PathBuf]) -> miette::Result<Materialized> {
-    let dir = tempfile::tempdir().map_err(|e| miette::miette!("cannot create a temporary directory: {e}"))?;
+pub fn materialize(rev: &str, files: &[PathBuf]) -> Result<Materialized, GitRevError> {
+    let dir = tempfile::tempdir().map_err(GitRevError::TempDir)?;
     let mut materialized = Materialized { dir, files: Vec::new(), rev: rev.to_string() };
     let mut seen = HashSet::new();
     for file in files {
         let (repo, relative) = locate_in_repo(file)?;
         git(&repo, &["rev-parse", "--verify", "--quiet", &format!("{rev}^{{commit}}")])
-            .map_err(|_| miette::miette!(code = "git::rev", "`{rev}` is not a revision of {}", repo.display()))?;
+            .map_err(|_| GitRevError::UnknownRevision { rev: rev.to_string(), repo: repo.clone() })?;
         if !fetch(&repo, rev, &relative, materialized.dir.path(), &mut seen)? {
-            return Err(miette::miette!(code = "git::missing", "{} does not exist at {rev}", relative.display()));
+            return Err(GitRevError::Missing { file: relative, rev: rev.to_string() });
         }
         materialized.files.push(materialized.dir.path().join(&relative));
     }
@@ -72,7 +113,13 @@ pub fn materialize(rev: &str, files: &[PathBuf]) -> miette::Result<Materialized>
 
 /// Writes `relative` at `rev` under `root`, then the files it includes. Returns false when the
 /// file does not exist at that revision (the loader reports a missing include itself).
-fn fetch(repo: &Path, rev: &str, relative: &Path, root: &Path, seen: &mut HashSet<PathBuf>) -> miette::Result<bool> {
+fn fetch(
+    repo: &Path,
+    rev: &str,
+    relative: &Path,
+    root: &Path,
+    seen: &mut HashSet<PathBuf>,
+) -> Result<bool, GitRevError> {
     if !seen.insert(relative.to_path_buf()) {
         return Ok(true);
     }
@@ -82,9 +129,9 @@ fn fetch(repo: &Path, rev: &str, relative: &Path, root: &Path, seen: &mut HashSe
     };
     let target = root.join(relative);
     if let Some(parent) = target.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| miette::miette!("cannot write {}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(|source| GitRevError::Write { path: parent.into(), source })?;
     }
-    std::fs::write(&target, &bytes).map_err(|e| miette::miette!("cannot write {}: {e}", target.display()))?;
+    std::fs::write(&target, &bytes).map_err(|source| GitRevError::Write { path: target.clone(), source })?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     // A file that does not parse is left for the loader to report.
     let Ok(document) = json5::parse(target.clone(), text).document else {
@@ -106,7 +153,7 @@ fn include_paths(value: &Value) -> Vec<String> {
     let mut out = Vec::new();
     match value {
         Value::Object(map) => {
-            match map.get("$include") {
+            match map.get(INCLUDE_KEY) {
                 Some(Value::String(path)) => out.push(path.clone()),
                 Some(Value::Array(paths)) => out.extend(paths.iter().filter_map(Value::as_str).map(str::to_string)),
                 _ => {}

@@ -1,7 +1,8 @@
 //! `$include` resolution (spec §4), ported from both releases' `src/config/includes.ts`.
 //!
-//! 2026.2: confinement to the config directory (lexical + symlink), depth 10, cycle detection.
-//! 2026.9 adds: null-byte and 4096-character path limits, `OPENCLAW_INCLUDE_ROOTS`, and the
+//! Every release: confinement to the config directory (lexical + symlink), depth 10, cycle
+//! detection. Where releases differ ([`IncludeRules`]): further include roots from the
+//! environment (2026.9 `OPENCLAW_INCLUDE_ROOTS`), null-byte and path-length limits, and the
 //! guarded read (regular file, at most 2 MiB, no hardlinks).
 
 use std::path::{Path, PathBuf};
@@ -16,11 +17,11 @@ use super::merge::deep_merge;
 use super::path::PathSeg;
 use super::source::Origin;
 use super::tree::{Node, NodeKind};
-use crate::OpenClawVersion;
+use crate::release::loader::{IncludeReadGuard, IncludeRules, LoaderRules};
 
-const INCLUDE_KEY: &str = "$include";
+/// The directive key.
+pub(crate) const INCLUDE_KEY: &str = "$include";
 const MAX_INCLUDE_DEPTH: usize = 10;
-const MAX_INCLUDE_PATH_LENGTH: usize = 4096;
 /// Nesting limit of the resolved tree. Each file is already limited by the parser; this bounds
 /// includes nested inside includes, so later recursive passes cannot exhaust the stack.
 pub(crate) const MAX_NESTING: usize = 512;
@@ -48,27 +49,28 @@ struct Frame {
 }
 
 pub(crate) struct IncludeResolver<'d> {
-    version: OpenClawVersion,
+    loader: &'static LoaderRules,
     /// The top-level config's directory first (its name is the one error texts print).
     roots: Vec<IncludeRoot>,
     documents: &'d mut Documents,
 }
 
 impl<'d> IncludeResolver<'d> {
-    /// `extra_roots`: `OPENCLAW_INCLUDE_ROOTS` entries (absolute); ignored before 2026.9.
+    /// `extra_roots`: the further roots the release reads from the environment
+    /// ([`IncludeRules::extra_roots_env`]), absolute.
     pub fn new(
         config_path: &Path,
         extra_roots: Vec<PathBuf>,
-        version: OpenClawVersion,
+        loader: &'static LoaderRules,
         documents: &'d mut Documents,
     ) -> Self {
         let config_dir = config_path.parent().map_or_else(|| PathBuf::from("/"), Path::to_path_buf);
-        let extra = match version {
-            OpenClawVersion::V2026_9 => extra_roots,
-            OpenClawVersion::V2026_2 => Vec::new(),
-        };
-        let roots = std::iter::once(config_dir).chain(extra).map(IncludeRoot::new).collect();
-        IncludeResolver { version, roots, documents }
+        let roots = std::iter::once(config_dir).chain(extra_roots).map(IncludeRoot::new).collect();
+        IncludeResolver { loader, roots, documents }
+    }
+
+    fn rules(&self) -> &'static IncludeRules {
+        &self.loader.include
     }
 
     /// Resolves every `$include` in `root`, the parsed content of `config_path`.
@@ -153,7 +155,7 @@ impl<'d> IncludeResolver<'d> {
             ));
         }
         let siblings = Node::new(NodeKind::Object(self.process_members(siblings, frame, at)?), origin);
-        Ok(deep_merge(included, siblings, self.version))
+        Ok(deep_merge(included, siblings, self.loader.merge.blocked_keys))
     }
 
     fn resolve_directive(
@@ -170,7 +172,7 @@ impl<'d> IncludeResolver<'d> {
                     return Err(include_error(IncludeErrorKind::Invalid, message, item, None));
                 };
                 let loaded = self.load_file(path, item, frame, at)?;
-                Ok(deep_merge(merged, loaded, self.version))
+                Ok(deep_merge(merged, loaded, self.loader.merge.blocked_keys))
             }),
             _ => {
                 let message =
@@ -219,22 +221,23 @@ impl<'d> IncludeResolver<'d> {
     }
 
     fn resolve_path(&self, include_path: &str, frame: &Frame) -> Result<PathBuf, (IncludeErrorKind, String)> {
-        let limits = self.version == OpenClawVersion::V2026_9;
-        if limits && include_path.contains('\0') {
+        let max_length = self.rules().max_path_length;
+        if max_length.is_some() && include_path.contains('\0') {
             return Err((IncludeErrorKind::Guard, "Include path must not contain null bytes".to_string()));
         }
-        if limits && js_length(include_path) >= MAX_INCLUDE_PATH_LENGTH {
-            return Err((
-                IncludeErrorKind::Guard,
-                format!("Include path exceeds maximum length ({MAX_INCLUDE_PATH_LENGTH} characters)"),
-            ));
+        if let Some(max) = max_length
+            && js_length(include_path) >= max
+        {
+            return Err((IncludeErrorKind::Guard, format!("Include path exceeds maximum length ({max} characters)")));
         }
         let base_dir = frame.base.parent().unwrap_or(Path::new("/"));
         let resolved = fspath::resolve(base_dir, Path::new(include_path));
-        if limits && js_length(&resolved.to_string_lossy()) >= MAX_INCLUDE_PATH_LENGTH {
+        if let Some(max) = max_length
+            && js_length(&resolved.to_string_lossy()) >= max
+        {
             return Err((
                 IncludeErrorKind::Guard,
-                format!("Resolved include path exceeds maximum length ({MAX_INCLUDE_PATH_LENGTH} characters)"),
+                format!("Resolved include path exceeds maximum length ({max} characters)"),
             ));
         }
         let root_dir = self.roots[0].lexical.display();
@@ -254,7 +257,7 @@ impl<'d> IncludeResolver<'d> {
         }
     }
 
-    /// 2026.9 reads through a guard (regular file, ≤ 2 MiB, one link). 2026.2 reads plainly, but
+    /// Reads through the release's guard ([`IncludeReadGuard`]). Where the release reads plainly
     /// we still read only regular files (a FIFO would hang it, a device never ends) and cap the
     /// size while reading, so hostile input cannot exhaust memory.
     fn read(&self, include_path: &str, resolved: &Path) -> Result<String, (IncludeErrorKind, String, Option<String>)> {
@@ -272,10 +275,9 @@ impl<'d> IncludeResolver<'d> {
             (IncludeErrorKind::Guard, message, None)
         };
         let meta = std::fs::metadata(resolved).map_err(|e| read_failed(e.to_string()))?;
-        let guard_refuses = match self.version {
-            OpenClawVersion::V2026_9 => !meta.is_file() || meta.len() > MAX_FILE_BYTES || hard_link_count(&meta) > 1,
-            OpenClawVersion::V2026_2 => meta.len() > MAX_FILE_BYTES,
-        };
+        let guard_refuses = meta.len() > MAX_FILE_BYTES
+            || (self.rules().read_guard == IncludeReadGuard::RegularFileSingleLink
+                && (!meta.is_file() || hard_link_count(&meta) > 1));
         if guard_refuses {
             return Err(guard_failed());
         }

@@ -20,6 +20,7 @@ use super::secrets;
 use super::source::{Origin, SourceFile};
 use super::tree::Node;
 use crate::OpenClawVersion;
+use crate::release::loader::MissingVariable;
 
 /// Everything loading depends on, passed in so that loading is reproducible and testable.
 #[derive(Debug, Clone)]
@@ -111,8 +112,9 @@ impl LoadedConfig {
         &self.warnings
     }
 
-    /// `${VAR}` references without a value that make the release refuse the config: 2026.2
-    /// rejects it for the first one (see validation); 2026.9 keeps the literal and warns.
+    /// `${VAR}` references without a value that make the release refuse the config (see
+    /// validation): empty where the release keeps the literal and warns instead
+    /// ([`MissingVariable`]).
     pub fn missing_env_vars(&self) -> &[MissingEnvVar] {
         &self.missing_env_vars
     }
@@ -190,11 +192,11 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedConfig, Confi
             at: failure.at,
         })?;
         ensure_object(&root, &path)?;
-        let resolved =
-            IncludeResolver::new(&path, include_roots.clone(), opts.version, &mut documents).resolve(&path, root)?;
+        let resolved = IncludeResolver::new(&path, include_roots.clone(), opts.version.loader(), &mut documents)
+            .resolve(&path, root)?;
         ensure_object(&resolved, &path)?;
         merged = Some(match merged {
-            Some(earlier) => deep_merge(earlier, resolved, opts.version),
+            Some(earlier) => deep_merge(earlier, resolved, opts.version.loader().merge.blocked_keys),
             None => resolved,
         });
         config_paths.push(path);
@@ -217,9 +219,11 @@ fn discover(opts: &LoadOptions) -> PathBuf {
     discovery::discover_config_path_in(&DiscoveryEnv { env: &opts.env, cwd: &opts.cwd, exists: &exists }, opts.version)
 }
 
-/// `OPENCLAW_INCLUDE_ROOTS`: `:`-separated, trimmed, `~`-expanded, absolute, de-duplicated.
+/// The further include roots the release reads from its environment variable (2026.9
+/// `OPENCLAW_INCLUDE_ROOTS`): `:`-separated, trimmed, `~`-expanded, absolute, de-duplicated.
 fn include_roots(opts: &LoadOptions) -> Vec<PathBuf> {
-    let Some(raw) = opts.env.get("OPENCLAW_INCLUDE_ROOTS").map(|s| s.trim()).filter(|s| !s.is_empty()) else {
+    let variable = opts.version.loader().include.extra_roots_env.as_deref();
+    let Some(raw) = variable.and_then(|name| opts.env.get(name)).map(|s| s.trim()).filter(|s| !s.is_empty()) else {
         return Vec::new();
     };
     let home = discovery::home_dir(&opts.env, &opts.cwd);
@@ -284,18 +288,19 @@ fn finish(
     let authored = inline
         .or_else(|| documents.documents.first().map(|d| d.root.to_value()))
         .unwrap_or_else(|| Value::Object(Default::default()));
+    let rules = &opts.version.loader().env;
     let mut env = opts.env.clone();
-    env::export_env_block(&tree, &mut env, opts.version);
+    env::export_env_block(&tree.to_value(), &mut env, opts.version);
     let missing = env::substitute(&mut tree, &env);
     let resolved = tree.to_value();
     let migration = migrate::run(&mut tree, opts.version, &MigrationEnv { env: &env, cwd: &opts.cwd });
     let mut warnings: Vec<ConfigWarning> = documents.notes.into_iter().map(note_warning).collect();
-    if opts.version == OpenClawVersion::V2026_9 {
+    if rules.missing_variable == MissingVariable::KeepLiteralAndWarn {
         warnings.extend(missing.iter().map(|m| ConfigWarning {
             kind: WarningKind::MissingEnvVar,
             message: format!(
                 "{}: Missing env var \"{}\" - feature using this value will be unavailable",
-                substitution_path(&m.path, opts.version),
+                substitution_path(&m.path, rules.reference_path),
                 m.name
             ),
             path: m.path.clone(),
@@ -315,7 +320,10 @@ fn finish(
         documents: documents.documents,
         sources,
         warnings,
-        missing_env_vars: if opts.version == OpenClawVersion::V2026_2 { missing.clone() } else { Vec::new() },
+        missing_env_vars: match rules.missing_variable {
+            MissingVariable::Refuse => missing.clone(),
+            MissingVariable::KeepLiteralAndWarn => Vec::new(),
+        },
         unset_env_vars: missing,
         env,
         secret_values,

@@ -80,7 +80,7 @@ fn is_release_warning(kind: WarningKind) -> bool {
 /// `None` for clawpolicy's own loader notes.
 pub fn release_warning_path(warning: &ConfigWarning, version: OpenClawVersion) -> Option<String> {
     match warning.kind {
-        WarningKind::MissingEnvVar => Some(substitution_path(&warning.path, version)),
+        WarningKind::MissingEnvVar => Some(substitution_path(&warning.path, version.loader().env.reference_path)),
         WarningKind::Migrated => Some(config::migrate::release_path(&warning.path)),
         WarningKind::NoHeartbeatOwner => Some(config::path::dotted(&warning.path)),
         WarningKind::DuplicateKey | WarningKind::NonFiniteNumber => None,

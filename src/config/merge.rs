@@ -4,7 +4,7 @@
 use indexmap::IndexMap;
 
 use super::tree::{Node, NodeKind};
-use crate::OpenClawVersion;
+use crate::release::loader::BlockedKeys;
 
 /// Keys the merge drops (prototype-pollution guard).
 const BLOCKED_KEYS: [&str; 3] = ["__proto__", "prototype", "constructor"];
@@ -15,9 +15,10 @@ fn is_blocked(key: &str) -> bool {
 
 /// Merges `source` (later) over `target` (earlier): arrays concatenate, objects merge key by key
 /// (target's key order, then new source keys), anything else: source replaces target.
-/// 2026.9 also strips blocked keys from the target side and from objects it copies over.
-pub fn deep_merge(target: Node, source: Node, version: OpenClawVersion) -> Node {
-    let sanitize = version == OpenClawVersion::V2026_9;
+/// Blocked keys the source adds are skipped; with [`BlockedKeys::Everywhere`] they are also
+/// stripped from the target side and from objects copied over.
+pub fn deep_merge(target: Node, source: Node, blocked: BlockedKeys) -> Node {
+    let sanitize = blocked == BlockedKeys::Everywhere;
     match (target.kind, source.kind) {
         (NodeKind::Array(mut earlier), NodeKind::Array(later)) => {
             earlier.extend(later);
@@ -32,7 +33,7 @@ pub fn deep_merge(target: Node, source: Node, version: OpenClawVersion) -> Node 
                 match merged.get_mut(&key) {
                     Some(current) => {
                         let earlier = std::mem::replace(current, Node::new(NodeKind::Null, None));
-                        *current = deep_merge(earlier, value, version);
+                        *current = deep_merge(earlier, value, blocked);
                     }
                     None if sanitize => {
                         merged.insert(key, sanitize_node(value));
@@ -63,10 +64,11 @@ fn sanitize_node(node: Node) -> Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::OpenClawVersion;
     use serde_json::json;
 
     fn merge(a: serde_json::Value, b: serde_json::Value, version: OpenClawVersion) -> serde_json::Value {
-        deep_merge(Node::from_value(&a), Node::from_value(&b), version).to_value()
+        deep_merge(Node::from_value(&a), Node::from_value(&b), version.loader().merge.blocked_keys).to_value()
     }
 
     #[test]

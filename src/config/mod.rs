@@ -26,7 +26,7 @@ pub mod tree;
 pub mod validate;
 pub mod view;
 
-pub use discovery::discover_config_path;
+pub use discovery::{discover_config_path, home_dir, state_dir};
 pub use document::Document;
 pub use env::MissingEnvVar;
 pub use error::{ConfigError, ConfigWarning, IncludeErrorKind, WarningKind};

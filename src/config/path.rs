@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::OpenClawVersion;
+use crate::release::loader::ReferencePath;
 
 /// One step of a key path: an object key or an array index.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -66,14 +66,15 @@ pub fn dotted(path: &[PathSeg]) -> String {
     path.iter().map(ToString::to_string).collect::<Vec<_>>().join(".")
 }
 
-/// `${VAR}` error/warning format: keys joined with `.`, indexes as `[i]`. 2026.9 quotes keys that
-/// are not identifier-like (`env["my key"]`) so a literal dot in a key is not mistaken for nesting.
-pub fn substitution_path(path: &[PathSeg], version: OpenClawVersion) -> String {
+/// `${VAR}` error/warning format: keys joined with `.`, indexes as `[i]`; with
+/// [`ReferencePath::QuotedKeys`], keys that are not identifier-like are quoted (`env["my key"]`) so
+/// a literal dot in a key is not mistaken for nesting.
+pub fn substitution_path(path: &[PathSeg], style: ReferencePath) -> String {
     let mut out = String::new();
     for seg in path {
         match seg {
             PathSeg::Index(index) => out.push_str(&format!("[{index}]")),
-            PathSeg::Key(key) if version == OpenClawVersion::V2026_9 && !is_plain_path_key(key) => {
+            PathSeg::Key(key) if style == ReferencePath::QuotedKeys && !is_plain_path_key(key) => {
                 out.push('[');
                 out.push_str(&serde_json::Value::String(key.clone()).to_string());
                 out.push(']');
@@ -89,7 +90,7 @@ pub fn substitution_path(path: &[PathSeg], version: OpenClawVersion) -> String {
     out
 }
 
-/// `^[A-Za-z_$][A-Za-z0-9_$:-]*$`, the keys 2026.9 prints without quoting.
+/// `^[A-Za-z_$][A-Za-z0-9_$:-]*$`, the keys printed without quoting.
 fn is_plain_path_key(key: &str) -> bool {
     let mut chars = key.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
@@ -113,10 +114,10 @@ mod tests {
     }
 
     #[test]
-    fn substitution_path_per_version() {
+    fn substitution_path_styles() {
         let path = p(&["agents".into(), "list".into(), 2.into(), "my key".into()]);
-        assert_eq!(substitution_path(&path, OpenClawVersion::V2026_2), "agents.list[2].my key");
-        assert_eq!(substitution_path(&path, OpenClawVersion::V2026_9), "agents.list[2][\"my key\"]");
+        assert_eq!(substitution_path(&path, ReferencePath::Dotted), "agents.list[2].my key");
+        assert_eq!(substitution_path(&path, ReferencePath::QuotedKeys), "agents.list[2][\"my key\"]");
     }
 }
 /// A path from the config root to a value.

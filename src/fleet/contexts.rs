@@ -335,9 +335,20 @@ impl Evaluated {
 
 /// Resolves every context with the one resolver.
 pub fn evaluate(version: OpenClawVersion, config: &Value, contexts: Vec<NamedContext>) -> Vec<Evaluated> {
-    let roster = policy::Roster::new(config, version);
-    let results = par_map(&contexts, |context| policy::resolve_in(version, config, &roster, &context.ctx));
+    let results = evaluate_with(version, config, &contexts, |_, result| result);
     contexts.into_iter().zip(results).map(|(context, result)| Evaluated { context, result }).collect()
+}
+
+/// Resolves every context with the one resolver and keeps only what `keep` takes from each
+/// answer: a fleet of thousands of sessions would otherwise hold every step record at once.
+pub fn evaluate_with<R: Send>(
+    version: OpenClawVersion,
+    config: &Value,
+    contexts: &[NamedContext],
+    keep: impl Fn(&NamedContext, Result<Resolution, SessionError>) -> R + Sync,
+) -> Vec<R> {
+    let roster = policy::Roster::new(config, version);
+    par_map(contexts, |context| keep(context, policy::resolve_in(version, config, &roster, &context.ctx)))
 }
 
 /// `items.iter().map(f)`, spread over the machine's cores: resolving hundreds of sessions is

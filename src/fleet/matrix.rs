@@ -4,7 +4,10 @@
 use serde::Serialize;
 
 use crate::config::view::inbound::Audience;
-use crate::fleet::contexts::{self, Evaluated, MAIN};
+use serde_json::Value;
+
+use crate::OpenClawVersion;
+use crate::fleet::contexts::{self, Evaluated, MAIN, NamedContext};
 use crate::fleet::delta::{self, Locate, Side, ToolChange};
 use crate::policy::steps::StepKind;
 use crate::policy::{Resolution, StepRecord};
@@ -40,35 +43,40 @@ pub struct MatrixCell {
     pub error: Option<String>,
 }
 
-/// Builds the matrix from resolved contexts (agents in the order they come).
-pub fn build(evaluated: &[Evaluated]) -> Vec<AgentRow> {
-    // Each agent's main DM, found in one pass (not a search of every cell per agent).
-    let mut mains: std::collections::HashMap<&str, &Evaluated> = std::collections::HashMap::new();
-    for cell in evaluated.iter().filter(|e| e.context.id == MAIN) {
-        mains.entry(cell.context.agent_id.as_str()).or_insert(cell);
-    }
-    let mut rows: Vec<AgentRow> = Vec::new();
-    for cell in evaluated {
-        let agent = &cell.context.agent_id;
-        if rows.last().is_none_or(|row| &row.agent_id != agent) {
-            let main_tools = mains.get(agent.as_str()).map(|m| m.tools().to_vec()).unwrap_or_default();
-            rows.push(AgentRow { agent_id: agent.clone(), main_tools, cells: Vec::new() });
-        }
-        let row = rows.last_mut().expect("pushed above");
-        let tools = cell.tools().to_vec();
-        let added: Vec<String> = tools.iter().filter(|t| !row.main_tools.contains(t)).cloned().collect();
-        let removed: Vec<String> = row.main_tools.iter().filter(|t| !tools.contains(t)).cloned().collect();
-        row.cells.push(MatrixCell {
-            context: cell.context.id.clone(),
-            description: cell.context.description.clone(),
-            session_key: cell.result.as_ref().ok().map(|r| r.session_key.clone()),
-            audience: cell.context.audience.clone(),
-            differs_from_main: !added.is_empty() || !removed.is_empty() || cell.result.is_err(),
-            added,
-            removed,
+/// Resolves the contexts (agents in the order they come) into rows. Of each session only its
+/// tool list is kept, so memory grows with the cells, not with their step records.
+pub fn build(version: OpenClawVersion, config: &Value, contexts: &[NamedContext]) -> Vec<AgentRow> {
+    let cells = contexts::evaluate_with(version, config, contexts, |context, result| {
+        let (session_key, tools, error) = match result {
+            Ok(resolution) => (Some(resolution.session_key), resolution.tools, None),
+            Err(e) => (None, Vec::new(), Some(e.to_string())),
+        };
+        MatrixCell {
+            context: context.id.clone(),
+            description: context.description.clone(),
+            session_key,
+            audience: context.audience.clone(),
             tools,
-            error: cell.result.as_ref().err().map(ToString::to_string),
-        });
+            added: Vec::new(),
+            removed: Vec::new(),
+            differs_from_main: false,
+            error,
+        }
+    });
+    let mut rows: Vec<AgentRow> = Vec::new();
+    for (context, cell) in contexts.iter().zip(cells) {
+        if rows.last().is_none_or(|row| row.agent_id != context.agent_id) {
+            rows.push(AgentRow { agent_id: context.agent_id.clone(), main_tools: Vec::new(), cells: Vec::new() });
+        }
+        rows.last_mut().expect("pushed above").cells.push(cell);
+    }
+    for row in &mut rows {
+        row.main_tools = row.cells.iter().find(|c| c.context == MAIN).map(|c| c.tools.clone()).unwrap_or_default();
+        for cell in &mut row.cells {
+            cell.added = cell.tools.iter().filter(|t| !row.main_tools.contains(t)).cloned().collect();
+            cell.removed = row.main_tools.iter().filter(|t| !cell.tools.contains(t)).cloned().collect();
+            cell.differs_from_main = !cell.added.is_empty() || !cell.removed.is_empty() || cell.error.is_some();
+        }
     }
     rows
 }
@@ -84,15 +92,14 @@ pub struct UnknownCell {
 }
 
 /// Finds a cell by its `agent/context` name.
-pub fn find_cell<'a>(evaluated: &'a [Evaluated], name: &str) -> Result<&'a Evaluated, UnknownCell> {
-    if let Some(cell) = evaluated.iter().find(|e| e.context.cell() == name) {
-        return Ok(cell);
+pub fn find_cell<'a>(contexts: &'a [NamedContext], name: &str) -> Result<&'a NamedContext, UnknownCell> {
+    if let Some(context) = contexts.iter().find(|c| c.cell() == name) {
+        return Ok(context);
     }
     let agent = name.split_once('/').map_or(name, |(agent, _)| agent);
-    let of_agent: Vec<&str> =
-        evaluated.iter().filter(|e| e.context.agent_id == agent).map(|e| e.context.id.as_str()).collect();
+    let of_agent: Vec<&str> = contexts.iter().filter(|c| c.agent_id == agent).map(|c| c.id.as_str()).collect();
     let help = if of_agent.is_empty() {
-        let mut agents: Vec<&str> = evaluated.iter().map(|e| e.context.agent_id.as_str()).collect();
+        let mut agents: Vec<&str> = contexts.iter().map(|c| c.agent_id.as_str()).collect();
         agents.dedup();
         format!("cells are named agent/context; agents: {}", agents.join(", "))
     } else {
@@ -135,7 +142,12 @@ pub struct Why {
 }
 
 /// Explains the difference between two resolved cells.
-pub fn why(version: crate::OpenClawVersion, from: &Evaluated, to: &Evaluated, locate: Locate<'_>) -> Why {
+pub fn why(version: OpenClawVersion, config: &Value, from: &NamedContext, to: &NamedContext, locate: Locate<'_>) -> Why {
+    let resolve = |context: &NamedContext| Evaluated {
+        context: context.clone(),
+        result: crate::policy::resolve(version, config, &context.ctx),
+    };
+    let (from, to) = (&resolve(from), &resolve(to));
     let facts = |cell: &Evaluated| {
         let resolution = cell.result.as_ref().ok();
         CellFacts {
@@ -188,21 +200,21 @@ fn step_differences(from: Option<&Resolution>, to: Option<&Resolution>) -> Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::OpenClawVersion;
     use serde_json::json;
 
-    fn evaluated() -> Vec<Evaluated> {
-        let config = json!({
+    fn config() -> Value {
+        json!({
             "agents": {"entries": {"solo": {}}},
             "channels": {"telegram": {"groups": {"*": {"tools": {"deny": ["exec", "process"]}}}}}
-        });
-        let v = OpenClawVersion::V2026_9;
-        contexts::evaluate(v, &config, contexts::enumerate(v, &config, &[]))
+        })
     }
+
+    const V: OpenClawVersion = OpenClawVersion::V2026_9;
 
     #[test]
     fn cells_are_compared_with_the_main_dm() {
-        let rows = build(&evaluated());
+        let config = config();
+        let rows = build(V, &config, &contexts::enumerate(V, &config, &[]));
         assert_eq!(rows.len(), 1);
         let group = rows[0].cells.iter().find(|c| c.context == "group:telegram:*").unwrap();
         // The group's deny, and the owner-only tools: group senders are not the owner.
@@ -216,15 +228,16 @@ mod tests {
 
     #[test]
     fn why_names_the_step() {
-        let cells = evaluated();
-        let from = find_cell(&cells, "solo/main").unwrap();
-        let to = find_cell(&cells, "solo/group:telegram:*").unwrap();
-        let why = why(OpenClawVersion::V2026_9, from, to, &|_| None);
+        let config = config();
+        let all = contexts::enumerate(V, &config, &[]);
+        let from = find_cell(&all, "solo/main").unwrap();
+        let to = find_cell(&all, "solo/group:telegram:*").unwrap();
+        let why = why(V, &config, from, to, &|_| None);
         let labels: Vec<&str> = why.steps.iter().map(|s| s.step.as_str()).collect();
         assert_eq!(labels, ["group tools.allow", "gateway sender owner-only tools"]);
         assert_eq!(why.steps[0].from, None);
         assert_eq!(why.steps[0].to.as_deref(), Some(&["exec".to_string(), "process".to_string()][..]));
-        let err = find_cell(&cells, "solo/nope").unwrap_err();
+        let err = find_cell(&all, "solo/nope").unwrap_err();
         assert!(err.help.contains("group:telegram:*"), "{}", err.help);
     }
 }

@@ -11,11 +11,10 @@
 
 use std::collections::HashMap;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;
-use crate::config::Node;
 use crate::config::env::export_env_block;
 use crate::config::view::agents::AgentDefaults;
 use crate::config::view::models::provider_lists_vision_model;
@@ -51,9 +50,7 @@ fn pairs_vision_model(rules: &ImageModelPairing, config: &Value, version: OpenCl
 /// The variables the config's `env` block puts into the gateway's environment.
 fn config_env(config: &Value, version: OpenClawVersion) -> HashMap<String, String> {
     let mut env = HashMap::new();
-    if let Some(block) = config.get("env") {
-        export_env_block(&Node::from_value(&json!({ "env": block })), &mut env, version);
-    }
+    export_env_block(config, &mut env, version);
     env
 }
 
@@ -108,6 +105,7 @@ fn alias_provider(rules: &ImageModelPairing, config: &Value, name: &str) -> Opti
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn built(config: Value) -> bool {
         let pack = OpenClawVersion::V2026_2.policy();

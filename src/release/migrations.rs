@@ -11,6 +11,9 @@ use serde_json::Value;
 pub struct ReleaseMigrations {
     pub release: String,
     pub about: String,
+    /// The rewrites the loader runs before validating, in the release's order (none in a release
+    /// that migrates nothing at load).
+    pub load_migrations: Vec<LoadMigrationStep>,
     /// Texts of the warnings the loader's own migrations print (`{placeholders}` filled in).
     pub load_warnings: BTreeMap<String, String>,
     /// Warnings the release's validation adds to an accepted config.
@@ -19,10 +22,19 @@ pub struct ReleaseMigrations {
     pub channel_aliases: BTreeMap<String, String>,
     /// The forms rewritten at load, for `lint` (clawpolicy's own wording).
     pub migrated_forms: Vec<MigratedFormInfo>,
-    /// 2026.2: any matching legacy rule replaces the whole validation result.
-    #[serde(default)]
-    pub legacy_rules_replace_validation: bool,
     pub legacy_rules: Vec<LegacyRule>,
+}
+
+/// One of the loader's rewrites (`readConfigSnapshotWithPreparation`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LoadMigrationStep {
+    /// `migrateLegacyContextBudgetConfig`.
+    ContextBudget,
+    /// `migratePersistedImplicitMainRoster` with `materializeLegacyDefaultAgentRoles`.
+    Roster,
+    /// `removeLegacyCopilotDiscovery`.
+    CopilotDiscovery,
 }
 
 #[derive(Debug, Deserialize)]
@@ -167,6 +179,6 @@ mod tests {
             assert!(!data.legacy_rules.is_empty());
             assert!(data.legacy_rules.iter().all(|r| r.message.trim() == r.message && !r.message.is_empty()));
         }
-        assert!(OpenClawVersion::V2026_2.migrations().legacy_rules_replace_validation);
+        assert!(OpenClawVersion::V2026_2.migrations().load_migrations.is_empty());
     }
 }

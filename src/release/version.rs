@@ -6,6 +6,7 @@ use std::str::FromStr;
 use super::Release;
 use super::audit::AuditLists;
 use super::exec::ExecRules;
+use super::loader::LoaderRules;
 use super::migrations::ReleaseMigrations;
 use super::pack::VersionPack;
 use super::registry::RELEASES;
@@ -63,6 +64,10 @@ impl OpenClawVersion {
 
     pub fn config_schema(self) -> &'static str {
         self.data().config_schema()
+    }
+
+    pub fn loader(self) -> &'static LoaderRules {
+        self.data().loader()
     }
 }
 

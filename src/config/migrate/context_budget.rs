@@ -8,9 +8,10 @@ use indexmap::IndexMap;
 use super::{LoadMigration, MigratedForm, has_key, release_path};
 use crate::config::path::PathSeg;
 use crate::config::tree::{Node, NodeKind};
+use crate::config::view::keys;
 use crate::release::migrations::ReleaseMigrations;
 
-const PROVIDER_KEYS: [&str; 2] = ["contextTokens", "contextWindow"];
+const PROVIDER_KEYS: [&str; 2] = [keys::CONTEXT_TOKENS, keys::CONTEXT_WINDOW];
 
 type OriginRef = Option<std::sync::Arc<crate::config::source::Origin>>;
 
@@ -58,37 +59,42 @@ fn path_of(keys: &[&str]) -> Vec<PathSeg> {
 }
 
 fn has_legacy_context_budget(root: &Node) -> bool {
-    let providers = root.get(&path_of(&["models", "providers"])).and_then(Node::as_object);
+    let providers = root.get(&path_of(&[keys::MODELS, keys::PROVIDERS])).and_then(Node::as_object);
     if providers.into_iter().flatten().any(|(_, p)| PROVIDER_KEYS.iter().any(|k| has_key(p, k))) {
         return true;
     }
-    let Some(agents) = root.member("agents").filter(|a| a.is_object()) else {
+    let Some(agents) = root.member(keys::AGENTS).filter(|a| a.is_object()) else {
         return false;
     };
-    agents.member("defaults").is_some_and(|d| has_key(d, "contextTokens"))
+    agents.member(keys::DEFAULTS).is_some_and(|d| has_key(d, keys::CONTEXT_TOKENS))
         || agents
-            .member("entries")
+            .member(keys::ENTRIES)
             .and_then(Node::as_object)
             .into_iter()
             .flatten()
-            .any(|(_, e)| has_key(e, "contextTokens"))
-        || agents.member("list").and_then(Node::as_array).into_iter().flatten().any(|e| has_key(e, "contextTokens"))
+            .any(|(_, e)| has_key(e, keys::CONTEXT_TOKENS))
+        || agents
+            .member(keys::LIST)
+            .and_then(Node::as_array)
+            .into_iter()
+            .flatten()
+            .any(|e| has_key(e, keys::CONTEXT_TOKENS))
 }
 
 fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
     let data = notes.data;
-    let Some(providers) = root.get_mut(&path_of(&["models", "providers"])).and_then(Node::as_object_mut) else {
+    let Some(providers) = root.get_mut(&path_of(&[keys::MODELS, keys::PROVIDERS])).and_then(Node::as_object_mut) else {
         return;
     };
     for (provider_id, provider) in providers.iter_mut() {
         let Some(fields) = provider.as_object_mut() else { continue };
         for key in PROVIDER_KEYS {
             let Some(value) = fields.get(key).cloned() else { continue };
-            let path = path_of(&["models", "providers", provider_id, key]);
+            let path = path_of(&[keys::MODELS, keys::PROVIDERS, provider_id, key]);
             let source = release_path(&path);
             let mut baked = Vec::new();
-            let has_models = fields.get("models").and_then(Node::as_array).is_some_and(|m| !m.is_empty());
-            if has_models && let Some(NodeKind::Array(models)) = fields.get_mut("models").map(|m| &mut m.kind) {
+            let has_models = fields.get(keys::MODELS).and_then(Node::as_array).is_some_and(|m| !m.is_empty());
+            if has_models && let Some(NodeKind::Array(models)) = fields.get_mut(keys::MODELS).map(|m| &mut m.kind) {
                 for (index, model) in models.iter_mut().enumerate() {
                     let Some(model_fields) = model.as_object_mut() else { continue };
                     if model_fields.contains_key(key) {
@@ -145,11 +151,11 @@ fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
 
 fn agents(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
     let data = notes.data;
-    let Some(agents) = root.as_object_mut().and_then(|r| r.get_mut("agents")).and_then(Node::as_object_mut) else {
+    let Some(agents) = root.as_object_mut().and_then(|r| r.get_mut(keys::AGENTS)).and_then(Node::as_object_mut) else {
         return;
     };
     let mut remove = |fields: Option<&mut IndexMap<String, Node>>, path: Vec<PathSeg>| {
-        let Some(value) = fields.and_then(|f| f.shift_remove("contextTokens")) else { return };
+        let Some(value) = fields.and_then(|f| f.shift_remove(keys::CONTEXT_TOKENS)) else { return };
         let source = release_path(&path);
         notes.removed(&path, "contextNotPerModel", &value.origin);
         let form = data.form("agent-context-tokens");
@@ -161,19 +167,22 @@ fn agents(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
             origin: value.origin,
         });
     };
-    remove(agents.get_mut("defaults").and_then(Node::as_object_mut), path_of(&["agents", "defaults", "contextTokens"]));
-    if let Some(entries) = agents.get_mut("entries").and_then(Node::as_object_mut) {
+    remove(
+        agents.get_mut(keys::DEFAULTS).and_then(Node::as_object_mut),
+        path_of(&[keys::AGENTS, keys::DEFAULTS, keys::CONTEXT_TOKENS]),
+    );
+    if let Some(entries) = agents.get_mut(keys::ENTRIES).and_then(Node::as_object_mut) {
         for (id, entry) in entries.iter_mut() {
-            remove(entry.as_object_mut(), path_of(&["agents", "entries", id, "contextTokens"]));
+            remove(entry.as_object_mut(), path_of(&[keys::AGENTS, keys::ENTRIES, id, keys::CONTEXT_TOKENS]));
         }
     }
-    if let Some(NodeKind::Array(list)) = agents.get_mut("list").map(|l| &mut l.kind) {
+    if let Some(NodeKind::Array(list)) = agents.get_mut(keys::LIST).map(|l| &mut l.kind) {
         for (index, entry) in list.iter_mut().enumerate() {
             let path = vec![
-                PathSeg::key("agents"),
-                PathSeg::key("list"),
+                PathSeg::key(keys::AGENTS),
+                PathSeg::key(keys::LIST),
                 PathSeg::Index(index),
-                PathSeg::key("contextTokens"),
+                PathSeg::key(keys::CONTEXT_TOKENS),
             ];
             remove(entry.as_object_mut(), path);
         }

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::{PathSeg, parse_dotted};
+use crate::config::view::keys;
 use crate::release::migrations::{LegacyRule, NamedPredicate, Pattern, Predicate};
 use crate::release::pack::VersionPack;
 
@@ -116,8 +117,8 @@ fn pattern_matches(root: &Value, pattern: &Pattern, out: &mut Vec<Vec<PathSeg>>)
         }
         Some("@scope") => {
             segs.remove(0);
-            let defaults = root.get("agents").and_then(|a| a.get("defaults")).filter(|d| d.is_object());
-            let defaults = defaults.map(|d| (vec![PathSeg::key("agents"), PathSeg::key("defaults")], d));
+            let defaults = root.get(keys::AGENTS).and_then(|a| a.get(keys::DEFAULTS)).filter(|d| d.is_object());
+            let defaults = defaults.map(|d| (vec![PathSeg::key(keys::AGENTS), PathSeg::key(keys::DEFAULTS)], d));
             defaults.into_iter().chain(agent_entries(root)).collect()
         }
         _ => vec![(Vec::new(), root)],
@@ -138,18 +139,18 @@ fn pattern_matches(root: &Value, pattern: &Pattern, out: &mut Vec<Vec<PathSeg>>)
 /// `visitAgentEntries`: object entries of `agents.entries` (when it is an object), else object
 /// items of `agents.list`.
 fn agent_entries(root: &Value) -> Vec<(Vec<PathSeg>, &Value)> {
-    let Some(agents) = root.get("agents").and_then(Value::as_object) else { return Vec::new() };
-    let base = |k: &str| vec![PathSeg::key("agents"), PathSeg::key(k)];
-    if let Some(entries) = agents.get("entries").and_then(Value::as_object) {
+    let Some(agents) = root.get(keys::AGENTS).and_then(Value::as_object) else { return Vec::new() };
+    let base = |k: &str| vec![PathSeg::key(keys::AGENTS), PathSeg::key(k)];
+    if let Some(entries) = agents.get(keys::ENTRIES).and_then(Value::as_object) {
         return entries
             .iter()
             .filter(|(id, e)| e.is_object() && !is_blocked_key(id))
-            .map(|(id, e)| ([base("entries"), vec![PathSeg::key(id)]].concat(), e))
+            .map(|(id, e)| ([base(keys::ENTRIES), vec![PathSeg::key(id)]].concat(), e))
             .collect();
     }
-    let list = agents.get("list").and_then(Value::as_array).into_iter().flatten().enumerate();
-    list.filter(|(_, e)| e.is_object() && !e.get("id").and_then(Value::as_str).is_some_and(is_blocked_key))
-        .map(|(i, e)| ([base("list"), vec![PathSeg::Index(i)]].concat(), e))
+    let list = agents.get(keys::LIST).and_then(Value::as_array).into_iter().flatten().enumerate();
+    list.filter(|(_, e)| e.is_object() && !e.get(keys::ID).and_then(Value::as_str).is_some_and(is_blocked_key))
+        .map(|(i, e)| ([base(keys::LIST), vec![PathSeg::Index(i)]].concat(), e))
         .collect()
 }
 
@@ -212,10 +213,10 @@ fn predicate_holds(predicate: &Predicate, value: &Value) -> bool {
 /// `isToolPolicyPath`: a scope that holds allow/alsoAllow/deny lists.
 fn is_tool_policy_path(path: &[PathSeg]) -> bool {
     let is = |seg: &PathSeg, key: &str| seg.as_key() == Some(key);
-    if path.last().is_some_and(|s| is(s, "tools")) || path.iter().any(|s| is(s, "toolsBySender")) {
+    if path.last().is_some_and(|s| is(s, keys::TOOLS)) || path.iter().any(|s| is(s, keys::TOOLS_BY_SENDER)) {
         return true;
     }
-    path.iter().rposition(|s| is(s, "byProvider")).is_some_and(|at| path[..at].iter().any(|s| is(s, "tools")))
+    path.iter().rposition(|s| is(s, keys::BY_PROVIDER)).is_some_and(|at| path[..at].iter().any(|s| is(s, keys::TOOLS)))
 }
 
 /// Called for every object with its path; returns whether to descend into it.
@@ -255,12 +256,12 @@ fn tool_policy_conflicts(root: &Value, root_key: &str) -> Vec<Vec<PathSeg>> {
     let mut found = Vec::new();
     let mut visitor = |scope: &Map<String, Value>, path: &[PathSeg]| {
         if let [.., parent, last] = path
-            && parent.as_key() == Some("tools")
-            && last.as_key() == Some("sandbox")
+            && parent.as_key() == Some(keys::TOOLS)
+            && last.as_key() == Some(keys::SANDBOX)
         {
             return false;
         }
-        if is_tool_policy_path(path) && grants(scope, "allow") && grants(scope, "alsoAllow") {
+        if is_tool_policy_path(path) && grants(scope, keys::ALLOW) && grants(scope, keys::ALSO_ALLOW) {
             found.push(path.to_vec());
         }
         true
@@ -297,9 +298,9 @@ fn legacy_tool_names(root: &Value, root_key: &str, rename: &ToolRename<'_>) -> V
     let mut found = Vec::new();
     let mut visitor = |scope: &Map<String, Value>, path: &[PathSeg]| {
         let mut keys: Vec<&str> =
-            if is_tool_policy_path(path) { vec!["allow", "alsoAllow", "deny"] } else { Vec::new() };
-        if scope.contains_key("toolsAllow") {
-            keys.push("toolsAllow");
+            if is_tool_policy_path(path) { vec![keys::ALLOW, keys::ALSO_ALLOW, keys::DENY] } else { Vec::new() };
+        if scope.contains_key(keys::TOOLS_ALLOW) {
+            keys.push(keys::TOOLS_ALLOW);
         }
         for key in keys {
             if scope.get(key).is_some_and(|list| rename.list_needs_it(list)) {
@@ -317,20 +318,20 @@ fn legacy_tool_names(root: &Value, root_key: &str, rename: &ToolRename<'_>) -> V
 /// QQBot entries (the channel and its accounts; `accounts.default` inherits the channel's
 /// `allowFrom`) without `execApprovals` whose `allowFrom` is empty or has `*` (`qqbot:*`).
 fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
-    let Some(qqbot) = root.get("channels").and_then(|c| c.get("qqbot")).filter(|q| q.is_object()) else {
+    let Some(qqbot) = root.get(keys::CHANNELS).and_then(|c| c.get("qqbot")).filter(|q| q.is_object()) else {
         return Vec::new();
     };
-    let accounts = qqbot.get("accounts").and_then(Value::as_object).into_iter().flatten();
+    let accounts = qqbot.get(keys::ACCOUNTS).and_then(Value::as_object).into_iter().flatten();
     let entries = std::iter::once((qqbot, None))
         .chain(accounts.filter(|(_, a)| a.is_object()).map(|(id, a)| (a, (id == "default").then_some(qqbot))));
     let open = |(entry, inherited): (&Value, Option<&Value>)| {
-        if entry.get("execApprovals").is_some() {
+        if entry.get(keys::EXEC_APPROVALS).is_some() {
             return false;
         }
-        let allow = if entry.get("allowFrom").is_some() {
-            entry.get("allowFrom")
+        let allow = if entry.get(keys::ALLOW_FROM).is_some() {
+            entry.get(keys::ALLOW_FROM)
         } else {
-            inherited.and_then(|i| i.get("allowFrom"))
+            inherited.and_then(|i| i.get(keys::ALLOW_FROM))
         };
         let ids: Vec<String> = allow
             .and_then(Value::as_array)
@@ -349,5 +350,9 @@ fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
         });
         ids.is_empty() || wildcard
     };
-    if entries.into_iter().any(open) { vec![vec![PathSeg::key("channels"), PathSeg::key("qqbot")]] } else { Vec::new() }
+    if entries.into_iter().any(open) {
+        vec![vec![PathSeg::key(keys::CHANNELS), PathSeg::key("qqbot")]]
+    } else {
+        Vec::new()
+    }
 }

@@ -1,9 +1,10 @@
 //! What the release does to the config while loading, before it validates: openclaw@2026.9.6
 //! rewrites retired forms in memory (`readConfigSnapshotWithPreparation` →
 //! `migrateLegacyContextBudgetConfig`, `migratePersistedImplicitMainRoster`, and inside validation
-//! `removeLegacyCopilotDiscovery`); openclaw@2026.2.25 rewrites nothing. The behaviour follows the
-//! release's JavaScript step by step (hand-written for exactness: key order, which inputs abandon
-//! a step, what is left as written); the texts and tables are data (`data/<release>/migrations.json`).
+//! `removeLegacyCopilotDiscovery`); openclaw@2026.2.25 rewrites nothing. Which steps a release
+//! runs is data (`loadMigrations` in `data/<release>/migrations.json`, with the texts and tables);
+//! each step follows the release's JavaScript step by step (hand-written for exactness: key
+//! order, which inputs abandon a step, what is left as written).
 //!
 //! Every moved node keeps its origin, so a value from a legacy `agents.list` entry still points at
 //! that entry in its file. Values the release materializes point at what caused them (the
@@ -25,6 +26,9 @@ use super::path::PathSeg;
 use super::source::Origin;
 use super::tree::Node;
 use crate::OpenClawVersion;
+use crate::config::view::keys;
+use crate::release::loader::ReferencePath;
+use crate::release::migrations::LoadMigrationStep;
 pub use crate::release::migrations::ReleaseMigrations;
 
 /// A retired form the release rewrote while loading, where it was written, and how to make the
@@ -61,16 +65,21 @@ pub struct MigrationEnv<'a> {
     pub cwd: &'a Path,
 }
 
-/// Runs the release's load-time migrations on the resolved tree (after `${VAR}` substitution).
+/// Runs the release's load-time migrations ([`ReleaseMigrations::load_migrations`]) on the
+/// resolved tree (after `${VAR}` substitution), in the release's order.
 pub fn run(root: &mut Node, version: OpenClawVersion, env: &MigrationEnv<'_>) -> LoadMigration {
     let mut out = LoadMigration::default();
-    if version == OpenClawVersion::V2026_2 || !root.is_object() {
+    if !root.is_object() {
         return out;
     }
     let data = version.migrations();
-    context_budget::migrate(root, data, &mut out);
-    roster::migrate(root, data, env, &mut out);
-    remove_copilot_discovery(root, data, &mut out);
+    for step in &data.load_migrations {
+        match step {
+            LoadMigrationStep::ContextBudget => context_budget::migrate(root, data, &mut out),
+            LoadMigrationStep::Roster => roster::migrate(root, data, env, &mut out),
+            LoadMigrationStep::CopilotDiscovery => remove_copilot_discovery(root, data, &mut out),
+        }
+    }
     out
 }
 
@@ -91,20 +100,20 @@ impl LoadMigration {
 /// `plugins.entries.github-copilot.config.discovery.enabled`, and `discovery` when that leaves
 /// it empty (an empty `discovery` goes too). No warning.
 fn remove_copilot_discovery(root: &mut Node, data: &'static ReleaseMigrations, out: &mut LoadMigration) {
-    let config_path = ["plugins", "entries", "github-copilot", "config"].map(PathSeg::key);
+    let config_path = [keys::PLUGINS, keys::ENTRIES, "github-copilot", keys::CONFIG].map(PathSeg::key);
     let Some(config) = root.get_mut(&config_path).and_then(Node::as_object_mut) else {
         return;
     };
-    let Some(discovery) = config.get_mut("discovery").and_then(Node::as_object_mut) else {
+    let Some(discovery) = config.get_mut(keys::DISCOVERY).and_then(Node::as_object_mut) else {
         return;
     };
-    if !discovery.contains_key("enabled") && !discovery.is_empty() {
+    if !discovery.contains_key(keys::ENABLED) && !discovery.is_empty() {
         return;
     }
-    if let Some(enabled) = discovery.shift_remove("enabled") {
+    if let Some(enabled) = discovery.shift_remove(keys::ENABLED) {
         let form = data.form("copilot-discovery");
         let mut path = config_path.to_vec();
-        path.extend([PathSeg::key("discovery"), PathSeg::key("enabled")]);
+        path.extend([PathSeg::key(keys::DISCOVERY), PathSeg::key(keys::ENABLED)]);
         out.forms.push(MigratedForm {
             form: "copilot-discovery",
             path,
@@ -114,7 +123,7 @@ fn remove_copilot_discovery(root: &mut Node, data: &'static ReleaseMigrations, o
         });
     }
     if discovery.is_empty() {
-        config.shift_remove("discovery");
+        config.shift_remove(keys::DISCOVERY);
     }
 }
 
@@ -125,7 +134,7 @@ fn has_key(node: &Node, key: &str) -> bool {
 
 /// Dotted path as the release's template strings print it (`agents.list[0].contextTokens`).
 pub fn release_path(path: &[PathSeg]) -> String {
-    super::path::substitution_path(path, OpenClawVersion::V2026_2)
+    super::path::substitution_path(path, ReferencePath::Dotted)
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ use crate::config::path::PathSeg;
 use crate::config::source::Origin;
 use crate::config::tree::{Node, NodeKind};
 use crate::config::view::ids::normalize_agent_id;
+use crate::config::view::keys;
 use crate::release::migrations::ReleaseMigrations;
 
 type Members = IndexMap<String, Node>;
@@ -40,12 +41,12 @@ fn parse_legacy_list(list: &Node) -> Option<Vec<(String, Node)>> {
     let mut entries: Vec<(String, Node)> = Vec::with_capacity(items.len());
     for item in items {
         let fields = item.as_object()?;
-        let id = fields.get("id")?.as_str()?;
+        let id = fields.get(keys::ID)?.as_str()?;
         if id.is_empty() || js_trim(id) != id || normalize_agent_id(id) != id || entries.iter().any(|(e, _)| e == id) {
             return None;
         }
         let mut config = fields.clone();
-        config.shift_remove("id");
+        config.shift_remove(keys::ID);
         entries.push((id.to_string(), object(config, item.origin.clone())));
     }
     Some(entries)
@@ -53,7 +54,7 @@ fn parse_legacy_list(list: &Node) -> Option<Vec<(String, Node)>> {
 
 /// `readAgentRosterProperty`: the legacy `list`, when there is no `entries` (which wins).
 fn legacy_list(agents: &Members) -> Option<&Node> {
-    if agents.contains_key("entries") { None } else { agents.get("list") }
+    if agents.contains_key(keys::ENTRIES) { None } else { agents.get(keys::LIST) }
 }
 
 pub(super) fn migrate(
@@ -63,14 +64,14 @@ pub(super) fn migrate(
     out: &mut LoadMigration,
 ) {
     let root_fields = root.as_object().expect("root is an object");
-    let (agents, agents_origin) = match root_fields.get("agents") {
+    let (agents, agents_origin) = match root_fields.get(keys::AGENTS) {
         Some(agents) => match agents.as_object() {
             Some(fields) => (fields.clone(), agents.origin.clone()),
             None => return,
         },
         None => (Members::new(), None),
     };
-    let explicit = agents.get("ownership").and_then(Node::as_str) == Some("explicit");
+    let explicit = agents.get(keys::OWNERSHIP).and_then(Node::as_str) == Some("explicit");
     let mut next_agents = agents.clone();
     let mut diagnostics: Vec<(String, Option<Arc<Origin>>)> = Vec::new();
     let mut forms: Vec<MigratedForm> = Vec::new();
@@ -81,13 +82,13 @@ pub(super) fn migrate(
         let ids: Vec<String> = entries.iter().map(|(id, _)| id.clone()).collect();
         forms.push(list_form(data, &ids, list.origin.clone()));
         diagnostics.push((data.load_warning("rosterMovedList", &[]), list.origin.clone()));
-        next_agents.shift_remove("list");
-        next_agents.insert("entries".into(), object(entries.into_iter().collect(), list.origin.clone()));
+        next_agents.shift_remove(keys::LIST);
+        next_agents.insert(keys::ENTRIES.into(), object(entries.into_iter().collect(), list.origin.clone()));
         legacy_order = Some(ids);
     }
     let converted = legacy_order.is_some();
 
-    let (roster, roster_origin) = match next_agents.get("entries") {
+    let (roster, roster_origin) = match next_agents.get(keys::ENTRIES) {
         None => (Members::new(), None),
         Some(entries) => match entries.as_object() {
             Some(fields) => (fields.clone(), entries.origin.clone()),
@@ -100,7 +101,7 @@ pub(super) fn migrate(
         }
         if !explicit {
             let main = Members::from([("main".to_string(), object(Members::new(), None))]);
-            next_agents.insert("entries".into(), object(main, roster_origin));
+            next_agents.insert(keys::ENTRIES.into(), object(main, roster_origin));
             out.implicit_roster = true;
         }
         commit(root, next_agents, agents_origin, diagnostics, forms, out);
@@ -113,7 +114,7 @@ pub(super) fn migrate(
     if valid_ids.is_empty() {
         return;
     }
-    let marker = |id: &str| roster[id].member("default");
+    let marker = |id: &str| roster[id].member(keys::DEFAULT);
     if valid_ids.iter().any(|id| marker(id).is_some_and(|m| !matches!(m.kind, NodeKind::Bool(_)))) {
         return;
     }
@@ -128,8 +129,8 @@ pub(super) fn migrate(
         .filter_map(|(index, id)| {
             let node = marker(id)?;
             let entry = match &legacy_order {
-                Some(_) => vec![key("agents"), key("list"), PathSeg::Index(index), key("default")],
-                None => vec![key("agents"), key("entries"), key(id), key("default")],
+                Some(_) => vec![key(keys::AGENTS), key(keys::LIST), PathSeg::Index(index), key(keys::DEFAULT)],
+                None => vec![key(keys::AGENTS), key(keys::ENTRIES), key(id), key(keys::DEFAULT)],
             };
             Some((entry, node.origin.clone()))
         })
@@ -142,9 +143,9 @@ pub(super) fn migrate(
             let first = &valid_ids[0];
             let first_origin = roster[first.as_str()].origin.clone();
             if let Some(fields) =
-                next_agents.get_mut("entries").and_then(|e| e.as_object_mut()?.get_mut(first)?.as_object_mut())
+                next_agents.get_mut(keys::ENTRIES).and_then(|e| e.as_object_mut()?.get_mut(first)?.as_object_mut())
             {
-                fields.insert("workspace".into(), string(&workspace, first_origin));
+                fields.insert(keys::WORKSPACE.into(), string(&workspace, first_origin));
             }
             diagnostics.push((data.load_warning("rosterPreservedWorkspace", &[]), roster_origin.clone()));
         }
@@ -156,15 +157,15 @@ pub(super) fn migrate(
         if materialize_roles(&mut candidate, owner, marker_origin.clone(), &data.channel_aliases) {
             diagnostics.push((data.load_warning("rosterMaterialized", &[]), marker_origin.clone()));
             changed = true;
-            next_agents = candidate.member("agents").and_then(Node::as_object).cloned().expect("agents object");
+            next_agents = candidate.member(keys::AGENTS).and_then(Node::as_object).cloned().expect("agents object");
             *root = candidate;
         }
     }
     if single_marker {
-        if let Some(entries) = next_agents.get_mut("entries").and_then(Node::as_object_mut) {
+        if let Some(entries) = next_agents.get_mut(keys::ENTRIES).and_then(Node::as_object_mut) {
             for entry in entries.values_mut() {
                 if let Some(fields) = entry.as_object_mut() {
-                    fields.shift_remove("default");
+                    fields.shift_remove(keys::DEFAULT);
                 }
             }
         }
@@ -182,7 +183,7 @@ fn list_form(data: &'static ReleaseMigrations, ids: &[String], origin: Option<Ar
     let entries: Vec<String> = ids.iter().map(|id| format!("{}: {{ … }}", js_key(id))).collect();
     MigratedForm {
         form: "agents-list",
-        path: vec![key("agents"), key("list")],
+        path: vec![key(keys::AGENTS), key(keys::LIST)],
         origin,
         message: format!("`agents.list` is retired: OpenClaw 2026.9 {}", data.form("agents-list").action),
         fix: format!(
@@ -226,10 +227,10 @@ fn js_key(id: &str) -> String {
 /// `{ ...root, agents }`: the agents object in place (appended when the root had none).
 fn set_agents(root: &mut Node, agents: Members, origin: Option<Arc<Origin>>) {
     let fields = root.as_object_mut().expect("root is an object");
-    match fields.get_mut("agents") {
+    match fields.get_mut(keys::AGENTS) {
         Some(existing) => existing.kind = NodeKind::Object(agents),
         None => {
-            fields.insert("agents".into(), object(agents, origin));
+            fields.insert(keys::AGENTS.into(), object(agents, origin));
         }
     }
 }
@@ -244,7 +245,7 @@ fn commit(
 ) {
     set_agents(root, agents, agents_origin);
     for (message, origin) in diagnostics {
-        out.warn(vec![key("agents"), key("entries")], message, origin);
+        out.warn(vec![key(keys::AGENTS), key(keys::ENTRIES)], message, origin);
     }
     out.forms.extend(forms);
 }
@@ -252,16 +253,18 @@ fn commit(
 /// `resolveLegacyFirstAgentWorkspacePin`: a converted multi-agent list without ownership and
 /// without any `default: true` keeps the first agent on the default workspace.
 fn first_agent_workspace_pin(agents: &Members, entries: &[&Node], env: &MigrationEnv<'_>) -> Option<String> {
-    let unmarked = entries.iter().all(|e| e.member("default").is_none_or(|d| matches!(d.kind, NodeKind::Bool(false))));
-    if agents.contains_key("ownership") || entries.len() < 2 || !unmarked {
+    let unmarked =
+        entries.iter().all(|e| e.member(keys::DEFAULT).is_none_or(|d| matches!(d.kind, NodeKind::Bool(false))));
+    if agents.contains_key(keys::OWNERSHIP) || entries.len() < 2 || !unmarked {
         return None;
     }
-    let workspace = entries[0].member("workspace");
+    let workspace = entries[0].member(keys::WORKSPACE);
     let blank = workspace.is_none_or(|w| w.as_str().is_some_and(|s| js_trim(s).is_empty()));
     if !blank {
         return None;
     }
-    let configured = agents.get("defaults").and_then(|d| d.member("workspace")).and_then(Node::as_str).map(js_trim);
+    let configured =
+        agents.get(keys::DEFAULTS).and_then(|d| d.member(keys::WORKSPACE)).and_then(Node::as_str).map(js_trim);
     Some(match configured.filter(|w| !w.is_empty()) {
         Some(dir) => dir.to_string(),
         None => default_workspace_dir(env),
@@ -306,46 +309,47 @@ fn materialize_roles(
 
     let channels = unbound_channels(&before, aliases);
     if !channels.is_empty() {
-        let mut bindings = match before.member("bindings").map(|b| &b.kind) {
+        let mut bindings = match before.member(keys::BINDINGS).map(|b| &b.kind) {
             Some(NodeKind::Array(items)) => items.clone(),
             _ => Vec::new(),
         };
         for channel in channels {
             let matcher = Members::from([
-                ("channel".to_string(), string(&channel, marker.clone())),
-                ("accountId".to_string(), string("*", marker.clone())),
+                (keys::CHANNEL.to_string(), string(&channel, marker.clone())),
+                (keys::ACCOUNT_ID.to_string(), string("*", marker.clone())),
             ]);
             let binding = Members::from([
-                ("agentId".to_string(), id_node()),
-                ("match".to_string(), object(matcher, marker.clone())),
+                (keys::AGENT_ID.to_string(), id_node()),
+                (keys::MATCH.to_string(), object(matcher, marker.clone())),
             ]);
             bindings.push(object(binding, marker.clone()));
         }
-        match fields.get_mut("bindings") {
+        match fields.get_mut(keys::BINDINGS) {
             Some(existing) => existing.kind = NodeKind::Array(bindings),
             None => {
-                fields.insert("bindings".into(), Node::new(NodeKind::Array(bindings), marker.clone()));
+                fields.insert(keys::BINDINGS.into(), Node::new(NodeKind::Array(bindings), marker.clone()));
             }
         }
         inserted = true;
     }
 
-    let raw_defaults = before.get(&[key("agents"), key("defaults")]);
+    let raw_defaults = before.get(&[key(keys::AGENTS), key(keys::DEFAULTS)]);
     if raw_defaults.is_none_or(Node::is_object) {
         let defaults = raw_defaults.and_then(Node::as_object);
         let sole = sole_agent_id(&before).unwrap_or_else(|| "main".to_string());
         let unset = |name: &str| match defaults.and_then(|d| d.get(name)) {
             None => true,
-            Some(value) => value.is_object() && !has_key(value, "agentId"),
+            Some(value) => value.is_object() && !has_key(value, keys::AGENT_ID),
         };
-        let entry_has_heartbeat = agent_entries(&before).iter().any(|e| e.member("heartbeat").is_some_and(is_truthy));
-        let store = before.get(&[key("session"), key("store")]).and_then(Node::as_str);
+        let entry_has_heartbeat =
+            agent_entries(&before).iter().any(|e| e.member(keys::HEARTBEAT).is_some_and(is_truthy));
+        let store = before.get(&[key(keys::SESSION), key(keys::STORE)]).and_then(Node::as_str);
         let fixed_store = store.is_some_and(|s| !js_trim(s).is_empty() && !s.contains("{agentId}"));
         let wanted = [
-            ("heartbeat", !entry_has_heartbeat && defaults.and_then(|d| d.get("heartbeat")).is_none()),
-            ("systemAgent", unset("systemAgent")),
-            ("authInheritance", normalize_agent_id(&sole) != agent_id && unset("authInheritance")),
-            ("sessionStore", fixed_store && unset("sessionStore")),
+            (keys::HEARTBEAT, !entry_has_heartbeat && defaults.and_then(|d| d.get(keys::HEARTBEAT)).is_none()),
+            (keys::SYSTEM_AGENT, unset(keys::SYSTEM_AGENT)),
+            (keys::AUTH_INHERITANCE, normalize_agent_id(&sole) != agent_id && unset(keys::AUTH_INHERITANCE)),
+            (keys::SESSION_STORE, fixed_store && unset(keys::SESSION_STORE)),
         ];
         let mut materialized = defaults.cloned().unwrap_or_default();
         let mut changed = false;
@@ -355,41 +359,43 @@ fn materialize_roles(
             }
             match materialized.get_mut(name) {
                 Some(existing) if existing.is_object() => {
-                    existing.as_object_mut().expect("object").insert("agentId".into(), id_node());
+                    existing.as_object_mut().expect("object").insert(keys::AGENT_ID.into(), id_node());
                 }
                 Some(existing) => {
-                    *existing = object(Members::from([("agentId".to_string(), id_node())]), marker.clone())
+                    *existing = object(Members::from([(keys::AGENT_ID.to_string(), id_node())]), marker.clone())
                 }
                 None => {
                     materialized.insert(
                         name.into(),
-                        object(Members::from([("agentId".to_string(), id_node())]), marker.clone()),
+                        object(Members::from([(keys::AGENT_ID.to_string(), id_node())]), marker.clone()),
                     );
                 }
             }
             changed = true;
         }
         if changed {
-            let agents = fields.get_mut("agents").and_then(Node::as_object_mut).expect("agents object");
-            match agents.get_mut("defaults") {
+            let agents = fields.get_mut(keys::AGENTS).and_then(Node::as_object_mut).expect("agents object");
+            match agents.get_mut(keys::DEFAULTS) {
                 Some(existing) => existing.kind = NodeKind::Object(materialized),
                 None => {
-                    agents.insert("defaults".into(), object(materialized, marker.clone()));
+                    agents.insert(keys::DEFAULTS.into(), object(materialized, marker.clone()));
                 }
             }
             inserted = true;
         }
     }
 
-    let talk = before.member("talk");
-    if talk.is_none_or(Node::is_object) && !talk.is_some_and(|t| has_key(t, "agentId")) {
-        match fields.get_mut("talk").and_then(Node::as_object_mut) {
+    let talk = before.member(keys::TALK);
+    if talk.is_none_or(Node::is_object) && !talk.is_some_and(|t| has_key(t, keys::AGENT_ID)) {
+        match fields.get_mut(keys::TALK).and_then(Node::as_object_mut) {
             Some(existing) => {
-                existing.insert("agentId".into(), id_node());
+                existing.insert(keys::AGENT_ID.into(), id_node());
             }
             None => {
-                fields
-                    .insert("talk".into(), object(Members::from([("agentId".to_string(), id_node())]), marker.clone()));
+                fields.insert(
+                    keys::TALK.into(),
+                    object(Members::from([(keys::AGENT_ID.to_string(), id_node())]), marker.clone()),
+                );
             }
         }
         inserted = true;
@@ -410,11 +416,11 @@ fn is_truthy(node: &Node) -> bool {
 
 /// `listAgentEntries`: object entries of `agents.entries`, else object items of `agents.list`.
 fn agent_entries(root: &Node) -> Vec<&Node> {
-    let Some(agents) = root.member("agents").filter(|a| a.is_object()) else { return Vec::new() };
-    if let Some(entries) = agents.member("entries") {
+    let Some(agents) = root.member(keys::AGENTS).filter(|a| a.is_object()) else { return Vec::new() };
+    if let Some(entries) = agents.member(keys::ENTRIES) {
         return entries.as_object().map(|e| e.values().filter(|v| v.is_object()).collect()).unwrap_or_default();
     }
-    match agents.member("list").map(|l| &l.kind) {
+    match agents.member(keys::LIST).map(|l| &l.kind) {
         Some(NodeKind::Array(items)) => {
             items.iter().filter(|i| matches!(i.kind, NodeKind::Object(_) | NodeKind::Array(_))).collect()
         }
@@ -424,7 +430,7 @@ fn agent_entries(root: &Node) -> Vec<&Node> {
 
 /// `tryResolveSoleAgentId` on the keyed roster the loader has just produced.
 fn sole_agent_id(root: &Node) -> Option<String> {
-    let entries = root.get(&[key("agents"), key("entries")]).and_then(Node::as_object)?;
+    let entries = root.get(&[key(keys::AGENTS), key(keys::ENTRIES)]).and_then(Node::as_object)?;
     let mut objects = entries.iter().filter(|(_, e)| e.is_object());
     match (objects.next(), objects.next()) {
         (Some((id, _)), None) => Some(normalize_agent_id(id)),
@@ -436,18 +442,20 @@ fn sole_agent_id(root: &Node) -> Option<String> {
 /// channels (not `defaults`/`modelByChannel`, not `enabled: false`) that no channel-wide binding
 /// (`accountId: "*"`, no peer/guild/team/roles) already routes, sorted.
 fn unbound_channels(root: &Node, aliases: &BTreeMap<String, String>) -> Vec<String> {
-    let bindings = match root.member("bindings").map(|b| &b.kind) {
+    let bindings = match root.member(keys::BINDINGS).map(|b| &b.kind) {
         None | Some(NodeKind::Null) => &[][..],
         Some(NodeKind::Array(items)) => items.as_slice(),
         Some(_) => return Vec::new(),
     };
-    let bindings: Vec<&Node> =
-        bindings.iter().filter(|b| b.is_object() && b.member("type").and_then(Node::as_str) != Some("acp")).collect();
+    let bindings: Vec<&Node> = bindings
+        .iter()
+        .filter(|b| b.is_object() && b.member(keys::TYPE).and_then(Node::as_str) != Some("acp"))
+        .collect();
     let mut channels: Vec<String> = Vec::new();
-    for (id, value) in root.member("channels").and_then(Node::as_object).into_iter().flatten() {
+    for (id, value) in root.member(keys::CHANNELS).and_then(Node::as_object).into_iter().flatten() {
         let Some(channel) = route_channel_id(id, aliases) else { continue };
-        let metadata = matches!(js_trim(id), "defaults" | "modelByChannel");
-        let disabled = value.member("enabled").is_some_and(|e| matches!(e.kind, NodeKind::Bool(false)));
+        let metadata = matches!(js_trim(id), keys::DEFAULTS | keys::MODEL_BY_CHANNEL);
+        let disabled = value.member(keys::ENABLED).is_some_and(|e| matches!(e.kind, NodeKind::Bool(false)));
         if !metadata && !disabled && !channels.contains(&channel) {
             channels.push(channel);
         }
@@ -458,14 +466,14 @@ fn unbound_channels(root: &Node, aliases: &BTreeMap<String, String>) -> Vec<Stri
 }
 
 fn is_channel_wide_binding(binding: &Node, channel: &str, aliases: &BTreeMap<String, String>) -> bool {
-    let Some(matcher) = binding.member("match").filter(|m| m.is_object()) else { return false };
+    let Some(matcher) = binding.member(keys::MATCH).filter(|m| m.is_object()) else { return false };
     let text = |name: &str| matcher.member(name).and_then(Node::as_str).map(js_trim);
-    text("channel").and_then(|c| route_channel_id(c, aliases)).as_deref() == Some(channel)
-        && text("accountId") == Some("*")
-        && matcher.member("peer").is_none()
-        && text("guildId").is_none_or(str::is_empty)
-        && text("teamId").is_none_or(str::is_empty)
-        && matcher.member("roles").and_then(Node::as_array).is_none_or(|r| r.is_empty())
+    text(keys::CHANNEL).and_then(|c| route_channel_id(c, aliases)).as_deref() == Some(channel)
+        && text(keys::ACCOUNT_ID) == Some("*")
+        && matcher.member(keys::PEER).is_none()
+        && text(keys::GUILD_ID).is_none_or(str::is_empty)
+        && text(keys::TEAM_ID).is_none_or(str::is_empty)
+        && matcher.member(keys::ROLES).and_then(Node::as_array).is_none_or(|r| r.is_empty())
 }
 
 /// `normalizeRouteBindingChannelId`: a chat channel alias by its canonical id, any other id

@@ -20,14 +20,16 @@ use super::path::{parse_dotted, substitution_path};
 use super::problem::ProblemKind;
 use crate::OpenClawVersion;
 use crate::config::view::ids::normalize_agent_id;
+use crate::config::view::keys;
+use crate::release::loader::MissingVariable;
 
 /// What the release's validation says about a loaded config.
 #[derive(Debug)]
 pub struct Validation {
     /// What the release refuses; empty when it accepts the config.
     pub issues: Vec<ValidationIssue>,
-    /// The release's `legacyIssues`: doctor-fixable rules it reports (2026.9 only for a refused
-    /// config), in its order.
+    /// The release's `legacyIssues`: doctor-fixable rules it reports (only for a refused config),
+    /// in its order.
     pub legacy: Vec<LegacyMatch>,
     /// Warnings the release's validation adds to an accepted config.
     pub warnings: Vec<ConfigWarning>,
@@ -41,21 +43,23 @@ pub fn validate(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<ValidationI
 
 /// The full validation result: issues, legacy issues, warnings.
 pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
-    // 2026.2 aborts loading at the first missing `${VAR}`: a single root issue, nothing else runs.
-    if version == OpenClawVersion::V2026_2
+    let rules = version.loader();
+    // A release that refuses a missing `${VAR}` aborts loading at the first one: a single root
+    // issue, nothing else runs.
+    if rules.env.missing_variable == MissingVariable::Refuse
         && let Some(missing) = cfg.missing_env_vars().first()
     {
         let message = format!(
             "Missing env var \"{}\" referenced at config path: {}",
             missing.name,
-            substitution_path(&missing.path, version)
+            substitution_path(&missing.path, rules.env.reference_path)
         );
         let mut issue = ValidationIssue::new(Vec::new(), message, IssueCategory::MissingEnvVar);
         issue.origin = missing.origin.as_deref().cloned();
         return Validation { issues: vec![issue], legacy: Vec::new(), warnings: Vec::new() };
     }
     let legacy = legacy::find(cfg.value(), cfg.authored(), version);
-    let mut issues = if version.migrations().legacy_rules_replace_validation && !legacy.is_empty() {
+    let mut issues = if rules.validation.legacy_rules_replace_validation && !legacy.is_empty() {
         legacy.iter().map(legacy_issue).collect()
     } else {
         let mut issues = schema::check(cfg.value(), version);
@@ -74,12 +78,15 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         }
         issue.message = cfg.mask_secrets(&issue.message);
     }
-    let warnings = if issues.is_empty() { validation_warnings(cfg, version) } else { Vec::new() };
-    let legacy = if issues.is_empty() && version == OpenClawVersion::V2026_9 { Vec::new() } else { legacy };
-    Validation { issues, legacy, warnings }
+    // Legacy issues come with a refusal only (where they replace validation, a match is one).
+    if issues.is_empty() {
+        return Validation { issues, legacy: Vec::new(), warnings: validation_warnings(cfg, version) };
+    }
+    Validation { issues, legacy, warnings: Vec::new() }
 }
 
-/// 2026.2: a matching legacy rule is the issue, with the rule's own message.
+/// Where legacy rules replace validation: a matching rule is the issue, with the rule's own
+/// message.
 fn legacy_issue(found: &LegacyMatch) -> ValidationIssue {
     let mut issue = ValidationIssue::new(parse_dotted(found.path()), found.message(), IssueCategory::Legacy);
     issue.kind = ProblemKind::Doctor;
@@ -124,9 +131,9 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
         return Vec::new();
     };
     let config = cfg.value();
-    let agents = &config["agents"];
+    let agents = &config[keys::AGENTS];
     let entries: Vec<(&String, &serde_json::Value)> =
-        agents["entries"].as_object().into_iter().flatten().filter(|(_, e)| e.is_object()).collect();
+        agents[keys::ENTRIES].as_object().into_iter().flatten().filter(|(_, e)| e.is_object()).collect();
     let mut ids: Vec<String> = entries.iter().map(|(id, _)| normalize_agent_id(id)).collect();
     ids.sort();
     ids.dedup();
@@ -136,12 +143,13 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
         serde_json::Value::String(s) => !s.is_empty(),
         _ => true,
     };
-    let system_agent = agents["defaults"]["systemAgent"]["agentId"].as_str().is_some_and(|s| !s.trim().is_empty());
+    let system_agent =
+        agents[keys::DEFAULTS][keys::SYSTEM_AGENT][keys::AGENT_ID].as_str().is_some_and(|s| !s.trim().is_empty());
     let owned = system_agent
-        || (agents["ownership"] != "explicit" && cfg.legacy_owner().is_some_and(|o| ids.iter().any(|id| id == o)));
+        || (agents[keys::OWNERSHIP] != "explicit" && cfg.legacy_owner().is_some_and(|o| ids.iter().any(|id| id == o)));
     if ids.len() < 2
-        || entries.iter().any(|(_, e)| truthy(&e["heartbeat"]))
-        || truthy(&agents["defaults"]["heartbeat"])
+        || entries.iter().any(|(_, e)| truthy(&e[keys::HEARTBEAT]))
+        || truthy(&agents[keys::DEFAULTS][keys::HEARTBEAT])
         || owned
     {
         return Vec::new();
@@ -170,11 +178,11 @@ pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Ve
     let migration =
         super::migrate::run(&mut tree, version, &MigrationEnv { env: &env, cwd: std::path::Path::new("/") });
     let value = tree.to_value();
-    let agents = &value["agents"];
-    let entries = agents["entries"].as_object();
-    let migrated_owner = agents["defaults"]["systemAgent"]["agentId"].as_str().filter(|_| {
-        agents.get("ownership").is_none()
-            && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get("default").is_none()))
+    let agents = &value[keys::AGENTS];
+    let entries = agents[keys::ENTRIES].as_object();
+    let migrated_owner = agents[keys::DEFAULTS][keys::SYSTEM_AGENT][keys::AGENT_ID].as_str().filter(|_| {
+        agents.get(keys::OWNERSHIP).is_none()
+            && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get(keys::DEFAULT).is_none()))
     });
     let mut issues = schema::check(&value, version);
     issues.extend(refinements::check(&value, version, migration.legacy_owner.as_deref().or(migrated_owner)));

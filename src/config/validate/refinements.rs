@@ -9,18 +9,21 @@ use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::PathSeg;
 use crate::config::view::ids::normalize_agent_id;
+use crate::config::view::keys;
+use crate::release::loader::{BindSources, Refinement, RosterForm, ValidationRules};
 
 const ALSO_ALLOW_FIX: &str = "cannot set both allow and alsoAllow in the same scope (merge alsoAllow into allow, or remove allow and use profile + alsoAllow)";
 
 pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str>) -> Vec<ValidationIssue> {
-    let mut rules = Rules { version, issues: Vec::new() };
-    rules.tool_scopes(config);
-    rules.agent_roster(config, legacy_owner);
-    rules.agent_references(config);
-    rules.mcp_servers(config);
-    rules.sandboxes(config);
-    rules.channels(config);
-    rules.loop_detection(config);
+    let mut rules = Rules { version, release: &version.loader().validation, issues: Vec::new() };
+    let root = At::root(config);
+    rules.tool_scopes(&root);
+    rules.agent_roster(&root, legacy_owner);
+    rules.agent_references(&root);
+    rules.mcp_servers(&root);
+    rules.sandboxes(&root);
+    rules.channels(&root);
+    rules.loop_detection(&root);
     rules.issues
 }
 
@@ -43,17 +46,58 @@ fn stale_channel_plugin(version: OpenClawVersion, config: &Value, channel: &str)
     if channel.is_empty() || shipped.iter().any(|id| *id == *channel) {
         return false;
     }
-    let plugins = &config["plugins"];
-    let allowed =
-        plugins["allow"].as_array().into_iter().flatten().filter_map(Value::as_str).any(|id| normalize(id) == channel);
-    allowed || plugins["entries"].as_object().is_some_and(|entries| entries.keys().any(|id| normalize(id) == channel))
+    let plugins = &config[keys::PLUGINS];
+    let allowed = plugins[keys::ALLOW]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .any(|id| normalize(id) == channel);
+    allowed
+        || plugins[keys::ENTRIES].as_object().is_some_and(|entries| entries.keys().any(|id| normalize(id) == channel))
 }
 
-fn key(k: &str) -> PathSeg {
-    PathSeg::Key(k.to_string())
+/// A value of the config and its key path, walked together so each key is spelled once. A
+/// missing key reads as `null`, as `config["a"]["b"]` does.
+#[derive(Debug, Clone)]
+struct At<'v> {
+    value: &'v Value,
+    path: Vec<PathSeg>,
 }
 
-fn child(path: &[PathSeg], seg: PathSeg) -> Vec<PathSeg> {
+impl<'v> At<'v> {
+    fn root(config: &'v Value) -> Self {
+        At { value: config, path: Vec::new() }
+    }
+
+    fn key(&self, key: &str) -> At<'v> {
+        At { value: &self.value[key], path: extended(&self.path, PathSeg::key(key)) }
+    }
+
+    fn keys(&self, keys: &[&str]) -> At<'v> {
+        keys.iter().fold(self.clone(), |at, key| at.key(key))
+    }
+
+    /// The members of an object, in order (none for anything else).
+    fn members(&self) -> impl Iterator<Item = (&'v String, At<'v>)> + 'v {
+        let path = self.path.clone();
+        let members = self.value.as_object().into_iter().flatten();
+        members.map(move |(key, value)| (key, At { value, path: extended(&path, PathSeg::key(key)) }))
+    }
+
+    /// The items of an array (none for anything else).
+    fn items(&self) -> impl Iterator<Item = At<'v>> + 'v {
+        let path = self.path.clone();
+        let items = self.value.as_array().into_iter().flatten().enumerate();
+        items.map(move |(index, value)| At { value, path: extended(&path, PathSeg::Index(index)) })
+    }
+
+    fn str(&self) -> Option<&'v str> {
+        self.value.as_str()
+    }
+}
+
+fn extended(path: &[PathSeg], seg: PathSeg) -> Vec<PathSeg> {
     let mut p = path.to_vec();
     p.push(seg);
     p
@@ -63,113 +107,102 @@ fn non_empty_array(obj: &Map<String, Value>, name: &str) -> bool {
     obj.get(name).and_then(Value::as_array).is_some_and(|a| !a.is_empty())
 }
 
-/// Agent blocks of the roster the release validates, with their paths.
-fn agent_entries(config: &Value, version: OpenClawVersion) -> Vec<(Vec<PathSeg>, &Value)> {
-    let agents = &config["agents"];
-    let base = vec![key("agents")];
-    match version {
-        OpenClawVersion::V2026_2 => agents["list"]
-            .as_array()
-            .map(|list| {
-                list.iter()
-                    .enumerate()
-                    .map(|(i, a)| (child(&child(&base, key("list")), PathSeg::Index(i)), a))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        OpenClawVersion::V2026_9 => agents["entries"]
-            .as_object()
-            .map(|entries| entries.iter().map(|(id, a)| (child(&child(&base, key("entries")), key(id)), a)).collect())
-            .unwrap_or_default(),
+/// Agent blocks of the roster the release validates.
+fn agent_entries<'v>(root: &At<'v>, roster: RosterForm) -> Vec<At<'v>> {
+    match roster {
+        RosterForm::List => root.keys(&[keys::AGENTS, keys::LIST]).items().collect(),
+        RosterForm::Entries => root.keys(&[keys::AGENTS, keys::ENTRIES]).members().map(|(_, agent)| agent).collect(),
     }
 }
 
 struct Rules {
     version: OpenClawVersion,
+    /// What the release checks.
+    release: &'static ValidationRules,
     issues: Vec<ValidationIssue>,
 }
 
 impl Rules {
-    fn push(&mut self, path: Vec<PathSeg>, message: String) {
-        self.issues.push(ValidationIssue::new(path, message, IssueCategory::Refinement));
+    fn push(&mut self, at: &At<'_>, message: String) {
+        self.issues.push(ValidationIssue::new(at.path.clone(), message, IssueCategory::Refinement));
+    }
+
+    fn unknown_key(&mut self, at: &At<'_>, key: &str) {
+        let issue = format!("Unrecognized key: \"{key}\"");
+        self.issues.push(ValidationIssue::new(at.path.clone(), issue, IssueCategory::UnknownKey));
     }
 
     /// allow + alsoAllow (both non-empty) in one scope; the message prefix names the scope kind.
-    fn also_allow(&mut self, value: &Value, path: Vec<PathSeg>, scope: &str) {
-        if let Some(obj) = value.as_object()
-            && non_empty_array(obj, "allow")
-            && non_empty_array(obj, "alsoAllow")
+    fn also_allow(&mut self, scope: &At<'_>, kind: &str) {
+        if self.release.runs(Refinement::AllowWithAlsoAllow)
+            && let Some(obj) = scope.value.as_object()
+            && non_empty_array(obj, keys::ALLOW)
+            && non_empty_array(obj, keys::ALSO_ALLOW)
         {
-            self.push(path, format!("{scope} {ALSO_ALLOW_FIX}"));
+            self.push(scope, format!("{kind} {ALSO_ALLOW_FIX}"));
         }
     }
 
-    fn tool_scopes(&mut self, config: &Value) {
-        let tools_path = vec![key("tools")];
-        self.tool_block(&config["tools"], tools_path.clone(), "tools");
-        self.policy(&config["tools"]["subagents"]["tools"], child(&child(&tools_path, key("subagents")), key("tools")));
-        for (path, agent) in agent_entries(config, self.version) {
-            self.tool_block(&agent["tools"], child(&path, key("tools")), "agent tools");
+    fn tool_scopes(&mut self, root: &At<'_>) {
+        let tools = root.key(keys::TOOLS);
+        self.tool_block(&tools, keys::TOOLS);
+        self.policy(&tools.keys(&[keys::SUBAGENTS, keys::TOOLS]));
+        for agent in agent_entries(root, self.release.roster) {
+            self.tool_block(&agent.key(keys::TOOLS), "agent tools");
         }
         // 2026.9 validates channel groups with the channel plugins' own schemas, which do not
         // carry this refinement (checked against the release).
-        if self.version == OpenClawVersion::V2026_2 {
-            for (path, group) in channel_groups(config) {
-                self.policy(&group["tools"], child(&path, key("tools")));
-                self.sender_policies(&group["toolsBySender"], child(&path, key("toolsBySender")));
+        if self.release.runs(Refinement::ChannelGroupToolPolicies) {
+            for group in channel_groups(root) {
+                self.policy(&group.key(keys::TOOLS));
+                self.sender_policies(&group.key(keys::TOOLS_BY_SENDER));
             }
         }
     }
 
     /// Global or per-agent `tools`: its own scope, byProvider entries, sandbox tools, senders, exec.
-    fn tool_block(&mut self, tools: &Value, path: Vec<PathSeg>, scope: &str) {
-        self.also_allow(tools, path.clone(), scope);
-        if let Some(by_provider) = tools["byProvider"].as_object() {
-            for (provider, policy) in by_provider {
-                self.also_allow(
-                    policy,
-                    child(&child(&path, key("byProvider")), key(provider)),
-                    "tools.byProvider policy",
-                );
-            }
+    fn tool_block(&mut self, tools: &At<'_>, kind: &str) {
+        self.also_allow(tools, kind);
+        for (_, policy) in tools.key(keys::BY_PROVIDER).members() {
+            self.also_allow(&policy, "tools.byProvider policy");
         }
-        self.policy(&tools["sandbox"]["tools"], child(&child(&path, key("sandbox")), key("tools")));
-        self.sender_policies(&tools["toolsBySender"], child(&path, key("toolsBySender")));
-        if self.version == OpenClawVersion::V2026_9 {
-            self.exec_mode(&tools["exec"], child(&path, key("exec")));
+        self.policy(&tools.keys(&[keys::SANDBOX, keys::TOOLS]));
+        self.sender_policies(&tools.key(keys::TOOLS_BY_SENDER));
+        if self.release.runs(Refinement::ExecModeConflict) {
+            self.exec_mode(&tools.key(keys::EXEC));
         }
     }
 
-    fn policy(&mut self, value: &Value, path: Vec<PathSeg>) {
-        self.also_allow(value, path, "tools policy");
+    fn policy(&mut self, policy: &At<'_>) {
+        self.also_allow(policy, "tools policy");
     }
 
-    fn sender_policies(&mut self, value: &Value, path: Vec<PathSeg>) {
-        for (sender, policy) in value.as_object().into_iter().flatten() {
-            self.policy(policy, child(&path, key(sender)));
+    fn sender_policies(&mut self, senders: &At<'_>) {
+        for (_, policy) in senders.members() {
+            self.policy(&policy);
         }
     }
 
-    /// 2026.9: `mode` may not sit beside the legacy `security`/`ask` in one exec object.
-    fn exec_mode(&mut self, exec: &Value, path: Vec<PathSeg>) {
-        let Some(obj) = exec.as_object() else { return };
-        if !obj.contains_key("mode") || !(obj.contains_key("security") || obj.contains_key("ask")) {
+    /// `mode` may not sit beside the legacy `security`/`ask` in one exec object.
+    fn exec_mode(&mut self, exec: &At<'_>) {
+        let Some(obj) = exec.value.as_object() else { return };
+        if !obj.contains_key(keys::MODE) || !(obj.contains_key(keys::SECURITY) || obj.contains_key(keys::ASK)) {
             return;
         }
-        let security = obj.get("security").and_then(Value::as_str);
-        let ask = obj.get("ask").and_then(Value::as_str);
+        let security = exec.key(keys::SECURITY).str();
+        let ask = exec.key(keys::ASK).str();
         let equivalent = match (security, ask) {
-            (Some("deny"), _) => "deny",
+            (Some(keys::DENY), _) => keys::DENY,
             (Some("allowlist"), Some("off")) => "allowlist",
             (Some("full"), ask) if ask != Some("always") => "full",
-            _ => "ask",
+            _ => keys::ASK,
         };
-        let legacy: Vec<String> = [("security", security), ("ask", ask)]
+        let legacy: Vec<String> = [(keys::SECURITY, security), (keys::ASK, ask)]
             .into_iter()
             .filter_map(|(name, value)| Some(format!("{name}=\"{}\"", value?)))
             .collect();
         self.push(
-            child(&path, key("mode")),
+            &exec.key(keys::MODE),
             format!(
                 "mode cannot be combined with security or ask in the same exec object. Update the deploy script, template, or patch at this scope. Replace security/ask with mode=\"{equivalent}\" (the equivalent of {}). Doctor migrates supported legacy policies to mode; run \"openclaw doctor --fix\" only when the saved file still needs migration.",
                 legacy.join(" + ")
@@ -177,74 +210,73 @@ impl Rules {
         );
     }
 
-    /// 2026.9 roster rules on `agents` (the zod `AgentsSchema` refinement). `legacy_owner`: the
+    /// Roster rules on `agents` (2026.9's zod `AgentsSchema` refinement). `legacy_owner`: the
     /// release validates a roster whose single legacy marker it has just migrated as if it said
     /// `ownership: "explicit"`.
-    fn agent_roster(&mut self, config: &Value, legacy_owner: Option<&str>) {
-        if self.version != OpenClawVersion::V2026_9 {
+    fn agent_roster(&mut self, root: &At<'_>, legacy_owner: Option<&str>) {
+        if !self.release.runs(Refinement::AgentRoster) {
             return;
         }
-        let Some(agents) = config["agents"].as_object() else {
+        let agents_at = root.key(keys::AGENTS);
+        let Some(agents) = agents_at.value.as_object() else {
             return;
         };
         let empty = Map::new();
-        let entries = match agents.get("entries") {
+        let entries = match agents.get(keys::ENTRIES) {
             None => &empty,
             Some(Value::Object(entries)) => entries,
             Some(_) => return,
         };
-        let base = vec![key("agents")];
-        let entries_path = child(&base, key("entries"));
+        let entries_at = agents_at.key(keys::ENTRIES);
         if entries.is_empty() {
-            self.push(entries_path.clone(), "agents.entries must contain at least one configured agent".to_string());
+            self.push(&entries_at, "agents.entries must contain at least one configured agent".to_string());
         }
         let mut seen: Vec<(String, &String)> = Vec::new();
         for id in entries.keys() {
             let normalized = normalize_agent_id(id);
             if let Some((_, first)) = seen.iter().find(|(n, _)| *n == normalized) {
                 self.push(
-                    child(&entries_path, key(id)),
+                    &entries_at.key(id),
                     format!("agents.entries keys \"{first}\" and \"{id}\" resolve to the same agent id \"{normalized}\"; rename one key so each agent has a unique id"),
                 );
             } else {
                 seen.push((normalized, id));
             }
         }
-        let markers = entries.values().filter(|e| e["default"] == Value::Bool(true)).count();
+        let markers = entries.values().filter(|e| e[keys::DEFAULT] == Value::Bool(true)).count();
         if markers > 1 {
             self.push(
-                entries_path,
+                &entries_at,
                 format!("agents.entries must contain at most one default=true entry (found {markers})"),
             );
         }
-        let synthetic = legacy_owner.is_some() && entries.len() > 1 && !agents.contains_key("ownership");
-        let explicit = agents.get("ownership").and_then(Value::as_str) == Some("explicit") || synthetic;
-        let ownership = child(&base, key("ownership"));
+        let ownership = agents_at.key(keys::OWNERSHIP);
+        let synthetic = legacy_owner.is_some() && entries.len() > 1 && !agents.contains_key(keys::OWNERSHIP);
+        let explicit = ownership.str() == Some("explicit") || synthetic;
         if explicit && markers > 0 {
             self.push(
-                ownership.clone(),
+                &ownership,
                 "agents.ownership=explicit cannot be combined with a legacy default=true marker".to_string(),
             );
         }
         if !explicit && markers == 0 && entries.len() > 1 {
             self.push(
-                ownership,
+                &ownership,
                 "multi-agent rosters require agents.ownership=\"explicit\" or one legacy default=true marker; add agents.ownership=\"explicit\" or run openclaw doctor".to_string(),
             );
         }
     }
 
-    /// 2026.9's root refinement: agent ids named by heartbeat, system agent, talk and bindings
+    /// The root refinement (2026.9): agent ids named by heartbeat, system agent, talk and bindings
     /// must be in the roster (`main` when there is none).
-    fn agent_references(&mut self, config: &Value) {
-        if self.version != OpenClawVersion::V2026_9 {
+    fn agent_references(&mut self, root: &At<'_>) {
+        if !self.release.runs(Refinement::AgentReferences) {
             return;
         }
-        let ids: Vec<&String> = config["agents"]["entries"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .filter(|(_, entry)| entry.is_object())
+        let ids: Vec<&String> = root
+            .keys(&[keys::AGENTS, keys::ENTRIES])
+            .members()
+            .filter(|(_, entry)| entry.value.is_object())
             .map(|(id, _)| id)
             .collect();
         let known = |id: &str| {
@@ -252,36 +284,36 @@ impl Rules {
             if ids.is_empty() { id == "main" } else { ids.iter().any(|k| normalize_agent_id(k) == id) }
         };
         let unknown = |id: &str| format!("Unknown agent id \"{id}\" (not in agents.entries).");
-        for target in [["agents", "defaults", "heartbeat", "agentId"], ["agents", "defaults", "systemAgent", "agentId"]]
-        {
-            if let Some(id) = target.iter().try_fold(config, |v, k| v.get(k)).and_then(Value::as_str)
+        let defaults = root.keys(&[keys::AGENTS, keys::DEFAULTS]);
+        for target in [
+            defaults.keys(&[keys::HEARTBEAT, keys::AGENT_ID]),
+            defaults.keys(&[keys::SYSTEM_AGENT, keys::AGENT_ID]),
+            root.keys(&[keys::TALK, keys::AGENT_ID]),
+        ] {
+            if let Some(id) = target.str()
                 && !known(id)
             {
-                self.push(target.iter().map(|k| key(k)).collect(), unknown(id));
+                self.push(&target, unknown(id));
             }
-        }
-        if let Some(id) = config["talk"]["agentId"].as_str()
-            && !known(id)
-        {
-            self.push(vec![key("talk"), key("agentId")], unknown(id));
         }
         if ids.is_empty() {
             return;
         }
-        for (index, binding) in config["bindings"].as_array().into_iter().flatten().enumerate() {
-            if let Some(id) = binding["agentId"].as_str()
+        for binding in root.key(keys::BINDINGS).items() {
+            let target = binding.key(keys::AGENT_ID);
+            if let Some(id) = target.str()
                 && id != "main"
                 && !known(id)
             {
-                self.push(vec![key("bindings"), PathSeg::Index(index), key("agentId")], unknown(id));
+                self.push(&target, unknown(id));
             }
         }
     }
 
-    /// 2026.9 `McpServerSchema` refinement (`mcp.servers.*`, `nodeHost.mcp.servers.*`): retired
+    /// The `McpServerSchema` refinement (2026.9) (`mcp.servers.*`, `nodeHost.mcp.servers.*`): retired
     /// key spellings, `disabled`, per-requester OAuth and stdio without a command.
-    fn mcp_servers(&mut self, config: &Value) {
-        if self.version != OpenClawVersion::V2026_9 {
+    fn mcp_servers(&mut self, root: &At<'_>) {
+        if !self.release.runs(Refinement::McpServers) {
             return;
         }
         const RETIRED: [&str; 8] = [
@@ -294,205 +326,190 @@ impl Rules {
             "client_cert",
             "client_key",
         ];
-        for base in [vec![key("mcp"), key("servers")], vec![key("nodeHost"), key("mcp"), key("servers")]] {
-            let servers = base.iter().try_fold(config, |v, seg| v.get(seg.as_key().unwrap_or_default()));
-            for (name, server) in servers.and_then(Value::as_object).into_iter().flatten() {
-                let Some(fields) = server.as_object() else { continue };
-                let path = child(&base, key(name));
+        for servers in [root.keys(&[keys::MCP, keys::SERVERS]), root.keys(&[keys::NODE_HOST, keys::MCP, keys::SERVERS])]
+        {
+            for (_, server) in servers.members() {
+                let Some(fields) = server.value.as_object() else { continue };
                 for retired in RETIRED.iter().filter(|k| fields.contains_key(**k)) {
-                    let issue = format!("Unrecognized key: \"{retired}\"");
-                    self.issues.push(ValidationIssue::new(path.clone(), issue, IssueCategory::UnknownKey));
+                    self.unknown_key(&server, retired);
                 }
-                if server["codex"].as_object().is_some_and(|c| c.contains_key("default_tools_approval_mode")) {
-                    let issue = "Unrecognized key: \"default_tools_approval_mode\"";
-                    self.issues.push(ValidationIssue::new(
-                        child(&path, key("codex")),
-                        issue,
-                        IssueCategory::UnknownKey,
-                    ));
+                let codex = server.key(keys::CODEX);
+                if codex.value.as_object().is_some_and(|c| c.contains_key("default_tools_approval_mode")) {
+                    self.unknown_key(&codex, "default_tools_approval_mode");
                 }
-                if let Some(disabled) = fields.get("disabled") {
-                    let replacement = match disabled.as_bool() {
+                if fields.contains_key(keys::DISABLED) {
+                    let disabled = server.key(keys::DISABLED);
+                    let replacement = match disabled.value.as_bool() {
                         Some(disabled) => format!(
                             "\"enabled: {}\" instead, then run \"openclaw doctor --fix\" to migrate existing config",
                             !disabled
                         ),
                         None => "the canonical \"enabled\" boolean instead".to_string(),
                     };
-                    self.push(
-                        child(&path, key("disabled")),
-                        format!("unsupported key \"disabled\"; use {replacement}"),
-                    );
+                    self.push(&disabled, format!("unsupported key \"disabled\"; use {replacement}"));
                 }
-                if server["oauth"]["identity"] == "per-requester" {
-                    let identity = child(&child(&path, key("oauth")), key("identity"));
-                    if server["auth"] != "oauth" {
-                        self.push(
-                            identity.clone(),
-                            "oauth.identity \"per-requester\" requires auth: \"oauth\"".to_string(),
-                        );
+                let oauth = server.key(keys::OAUTH);
+                let identity = oauth.key(keys::IDENTITY);
+                let transport = server.key(keys::TRANSPORT);
+                if identity.value == "per-requester" {
+                    if server.value[keys::AUTH] != "oauth" {
+                        self.push(&identity, "oauth.identity \"per-requester\" requires auth: \"oauth\"".to_string());
                     }
-                    if server["oauth"]["authProfileId"].as_str().is_some_and(|s| !s.is_empty()) {
+                    let profile = oauth.key(keys::AUTH_PROFILE_ID);
+                    if profile.str().is_some_and(|s| !s.is_empty()) {
                         self.push(
-                            child(&child(&path, key("oauth")), key("authProfileId")),
+                            &profile,
                             "oauth.authProfileId cannot be used with oauth.identity \"per-requester\"".to_string(),
                         );
                     }
-                    if server["url"].as_str().is_none_or(str::is_empty) {
+                    if server.key(keys::URL).str().is_none_or(str::is_empty) {
                         self.push(
-                            identity.clone(),
+                            &identity,
                             "oauth.identity \"per-requester\" requires an HTTP server URL".to_string(),
                         );
                     }
-                    if fields.contains_key("command") || server["transport"] == "stdio" {
+                    if fields.contains_key(keys::COMMAND) || transport.value == "stdio" {
                         self.push(
-                            identity,
+                            &identity,
                             "oauth.identity \"per-requester\" cannot be combined with a command or \"stdio\" transport"
                                 .to_string(),
                         );
                     }
                 }
-                if server["transport"] == "stdio" && server["command"].as_str().is_none_or(|c| c.trim().is_empty()) {
-                    self.push(
-                        child(&path, key("transport")),
-                        "\"stdio\" transport requires a non-empty command".to_string(),
-                    );
+                if transport.value == "stdio" && server.key(keys::COMMAND).str().is_none_or(|c| c.trim().is_empty()) {
+                    self.push(&transport, "\"stdio\" transport requires a non-empty command".to_string());
                 }
             }
         }
     }
 
-    fn sandboxes(&mut self, config: &Value) {
-        let defaults = vec![key("agents"), key("defaults"), key("sandbox")];
-        self.sandbox(&config["agents"]["defaults"]["sandbox"], defaults);
-        for (path, agent) in agent_entries(config, self.version) {
-            self.sandbox(&agent["sandbox"], child(&path, key("sandbox")));
+    fn sandboxes(&mut self, root: &At<'_>) {
+        if !self.release.runs(Refinement::SandboxSecurity) {
+            return;
+        }
+        self.sandbox(&root.keys(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX]));
+        for agent in agent_entries(root, self.release.roster) {
+            self.sandbox(&agent.key(keys::SANDBOX));
         }
     }
 
-    fn sandbox(&mut self, sandbox: &Value, path: Vec<PathSeg>) {
-        let docker = &sandbox["docker"];
-        let docker_path = child(&path, key("docker"));
-        for (i, bind) in docker["binds"].as_array().into_iter().flatten().enumerate() {
-            let Some(bind) = bind.as_str().map(str::trim) else {
+    fn sandbox(&mut self, sandbox: &At<'_>) {
+        let docker = sandbox.key(keys::DOCKER);
+        for bind_at in docker.key(keys::BINDS).items() {
+            let Some(bind) = bind_at.str().map(str::trim) else {
                 continue;
             };
-            let bind_path = child(&child(&docker_path, key("binds")), PathSeg::Index(i));
             if bind.is_empty() {
-                self.push(bind_path, "Sandbox security: bind mount entry must be a non-empty string.".to_string());
+                self.push(&bind_at, "Sandbox security: bind mount entry must be a non-empty string.".to_string());
                 continue;
             }
             let source = match bind.find(':') {
                 Some(colon) if colon > 0 => bind[..colon].trim(),
                 _ => bind,
             };
-            let (absolute, supported) = match self.version {
-                OpenClawVersion::V2026_2 => (source.starts_with('/'), "absolute POSIX paths are"),
-                OpenClawVersion::V2026_9 => (
-                    source.starts_with('/') || is_windows_drive_path(bind),
-                    "absolute POSIX or Windows drive-letter paths are",
-                ),
-            };
+            let sources = self.release.bind_sources;
+            let absolute =
+                source.starts_with('/') || (sources == BindSources::PosixOrWindowsDrive && is_windows_drive_path(bind));
             if !absolute {
                 self.push(
-                    bind_path,
-                    format!("Sandbox security: bind mount \"{bind}\" uses a non-absolute source path \"{source}\". Only {supported} supported for sandbox binds."),
+                    &bind_at,
+                    format!("Sandbox security: bind mount \"{bind}\" uses a non-absolute source path \"{source}\". Only {} supported for sandbox binds.", sources.supported()),
                 );
             }
         }
-        let join_allowed = docker["dangerouslyAllowContainerNamespaceJoin"] == Value::Bool(true);
-        match network_mode(&docker["network"]) {
-            Some("host") => self.push(child(&docker_path, key("network")), "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or \"none\" instead.".to_string()),
+        let join_allowed = docker.value[keys::DANGEROUSLY_ALLOW_CONTAINER_NAMESPACE_JOIN] == Value::Bool(true);
+        let network = docker.key(keys::NETWORK);
+        match network_mode(network.value) {
+            Some("host") => self.push(&network, "Sandbox security: network mode \"host\" is blocked. Use \"bridge\" or \"none\" instead.".to_string()),
             Some(mode) if mode.starts_with("container:") && !join_allowed => self.push(
-                child(&docker_path, key("network")),
+                &network,
                 "Sandbox security: network mode \"container:*\" is blocked by default. Use a custom bridge network, or set dangerouslyAllowContainerNamespaceJoin=true only when you fully trust this runtime.".to_string(),
             ),
             _ => {}
         }
         for (field, name, fix) in [
-            ("seccompProfile", "seccomp", "Use a custom seccomp profile file or omit this setting."),
-            ("apparmorProfile", "apparmor", "Use a named AppArmor profile or omit this setting."),
+            (keys::SECCOMP_PROFILE, "seccomp", "Use a custom seccomp profile file or omit this setting."),
+            (keys::APPARMOR_PROFILE, "apparmor", "Use a named AppArmor profile or omit this setting."),
         ] {
-            if network_mode(&docker[field]) == Some("unconfined") {
-                self.push(
-                    child(&docker_path, key(field)),
-                    format!("Sandbox security: {name} profile \"unconfined\" is blocked. {fix}"),
-                );
+            let profile = docker.key(field);
+            if network_mode(profile.value) == Some("unconfined") {
+                self.push(&profile, format!("Sandbox security: {name} profile \"unconfined\" is blocked. {fix}"));
             }
         }
-        if network_mode(&sandbox["browser"]["network"]) == Some("host") {
+        let browser_network = sandbox.keys(&[keys::BROWSER, keys::NETWORK]);
+        if network_mode(browser_network.value) == Some("host") {
             self.push(
-                child(&child(&path, key("browser")), key("network")),
+                &browser_network,
                 "Sandbox security: browser network mode \"host\" is blocked. Use \"bridge\" or a custom bridge network instead.".to_string(),
             );
         }
     }
 
-    fn channels(&mut self, config: &Value) {
-        let Some(channels) = config["channels"].as_object() else {
+    fn channels(&mut self, root: &At<'_>) {
+        if !self.release.runs(Refinement::ChannelIds) {
             return;
-        };
+        }
         let known = known_channel_ids(self.version);
-        for (id, body) in channels {
-            let path = vec![key("channels"), key(id)];
-            let reserved = id == "defaults" || (self.version == OpenClawVersion::V2026_9 && id == "modelByChannel");
+        for (id, channel) in root.key(keys::CHANNELS).members() {
+            let reserved = self.release.reserved_channel_keys.contains(id);
             if !reserved && !known.contains(&id.as_str()) {
                 // 2026.9 ignores (with a warning) the leftover config of a channel plugin that is
                 // not installed, when the plugin config still names it.
-                if !stale_channel_plugin(self.version, config, id) {
-                    self.push(path, format!("unknown channel id: {id}"));
+                if !stale_channel_plugin(self.version, root.value, id) {
+                    self.push(&channel, format!("unknown channel id: {id}"));
                 }
                 continue;
             }
-            if self.version == OpenClawVersion::V2026_2 {
-                self.open_dm_policy(id, body, path);
+            if self.release.runs(Refinement::OpenDmPolicy) {
+                self.open_dm_policy(id, &channel);
             }
         }
     }
 
-    /// 2026.2: `dmPolicy: "open"` needs `"*"` in `allowFrom` (Discord/Slack also accept `dm.allowFrom`).
-    fn open_dm_policy(&mut self, channel: &str, body: &Value, path: Vec<PathSeg>) {
-        if body["dmPolicy"] != "open" {
+    /// `dmPolicy: "open"` (2026.2) needs `"*"` in `allowFrom` (Discord/Slack also accept `dm.allowFrom`).
+    fn open_dm_policy(&mut self, id: &str, channel: &At<'_>) {
+        if channel.value[keys::DM_POLICY] != "open" {
             return;
         }
         let has_wildcard =
-            |v: &Value| v.as_array().into_iter().flatten().any(|e| e.as_str().map(str::trim) == Some("*"));
-        let nested_dm = matches!(channel, "discord" | "slack");
-        if has_wildcard(&body["allowFrom"]) || (nested_dm && has_wildcard(&body["dm"]["allowFrom"])) {
+            |at: At<'_>| at.value.as_array().into_iter().flatten().any(|e| e.as_str().map(str::trim) == Some("*"));
+        let nested_dm = matches!(id, "discord" | "slack");
+        let allow_from = channel.key(keys::ALLOW_FROM);
+        if has_wildcard(allow_from.clone()) || (nested_dm && has_wildcard(channel.keys(&[keys::DM, keys::ALLOW_FROM])))
+        {
             return;
         }
-        let alternative = if nested_dm { format!(" (or channels.{channel}.dm.allowFrom)") } else { String::new() };
+        let alternative = if nested_dm { format!(" (or channels.{id}.dm.allowFrom)") } else { String::new() };
         self.push(
-            child(&path, key("allowFrom")),
-            format!("channels.{channel}.dmPolicy=\"open\" requires channels.{channel}.allowFrom{alternative} to include \"*\""),
+            &allow_from,
+            format!("channels.{id}.dmPolicy=\"open\" requires channels.{id}.allowFrom{alternative} to include \"*\""),
         );
     }
 
-    /// 2026.2: loop-detection thresholds must increase.
-    fn loop_detection(&mut self, config: &Value) {
-        if self.version != OpenClawVersion::V2026_2 {
+    /// Loop-detection thresholds (2026.2) must increase.
+    fn loop_detection(&mut self, root: &At<'_>) {
+        if !self.release.runs(Refinement::LoopDetectionThresholds) {
             return;
         }
-        let ld = &config["tools"]["loopDetection"];
-        let path = vec![key("tools"), key("loopDetection")];
-        let threshold = |name: &str| ld[name].as_f64();
+        let detection = root.keys(&[keys::TOOLS, keys::LOOP_DETECTION]);
         let pairs = [
             (
-                "warningThreshold",
-                "criticalThreshold",
+                keys::WARNING_THRESHOLD,
+                keys::CRITICAL_THRESHOLD,
                 "tools.loopDetection.warningThreshold must be lower than criticalThreshold.",
             ),
             (
-                "criticalThreshold",
-                "globalCircuitBreakerThreshold",
+                keys::CRITICAL_THRESHOLD,
+                keys::GLOBAL_CIRCUIT_BREAKER_THRESHOLD,
                 "tools.loopDetection.criticalThreshold must be lower than globalCircuitBreakerThreshold.",
             ),
         ];
         for (lower, higher, message) in pairs {
-            if let (Some(l), Some(h)) = (threshold(lower), threshold(higher))
+            let higher = detection.key(higher);
+            if let (Some(l), Some(h)) = (detection.key(lower).value.as_f64(), higher.value.as_f64())
                 && l >= h
             {
-                self.push(child(&path, key(higher)), message.to_string());
+                self.push(&higher, message.to_string());
             }
         }
     }
@@ -515,17 +532,12 @@ fn is_windows_drive_path(bind: &str) -> bool {
 }
 
 /// `channels.<ch>.groups.<gid>` and `channels.<ch>.accounts.<acc>.groups.<gid>`.
-fn channel_groups(config: &Value) -> Vec<(Vec<PathSeg>, &Value)> {
+fn channel_groups<'v>(root: &At<'v>) -> Vec<At<'v>> {
     let mut out = Vec::new();
-    for (ch, body) in config["channels"].as_object().into_iter().flatten() {
-        let base = vec![key("channels"), key(ch)];
-        let accounts = body["accounts"].as_object().into_iter().flatten();
-        let scopes = std::iter::once((base.clone(), body))
-            .chain(accounts.map(|(acc, account)| (child(&child(&base, key("accounts")), key(acc)), account)));
-        for (path, scope) in scopes {
-            for (gid, group) in scope["groups"].as_object().into_iter().flatten() {
-                out.push((child(&child(&path, key("groups")), key(gid)), group));
-            }
+    for (_, channel) in root.key(keys::CHANNELS).members() {
+        let accounts = channel.key(keys::ACCOUNTS);
+        for scope in std::iter::once(channel).chain(accounts.members().map(|(_, account)| account)) {
+            out.extend(scope.key(keys::GROUPS).members().map(|(_, group)| group));
         }
     }
     out

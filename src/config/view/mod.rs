@@ -8,8 +8,10 @@
 
 pub mod agents;
 pub mod channels;
+pub mod env;
 pub mod ids;
 pub mod inbound;
+pub mod keys;
 pub mod located;
 pub mod models;
 pub mod plugins;

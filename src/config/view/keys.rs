@@ -1,0 +1,96 @@
+//! Config key names, for the code that walks the raw config on purpose: validation refinements
+//! and the release's load-time migrations and legacy detectors read any shape (a list where an
+//! object belongs, a number where a string does) exactly as the release's JavaScript does, so
+//! they walk `serde_json::Value` / the loader's tree rather than a typed view. They name keys from
+//! here, so every key is spelled once; typed reads go through the other views.
+
+// Agents and their roster.
+pub const AGENTS: &str = "agents";
+pub const ENTRIES: &str = "entries";
+pub const LIST: &str = "list";
+pub const ID: &str = "id";
+pub const DEFAULT: &str = "default";
+pub const DEFAULTS: &str = "defaults";
+pub const OWNERSHIP: &str = "ownership";
+pub const WORKSPACE: &str = "workspace";
+pub const HEARTBEAT: &str = "heartbeat";
+pub const SYSTEM_AGENT: &str = "systemAgent";
+pub const AUTH_INHERITANCE: &str = "authInheritance";
+pub const SESSION_STORE: &str = "sessionStore";
+pub const AGENT_ID: &str = "agentId";
+pub const SUBAGENTS: &str = "subagents";
+
+// Tool policy.
+pub const TOOLS: &str = "tools";
+pub const ALLOW: &str = "allow";
+pub const ALSO_ALLOW: &str = "alsoAllow";
+pub const DENY: &str = "deny";
+pub const TOOLS_ALLOW: &str = "toolsAllow";
+pub const BY_PROVIDER: &str = "byProvider";
+pub const TOOLS_BY_SENDER: &str = "toolsBySender";
+pub const LOOP_DETECTION: &str = "loopDetection";
+pub const WARNING_THRESHOLD: &str = "warningThreshold";
+pub const CRITICAL_THRESHOLD: &str = "criticalThreshold";
+pub const GLOBAL_CIRCUIT_BREAKER_THRESHOLD: &str = "globalCircuitBreakerThreshold";
+
+// Exec.
+pub const EXEC: &str = "exec";
+pub const MODE: &str = "mode";
+pub const SECURITY: &str = "security";
+pub const ASK: &str = "ask";
+
+// Sandbox.
+pub const SANDBOX: &str = "sandbox";
+pub const DOCKER: &str = "docker";
+pub const BINDS: &str = "binds";
+pub const NETWORK: &str = "network";
+pub const DANGEROUSLY_ALLOW_CONTAINER_NAMESPACE_JOIN: &str = "dangerouslyAllowContainerNamespaceJoin";
+pub const SECCOMP_PROFILE: &str = "seccompProfile";
+pub const APPARMOR_PROFILE: &str = "apparmorProfile";
+pub const BROWSER: &str = "browser";
+
+// Channels and routing.
+pub const CHANNELS: &str = "channels";
+pub const ACCOUNTS: &str = "accounts";
+pub const GROUPS: &str = "groups";
+pub const DM: &str = "dm";
+pub const DM_POLICY: &str = "dmPolicy";
+pub const ALLOW_FROM: &str = "allowFrom";
+pub const EXEC_APPROVALS: &str = "execApprovals";
+pub const ENABLED: &str = "enabled";
+pub const MODEL_BY_CHANNEL: &str = "modelByChannel";
+pub const BINDINGS: &str = "bindings";
+pub const MATCH: &str = "match";
+pub const CHANNEL: &str = "channel";
+pub const ACCOUNT_ID: &str = "accountId";
+pub const PEER: &str = "peer";
+pub const GUILD_ID: &str = "guildId";
+pub const TEAM_ID: &str = "teamId";
+pub const ROLES: &str = "roles";
+pub const TYPE: &str = "type";
+pub const TALK: &str = "talk";
+
+// MCP servers.
+pub const MCP: &str = "mcp";
+pub const NODE_HOST: &str = "nodeHost";
+pub const SERVERS: &str = "servers";
+pub const COMMAND: &str = "command";
+pub const URL: &str = "url";
+pub const TRANSPORT: &str = "transport";
+pub const AUTH: &str = "auth";
+pub const OAUTH: &str = "oauth";
+pub const IDENTITY: &str = "identity";
+pub const AUTH_PROFILE_ID: &str = "authProfileId";
+pub const DISABLED: &str = "disabled";
+pub const CODEX: &str = "codex";
+
+// Models, plugins, session.
+pub const MODELS: &str = "models";
+pub const PROVIDERS: &str = "providers";
+pub const CONTEXT_TOKENS: &str = "contextTokens";
+pub const CONTEXT_WINDOW: &str = "contextWindow";
+pub const PLUGINS: &str = "plugins";
+pub const CONFIG: &str = "config";
+pub const DISCOVERY: &str = "discovery";
+pub const SESSION: &str = "session";
+pub const STORE: &str = "store";
