@@ -142,7 +142,13 @@ pub struct Why {
 }
 
 /// Explains the difference between two resolved cells.
-pub fn why(version: OpenClawVersion, config: &Value, from: &NamedContext, to: &NamedContext, locate: Locate<'_>) -> Why {
+pub fn why(
+    version: OpenClawVersion,
+    config: &Value,
+    from: &NamedContext,
+    to: &NamedContext,
+    locate: Locate<'_>,
+) -> Why {
     let resolve = |context: &NamedContext| Evaluated {
         context: context.clone(),
         result: crate::policy::resolve(version, config, &context.ctx),
