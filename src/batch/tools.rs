@@ -53,14 +53,13 @@ fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
     let removed: BTreeMap<&String, &String> = resolution.removed.iter().map(|(tool, r)| (tool, &r.step)).collect();
-    let mut warnings = loaded.notes;
-    warnings.extend(resolution.warnings.iter().cloned());
     Ok(json!({
         "id": id,
         "ok": true,
         "tools": resolution.tools,
         "removed": removed,
-        "warnings": warnings,
+        "warnings": resolution.warnings,
+        "notes": loaded.notes,
         "candidates": resolution.candidates,
         "config": loaded.report,
     }))

@@ -1,11 +1,11 @@
 //! Shared by the `tools` conformance tests: runs the cases of a fixture file through clawpolicy
 //! and compares each answer with the one the real OpenClaw release gave: `ok`, the tools
-//! constructed, the final tool set, the step that removed each removed tool and, where asked, what
-//! the release says about the config.
+//! constructed, the final tool set, the step that removed each removed tool, the tool-policy
+//! warnings of the session and, where asked, what the release says about the config.
 
 #![allow(dead_code)] // each test binary uses part of this module
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use clawpolicy::OpenClawVersion;
@@ -167,6 +167,24 @@ pub struct Outcome {
     pub stats: IssueStats,
 }
 
+/// The tool-policy warnings the release computes for each accepted case, by id. 2026.9 logs each
+/// distinct text once per process, and inside one tool build single-tool projections can print a
+/// text before the session's own pipeline run, which the oracle then reports without it; so where
+/// `….surface-warnings.jsonl` exists (`record_surface_warnings.sh`: the oracle with that dedupe
+/// emptied before every run) it is the truth, else the oracle's own `warnings`.
+fn release_warnings(dir: &Path, version: &str, family: &str, expected: &[Value]) -> HashMap<String, Vec<String>> {
+    let strings = |v: &Value| -> Vec<String> {
+        v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+    };
+    let surface = dir.join(format!("tools-{version}{family}.surface-warnings.jsonl"));
+    let answers = if surface.exists() { read_jsonl(&surface) } else { expected.to_vec() };
+    answers
+        .iter()
+        .filter(|a| a["ok"] != Value::Bool(false) && a["config"]["valid"] != Value::Bool(false))
+        .map(|a| (a["id"].as_str().unwrap_or_default().to_string(), strings(&a["warnings"])))
+        .collect()
+}
+
 /// Runs every case of `<dir>/tools-<version><family>.cases.jsonl` and compares it with the same
 /// line of `….expected.jsonl`.
 pub fn run_family(dir: &Path, version: &str, family: &str, check: ConfigCheck) -> Outcome {
@@ -175,6 +193,7 @@ pub fn run_family(dir: &Path, version: &str, family: &str, check: ConfigCheck) -
     let expected = read_jsonl(&dir.join(format!("tools-{version}{family}.expected.jsonl")));
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
     let opts = clawpolicy::config::loading::process_options(version.parse::<OpenClawVersion>().unwrap());
+    let warnings = release_warnings(dir, version, family, &expected);
     let mut outcome = Outcome { total: cases.len(), disagreements: Vec::new(), stats: IssueStats::default() };
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();
@@ -187,7 +206,11 @@ pub fn run_family(dir: &Path, version: &str, family: &str, check: ConfigCheck) -
                 .then(|| format!("valid: expected {}, got {}", want["config"]["valid"], got["config"]["valid"])),
             ConfigCheck::Full => compare_config(want, &got, &core),
         };
-        if let Some(diff) = compare(want, &got).or(config_diff) {
+        let warnings_diff = warnings.get(id).filter(|_| got["ok"] == Value::Bool(true)).and_then(|want| {
+            let got: Vec<&str> = got["warnings"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            (*want != got).then(|| format!("warnings: expected {want:?}, got {got:?}"))
+        });
+        if let Some(diff) = compare(want, &got).or(config_diff).or(warnings_diff) {
             outcome.disagreements.push((id.to_string(), diff));
         }
     }
