@@ -43,7 +43,52 @@ pub(super) fn check(version: OpenClawVersion, plugin: &PluginRecord, config: &Va
         return Vec::new();
     };
     let dialect = version.data().plugins().validation.schema_errors;
-    validator.iter_errors(config).flat_map(|error| translate(&error, dialect, plugin)).collect()
+    let mut errors = Vec::new();
+    let mut branches = Vec::new();
+    for error in validator.iter_errors(config) {
+        if let Some((owner, branch)) = conditional_branch(&error) {
+            let message = format!("must match \"{branch}\" schema");
+            if !branches.contains(&(owner.clone(), branch)) {
+                errors.push(placed(dialect, owner.clone(), owner.clone(), message, IssueCategory::InvalidUnion));
+                branches.push((owner, branch));
+            }
+            // TypeBox reports the branch only, ajv also what failed in it.
+            if dialect == SchemaErrors::Typebox {
+                continue;
+            }
+        }
+        errors.extend(translate(&error, dialect, plugin));
+    }
+    errors
+}
+
+/// For an error inside an `if`'s `then` or `else`: the object the condition is about and which
+/// branch failed.
+fn conditional_branch(error: &ValidationError<'_>) -> Option<(Vec<PathSeg>, &'static str)> {
+    let schema_path: Vec<LocationSegment<'_>> = error.schema_path().iter().collect();
+    let keyword = |seg: &LocationSegment<'_>| match seg {
+        LocationSegment::Property(name) => Some(name.to_string()),
+        LocationSegment::Index(_) => None,
+    };
+    let branch_at = schema_path.iter().rposition(|seg| matches!(keyword(seg).as_deref(), Some("then" | "else")))?;
+    let branch = if keyword(&schema_path[branch_at]).as_deref() == Some("then") { "then" } else { "else" };
+    // Below the branch, each subschema of a property or an item is one step down the instance.
+    let (mut steps, mut rest) = (0, &schema_path[branch_at + 1..]);
+    while let Some((seg, tail)) = rest.split_first() {
+        rest = match keyword(seg).as_deref() {
+            Some("properties" | "patternProperties" | "prefixItems") => {
+                steps += 1;
+                tail.get(1..).unwrap_or_default()
+            }
+            Some("additionalProperties" | "items") => {
+                steps += 1;
+                tail
+            }
+            _ => tail,
+        };
+    }
+    let at = instance_path(error);
+    Some((at[..at.len().saturating_sub(steps)].to_vec(), branch))
 }
 
 /// Each plugin's schema compiled once, on first use.
@@ -169,16 +214,25 @@ fn keyword_message(kind: &ValidationErrorKind, dialect: SchemaErrors) -> (String
     }
 }
 
+/// An error placed as the release's validator places it: ajv names the instance path in the
+/// message and reports at the config itself, TypeBox appends it to the issue path.
+fn placed(
+    dialect: SchemaErrors,
+    path: Vec<PathSeg>,
+    at: Vec<PathSeg>,
+    message: String,
+    category: IssueCategory,
+) -> SchemaError {
+    let (path, message) = match dialect {
+        SchemaErrors::Ajv => (Vec::new(), format!("{}: {message}", ajv_path(&path))),
+        SchemaErrors::Typebox => (path, message),
+    };
+    SchemaError { path, at, message, category, help: None }
+}
+
 fn translate(error: &ValidationError<'_>, dialect: SchemaErrors, plugin: &PluginRecord) -> Vec<SchemaError> {
     let at = instance_path(error);
-    let placed = |path: Vec<PathSeg>, at: Vec<PathSeg>, message: String, category| {
-        // ajv names the instance path in the message and reports at the config itself.
-        let (path, message) = match dialect {
-            SchemaErrors::Ajv => (Vec::new(), format!("{}: {message}", ajv_path(&path))),
-            SchemaErrors::Typebox => (path, message),
-        };
-        SchemaError { path, at, message, category, help: None }
-    };
+    let placed = |path, at, message, category| placed(dialect, path, at, message, category);
     match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } => {
             let known = known_keys(plugin, error).unwrap_or_default();
@@ -247,4 +301,119 @@ fn known_keys<'s>(plugin: &'s PluginRecord, error: &ValidationError<'_>) -> Opti
     });
     let properties = object?.get("properties")?.as_object()?;
     Some(properties.keys().map(String::as_str).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::config::path::dotted;
+
+    fn errors(version: OpenClawVersion, id: &str, config: Value) -> Vec<(String, String)> {
+        let plugin = version.data().plugins().plugin(id).unwrap();
+        let mut found: Vec<(String, String)> =
+            check(version, plugin, &config).into_iter().map(|e| (dotted(&e.path), e.message)).collect();
+        found.sort();
+        found
+    }
+
+    fn said(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        let mut said: Vec<(String, String)> = pairs.iter().map(|(p, m)| (p.to_string(), m.to_string())).collect();
+        said.sort();
+        said
+    }
+
+    /// A plugin, its config and the release's `(path, message)` errors for it.
+    type Case = (&'static str, Value, &'static [(&'static str, &'static str)]);
+
+    /// What 2026.9's `validatePluginSchemaValue` answers (recorded from the release).
+    #[test]
+    fn typebox_errors_are_worded_and_placed_as_2026_9_does() {
+        let v = OpenClawVersion::V2026_9;
+        let cases: [Case; 8] = [
+            (
+                "llm-task",
+                json!({"maxTokens": 0, "timeoutMs": "x", "bogus": 1, "other": 2}),
+                &[
+                    ("", "must not have additional properties: \"bogus\", \"other\""),
+                    ("maxTokens", "must be >= 1"),
+                    ("timeoutMs", "must be integer"),
+                ],
+            ),
+            (
+                "openai",
+                json!({"personality": "x"}),
+                &[(
+                    "personality",
+                    "must be equal to one of the allowed values (allowed: \"friendly\", \"on\", \"off\")",
+                )],
+            ),
+            (
+                "beam",
+                json!({"mirror": {}}),
+                &[
+                    ("mirror.endpoint", "must have required property 'endpoint'"),
+                    ("mirror.catalogs", "must have required property 'catalogs'"),
+                ],
+            ),
+            (
+                "crabbox",
+                json!({"sandbox": {"provider": "", "ttl": "5x"}}),
+                &[
+                    ("sandbox.provider", "must not have fewer than 1 characters"),
+                    ("sandbox.ttl", "must match pattern \"^\\d+(?:ms|s|m|h)$\""),
+                ],
+            ),
+            ("onepassword", json!({"vault": "v"}), &[("", "must match \"then\" schema")]),
+            (
+                "memory-wiki",
+                json!({"vaultMode": "unsafe-local", "vault": {"scope": "agent"}}),
+                &[("", "must not be valid")],
+            ),
+            (
+                "session-share",
+                json!({"share": {"groups": ["a", "a"]}}),
+                &[("share.groups", "must not have duplicate items")],
+            ),
+            (
+                "minimax",
+                json!({"webSearch": {"apiKey": 5}}),
+                &[
+                    ("webSearch.apiKey", "must be string"),
+                    ("webSearch.apiKey", "must be object"),
+                    ("webSearch.apiKey", "must match a schema in anyOf"),
+                ],
+            ),
+        ];
+        for (id, config, want) in cases {
+            assert_eq!(errors(v, id, config), said(want), "{id}");
+        }
+        assert_eq!(errors(v, "a2a", json!([])), said(&[("", "must be object")]));
+    }
+
+    /// What 2026.2's ajv answers (recorded from the release).
+    #[test]
+    fn ajv_errors_name_the_instance_path_in_the_message() {
+        let v = OpenClawVersion::V2026_2;
+        assert_eq!(
+            errors(v, "memory-lancedb", json!({})),
+            said(&[("", "<root>: must have required property 'embedding'")])
+        );
+        assert_eq!(
+            errors(v, "voice-call", json!({"x": 1, "y": 2})),
+            said(&[
+                ("", "<root>: must NOT have additional properties"),
+                ("", "<root>: must NOT have additional properties")
+            ])
+        );
+    }
+
+    #[test]
+    fn an_unexpected_key_points_at_itself_with_a_did_you_mean() {
+        let plugin = OpenClawVersion::V2026_9.data().plugins().plugin("llm-task").unwrap();
+        let found = check(OpenClawVersion::V2026_9, plugin, &json!({"maxToken": 5}));
+        assert_eq!(dotted(&found[0].at), "maxToken");
+        assert_eq!(found[0].help.as_deref(), Some("`maxToken` → did you mean `maxTokens`?"));
+    }
 }
