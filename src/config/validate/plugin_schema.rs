@@ -17,39 +17,42 @@ use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
 
 use super::issue::IssueCategory;
+use super::plugins::Finding;
 use super::schema::did_you_mean;
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
 use crate::release::plugins::{PluginRecord, SchemaErrors};
 use crate::release::registry::RELEASES;
 
-/// One error of a plugin config, in the release's words.
-#[derive(Debug)]
-pub(super) struct SchemaError {
-    /// Appended to `plugins.entries.<id>.config` in the release's issue path.
-    pub path: Vec<PathSeg>,
-    /// Where in the config the error is (the unexpected key itself, the object missing a key).
-    pub at: Vec<PathSeg>,
-    /// Without the release's `invalid config: ` prefix.
-    pub message: String,
-    pub category: IssueCategory,
-    pub help: Option<String>,
+/// Where a plugin's config is: the release's path (`plugins.entries.<id>.config`) and where it is
+/// written in the config.
+pub(super) struct ConfigPlace<'p> {
+    pub path: &'p [PathSeg],
+    pub at: &'p [PathSeg],
 }
 
-/// The errors of `config` for `plugin`; empty when it is valid. A plugin without a schema has
-/// none (the caller reports the missing schema).
-pub(super) fn check(version: OpenClawVersion, plugin: &PluginRecord, config: &Value) -> Vec<SchemaError> {
+/// The issues of `config` for `plugin`, in the release's words (`invalid config: …`); none when
+/// it is valid or the plugin has no schema (the caller reports that).
+pub(super) fn check(
+    version: OpenClawVersion,
+    plugin: &PluginRecord,
+    config: &Value,
+    place: &ConfigPlace<'_>,
+) -> Vec<Finding> {
     let Some(validator) = validator(version, plugin) else {
         return Vec::new();
     };
     let dialect = version.data().plugins().validation.schema_errors;
+    let placed = |path: Vec<PathSeg>, at: Vec<PathSeg>, message: String, category| {
+        placed(dialect, place, path, at, message, category)
+    };
     let mut errors = Vec::new();
     let mut branches = Vec::new();
     for error in validator.iter_errors(config) {
         if let Some((owner, branch)) = conditional_branch(&error) {
             let message = format!("must match \"{branch}\" schema");
             if !branches.contains(&(owner.clone(), branch)) {
-                errors.push(placed(dialect, owner.clone(), owner.clone(), message, IssueCategory::InvalidUnion));
+                errors.push(placed(owner.clone(), owner.clone(), message, IssueCategory::InvalidUnion));
                 branches.push((owner, branch));
             }
             // TypeBox reports the branch only, ajv also what failed in it.
@@ -57,7 +60,7 @@ pub(super) fn check(version: OpenClawVersion, plugin: &PluginRecord, config: &Va
                 continue;
             }
         }
-        errors.extend(translate(&error, dialect, plugin));
+        errors.extend(translate(&error, dialect, plugin, &placed));
     }
     errors
 }
@@ -214,25 +217,40 @@ fn keyword_message(kind: &ValidationErrorKind, dialect: SchemaErrors) -> (String
     }
 }
 
-/// An error placed as the release's validator places it: ajv names the instance path in the
-/// message and reports at the config itself, TypeBox appends it to the issue path.
+/// An error (at `path` inside the config, written at `at`) placed as the release's validator
+/// places it: ajv names the path in the message and reports at the config itself, TypeBox
+/// appends it to the issue path.
 fn placed(
     dialect: SchemaErrors,
+    place: &ConfigPlace<'_>,
     path: Vec<PathSeg>,
     at: Vec<PathSeg>,
     message: String,
     category: IssueCategory,
-) -> SchemaError {
+) -> Finding {
     let (path, message) = match dialect {
         SchemaErrors::Ajv => (Vec::new(), format!("{}: {message}", ajv_path(&path))),
         SchemaErrors::Typebox => (path, message),
     };
-    SchemaError { path, at, message, category, help: None }
+    Finding {
+        path: [place.path, &path].concat(),
+        at: [place.at, &at].concat(),
+        message: format!("invalid config: {message}"),
+        category,
+        help: None,
+    }
 }
 
-fn translate(error: &ValidationError<'_>, dialect: SchemaErrors, plugin: &PluginRecord) -> Vec<SchemaError> {
+/// What `placed` is inside [`check`]: the dialect and the config's place applied.
+type Place<'f> = dyn Fn(Vec<PathSeg>, Vec<PathSeg>, String, IssueCategory) -> Finding + 'f;
+
+fn translate(
+    error: &ValidationError<'_>,
+    dialect: SchemaErrors,
+    plugin: &PluginRecord,
+    placed: &Place<'_>,
+) -> Vec<Finding> {
     let at = instance_path(error);
-    let placed = |path, at, message, category| placed(dialect, path, at, message, category);
     match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } => {
             let known = known_keys(plugin, error).unwrap_or_default();
@@ -246,12 +264,12 @@ fn translate(error: &ValidationError<'_>, dialect: SchemaErrors, plugin: &Plugin
                 // One error per key; ajv's message does not name it, the help does.
                 SchemaErrors::Ajv => unexpected
                     .iter()
-                    .map(|key| SchemaError {
-                        path: Vec::new(),
-                        at: with_key(key),
-                        message: format!("{}: must NOT have additional properties", ajv_path(&at)),
-                        category: IssueCategory::InvalidUnion,
-                        help: Some(hint(key).unwrap_or_else(|| format!("`{key}` is not a setting of this plugin"))),
+                    .map(|key| {
+                        let message = "must NOT have additional properties".to_string();
+                        let mut found = placed(at.clone(), with_key(key), message, IssueCategory::InvalidUnion);
+                        found.help =
+                            Some(hint(key).unwrap_or_else(|| format!("`{key}` is not a setting of this plugin")));
+                        found
                     })
                     .collect(),
                 SchemaErrors::Typebox => {
@@ -276,7 +294,7 @@ fn translate(error: &ValidationError<'_>, dialect: SchemaErrors, plugin: &Plugin
         }
         // TypeBox checks a list of types as `anyOf` of each.
         ValidationErrorKind::Type { kind: TypeKind::Multiple(types) } if dialect == SchemaErrors::Typebox => {
-            let mut errors: Vec<SchemaError> = types
+            let mut errors: Vec<Finding> = types
                 .iter()
                 .map(|t| placed(at.clone(), at.clone(), format!("must be {t}"), IssueCategory::WrongType))
                 .collect();
@@ -312,8 +330,10 @@ mod tests {
 
     fn errors(version: OpenClawVersion, id: &str, config: Value) -> Vec<(String, String)> {
         let plugin = version.data().plugins().plugin(id).unwrap();
+        let place = ConfigPlace { path: &[], at: &[] };
+        let found = check(version, plugin, &config, &place).into_iter();
         let mut found: Vec<(String, String)> =
-            check(version, plugin, &config).into_iter().map(|e| (dotted(&e.path), e.message)).collect();
+            found.map(|e| (dotted(&e.path), e.message.trim_start_matches("invalid config: ").to_string())).collect();
         found.sort();
         found
     }
@@ -412,7 +432,8 @@ mod tests {
     #[test]
     fn an_unexpected_key_points_at_itself_with_a_did_you_mean() {
         let plugin = OpenClawVersion::V2026_9.data().plugins().plugin("llm-task").unwrap();
-        let found = check(OpenClawVersion::V2026_9, plugin, &json!({"maxToken": 5}));
+        let place = ConfigPlace { path: &[], at: &[] };
+        let found = check(OpenClawVersion::V2026_9, plugin, &json!({"maxToken": 5}), &place);
         assert_eq!(dotted(&found[0].at), "maxToken");
         assert_eq!(found[0].help.as_deref(), Some("`maxToken` → did you mean `maxTokens`?"));
     }

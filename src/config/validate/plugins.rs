@@ -21,7 +21,7 @@ use std::collections::{HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use super::issue::IssueCategory;
-use super::plugin_schema;
+use super::plugin_schema::{self, ConfigPlace};
 use crate::OpenClawVersion;
 use crate::base::js::{js_trim, js_truthy};
 use crate::config::path::PathSeg;
@@ -386,15 +386,8 @@ impl<'v> Stage<'_, 'v> {
             return;
         }
         let config_path = child(entry_path, PathSeg::key(keys::CONFIG));
-        for error in plugin_schema::check(self.version, plugin, value) {
-            self.findings.issues.push(Finding {
-                path: [config_path.as_slice(), &error.path].concat(),
-                at: [config_at, &error.at].concat(),
-                message: format!("invalid config: {}", error.message),
-                category: error.category,
-                help: error.help,
-            });
-        }
+        let place = ConfigPlace { path: &config_path, at: config_at };
+        self.findings.issues.extend(plugin_schema::check(self.version, plugin, value, &place));
     }
 }
 
