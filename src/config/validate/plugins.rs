@@ -96,7 +96,7 @@ struct Entry<'v> {
     config: Option<&'v Value>,
     /// The key as written of the last entry of this id, and of the one `config` came from.
     key: &'v str,
-    config_key: &'v str,
+    config_key: Option<&'v str>,
 }
 
 /// `normalizePluginsConfig`.
@@ -127,7 +127,7 @@ impl<'v> Settings<'v> {
                 continue;
             }
             let Some(fields) = value.as_object() else {
-                entries.insert(id, Entry { key, config_key: key, ..Entry::default() });
+                entries.insert(id, Entry { key, ..Entry::default() });
                 continue;
             };
             let entry = entries.entry(id).or_default();
@@ -135,7 +135,7 @@ impl<'v> Settings<'v> {
             entry.enabled = fields.get(keys::ENABLED).and_then(Value::as_bool).or(entry.enabled);
             if let Some(config) = fields.get(keys::CONFIG) {
                 entry.config = Some(config);
-                entry.config_key = key;
+                entry.config_key = Some(key);
             }
         }
         Settings {
@@ -360,8 +360,9 @@ impl<'v> Stage<'_, 'v> {
             if state.is_ok() || has_config {
                 let empty = Value::Object(Map::new());
                 let value = config.filter(|c| !c.is_null()).unwrap_or(&empty);
-                let config_at = entry
-                    .map_or_else(|| entry_at.clone(), |e| child(&written(e.config_key), PathSeg::key(keys::CONFIG)));
+                let config_key = entry.and_then(|e| e.config_key);
+                let config_at =
+                    config_key.map_or_else(|| entry_at.clone(), |key| child(&written(key), PathSeg::key(keys::CONFIG)));
                 self.schema_issues(plugin, value, &entry_path, &config_at);
             }
             // 2026.9 keeps quiet about a session-catalog preference and, under an allowlist, about
