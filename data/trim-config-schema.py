@@ -13,7 +13,11 @@ What it changes, and why:
 * `#/$defs/...` references inside embedded plugin schemas are made absolute;
 * regex patterns are rewritten where JS and Rust regex syntax differ (`\\0` → `\\x00`);
 * 2026.9: the agent-id pattern on `agents.entries` keys becomes case-insensitive, because the
-  release normalizes ids (lower-cases them) before checking them (`Support` is a valid key).
+  release normalizes ids (lower-cases them) before checking them (`Support` is a valid key);
+* 2026.9: the plugin schemas embedded under `plugins.entries.<id>` are dropped: the release
+  checks a plugin's config with its manifest schema only when the plugin is enabled or has
+  config, after the core schema passes, with its own messages (src/config/validate/plugins.rs,
+  `data/<release>/plugins.json`); the core schema accepts any `config` object.
 """
 import json, re, sys
 
@@ -92,6 +96,9 @@ def main():
         names = entries["propertyNames"]
         assert names["pattern"] == "^[a-z0-9_][a-z0-9_-]{0,63}$", names
         names["pattern"] = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$"
+        plugin_entries = schema["properties"]["plugins"]["properties"]["entries"]
+        assert "additionalProperties" in plugin_entries, plugin_entries.keys()
+        del plugin_entries["properties"]
     json.dump(schema, sys.stdout, separators=(",", ":"), sort_keys=False)
     sys.stdout.write("\n")
 

@@ -3,7 +3,8 @@
 //! compare `ok`, the tools constructed (the pipeline's input), the final tool set and the step that
 //! removed each removed tool. The legacy family (`tools-<v>-legacy.…`: load-time migrations and
 //! retired keys) also compares what the release says about the config: validity, issues, warnings
-//! and legacy issues.
+//! and legacy issues. The plugins family (`tools-<v>-plugins.…`: `plugins.*` settings) is recorded
+//! without its tools and compares `ok` and the config only.
 
 mod common;
 
@@ -13,12 +14,6 @@ use common::ConfigCheck;
 
 /// Differences we know about and cannot remove, with the reason (also in docs/conformance.md).
 const KNOWN_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "legacy-copilot-discovery-enabled",
-        "2026.2 checks `plugins.entries` ids against its installed plugin registry (`plugin not found: \
-         github-copilot`); clawpolicy does not validate plugin ids",
-    ),
-    ("legacy-copilot-discovery-empty", "same as legacy-copilot-discovery-enabled"),
     (
         "hand-agent-default-true-second",
         "no agent given and two agents, one marked `default: true`: 2026.9 migrates the marker into \
@@ -76,4 +71,14 @@ fn legacy_conformance_2026_9() {
 #[test]
 fn legacy_conformance_2026_2() {
     check_family("2026.2", "-legacy", ConfigCheck::Full);
+}
+
+#[test]
+fn plugins_conformance_2026_9() {
+    check_family("2026.9", "-plugins", ConfigCheck::Full);
+}
+
+#[test]
+fn plugins_conformance_2026_2() {
+    check_family("2026.2", "-plugins", ConfigCheck::Full);
 }

@@ -220,12 +220,16 @@ pub enum WarningKind {
     Migrated,
     /// 2026.9 accepts a multi-agent config in which no agent owns heartbeats (the release's text).
     NoHeartbeatOwner,
+    /// The release ignores a plugin setting and starts: a stale or removed plugin id, a plugin
+    /// that is not installed, the config of a disabled plugin (the release's text).
+    Plugin,
 }
 
 impl WarningKind {
-    /// The problem kind, for warnings that are config problems (migrated forms).
+    /// The problem kind, for warnings that are config problems: migrated forms, and plugin
+    /// settings the release ignores while loading (it works; the file should still change).
     pub fn problem_kind(self) -> Option<super::problem::ProblemKind> {
-        (self == WarningKind::Migrated).then_some(super::problem::ProblemKind::Migrated)
+        matches!(self, WarningKind::Migrated | WarningKind::Plugin).then_some(super::problem::ProblemKind::Migrated)
     }
 
     pub fn code(self) -> &'static str {
@@ -235,6 +239,7 @@ impl WarningKind {
             WarningKind::NonFiniteNumber => "config::non-finite-number",
             WarningKind::Migrated => "config::migrated",
             WarningKind::NoHeartbeatOwner => "config::no-heartbeat-owner",
+            WarningKind::Plugin => "config::plugin",
         }
     }
 }
@@ -269,6 +274,9 @@ impl Diagnostic for ConfigWarning {
             }
             WarningKind::NoHeartbeatOwner => {
                 "set agents.defaults.heartbeat.agentId or agents.defaults.systemAgent.agentId to the agent that should run heartbeats"
+            }
+            WarningKind::Plugin => {
+                "the release starts but does not use this plugin setting; fix or remove it as the message says"
             }
         };
         Some(Box::new(help))

@@ -73,7 +73,10 @@ pub fn load_case_config(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Re
 }
 
 fn is_release_warning(kind: WarningKind) -> bool {
-    matches!(kind, WarningKind::MissingEnvVar | WarningKind::Migrated | WarningKind::NoHeartbeatOwner)
+    matches!(
+        kind,
+        WarningKind::MissingEnvVar | WarningKind::Migrated | WarningKind::NoHeartbeatOwner | WarningKind::Plugin
+    )
 }
 
 /// The path a warning of the release's own carries, printed the way the release prints it;
@@ -82,7 +85,7 @@ pub fn release_warning_path(warning: &ConfigWarning, version: OpenClawVersion) -
     match warning.kind {
         WarningKind::MissingEnvVar => Some(substitution_path(&warning.path, version.loader().env.reference_path)),
         WarningKind::Migrated => Some(config::migrate::release_path(&warning.path)),
-        WarningKind::NoHeartbeatOwner => Some(config::path::dotted(&warning.path)),
+        WarningKind::NoHeartbeatOwner | WarningKind::Plugin => Some(config::path::dotted(&warning.path)),
         WarningKind::DuplicateKey | WarningKind::NonFiniteNumber => None,
     }
 }
@@ -102,7 +105,7 @@ pub struct LoadedFiles {
     pub config: Value,
     loaded: LoadedConfig,
     issues: Vec<ValidationIssue>,
-    /// Warnings the release's validation adds to a config it accepts.
+    /// Warnings the release's validation adds.
     warnings: Vec<ConfigWarning>,
 }
 
@@ -117,8 +120,8 @@ impl LoadedFiles {
         &self.issues
     }
 
-    /// Warnings the release's validation adds to a config it accepts (after the loader's own,
-    /// [`LoadedConfig::warnings`]).
+    /// Warnings the release's validation adds, also to a config its plugin checks refuse (after
+    /// the loader's own, [`LoadedConfig::warnings`]).
     pub fn validation_warnings(&self) -> &[ConfigWarning] {
         &self.warnings
     }

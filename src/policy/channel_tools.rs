@@ -9,7 +9,7 @@ use std::cmp::Ordering;
 
 use serde_json::Value;
 
-use crate::base::js::js_trim;
+use crate::base::js::{js_trim, js_truthy};
 use crate::config::view::channels::{AccountSettings, ChannelAccounts};
 use crate::config::view::ids::{DEFAULT_ACCOUNT_ID, normalize_account_id};
 use crate::release::pack::{BundledPlugin, ToolGate};
@@ -26,7 +26,7 @@ pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Optio
                 return Some(format!("needs an enabled `{channel_path}` account with {credentials} set"));
             };
             match settings.tool_flag(flag) {
-                Some(value) if !is_truthy(value) => {
+                Some(value) if !js_truthy(value) => {
                     Some(format!("the `{channel_path}` account `{account}` turns `tools.{flag}` off"))
                 }
                 None if !default => Some(format!(
@@ -36,7 +36,7 @@ pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Optio
             }
         }
         ToolGate::ChannelCredentials => {
-            let present = |key: &String| channel.and_then(|c| c.own(key)).is_some_and(is_truthy);
+            let present = |key: &String| channel.and_then(|c| c.own(key)).is_some_and(js_truthy);
             (!plugin.credentials.iter().all(present))
                 .then(|| format!("needs {credentials} set directly in `{channel_path}` (accounts do not count)"))
         }
@@ -76,17 +76,6 @@ fn locale_compare(a: &str, b: &str) -> Ordering {
     }
     let primary_order = a.chars().map(primary).cmp(b.chars().map(primary));
     primary_order.then_with(|| a.chars().map(|c| c.is_uppercase()).cmp(b.chars().map(|c| c.is_uppercase())))
-}
-
-/// JavaScript truthiness of a JSON value.
-fn is_truthy(value: &Value) -> bool {
-    match value {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(_) | Value::Object(_) => true,
-    }
 }
 
 #[cfg(test)]

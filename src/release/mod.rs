@@ -10,6 +10,7 @@ pub mod exec;
 pub mod loader;
 pub mod migrations;
 pub mod pack;
+pub mod plugins;
 pub mod registry;
 pub mod ssrf;
 pub mod version;
@@ -21,6 +22,7 @@ use exec::ExecRules;
 use loader::LoaderRules;
 use migrations::ReleaseMigrations;
 use pack::VersionPack;
+use plugins::PluginRules;
 use registry::Files;
 use ssrf::SsrfRules;
 
@@ -36,7 +38,7 @@ pub struct Release {
     exec: OnceLock<ExecRules>,
     audit: OnceLock<AuditLists>,
     migrations: OnceLock<ReleaseMigrations>,
-    plugins: OnceLock<serde_json::Value>,
+    plugins: OnceLock<PluginRules>,
     channels: OnceLock<serde_json::Value>,
     loader: OnceLock<LoaderRules>,
     ssrf: OnceLock<SsrfRules>,
@@ -84,8 +86,8 @@ impl Release {
         self.files.config_schema
     }
 
-    /// The plugins the release ships (`plugins.json`).
-    pub fn plugins(&self) -> &serde_json::Value {
+    /// The plugins the release ships and what its plugin validation reads (`plugins.json`).
+    pub fn plugins(&self) -> &PluginRules {
         self.plugins.get_or_init(|| parse(self.files.plugins, "plugins"))
     }
 

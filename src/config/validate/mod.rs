@@ -6,6 +6,8 @@
 //! doctor-fixable legacy rule for it ([`crate::config::migrate::legacy`]), else `fatal`.
 
 mod issue;
+mod plugin_schema;
+mod plugins;
 mod refinements;
 mod schema;
 
@@ -16,9 +18,10 @@ use super::LoadedConfig;
 use super::error::{ConfigWarning, WarningKind};
 use super::migrate::MigrationEnv;
 use super::migrate::legacy::{self, LegacyMatch};
-use super::path::{parse_dotted, substitution_path};
+use super::path::{PathSeg, parse_dotted, substitution_path};
 use super::problem::ProblemKind;
 use crate::OpenClawVersion;
+use crate::base::js::js_truthy;
 use crate::config::view::ids::normalize_agent_id;
 use crate::config::view::keys;
 use crate::release::loader::MissingVariable;
@@ -59,15 +62,31 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         return Validation { issues: vec![issue], legacy: Vec::new(), warnings: Vec::new() };
     }
     let legacy = legacy::find(cfg.value(), cfg.authored(), version);
-    let mut issues = if rules.validation.legacy_rules_replace_validation && !legacy.is_empty() {
-        legacy.iter().map(legacy_issue).collect()
+    let (mut issues, warnings) = if rules.validation.legacy_rules_replace_validation && !legacy.is_empty() {
+        (legacy.iter().map(legacy_issue).collect(), Vec::new())
     } else {
         let mut issues = schema::check(cfg.value(), version);
         issues.extend(refinements::check(cfg.value(), version, cfg.legacy_owner()));
+        let mut warnings = Vec::new();
+        // What the release checks with its plugin registry, once the rest passes.
+        if issues.is_empty() {
+            let stage = registry_stage(cfg.value(), version);
+            let locate = |at: &[PathSeg]| cfg.origin(at).or_else(|| cfg.nearest_origin(at));
+            issues = stage.issues.into_iter().map(|f| located_issue(f, locate)).collect();
+            warnings = validation_warnings(cfg, version);
+            warnings.extend(stage.warnings.into_iter().map(|found| ConfigWarning {
+                kind: WarningKind::Plugin,
+                message: cfg.mask_secrets(&found.message),
+                origin: locate(&found.at).map(std::sync::Arc::new),
+                path: found.path,
+                related: None,
+                excerpt: Default::default(),
+            }));
+        }
         for issue in &mut issues {
             classify(issue, &legacy);
         }
-        issues
+        (issues, warnings)
     };
     for issue in &mut issues {
         if issue.origin.is_none() {
@@ -79,10 +98,26 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         issue.message = cfg.mask_secrets(&issue.message);
     }
     // Legacy issues come with a refusal only (where they replace validation, a match is one).
-    if issues.is_empty() {
-        return Validation { issues, legacy: Vec::new(), warnings: validation_warnings(cfg, version) };
-    }
-    Validation { issues, legacy, warnings: Vec::new() }
+    let legacy = if issues.is_empty() { Vec::new() } else { legacy };
+    Validation { issues, legacy, warnings }
+}
+
+/// The checks the release runs with its plugin registry after the schema and the hand-written
+/// rules pass: channel ids, then `plugins.*`. Its warnings come with its issues.
+fn registry_stage(config: &serde_json::Value, version: OpenClawVersion) -> plugins::Findings {
+    let mut stage = refinements::unknown_channels(config, version);
+    let plugins = plugins::check(config, version);
+    stage.issues.extend(plugins.issues);
+    stage.warnings.extend(plugins.warnings);
+    stage
+}
+
+/// A finding of the registry stage as a validation issue, located where it is written.
+fn located_issue(found: plugins::Finding, locate: impl Fn(&[PathSeg]) -> Option<super::Origin>) -> ValidationIssue {
+    let mut issue = ValidationIssue::new(found.path, found.message, found.category);
+    issue.help = found.help;
+    issue.origin = locate(&found.at);
+    issue
 }
 
 /// Where legacy rules replace validation: a matching rule is the issue, with the rule's own
@@ -137,19 +172,13 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
     let mut ids: Vec<String> = entries.iter().map(|(id, _)| normalize_agent_id(id)).collect();
     ids.sort();
     ids.dedup();
-    let truthy = |v: &serde_json::Value| match v {
-        serde_json::Value::Null | serde_json::Value::Bool(false) => false,
-        serde_json::Value::Number(n) => n.as_f64() != Some(0.0),
-        serde_json::Value::String(s) => !s.is_empty(),
-        _ => true,
-    };
     let system_agent =
         agents[keys::DEFAULTS][keys::SYSTEM_AGENT][keys::AGENT_ID].as_str().is_some_and(|s| !s.trim().is_empty());
     let owned = system_agent
         || (agents[keys::OWNERSHIP] != "explicit" && cfg.legacy_owner().is_some_and(|o| ids.iter().any(|id| id == o)));
     if ids.len() < 2
-        || entries.iter().any(|(_, e)| truthy(&e[keys::HEARTBEAT]))
-        || truthy(&agents[keys::DEFAULTS][keys::HEARTBEAT])
+        || entries.iter().any(|(_, e)| js_truthy(&e[keys::HEARTBEAT]))
+        || js_truthy(&agents[keys::DEFAULTS][keys::HEARTBEAT])
         || owned
     {
         return Vec::new();
@@ -186,6 +215,9 @@ pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Ve
     });
     let mut issues = schema::check(&value, version);
     issues.extend(refinements::check(&value, version, migration.legacy_owner.as_deref().or(migrated_owner)));
+    if issues.is_empty() {
+        issues = registry_stage(&value, version).issues.into_iter().map(|f| located_issue(f, |_| None)).collect();
+    }
     issues
 }
 

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 
 use super::issue::{IssueCategory, ValidationIssue};
+use super::plugins::{Finding, Findings};
 use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;
@@ -33,17 +34,9 @@ pub fn check(config: &Value, version: OpenClawVersion, legacy_owner: Option<&str
 /// release; offline they are unknown. (`plugins.installs` also counts, but 2026.9's schema refuses
 /// that key.)
 fn stale_channel_plugin(version: OpenClawVersion, config: &Value, channel: &str) -> bool {
-    let plugins = version.data().plugins();
-    // A release without a list of shipped plugins has no such rule.
-    let Some(shipped) = plugins["bundledPluginIds"].as_array() else {
-        return false;
-    };
-    let normalize = |id: &str| {
-        let lowered = js_trim(id).to_lowercase();
-        plugins["pluginIdAliases"][&lowered].as_str().map_or(lowered, str::to_string)
-    };
-    let channel = normalize(channel);
-    if channel.is_empty() || shipped.iter().any(|id| *id == *channel) {
+    let rules = version.data().plugins();
+    let channel = rules.normalize_id(channel);
+    if !rules.validation.stale_channel_plugin_config || channel.is_empty() || rules.plugin(&channel).is_some() {
         return false;
     }
     let plugins = &config[keys::PLUGINS];
@@ -52,9 +45,41 @@ fn stale_channel_plugin(version: OpenClawVersion, config: &Value, channel: &str)
         .into_iter()
         .flatten()
         .filter_map(Value::as_str)
-        .any(|id| normalize(id) == channel);
+        .any(|id| rules.normalize_id(id) == channel);
     allowed
-        || plugins[keys::ENTRIES].as_object().is_some_and(|entries| entries.keys().any(|id| normalize(id) == channel))
+        || plugins[keys::ENTRIES]
+            .as_object()
+            .is_some_and(|entries| entries.keys().any(|id| rules.normalize_id(id) == channel))
+}
+
+/// The channel ids the release checks after its schema, with its plugin registry at hand
+/// (`channels.<id>` must be a channel it knows; 2026.9 warns about, and ignores, the leftover
+/// config of a channel plugin that is not installed).
+pub(super) fn unknown_channels(config: &Value, version: OpenClawVersion) -> Findings {
+    let mut findings = Findings::default();
+    let release = &version.loader().validation;
+    if !release.runs(Refinement::ChannelIds) {
+        return findings;
+    }
+    let known = known_channel_ids(version);
+    for (key, _) in At::root(config).key(keys::CHANNELS).members() {
+        let id = js_trim(key);
+        if id.is_empty() || release.reserved_channel_keys.iter().any(|k| k == id) || known.contains(&id) {
+            continue;
+        }
+        let path = vec![PathSeg::key(keys::CHANNELS), PathSeg::key(id)];
+        let at = vec![PathSeg::key(keys::CHANNELS), PathSeg::key(key)];
+        let message = format!("unknown channel id: {id}");
+        if stale_channel_plugin(version, config, id) {
+            let message = format!(
+                "{message} (stale channel plugin config ignored; run openclaw doctor --fix to remove stale config, or install the plugin)"
+            );
+            findings.warnings.push(Finding::new(path, at, message));
+        } else {
+            findings.issues.push(Finding::new(path, at, message));
+        }
+    }
+    findings
 }
 
 /// A value of the config and its key path, walked together so each key is spelled once. A
@@ -445,22 +470,14 @@ impl Rules {
         }
     }
 
+    /// Rules of the channels the release knows (unknown ones are [`unknown_channels`]'s).
     fn channels(&mut self, root: &At<'_>) {
-        if !self.release.runs(Refinement::ChannelIds) {
+        if !self.release.runs(Refinement::OpenDmPolicy) {
             return;
         }
         let known = known_channel_ids(self.version);
         for (id, channel) in root.key(keys::CHANNELS).members() {
-            let reserved = self.release.reserved_channel_keys.contains(id);
-            if !reserved && !known.contains(&id.as_str()) {
-                // 2026.9 ignores (with a warning) the leftover config of a channel plugin that is
-                // not installed, when the plugin config still names it.
-                if !stale_channel_plugin(self.version, root.value, id) {
-                    self.push(&channel, format!("unknown channel id: {id}"));
-                }
-                continue;
-            }
-            if self.release.runs(Refinement::OpenDmPolicy) {
+            if known.contains(&js_trim(id)) {
                 self.open_dm_policy(id, &channel);
             }
         }

