@@ -5,13 +5,28 @@ mod dead;
 mod exec;
 mod exposure;
 mod gateway;
+mod gateway_auth;
+mod models;
 mod sandbox;
+mod secrets;
 mod tool_names;
+mod trust;
 mod validity;
 pub(super) mod walk;
 
 use super::Rule;
 
 /// Every rule group; the registry sorts the rules by code.
-pub const ALL: &[&[Rule]] =
-    &[validity::RULES, tool_names::RULES, dead::RULES, exec::RULES, sandbox::RULES, exposure::RULES, gateway::RULES];
+pub const ALL: &[&[Rule]] = &[
+    validity::RULES,
+    tool_names::RULES,
+    dead::RULES,
+    exec::RULES,
+    sandbox::RULES,
+    exposure::RULES,
+    gateway::RULES,
+    gateway_auth::RULES,
+    secrets::RULES,
+    trust::RULES,
+    models::RULES,
+];
