@@ -82,12 +82,28 @@ struct Case {
     files: Vec<(String, String)>,
     env: Vec<(String, String)>,
     approvals: Option<Value>,
+    /// Octal modes of `config`, `stateDir` and the files beside the config (default 600 / 700).
+    modes: Vec<(String, String)>,
+    /// More paths under the case's root (`state/…`, `home/…`; `/` at the end: a directory), with
+    /// their octal modes and, for files, their text.
+    tree: Vec<(String, String, String)>,
     recorded: Recorded,
 }
 
 fn string_map(value: Option<&Value>) -> Vec<(String, String)> {
     let object = value.and_then(Value::as_object).into_iter().flatten();
     object.map(|(k, v)| (k.clone(), v.as_str().expect("environment values are strings").to_string())).collect()
+}
+
+/// `tree` entries: a mode, or `{mode, text}`.
+fn tree(value: Option<&Value>) -> Vec<(String, String, String)> {
+    let entries = value.and_then(Value::as_object).into_iter().flatten();
+    entries
+        .map(|(path, entry)| match entry {
+            Value::String(mode) => (path.clone(), mode.clone(), "{}".to_string()),
+            other => (path.clone(), other["mode"].as_str().unwrap().into(), other["text"].as_str().unwrap().into()),
+        })
+        .collect()
 }
 
 fn read(path: &Path) -> String {
@@ -141,6 +157,8 @@ fn fixture_cases(version: OpenClawVersion) -> Vec<Case> {
             files,
             env: string_map(json("audit-env.json").as_ref()),
             approvals: json("exec-approvals.json"),
+            modes: Vec::new(),
+            tree: Vec::new(),
             recorded,
         });
     }
@@ -174,6 +192,8 @@ fn generated_cases(version: OpenClawVersion) -> Vec<Case> {
                 files: string_map(case.get("files")),
                 env: string_map(case.get("env")),
                 approvals: case.get("approvals").cloned(),
+                modes: string_map(case.get("modes")),
+                tree: tree(case.get("tree")),
                 recorded,
             }
         })
@@ -182,7 +202,7 @@ fn generated_cases(version: OpenClawVersion) -> Vec<Case> {
 
 /// What clawpolicy says of a case: `None` when the release would refuse the config, else the
 /// (checkId, severity) pairs of its mirrored findings. The case is laid out as the recorder laid
-/// it out: `<root>/openclaw.json5` (mode 600), `<root>/state` (700), `<root>/home`.
+/// it out: `<root>/openclaw.json5`, `<root>/state`, `<root>/home`, with the case's modes and tree.
 fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
     let root = tempfile::tempdir().unwrap();
     let (home, state, config) =
@@ -193,7 +213,7 @@ fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
     for (name, text) in &case.files {
         std::fs::write(root.path().join(name), text).unwrap();
     }
-    restrict_modes(root.path(), &config, &state, &case.files);
+    lay_out_modes(root.path(), case);
     let mut env: HashMap<String, String> = [
         ("HOME", home.display().to_string()),
         ("OPENCLAW_STATE_DIR", state.display().to_string()),
@@ -217,19 +237,34 @@ fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
     Some(report.findings.iter().filter_map(|f| Some((f.openclaw_check.clone()?, audit_severity(f.severity)))).collect())
 }
 
+/// The file modes the recorder gave the case (config 600, state 700, other files 600 unless said).
 #[cfg(unix)]
-fn restrict_modes(root: &Path, config: &Path, state: &Path, files: &[(String, String)]) {
+fn lay_out_modes(root: &Path, case: &Case) {
     use std::os::unix::fs::PermissionsExt;
+    let mode = |key: &str, default: &str| {
+        let text = case.modes.iter().find(|(k, _)| k == key).map_or(default, |(_, m)| m.as_str());
+        u32::from_str_radix(text, 8).unwrap()
+    };
     let set = |path: &Path, mode: u32| std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
-    set(config, 0o600);
-    set(state, 0o700);
-    for (name, _) in files {
-        set(&root.join(name), 0o600);
+    set(&root.join("openclaw.json5"), mode("config", "600"));
+    set(&root.join("state"), mode("stateDir", "700"));
+    for (name, _) in &case.files {
+        set(&root.join(name), mode(name, "600"));
+    }
+    for (relative, octal, text) in &case.tree {
+        let target = root.join(relative);
+        if relative.ends_with('/') {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(&target, text).unwrap();
+        }
+        set(&target, u32::from_str_radix(octal, 8).unwrap());
     }
 }
 
 #[cfg(not(unix))]
-fn restrict_modes(_: &Path, _: &Path, _: &Path, _: &[(String, String)]) {}
+fn lay_out_modes(_: &Path, _: &Case) {}
 
 /// Agreement on one case: (agreeing pairs, recorded mirrored pairs), or the mismatches.
 fn compare(case: &Case) -> Result<(usize, usize), Vec<String>> {

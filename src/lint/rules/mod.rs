@@ -1,14 +1,17 @@
 //! The rules, one module per category. Each module exports `RULES`; the registry collects them.
 
 mod audit;
+mod browser;
 mod dead;
 mod exec;
 mod exposure;
 mod gateway;
 mod gateway_auth;
+mod install;
 mod models;
 mod sandbox;
 mod secrets;
+mod skills_mcp;
 mod tool_names;
 mod trust;
 mod validity;
@@ -29,4 +32,7 @@ pub const ALL: &[&[Rule]] = &[
     secrets::RULES,
     trust::RULES,
     models::RULES,
+    install::RULES,
+    browser::RULES,
+    skills_mcp::RULES,
 ];
