@@ -87,7 +87,29 @@ struct Case {
     /// More paths under the case's root (`state/…`, `home/…`; `/` at the end: a directory), with
     /// their octal modes and, for files, their text.
     tree: Vec<(String, String, String)>,
+    /// The state directory's path under the root (default `state`), and whether it or the config
+    /// is a symlink to the real one.
+    layout: Layout,
     recorded: Recorded,
+}
+
+#[derive(Default)]
+struct Layout {
+    state_dir: Option<String>,
+    state_symlink: bool,
+    config_symlink: bool,
+}
+
+impl Layout {
+    fn read(value: Option<&Value>) -> Layout {
+        let Some(layout) = value else { return Layout::default() };
+        let flag = |key: &str| layout.get(key).and_then(Value::as_bool).unwrap_or(false);
+        Layout {
+            state_dir: layout.get("stateDir").and_then(Value::as_str).map(String::from),
+            state_symlink: flag("stateSymlink"),
+            config_symlink: flag("configSymlink"),
+        }
+    }
 }
 
 fn string_map(value: Option<&Value>) -> Vec<(String, String)> {
@@ -159,6 +181,7 @@ fn fixture_cases(version: OpenClawVersion) -> Vec<Case> {
             approvals: json("exec-approvals.json"),
             modes: Vec::new(),
             tree: Vec::new(),
+            layout: Layout::default(),
             recorded,
         });
     }
@@ -194,6 +217,7 @@ fn generated_cases(version: OpenClawVersion) -> Vec<Case> {
                 approvals: case.get("approvals").cloned(),
                 modes: string_map(case.get("modes")),
                 tree: tree(case.get("tree")),
+                layout: Layout::read(case.get("layout")),
                 recorded,
             }
         })
@@ -202,14 +226,28 @@ fn generated_cases(version: OpenClawVersion) -> Vec<Case> {
 
 /// What clawpolicy says of a case: `None` when the release would refuse the config, else the
 /// (checkId, severity) pairs of its mirrored findings. The case is laid out as the recorder laid
-/// it out: `<root>/openclaw.json5`, `<root>/state`, `<root>/home`, with the case's modes and tree.
+/// it out: `<root>/openclaw.json5`, `<root>/state` (or the layout's path), `<root>/home`, with the
+/// case's symlinks, modes and tree.
 fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
     let root = tempfile::tempdir().unwrap();
+    let state_name = case.layout.state_dir.as_deref().unwrap_or("state");
     let (home, state, config) =
-        (root.path().join("home"), root.path().join("state"), root.path().join("openclaw.json5"));
+        (root.path().join("home"), root.path().join(state_name), root.path().join("openclaw.json5"));
     std::fs::create_dir_all(home.join(".openclaw")).unwrap();
-    std::fs::create_dir_all(&state).unwrap();
-    std::fs::write(&config, &case.config).unwrap();
+    if case.layout.state_symlink {
+        let real = root.path().join(format!("{state_name}.real"));
+        std::fs::create_dir_all(&real).unwrap();
+        symlink(&real, &state);
+    } else {
+        std::fs::create_dir_all(&state).unwrap();
+    }
+    if case.layout.config_symlink {
+        let real = root.path().join("openclaw.real.json5");
+        std::fs::write(&real, &case.config).unwrap();
+        symlink(&real, &config);
+    } else {
+        std::fs::write(&config, &case.config).unwrap();
+    }
     for (name, text) in &case.files {
         std::fs::write(root.path().join(name), text).unwrap();
     }
@@ -245,9 +283,12 @@ fn lay_out_modes(root: &Path, case: &Case) {
         let text = case.modes.iter().find(|(k, _)| k == key).map_or(default, |(_, m)| m.as_str());
         u32::from_str_radix(text, 8).unwrap()
     };
-    let set = |path: &Path, mode: u32| std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).unwrap();
+    let set = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
     set(&root.join("openclaw.json5"), mode("config", "600"));
-    set(&root.join("state"), mode("stateDir", "700"));
+    set(&root.join(case.layout.state_dir.as_deref().unwrap_or("state")), mode("stateDir", "700"));
     for (name, _) in &case.files {
         set(&root.join(name), mode(name, "600"));
     }
@@ -265,6 +306,15 @@ fn lay_out_modes(root: &Path, case: &Case) {
 
 #[cfg(not(unix))]
 fn lay_out_modes(_: &Path, _: &Case) {}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+/// Cases with symlinks are recorded on Unix only; elsewhere the link is a copy of nothing.
+#[cfg(not(unix))]
+fn symlink(_: &Path, _: &Path) {}
 
 /// Agreement on one case: (agreeing pairs, recorded mirrored pairs), or the mismatches.
 fn compare(case: &Case) -> Result<(usize, usize), Vec<String>> {
