@@ -6,11 +6,11 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
-use crate::exec::allowlist::AllowlistEntry;
 use crate::exec::decide::{self, requires_approval};
-use crate::exec::policy::{Ask, Security};
-use crate::exec::resolve::ExecEnv;
-use crate::exec::safe_bins::SafeBinPolicy;
+use crate::exec::lookup::ExecEnv;
+use crate::exec::posture::{Ask, Security};
+use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::{EvalContext, Evaluation};
 use crate::exec::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, evaluate, settings};
 

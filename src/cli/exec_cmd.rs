@@ -257,11 +257,11 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
     let locations = setting_locations(&outcome, &loaded);
     match args.format {
         Format::Table => {
-            let mut text = exec::render::render_text(&outcome);
+            let mut text = super::exec_render::render_text(&outcome);
             for (setting, location) in &locations {
                 text.push_str(&format!("{setting} is set at {location}\n"));
             }
-            if let Some(diagnostic) = exec::render::analysis_diagnostic(&command, &outcome) {
+            if let Some(diagnostic) = super::exec_render::analysis_diagnostic(&command, &outcome) {
                 text.push_str(&format!("\n{:?}\n", miette::Report::new(diagnostic)));
             }
             output::write_stdout(&text)?;

@@ -5,9 +5,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value};
 
-use super::allowlist::AllowlistEntry;
-use super::policy::{Ask, Security, Source, Sourced};
 use crate::OpenClawVersion;
+use crate::exec::posture::{Ask, Security, Source, Sourced};
+use crate::exec::satisfy::allowlist::AllowlistEntry;
 
 /// Where the approvals document comes from.
 #[derive(Debug, Clone, PartialEq)]

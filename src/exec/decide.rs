@@ -5,19 +5,19 @@ use std::path::PathBuf;
 
 use sha2::{Digest, Sha256};
 
-use super::allowlist::{AllowlistEntry, hex};
-use super::approvals::{LoadedApprovals, resolve_for_agent};
-use super::inline_eval::detect_in_segment;
-use super::legacy;
-use super::pin::{SHELL_EXPANSION, enforced_command};
-use super::plan;
-use super::policy::{Ask, Security, Source, Sourced};
-use super::resolve::ExecEnv;
-use super::safe_bins::SafeBinPolicy;
-use super::segments::{EvalContext, Evaluation, SkillBin};
-use super::settings::RequestedSettings;
 use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
+use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
+use crate::exec::lookup::ExecEnv;
+use crate::exec::posture::{Ask, Security, Source, Sourced};
+use crate::exec::satisfy::allowlist::{AllowlistEntry, hex};
+use crate::exec::satisfy::safe_bins::SafeBinPolicy;
+use crate::exec::segments::{EvalContext, Evaluation, SkillBin};
+use crate::exec::settings::RequestedSettings;
+use crate::exec::v2026_2::splitter as legacy;
+use crate::exec::v2026_9::inline_eval::detect_in_segment;
+use crate::exec::v2026_9::pin::{SHELL_EXPANSION, enforced_command};
+use crate::exec::v2026_9::plan;
 
 /// The inputs of one decision besides the config-derived settings.
 pub struct DecisionInput<'a> {
@@ -86,7 +86,7 @@ pub fn evaluate(command: &str, ctx: &EvalContext, version: OpenClawVersion) -> R
             analysis_ok: false,
             allowlist_satisfied: false,
             segments: Vec::new(),
-            plan_failure: Some(super::segments::PlanFailure { reason, span: None }),
+            plan_failure: Some(crate::exec::segments::PlanFailure { reason, span: None }),
             candidates: Vec::new(),
         });
     }

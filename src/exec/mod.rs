@@ -5,22 +5,16 @@
 //! (host document floor) → analysis ([`explain`] + [`plan`] for 2026.9, [`legacy`] for 2026.2) →
 //! per-segment satisfaction ([`allowlist`], [`safe_bins`], builtins, skills) → [`decide`].
 
-pub mod allowlist;
 pub mod approvals;
+pub mod argv;
 pub mod decide;
-pub mod explain;
-pub mod inline_eval;
-pub mod legacy;
-pub mod pin;
-pub mod pkg_manager;
-pub mod plan;
-pub mod policy;
-pub mod render;
-pub mod resolve;
-pub mod safe_bins;
+pub mod lookup;
+pub mod posture;
+pub mod satisfy;
 pub mod segments;
 pub mod settings;
-pub mod wrappers;
+pub mod v2026_2;
+pub mod v2026_9;
 
 use std::path::PathBuf;
 
@@ -28,7 +22,7 @@ use serde::Serialize;
 
 pub use approvals::ApprovalsInput;
 pub use decide::ApprovalFlags;
-pub use policy::{Ask, Security, Source, Sourced};
+pub use posture::{Ask, Security, Source, Sourced};
 pub use segments::{PlanFailure, SatisfiedBy, Segment, SkillBin};
 pub use settings::WhatIf;
 
@@ -170,13 +164,16 @@ pub enum ExecError {
     #[error("the command is {0} bytes long; at most {MAX_COMMAND_BYTES} are simulated")]
     #[diagnostic(code("exec::command-too-long"))]
     TooLarge(usize),
-    #[error("the command has more than {} pipes and brackets; such commands are not simulated", explain::MAX_OPERATORS)]
+    #[error(
+        "the command has more than {} pipes and brackets; such commands are not simulated",
+        v2026_9::analysis::MAX_OPERATORS
+    )]
     #[diagnostic(
         code("exec::command-too-long"),
         help("tree-sitter needs time quadratic in them to recover from a syntax error; OpenClaw spends it")
     )]
     TooManyOperators,
-    #[error("the command nests commands too deeply to simulate (its nested commands add up to more than {} MiB of text)", explain::MAX_COPIED_BYTES >> 20)]
+    #[error("the command nests commands too deeply to simulate (its nested commands add up to more than {} MiB of text)", v2026_9::analysis::MAX_COPIED_BYTES >> 20)]
     #[diagnostic(
         code("exec::command-too-deep"),
         help("OpenClaw answers such a command as unanalyzable (ask or deny); the simulator does not follow it")
@@ -232,8 +229,8 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
 /// The error a plan failure stands for when it is one of the simulator's own limits rather than
 /// OpenClaw's answer.
 pub(crate) fn limit_error(plan_failure: &str) -> Option<ExecError> {
-    match explain::ExplainError::simulator_limit(plan_failure)? {
-        explain::ExplainError::TooManyOperators => Some(ExecError::TooManyOperators),
+    match v2026_9::analysis::ExplainError::simulator_limit(plan_failure)? {
+        v2026_9::analysis::ExplainError::TooManyOperators => Some(ExecError::TooManyOperators),
         _ => Some(ExecError::TooDeep),
     }
 }

@@ -5,10 +5,10 @@ use std::ops::Range;
 
 use serde::Serialize;
 
-use super::allowlist::AllowlistEntry;
-use super::plan::Candidate;
-use super::resolve::ExecEnv;
-use super::safe_bins::SafeBinPolicy;
+use crate::exec::lookup::ExecEnv;
+use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::exec::satisfy::safe_bins::SafeBinPolicy;
+use crate::exec::v2026_9::plan::Candidate;
 
 /// What satisfied a segment (OpenClaw's `segmentSatisfiedBy` values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -4,8 +4,8 @@
 
 use serde_json::{Map, Value};
 
-use super::policy::{Ask, Security, Source, Sourced, mode_policy};
 use crate::OpenClawVersion;
+use crate::exec::posture::{Ask, Security, Source, Sourced, mode_policy};
 
 /// Command-line what-if overrides, applied after config like a session `/exec` directive.
 #[derive(Debug, Clone, Default, PartialEq)]

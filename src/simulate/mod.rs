@@ -173,7 +173,7 @@ fn allow_always_entries(version: OpenClawVersion, outcome: &ExecOutcome, cwd: &s
                 let path = segment.real_path.clone().or_else(|| segment.resolved_path.clone());
                 let argv = segment.effective_argv.as_ref().unwrap_or(&segment.argv);
                 path.map(|pattern| {
-                    json!({"pattern": pattern, "argPattern": exec::allowlist::cwd_bound_hash(argv, cwd), "source": "allow-always"})
+                    json!({"pattern": pattern, "argPattern": exec::satisfy::allowlist::cwd_bound_hash(argv, cwd), "source": "allow-always"})
                 })
                 .ok_or_else(|| "one-shot (no-reusable-pattern): an executable did not resolve".to_string())
             })

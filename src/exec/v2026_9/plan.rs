@@ -4,18 +4,18 @@
 use std::ops::Range;
 use std::path::Path;
 
-use super::allowlist::{MatchTarget, match_v9};
-use super::explain::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
-use super::pkg_manager::{PackageTarget, allowlist_target};
-use super::resolve::{
-    Executable, candidate_path, has_path_separator, lexical_resolve, resolve_executable, trust_path_or_candidate,
-};
-use super::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
-use super::wrappers::{
+use crate::OpenClawVersion;
+use crate::exec::argv::wrappers::{
     has_startup_before_inline, is_parseable_shell, is_shell_wrapper_executable, normalize_executable, shell_wrapper,
     trust_plan,
 };
-use crate::OpenClawVersion;
+use crate::exec::lookup::{
+    Executable, candidate_path, has_path_separator, lexical_resolve, resolve_executable, trust_path_or_candidate,
+};
+use crate::exec::satisfy::allowlist::{MatchTarget, match_v9};
+use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
+use crate::exec::v2026_9::analysis::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
+use crate::exec::v2026_9::pkg_manager::{PackageTarget, allowlist_target};
 
 const V9: OpenClawVersion = OpenClawVersion::V2026_9;
 
@@ -286,7 +286,7 @@ fn shell_script_path(argv: &[String], execution: &Executable, ctx: &EvalContext)
     if script.starts_with('/') {
         return Some(script.to_string());
     }
-    let expanded = super::resolve::expand_home(script, ctx.env.home.as_deref());
+    let expanded = crate::exec::lookup::expand_home(script, ctx.env.home.as_deref());
     Some(lexical_resolve(&ctx.env.cwd, &expanded).to_string_lossy().into_owned())
 }
 
@@ -326,7 +326,8 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
         cwd: &cwd,
         home: ctx.env.home.as_deref(),
     };
-    let index_of = |e: &super::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
+    let index_of =
+        |e: &crate::exec::satisfy::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
     let mut executable_match = match_v9(&ctx.allowlist, &target);
     let target_is_execution = match_res.policy == match_res.execution;
     let shell_invocation = is_shell_wrapper_segment(&match_argv, &match_res.execution);

@@ -10,11 +10,11 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Parser, Tree};
 
-use super::wrappers::{
+use crate::OpenClawVersion;
+use crate::exec::argv::wrappers::{
     Unwrap, carried_argv, is_dispatch_wrapper, is_parseable_shell, is_shell_wrapper_executable, normalize_executable,
     shell_wrapper, unwrap_dispatch_syntax,
 };
-use crate::OpenClawVersion;
 
 /// Longest command text OpenClaw explains (`MAX_COMMAND_EXPLANATION_SOURCE_CHARS`).
 pub const MAX_SOURCE_CHARS: usize = 131_072;

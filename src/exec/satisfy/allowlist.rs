@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::resolve::{Executable, expand_home};
+use crate::exec::lookup::{Executable, expand_home};
 
 /// One approvals-document allowlist entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -245,7 +245,7 @@ fn js_to_rust_regex(source: &str) -> Result<String, &'static str> {
 
 /// Normalizes `.`/`..` segments (2026.9 does so for wildcard patterns).
 fn normalize_dot_segments(target: &str) -> String {
-    super::resolve::lexical_resolve(Path::new("/"), target).to_string_lossy().into_owned()
+    crate::exec::lookup::lexical_resolve(Path::new("/"), target).to_string_lossy().into_owned()
 }
 
 /// `matchesExecAllowlistPattern` (2026.9, POSIX): case-sensitive, anchored.

@@ -6,11 +6,11 @@ use std::sync::OnceLock;
 
 use regex::Regex;
 
-use super::allowlist::{InvalidPattern, match_v2};
-use super::resolve::{Executable, candidate_path, resolve_executable};
-use super::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment};
-use super::wrappers::trust_plan;
 use crate::OpenClawVersion;
+use crate::exec::argv::wrappers::trust_plan;
+use crate::exec::lookup::{Executable, candidate_path, resolve_executable};
+use crate::exec::satisfy::allowlist::{InvalidPattern, match_v2};
+use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment};
 
 const V2: OpenClawVersion = OpenClawVersion::V2026_2;
 

@@ -1,8 +1,8 @@
 //! Package-manager exec unwrapping for allowlist targets (2026.9, spec §3.8):
 //! `npx tool`, `npm exec tool`, `pnpm dlx tool`, `yarn exec tool` are matched as `tool`.
 
-use super::wrappers::{normalize_executable, option_name, shell_wrapper, trust_plan};
 use crate::OpenClawVersion;
+use crate::exec::argv::wrappers::{normalize_executable, option_name, shell_wrapper, trust_plan};
 
 /// An option grammar: which options take values, which are flags, which change the package context.
 struct Grammar {

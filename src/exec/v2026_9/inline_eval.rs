@@ -4,10 +4,10 @@
 
 use std::collections::HashSet;
 
-use super::wrappers::{
+use crate::OpenClawVersion;
+use crate::exec::argv::wrappers::{
     PARSEABLE_SHELLS, Unwrap, carried_argv, normalize_executable, posix_inline_command, unwrap_dispatch_syntax,
 };
-use crate::OpenClawVersion;
 use crate::release::exec::{InlineEvalSpec, PositionalEvalSpec};
 
 /// A detected inline-eval invocation: `python3 -c`, `awk inline program`…
@@ -208,7 +208,7 @@ fn interpreter_hit(argv: &[String]) -> Option<InlineEvalHit> {
 }
 
 fn strip_assignments(argv: &[String]) -> &[String] {
-    let n = argv.iter().take_while(|t| super::wrappers::is_env_assignment(t)).count();
+    let n = argv.iter().take_while(|t| crate::exec::argv::wrappers::is_env_assignment(t)).count();
     &argv[n..]
 }
 
@@ -278,7 +278,7 @@ mod tests {
     use super::*;
 
     fn argv(s: &str) -> Vec<String> {
-        super::super::wrappers::split_shell_args(s).unwrap()
+        crate::exec::argv::wrappers::split_shell_args(s).unwrap()
     }
 
     #[test]

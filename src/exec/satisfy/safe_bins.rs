@@ -5,8 +5,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::resolve::{Executable, is_executable_file, lexical_resolve};
 use crate::OpenClawVersion;
+use crate::exec::lookup::{Executable, is_executable_file, lexical_resolve};
 use crate::release::exec::SafeBinProfile;
 
 /// The effective safe-bin policy of a session (`resolveExecSafeBinRuntimePolicy`).

@@ -1,0 +1,3 @@
+//! Reading an argv: wrappers and shells.
+
+pub mod wrappers;
