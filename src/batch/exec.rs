@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
-use crate::exec::decide::{self, requires_approval};
+use crate::exec::decide::requires_approval;
 use crate::exec::lookup::ExecEnv;
 use crate::exec::posture::{Ask, Security};
 use crate::exec::satisfy::allowlist::AllowlistEntry;
@@ -83,14 +83,14 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
     let windows = str_field(case, "platform").is_some_and(|p| p.starts_with("win"));
     let ctx = EvalContext {
         allowlist: allowlist_entries(case.get("allowlist")),
-        safe_bins: SafeBinPolicy::resolve(version, bins.as_deref(), &profiles, &dirs),
-        safe_builtins: version.exec().safe_builtins.clone(),
+        rules: version.exec(),
+        safe_bins: SafeBinPolicy::resolve(version.exec(), bins.as_deref(), &profiles, &dirs),
         env: ExecEnv::new(case_cwd(case), path_var, home),
         windows,
         auto_allow_skills: false,
         skill_bins: Vec::new(),
     };
-    let eval: Evaluation = match decide::evaluate(command, &ctx, version) {
+    let eval: Evaluation = match crate::exec::pipeline::analyse(command, &ctx) {
         Ok(e) => e,
         Err(message) => return json!({"decision": "error", "error": message}),
     };

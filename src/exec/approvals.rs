@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use crate::OpenClawVersion;
 use crate::exec::posture::{Ask, Security, Source, Sourced};
 use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::release::exec::InvalidDocument;
 
 /// Where the approvals document comes from.
 #[derive(Debug, Clone, PartialEq)]
@@ -125,10 +126,10 @@ pub fn sqlite_store_path(state_dir: &Path) -> PathBuf {
     state_dir.join("state").join("openclaw.sqlite")
 }
 
-/// Loads the document the way `version` reads it: 2026.9 fails closed on anything invalid,
-/// 2026.2 reads tolerantly (unparseable → empty).
+/// Loads the document the way `version` reads it: strictly, failing closed on anything invalid
+/// (2026.9), or tolerantly, an unparseable document reading as empty (2026.2).
 pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals {
-    let v9 = version == OpenClawVersion::V2026_9;
+    let strict = version.exec().approvals.invalid_document == InvalidDocument::FailClosed;
     let (raw, locator): (Result<Option<Value>, FailClosed>, String) = match input {
         ApprovalsInput::None => (Ok(None), "(none)".to_string()),
         ApprovalsInput::Document(v) => (Ok(Some(v.clone())), "(inline document)".to_string()),
@@ -148,7 +149,7 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
     };
     let checked = raw.and_then(|doc| match doc {
         None => Ok(empty_document()),
-        Some(doc) if v9 => {
+        Some(doc) if strict => {
             validate_strict(&doc).map(|()| doc).map_err(|why| FailClosed::new(StoreProblem::InvalidDocument, why))
         }
         Some(doc) if doc.get("version").and_then(Value::as_i64) == Some(1) && doc.is_object() => Ok(doc),
@@ -156,7 +157,7 @@ pub fn load(input: &ApprovalsInput, version: OpenClawVersion) -> LoadedApprovals
     });
     match checked {
         Ok(document) => LoadedApprovals { document, locator, fail_closed: None },
-        Err(why) if v9 => LoadedApprovals { document: fail_closed_document(), locator, fail_closed: Some(why) },
+        Err(why) if strict => LoadedApprovals { document: fail_closed_document(), locator, fail_closed: Some(why) },
         Err(_) => LoadedApprovals { document: empty_document(), locator, fail_closed: None },
     }
 }

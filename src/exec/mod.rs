@@ -9,6 +9,7 @@ pub mod approvals;
 pub mod argv;
 pub mod decide;
 pub mod lookup;
+pub mod pipeline;
 pub mod posture;
 pub mod satisfy;
 pub mod segments;

@@ -105,7 +105,7 @@ fn scopes<'a>(config: &'a Value, agent_id: &str, version: OpenClawVersion) -> Ve
 /// Resolves the requested settings of `agent_id` from `config` and `what_if`.
 pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenClawVersion) -> RequestedSettings {
     let scopes = scopes(config, agent_id, version);
-    let v9 = version == OpenClawVersion::V2026_9;
+    let rules = &version.exec().settings;
     // Last scope that sets a field wins (agent over global).
     let last = |k: &str| scopes.iter().rev().find_map(|s| s.exec.get(k).filter(|v| !v.is_null()).map(|v| (s, v)));
 
@@ -114,7 +114,7 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
         (None, Some((s, v))) if v.as_str().is_some() => {
             Sourced::new(v.as_str().unwrap_or_default().trim().to_lowercase(), s.key("host"))
         }
-        _ => Sourced::default_value(if v9 { "auto" } else { "sandbox" }.to_string()),
+        _ => Sourced::default_value(rules.default_host.clone()),
     };
 
     // applyExecPolicyLayer: a mode replaces both fields; security/ask override one each and clear the mode.
@@ -123,7 +123,7 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
     let mut ask: Option<Sourced<Ask>> = None;
     let mut config_issues = Vec::new();
     for scope in &scopes {
-        if v9
+        if rules.modes
             && scope.exec.contains_key("mode")
             && (scope.exec.contains_key("security") || scope.exec.contains_key("ask"))
         {
@@ -132,7 +132,8 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
                 scope.prefix
             ));
         }
-        if let Some((m, pair)) = scope.str("mode").filter(|_| v9).and_then(|m| mode_policy(m).map(|p| (m, p))) {
+        if let Some((m, pair)) = scope.str("mode").filter(|_| rules.modes).and_then(|m| mode_policy(m).map(|p| (m, p)))
+        {
             mode = Some(Sourced::new(m.to_string(), scope.key("mode")));
             security = Some(Sourced::new(pair.0, scope.key("mode")));
             ask = Some(Sourced::new(pair.1, scope.key("mode")));
@@ -161,13 +162,10 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
     let explicit_deny = security.as_ref().is_some_and(|s| s.value == Security::Deny);
     let sandbox_host = host.value == "sandbox";
     let security = security.unwrap_or_else(|| {
-        Sourced::default_value(match (sandbox_host, v9) {
-            (true, _) => Security::Deny,
-            (false, true) => Security::Full,
-            (false, false) => Security::Allowlist,
-        })
+        let default = if sandbox_host { Security::Deny } else { parse_default(&rules.default_security) };
+        Sourced::default_value(default)
     });
-    let ask = ask.unwrap_or_else(|| Sourced::default_value(if v9 { Ask::Off } else { Ask::OnMiss }));
+    let ask = ask.unwrap_or_else(|| Sourced::default_value(parse_default(&rules.default_ask)));
 
     let safe_bins = match &what_if.safe_bins {
         Some(b) => Some(Sourced::new(b.clone(), Source::WhatIf("--safe-bin".into()))),
@@ -199,7 +197,7 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
             path_prepend = strings("pathPrepend").collect();
         }
     }
-    let strict_inline_eval = match last("strictInlineEval").filter(|_| v9) {
+    let strict_inline_eval = match last("strictInlineEval").filter(|_| rules.strict_inline_eval) {
         Some((s, v)) => Sourced::new(v.as_bool().unwrap_or(false), s.key("strictInlineEval")),
         None => Sourced::default_value(false),
     };
@@ -218,6 +216,11 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
         extra_allow: what_if.allow.clone(),
         config_issues,
     }
+}
+
+/// A default named in the release's data.
+fn parse_default<T: std::str::FromStr>(name: &str) -> T {
+    name.parse().unwrap_or_else(|_| panic!("bundled exec settings default `{name}` is not a level"))
 }
 
 #[cfg(test)]

@@ -337,7 +337,7 @@ fn exec_blocks(ctx: &LintContext<'_>) -> Vec<(KeyPath, Option<String>)> {
 
 /// `normalizeSafeBinName`: lower-case basename without a Windows suffix.
 fn safe_bin_name(raw: &str) -> String {
-    crate::exec::argv::wrappers::normalize_executable(raw)
+    crate::exec::argv::normalize_executable(raw)
 }
 
 /// Whether a safe bin is interpreter-like (`isInterpreterLikeSafeBin`): a listed name, or
@@ -554,7 +554,7 @@ fn interpreter_allowlist(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         }
         for (i, entry) in agent.get("allowlist").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let pattern = entry.as_str().or_else(|| entry.get("pattern").and_then(Value::as_str)).unwrap_or_default();
-            if !is_interpreter_allowlist_pattern(pattern) {
+            if !is_interpreter_allowlist_pattern(ctx.version.exec(), pattern) {
                 continue;
             }
             let at = store_field(approvals, &format!("agents.{id}.allowlist[{i}]"));
