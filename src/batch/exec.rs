@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
+use crate::exec::approvals::document::allowlist_entry;
 use crate::exec::decide::requires_approval;
 use crate::exec::lookup::ExecEnv;
 use crate::exec::posture::{Ask, Security};
@@ -58,7 +59,7 @@ fn allowlist_entries(list: Option<&Value>) -> Vec<AllowlistEntry> {
         .into_iter()
         .flatten()
         .enumerate()
-        .filter_map(|(i, e)| AllowlistEntry::from_json(e, format!("allowlist[{i}]")))
+        .filter_map(|(i, e)| allowlist_entry(e, format!("allowlist[{i}]")))
         .collect()
 }
 

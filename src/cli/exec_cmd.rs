@@ -241,7 +241,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
     request.sandboxed = session.sandbox.sandboxed;
     request.path_var = args.what_if.path.clone();
     request.elevated = args.what_if.elevated;
-    request.approvals = approvals_input(version, args.approvals.as_deref());
+    request.approvals = approvals_input(global, version, args.approvals.as_deref());
     request.what_if = exec::WhatIf {
         security: args.what_if.security,
         ask: args.what_if.ask,
@@ -301,28 +301,19 @@ fn read_command(file: &Path) -> miette::Result<String> {
     Ok(exec::command_from_bytes(&bytes)?)
 }
 
-/// The approvals store to read: the one given, else the one OpenClaw itself would read (if it
-/// exists; a fresh install has none and behaves as an empty document).
-pub(super) fn approvals_input(version: OpenClawVersion, given: Option<&Path>) -> ApprovalsInput {
-    let input_for = |path: PathBuf| match path.extension().and_then(|e| e.to_str()) {
-        Some("json") => ApprovalsInput::JsonFile(path),
-        _ => ApprovalsInput::Sqlite(path),
-    };
-    if let Some(path) = given {
-        return input_for(path.to_path_buf());
-    }
-    let env = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
-    let home = env("OPENCLAW_HOME").or_else(|| env("HOME")).map(PathBuf::from);
-    let default = match version {
-        OpenClawVersion::V2026_9 => env("OPENCLAW_STATE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".openclaw")))
-            .map(|state| exec::approvals::sqlite_store_path(&state)),
-        OpenClawVersion::V2026_2 => home.map(|h| h.join(".openclaw").join("exec-approvals.json")),
-    };
-    match default {
-        Some(path) if path.exists() => input_for(path),
-        _ => ApprovalsInput::None,
+/// The approvals store to read: the one given, else the one OpenClaw itself would read in the
+/// environment the config loads under (if it exists).
+pub(super) fn approvals_input(
+    global: &super::Global,
+    version: OpenClawVersion,
+    given: Option<&Path>,
+) -> ApprovalsInput {
+    match given {
+        Some(path) => exec::approvals::store::input_for(path),
+        None => {
+            let options = global.options_for(version);
+            exec::approvals::store::default_input(version, &options.env, &options.cwd)
+        }
     }
 }
 

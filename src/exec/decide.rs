@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
+use crate::exec::approvals::document::allowlist_entry;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::lookup::ExecEnv;
 use crate::exec::pipeline::{self, Gate};
@@ -219,9 +220,11 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
         out.warnings.push("host=node: the node's own approvals snapshot is not simulated; gateway policy shown".into());
     }
     let mut allowlist = agent.allowlist.clone();
-    allowlist.extend(settings.extra_allow.iter().enumerate().filter_map(|(i, p)| {
-        AllowlistEntry::from_json(&serde_json::Value::String(p.clone()), format!("what-if --allow[{i}]"))
-    }));
+    allowlist.extend(
+        settings.extra_allow.iter().enumerate().filter_map(|(i, p)| {
+            allowlist_entry(&serde_json::Value::String(p.clone()), format!("what-if --allow[{i}]"))
+        }),
+    );
     let ctx = eval_context(input, allowlist, agent.auto_allow_skills, rules);
     out.warnings.extend(ctx.safe_bins.unprofiled.iter().map(|b| {
         format!("exec: ignoring unprofiled safeBins entry {b}; use allowlist or define tools.exec.safeBinProfiles.{b}")

@@ -4,7 +4,6 @@ use std::path::Path;
 
 use regex::Regex;
 use serde::Serialize;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::exec::lookup::{Executable, expand_home};
@@ -28,22 +27,7 @@ pub struct AllowlistEntry {
 
 impl AllowlistEntry {
     pub fn is_generated(&self) -> bool {
-        self.source.as_deref() == Some("allow-always")
-    }
-
-    /// Reads a string or `{pattern, argPattern?, source?}` entry; `None` for entries OpenClaw drops.
-    pub fn from_json(value: &Value, origin: String) -> Option<AllowlistEntry> {
-        let (pattern, arg_pattern, source, command_text) = match value {
-            Value::String(s) => (s.clone(), None, None, None),
-            Value::Object(o) => {
-                let pattern = o.get("pattern")?.as_str()?.to_string();
-                let text = |k: &str| o.get(k).and_then(Value::as_str).map(String::from);
-                let source = text("source").filter(|s| s == "allow-always");
-                (pattern, text("argPattern"), source, text("commandText"))
-            }
-            _ => return None,
-        };
-        (!pattern.trim().is_empty()).then_some(AllowlistEntry { pattern, arg_pattern, source, command_text, origin })
+        self.source.as_deref() == Some(crate::exec::approvals::document::ALLOW_ALWAYS)
     }
 }
 
