@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
+use crate::config::view::exec::safe_bin_profile;
 use crate::exec::approvals::document::allowlist_entry;
 use crate::exec::decide::requires_approval;
 use crate::exec::lookup::ExecEnv;
@@ -14,6 +15,7 @@ use crate::exec::satisfy::allowlist::AllowlistEntry;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::{EvalContext, Evaluation};
 use crate::exec::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, evaluate, settings};
+use crate::release::exec::SafeBinProfile;
 
 fn str_field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
     case.get(key).and_then(Value::as_str)
@@ -71,7 +73,13 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
         .get("safeBins")
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect());
-    let profiles = case.get("safeBinProfiles").and_then(Value::as_object).cloned().unwrap_or_default();
+    let profiles: Vec<(String, SafeBinProfile)> = case
+        .get("safeBinProfiles")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .map(|(name, profile)| (name.clone(), safe_bin_profile(profile)))
+        .collect();
     let dirs: Vec<String> = case
         .get("safeBinTrustedDirs")
         .and_then(Value::as_array)

@@ -187,10 +187,7 @@ fn setting_locations(
     sources
         .into_iter()
         .filter_map(|(setting, source)| match source {
-            exec::Source::Config(path) => {
-                let key_path = crate::config::path::KeyPath(crate::config::path::parse_dotted(path));
-                Some((setting, loaded.locate(&key_path)?))
-            }
+            exec::Source::Config(path) => Some((setting, loaded.locate(path)?)),
             _ => None,
         })
         .collect()

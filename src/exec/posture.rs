@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+use crate::config::path::KeyPath;
+
 /// `tools.exec.security` and friends, ordered from strictest to loosest.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -105,7 +107,7 @@ pub fn mode_policy(mode: &str) -> Option<(Security, Ask)> {
 #[serde(tag = "kind", content = "at", rename_all = "camelCase")]
 pub enum Source {
     /// A config key path such as `agents.entries.work.tools.exec.security`.
-    Config(String),
+    Config(KeyPath),
     /// A field of the approvals document, such as `agents.*.ask` or `defaults.security`.
     Approvals(String),
     /// A command-line what-if override.

@@ -193,22 +193,24 @@ pub struct PostureSetting {
     pub value: Value,
     /// A config key path, an approvals-store field, or `default`.
     pub source: String,
+    /// The config key the setting was read from, if it came from the config.
+    #[serde(skip)]
+    config: Option<KeyPath>,
 }
 
 impl PostureSetting {
+    fn new(setting: &'static str, value: Value, source: &Source) -> Self {
+        let (described, config) = match source {
+            Source::Config(path) => (format!("config {path}"), Some(path.clone())),
+            Source::Default => ("default".into(), None),
+            other => (other.to_string(), None),
+        };
+        PostureSetting { setting, value, source: described, config }
+    }
+
     /// The config key the setting was read from, if it came from the config.
     pub fn config_path(&self) -> Option<KeyPath> {
-        self.source.strip_prefix("config ").map(|path| KeyPath(crate::config::path::parse_dotted(path)))
-    }
-}
-
-fn describe(source: &Source) -> String {
-    match source {
-        Source::Config(path) => format!("config {path}"),
-        Source::Approvals(field) => format!("approvals {field}"),
-        Source::WhatIf(flag) => format!("what-if {flag}"),
-        Source::Default => "default".into(),
-        Source::Combined(why) => why.clone(),
+        self.config.clone()
     }
 }
 
@@ -224,7 +226,7 @@ pub fn posture(
     let store = exec::approvals::load(approvals, version);
     let agent_approvals =
         exec::approvals::resolve_for_agent(&store.document, agent, settings.security.clone(), settings.ask.clone());
-    let setting = |setting, value: Value, source: &Source| PostureSetting { setting, value, source: describe(source) };
+    let setting = PostureSetting::new;
     let mut out = vec![
         setting("security", json!(settings.security.value.as_str()), &settings.security.source),
         setting("ask", json!(settings.ask.value.as_str()), &settings.ask.source),
@@ -246,7 +248,7 @@ pub fn posture(
     // Merged over the global and the agent's `tools.exec`, so no single key is the source.
     let merged = Source::Combined("merged from the tools.exec scopes".into());
     if !settings.safe_bin_profiles.is_empty() {
-        let names: Vec<&String> = settings.safe_bin_profiles.keys().collect();
+        let names: Vec<&String> = settings.safe_bin_profiles.iter().map(|(name, _)| name).collect();
         out.push(setting("safeBinProfiles", json!(names), &merged));
     }
     if !settings.safe_bin_trusted_dirs.is_empty() {
@@ -263,11 +265,8 @@ pub fn posture(
             None => e.pattern.clone(),
         })
         .collect();
-    out.push(PostureSetting {
-        setting: "allowlist",
-        value: json!(allowlist),
-        source: if allowlist.is_empty() { "default".into() } else { format!("approvals {}", store.locator) },
-    });
+    let source = if allowlist.is_empty() { Source::Default } else { Source::Approvals(store.locator) };
+    out.push(setting("allowlist", json!(allowlist), &source));
     out
 }
 

@@ -14,7 +14,7 @@ use regex::Regex;
 use serde::Deserialize;
 
 /// A safe-bin argv profile: how many positionals and which flags `validateSafeBinArgv` accepts.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "camelCase")]
 pub struct SafeBinProfile {
     #[serde(default)]

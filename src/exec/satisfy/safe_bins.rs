@@ -5,8 +5,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use serde_json::Value;
-
 use crate::exec::argv::scan::{Empty, Grammar, Item, Opt, Walk, scan};
 use crate::exec::lookup::{Executable, is_executable_file, lexical_resolve};
 use crate::release::exec::{ExecRules, SafeBinArgRules, SafeBinProfile, ShortClusters};
@@ -23,37 +21,12 @@ pub struct SafeBinPolicy {
     pub unprofiled: Vec<String>,
 }
 
-/// Reads a custom profile the way `normalizeSafeBinProfileFixture` does: only min/max positionals,
-/// value flags and denied flags; `allowedBooleanFlags` is not supported.
-fn custom_profile(value: &Value) -> SafeBinProfile {
-    let limit = |key: &str| {
-        value.get(key).and_then(Value::as_f64).filter(|n| n.is_finite() && *n >= 0.0).map(|n| n.trunc() as usize)
-    };
-    let flags = |key: &str| -> BTreeSet<String> {
-        value.get(key).and_then(Value::as_array).map_or_else(BTreeSet::new, |a| {
-            a.iter().filter_map(Value::as_str).map(str::trim).filter(|f| !f.is_empty()).map(String::from).collect()
-        })
-    };
-    let min_positional = limit("minPositional");
-    let max_positional = match (min_positional, limit("maxPositional")) {
-        (Some(min), Some(max)) if max < min => Some(min),
-        (_, max) => max,
-    };
-    SafeBinProfile {
-        min_positional,
-        max_positional,
-        allowed_value_flags: flags("allowedValueFlags"),
-        allowed_boolean_flags: BTreeSet::new(),
-        denied_flags: flags("deniedFlags"),
-    }
-}
-
 impl SafeBinPolicy {
     /// Builds the policy from the configured lists (`None` = unset = the release default).
     pub fn resolve(
         data: &'static ExecRules,
         configured_bins: Option<&[String]>,
-        custom_profiles: &serde_json::Map<String, Value>,
+        custom_profiles: &[(String, SafeBinProfile)],
         extra_trusted_dirs: &[String],
     ) -> SafeBinPolicy {
         let bins: BTreeSet<String> = configured_bins
@@ -63,10 +36,10 @@ impl SafeBinPolicy {
             .filter(|b| !b.is_empty())
             .collect();
         let mut profiles = data.safe_bin_profiles.clone();
-        for (name, fixture) in custom_profiles {
+        for (name, profile) in custom_profiles {
             let name = name.trim().to_lowercase();
             if !name.is_empty() {
-                profiles.insert(name, custom_profile(fixture));
+                profiles.insert(name, profile.clone());
             }
         }
         let unprofiled = bins.iter().filter(|b| !profiles.contains_key(*b)).cloned().collect();
