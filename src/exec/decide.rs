@@ -274,7 +274,7 @@ pub struct ApprovalFlags {
 mod tests {
     use super::*;
 
-    fn request(command: &str, security: Security, ask: Ask) -> super::super::ExecRequest {
+    fn request(command: &str, security: Security, ask: Ask) -> super::super::ExecRequest<'static> {
         let mut r = super::super::ExecRequest::new(command, "/tmp");
         r.path_var = Some("/usr/bin:/bin".into());
         r.what_if.security = Some(security);

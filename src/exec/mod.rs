@@ -11,19 +11,19 @@ pub mod decide;
 pub mod lookup;
 pub mod pipeline;
 pub mod posture;
+pub mod request;
 pub mod satisfy;
 pub mod segments;
 pub mod settings;
 pub mod v2026_2;
 pub mod v2026_9;
 
-use std::path::PathBuf;
-
 use serde::Serialize;
 
 pub use approvals::ApprovalsInput;
 pub use decide::ApprovalFlags;
 pub use posture::{Ask, Security, Source, Sourced};
+pub use request::{Availability, CallSite, ExecRequest, Unavailable, request};
 pub use segments::{PlanFailure, SatisfiedBy, Segment, SkillBin};
 pub use settings::WhatIf;
 
@@ -34,31 +34,6 @@ use crate::OpenClawVersion;
 /// simulator's memory bounded).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
 
-/// One simulated exec call.
-#[derive(Debug, Clone)]
-pub struct ExecRequest {
-    pub command: String,
-    /// The loaded OpenClaw config (`openclaw.json` content).
-    pub config: serde_json::Value,
-    /// The session's agent; `None` = the config's default agent.
-    pub agent_id: Option<String>,
-    pub what_if: WhatIf,
-    pub approvals: ApprovalsInput,
-    pub cwd: PathBuf,
-    /// `PATH` of the exec environment; `None` = this process's `PATH`.
-    pub path_var: Option<String>,
-    /// `HOME` for `~` expansion; `None` = this process's `HOME`.
-    pub home: Option<String>,
-    /// Node-style platform name (`linux`, `darwin`, `win32`).
-    pub platform: String,
-    /// Whether the session has a sandbox runtime (decides `host=auto`).
-    pub sandboxed: bool,
-    /// Skill CLIs the gateway reports (auto-allowed when the approvals document enables it).
-    pub skill_bins: Vec<SkillBin>,
-    /// The session's elevated level (`/elevated`), assumed available when not `Off`.
-    pub elevated: Elevated,
-}
-
 /// Elevated exec levels (spec §2.8): `on` behaves as `ask`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -67,26 +42,6 @@ pub enum Elevated {
     Off,
     Ask,
     Full,
-}
-
-impl ExecRequest {
-    /// A request with an empty config in `cwd`, everything else defaulted.
-    pub fn new(command: impl Into<String>, cwd: impl Into<PathBuf>) -> Self {
-        ExecRequest {
-            command: command.into(),
-            config: serde_json::json!({}),
-            agent_id: None,
-            what_if: WhatIf::default(),
-            approvals: ApprovalsInput::None,
-            cwd: cwd.into(),
-            path_var: None,
-            home: None,
-            platform: "linux".into(),
-            sandboxed: false,
-            skill_bins: Vec::new(),
-            elevated: Elevated::Off,
-        }
-    }
 }
 
 /// The simulated outcome.
@@ -205,8 +160,7 @@ fn check_command(command: &str) -> Result<(), ExecError> {
 /// Simulates one exec call as `version` would decide it.
 pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecOutcome, ExecError> {
     check_command(&request.command)?;
-    let agent_id = request.agent_id.clone().unwrap_or_else(|| settings::default_agent_id(&request.config, version));
-    let settings = settings::resolve(&request.config, &agent_id, &request.what_if, version);
+    let settings = request.settings(version);
     let approvals = approvals::load(&request.approvals, version);
     let input = decide::DecisionInput {
         command: &request.command,

@@ -205,27 +205,6 @@ fn parse_default<T: std::str::FromStr>(name: &str) -> T {
     name.parse().unwrap_or_else(|_| panic!("bundled exec settings default `{name}` is not a level"))
 }
 
-/// The agent a session runs as when none is named.
-pub fn default_agent_id(config: &serde_json::Value, version: OpenClawVersion) -> String {
-    use serde_json::Value;
-    let get_path = |v: &'_ Value, path: &[&str]| path.iter().try_fold(v, |cur, k| cur.get(k)).cloned();
-    let fallback = || "main".to_string();
-    match version {
-        OpenClawVersion::V2026_9 => get_path(config, &["agents", "defaults", "systemAgent", "agentId"])
-            .and_then(|v| v.as_str().map(String::from))
-            .unwrap_or_else(fallback),
-        OpenClawVersion::V2026_2 => {
-            let list = get_path(config, &["agents", "list"]);
-            let list = list.as_ref().and_then(Value::as_array);
-            let id = |e: &Value| e.get("id").and_then(Value::as_str).map(String::from);
-            list.and_then(|l| {
-                l.iter().find(|e| e.get("default") == Some(&Value::Bool(true))).or(l.first()).and_then(id)
-            })
-            .unwrap_or_else(fallback)
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -156,6 +156,24 @@ pub fn allowlist_entry(value: &Value, origin: String) -> Option<AllowlistEntry> 
     (!pattern.trim().is_empty()).then_some(AllowlistEntry { pattern, arg_pattern, source, command_text, origin })
 }
 
+/// A document with `entries` added to one agent's allowlist, as the oracle's harness adds a
+/// case's `allowlist` (an agents map or agent that is no object is left alone; an allowlist that
+/// is no list is replaced).
+pub fn with_allowlist(mut doc: Map<String, Value>, agent_id: &str, entries: &[Value]) -> Value {
+    doc.entry(VERSION).or_insert(json!(1));
+    if !entries.is_empty() {
+        let agents = doc.entry(AGENTS).or_insert_with(|| json!({}));
+        if let Some(agent) =
+            agents.as_object_mut().and_then(|a| a.entry(agent_id).or_insert_with(|| json!({})).as_object_mut())
+        {
+            let mut list: Vec<Value> = agent.get(ALLOWLIST).and_then(Value::as_array).cloned().unwrap_or_default();
+            list.extend(entries.iter().cloned());
+            agent.insert(ALLOWLIST.into(), Value::Array(list));
+        }
+    }
+    Value::Object(doc)
+}
+
 /// Merges `agents.default` into `agents.main` (normalization on load; both releases).
 fn agents_map(doc: &Value) -> Map<String, Value> {
     let mut agents = doc.get(AGENTS).and_then(Value::as_object).cloned().unwrap_or_default();
