@@ -33,7 +33,7 @@ fn shellish() -> impl Strategy<Value = String> {
 
 fn request(command: &str, security: Security, ask: Ask) -> ExecRequest<'static> {
     let mut r = ExecRequest::new(command, "/tmp");
-    r.path_var = Some("/usr/bin:/bin".into());
+    r.site.path_var = Some("/usr/bin:/bin".into());
     r.what_if.security = Some(security);
     r.what_if.ask = Some(ask);
     r.what_if.host = Some("gateway".into());

@@ -1,9 +1,9 @@
 //! Batch mode: one JSON case in the oracle's exec field names → one JSON result with the same
 //! layers the oracle reports (`core` = the exported building blocks, `gateway` = the exec tool).
 //!
-//! A case is read as a typed [`ExecCase`], loosely (a field of the wrong type is absent, as the
+//! A case is read as a typed `ExecCase`, loosely (a field of the wrong type is absent, as the
 //! oracle's JavaScript reads it). The gateway layer comes into exec the one way every command
-//! does ([`exec::request`]): the session is resolved by the tool policy under the case's config
+//! does ([`exec::request()`]): the session is resolved by the tool policy under the case's config
 //! (the oracle's session: model `openai/gpt-5.4`, the sender the owner, unless the case says
 //! otherwise), and a session without the `exec` tool answers `unavailable` as the oracle does.
 
@@ -24,7 +24,7 @@ use crate::exec::posture::{Ask, Security};
 use crate::exec::satisfy::allowlist::AllowlistEntry;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::{EvalContext, Evaluation, Segment};
-use crate::exec::{self, ApprovalsInput, Availability, CallSite, Decision, ExecOutcome, WhatIf};
+use crate::exec::{self, ApprovalsInput, Availability, CallSite, Decision, ExecError, ExecOutcome, WhatIf};
 use crate::policy::{self, SandboxChoice, SessionContext};
 
 /// One exec case, in the oracle's field names.
@@ -157,8 +157,9 @@ fn argvs(segments: &[Segment]) -> Value {
     json!(segments.iter().map(|s| s.argv.clone()).collect::<Vec<_>>())
 }
 
-/// The oracle's `core` layer: the building blocks with the case's raw security/ask, no approvals store.
-fn core_layer(case: &ExecCase, command: &str, version: OpenClawVersion) -> Value {
+/// The oracle's `core` layer: the building blocks with the case's raw security/ask, no approvals
+/// store; `Err` when the command is past the simulator's own limits.
+fn core_layer(case: &ExecCase, command: &str, version: OpenClawVersion) -> Result<Value, ExecError> {
     let security: Security = ExecCase::text(&case.security).and_then(|s| s.parse().ok()).unwrap_or(Security::Full);
     let ask: Ask = ExecCase::text(&case.ask).and_then(|s| s.parse().ok()).unwrap_or(Ask::Off);
     let bins = ExecCase::strings(&case.safe_bins);
@@ -178,8 +179,11 @@ fn core_layer(case: &ExecCase, command: &str, version: OpenClawVersion) -> Value
     };
     let eval: Evaluation = match pipeline::analyse(command, &ctx) {
         Ok(e) => e,
-        Err(message) => return json!({"decision": "error", "error": message}),
+        Err(message) => return Ok(json!({"decision": "error", "error": message})),
     };
+    if let Some(limit) = eval.plan_failure.as_ref().and_then(|f| crate::exec::limit_error(&f.reason)) {
+        return Err(limit);
+    }
     let allowlist_ok = security == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
     let requires = requires_approval(ask, security, eval.analysis_ok, allowlist_ok, false);
     let decision = if security == Security::Deny {
@@ -201,7 +205,7 @@ fn core_layer(case: &ExecCase, command: &str, version: OpenClawVersion) -> Value
     if let Some(f) = eval.plan_failure {
         out["planFailure"] = Value::String(f.reason);
     }
-    out
+    Ok(out)
 }
 
 /// The config the oracle's gateway runs with: the case config plus the top-level exec settings
@@ -331,10 +335,10 @@ pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion, avail
     let Some(command) = case.command.as_deref() else {
         return error(version.id(), "exec case needs a string `command`".into());
     };
-    let core = core_layer(&case, command, version);
-    if let Some(limit) = core.get("planFailure").and_then(Value::as_str).and_then(crate::exec::limit_error) {
-        return error(version.id(), limit.to_string());
-    }
+    let core = match core_layer(&case, command, version) {
+        Ok(core) => core,
+        Err(limit) => return error(version.id(), limit.to_string()),
+    };
     let mut out = json!({"id": id, "openclawVersion": version.id(), "core": core});
     if case.gateway == Some(false) {
         out["decision"] = out["core"]["decision"].clone();

@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn renders_decision_settings_segments() {
         let mut req = ExecRequest::new("ls > out.txt", "/tmp");
-        req.path_var = Some("/usr/bin:/bin".into());
+        req.site.path_var = Some("/usr/bin:/bin".into());
         req.what_if.security = Some(crate::exec::Security::Allowlist);
         req.what_if.ask = Some(crate::exec::Ask::OnMiss);
         let o = evaluate(&req, OpenClawVersion::V2026_9).unwrap();

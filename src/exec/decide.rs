@@ -276,7 +276,7 @@ mod tests {
 
     fn request(command: &str, security: Security, ask: Ask) -> super::super::ExecRequest<'static> {
         let mut r = super::super::ExecRequest::new(command, "/tmp");
-        r.path_var = Some("/usr/bin:/bin".into());
+        r.site.path_var = Some("/usr/bin:/bin".into());
         r.what_if.security = Some(security);
         r.what_if.ask = Some(ask);
         r
@@ -286,16 +286,16 @@ mod tests {
     fn elevated_full_bypasses_only_full_off_in_v9() {
         let v9 = OpenClawVersion::V2026_9;
         let mut r = request("rm -rf x", Security::Full, Ask::Off);
-        r.elevated = Elevated::Full;
+        r.site.elevated = Elevated::Full;
         r.sandboxed = true;
         let o = super::super::evaluate(&r, v9).unwrap();
         assert_eq!((o.decision, o.host.value.as_str(), o.evaluated), (Decision::Allow, "gateway", false));
-        r.approvals =
+        r.site.approvals =
             super::super::ApprovalsInput::Document(serde_json::json!({"version":1,"defaults":{"ask":"always"}}));
         assert_eq!(super::super::evaluate(&r, v9).unwrap().decision, Decision::Ask);
         let mut legacy = request("rm -rf x", Security::Allowlist, Ask::OnMiss);
         legacy.what_if.host = Some("gateway".into());
-        legacy.elevated = Elevated::Full;
+        legacy.site.elevated = Elevated::Full;
         assert_eq!(super::super::evaluate(&legacy, OpenClawVersion::V2026_2).unwrap().decision, Decision::Allow);
     }
 

@@ -1,9 +1,21 @@
-//! Exec approval simulator (issue 3): answers allow / ask / deny for a shell command, segment by
-//! segment, as OpenClaw 2026.9 or 2026.2 would.
+//! Exec approval simulator: answers allow / ask / deny for a shell command, segment by segment,
+//! as each OpenClaw release would. Nothing here prints; human output is the CLI's
+//! (`cli::exec_render`).
 //!
-//! Pipeline: [`settings`] (config + what-ifs → requested policy with sources) → [`approvals`]
-//! (host document floor) → analysis ([`explain`] + [`plan`] for 2026.9, [`legacy`] for 2026.2) →
-//! per-segment satisfaction ([`allowlist`], [`safe_bins`], builtins, skills) → [`decide`].
+//! The way in is [`request`] (config, resolved session, command, what-ifs → [`ExecRequest`], or
+//! [`Unavailable`] for a session without the exec tool); [`evaluate`] then runs:
+//! [`settings`] (the config's `tools.exec` + what-ifs → requested policy with sources) →
+//! [`approvals`] (the host document's floor) → [`decide`] (host, elevated mode) → the release's
+//! [`pipeline`]: 2026.9's tree-sitter analysis and authorization plan ([`v2026_9`]) or 2026.2's
+//! hand-written splitter ([`v2026_2`]), both reading argv through [`argv`] (one option scanner,
+//! wrappers, shells) and satisfying segments through [`satisfy`] (allowlist, safe bins,
+//! builtins, skills), executables found by [`lookup`]; the vocabulary is [`posture`].
+//!
+//! Where a newcomer adds things: a release that behaves like an existing one is data
+//! (`data/<line>/exec.json`, `src/release/exec.rs`); a release whose analysis works differently
+//! is a new `v<line>/` folder implementing [`pipeline::Pipeline`]; a new wrapper or safe bin is a
+//! data entry; a new kind of wrapper is a file in [`argv::wrappers`]; a new way a segment is
+//! satisfied is a file in [`satisfy`].
 
 pub mod approvals;
 pub mod argv;
@@ -161,18 +173,19 @@ fn check_command(command: &str) -> Result<(), ExecError> {
 pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecOutcome, ExecError> {
     check_command(&request.command)?;
     let settings = request.settings(version);
-    let approvals = approvals::load(&request.approvals, version);
+    let site = &request.site;
+    let approvals = approvals::load(&site.approvals, version);
     let input = decide::DecisionInput {
         command: &request.command,
         settings: &settings,
         approvals: &approvals,
-        cwd: request.cwd.clone(),
-        path_var: request.path_var.clone().unwrap_or_else(|| std::env::var("PATH").unwrap_or_default()),
-        home: request.home.clone().or_else(|| std::env::var("HOME").ok()),
-        windows: request.platform.trim().to_lowercase().starts_with("win"),
+        cwd: site.cwd.clone(),
+        path_var: site.path_var.clone().unwrap_or_else(|| std::env::var("PATH").unwrap_or_default()),
+        home: site.home.clone().or_else(|| std::env::var("HOME").ok()),
+        windows: site.platform.trim().to_lowercase().starts_with("win"),
         sandboxed: request.sandboxed,
-        skill_bins: request.skill_bins.clone(),
-        elevated: request.elevated,
+        skill_bins: site.skill_bins.clone(),
+        elevated: site.elevated,
     };
     let outcome = decide::decide(&input, version);
     match outcome.plan_failure.as_ref().and_then(|failure| limit_error(&failure.reason)) {

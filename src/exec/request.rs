@@ -26,64 +26,28 @@ pub struct ExecRequest<'c> {
     pub config: Cow<'c, Value>,
     /// The session's agent.
     pub agent_id: String,
-    pub what_if: WhatIf,
-    pub approvals: ApprovalsInput,
-    pub cwd: PathBuf,
-    /// `PATH` of the exec environment; `None` = this process's `PATH`.
-    pub path_var: Option<String>,
-    /// `HOME` for `~` expansion; `None` = this process's `HOME`.
-    pub home: Option<String>,
-    /// Node-style platform name (`linux`, `darwin`, `win32`).
-    pub platform: String,
     /// Whether the session has a sandbox runtime (decides `host=auto`).
     pub sandboxed: bool,
-    /// Skill CLIs the gateway reports (auto-allowed when the approvals document enables it).
-    pub skill_bins: Vec<SkillBin>,
-    /// The session's elevated level (`/elevated`), assumed available when not `Off`.
-    pub elevated: Elevated,
+    pub what_if: WhatIf,
+    pub site: CallSite,
 }
 
 impl ExecRequest<'static> {
     /// A request with an empty config (whose only agent is `main`) in `cwd`, everything else
     /// defaulted: for exercising the simulator without a config.
     pub fn new(command: impl Into<String>, cwd: impl Into<PathBuf>) -> Self {
-        let site = CallSite::new(cwd);
-        ExecRequest::at(
-            Cow::Owned(serde_json::json!({})),
-            MAIN.to_string(),
-            false,
-            command.into(),
-            WhatIf::default(),
-            &site,
-        )
+        ExecRequest {
+            command: command.into(),
+            config: Cow::Owned(serde_json::json!({})),
+            agent_id: MAIN.to_string(),
+            sandboxed: false,
+            what_if: WhatIf::default(),
+            site: CallSite::new(cwd),
+        }
     }
 }
 
-impl<'c> ExecRequest<'c> {
-    fn at(
-        config: Cow<'c, Value>,
-        agent_id: String,
-        sandboxed: bool,
-        command: String,
-        what_if: WhatIf,
-        site: &CallSite,
-    ) -> Self {
-        ExecRequest {
-            command,
-            config,
-            agent_id,
-            what_if,
-            approvals: site.approvals.clone(),
-            cwd: site.cwd.clone(),
-            path_var: site.path_var.clone(),
-            home: site.home.clone(),
-            platform: site.platform.clone(),
-            sandboxed,
-            skill_bins: site.skill_bins.clone(),
-            elevated: site.elevated,
-        }
-    }
-
+impl ExecRequest<'_> {
     /// The settings the session's agent requests from the config and what-ifs.
     pub fn settings(&self, version: OpenClawVersion) -> RequestedSettings {
         settings::resolve(&self.config, &self.agent_id, &self.what_if, version)
@@ -95,11 +59,16 @@ impl<'c> ExecRequest<'c> {
 #[derive(Debug, Clone)]
 pub struct CallSite {
     pub cwd: PathBuf,
+    /// `PATH` of the exec environment; `None` = this process's `PATH`.
     pub path_var: Option<String>,
+    /// `HOME` for `~` expansion; `None` = this process's `HOME`.
     pub home: Option<String>,
+    /// Node-style platform name (`linux`, `darwin`, `win32`).
     pub platform: String,
     pub approvals: ApprovalsInput,
+    /// Skill CLIs the gateway reports (auto-allowed when the approvals document enables it).
     pub skill_bins: Vec<SkillBin>,
+    /// The session's elevated level (`/elevated`), assumed available when not `Off`.
     pub elevated: Elevated,
 }
 
@@ -128,6 +97,9 @@ pub enum Availability {
     Assumed,
 }
 
+/// The tool an exec call is made with.
+const EXEC_TOOL: &str = "exec";
+
 /// Why a session cannot call exec: the tool-policy step that removed the tool, or why it was
 /// never built.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -142,14 +114,14 @@ pub struct Unavailable {
 impl Unavailable {
     /// Why `session` has no `exec` tool; `None` when it has one.
     pub fn of(session: &Resolution) -> Option<Self> {
-        if session.tools.iter().any(|t| t == "exec") {
+        if session.tools.iter().any(|t| t == EXEC_TOOL) {
             return None;
         }
-        let removed_by = session.removed.get("exec").cloned().map(Box::new);
+        let removed_by = session.removed.get(EXEC_TOOL).cloned().map(Box::new);
         let not_constructed = match removed_by {
             Some(_) => None,
             None => Some(
-                session.not_constructed.get("exec").cloned().unwrap_or_else(|| "not a tool of this session".into()),
+                session.not_constructed.get(EXEC_TOOL).cloned().unwrap_or_else(|| "not a tool of this session".into()),
             ),
         };
         Some(Unavailable { removed_by, not_constructed })
@@ -171,6 +143,12 @@ pub fn request<'c>(
     {
         return Err(unavailable);
     }
-    let (agent, sandboxed) = (session.agent_id.clone(), session.sandbox.sandboxed);
-    Ok(ExecRequest::at(Cow::Borrowed(config), agent, sandboxed, command.into(), what_if, site))
+    Ok(ExecRequest {
+        command: command.into(),
+        config: Cow::Borrowed(config),
+        agent_id: session.agent_id.clone(),
+        sandboxed: session.sandbox.sandboxed,
+        what_if,
+        site: site.clone(),
+    })
 }

@@ -1,4 +1,6 @@
-//! Shared evaluation types: the context a command is evaluated in and the per-segment result.
+//! What both pipelines share: the context a command is evaluated in ([`EvalContext`]: the
+//! release's rules, allowlist, safe bins, environment), the per-segment result ([`Segment`],
+//! [`SatisfiedBy`]) and the evaluation of a whole command ([`Evaluation`]).
 
 use std::ops::Range;
 

@@ -100,6 +100,12 @@ pub fn split_shell_args(raw: &str, empty_words: EmptyWords) -> Option<Vec<String
     Some(tokens)
 }
 
+/// An argv from shell words, for tests.
+#[cfg(test)]
+pub(crate) fn words(line: &str) -> Vec<String> {
+    split_shell_args(line, EmptyWords::Keep).expect("balanced quotes")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -351,11 +351,7 @@ pub fn script_operand(argv: &[String]) -> Option<&str> {
 mod tests {
     use super::*;
     use crate::OpenClawVersion;
-    use crate::exec::argv::{EmptyWords, split_shell_args};
-
-    fn argv(s: &str) -> Vec<String> {
-        split_shell_args(s, EmptyWords::Keep).unwrap()
-    }
+    use crate::exec::argv::words as argv;
 
     #[test]
     fn shell_wrappers_and_payloads() {

@@ -1,4 +1,7 @@
-//! Allowlist entries and matching (spec §4.1–§4.4, deltas B4).
+//! Allowlist entries and how each release matches them against a resolved executable
+//! (spec §4.1–§4.4, deltas B4): 2026.9's anchored globs with argument patterns and cwd-bound
+//! hashes ([`match_v9`]), 2026.2's case-insensitive regex with its metacharacter bug
+//! ([`match_v2`]), each called by its release's pipeline.
 
 use std::path::Path;
 

@@ -431,84 +431,70 @@ impl Decoded {
     }
 }
 
-fn decode_unquoted(text: &str) -> Decoded {
-    let mut d = Decoded::new(0);
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+/// Decodes `body` (which starts at byte `start` of its node) character by character: `step`
+/// decodes the characters from index `i` (at byte `at` of the node) and says how many it used.
+fn decode_each(
+    body: &str,
+    start: usize,
+    mut step: impl FnMut(&mut Decoded, &[(usize, char)], usize, usize) -> usize,
+) -> Decoded {
+    let mut d = Decoded::new(start);
+    let chars: Vec<(usize, char)> = body.char_indices().collect();
     let mut i = 0;
     while i < chars.len() {
-        let (pos, ch) = chars[i];
-        if ch == '\\' && i + 1 < chars.len() {
-            let (npos, next) = chars[i + 1];
-            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
-                d.skip_to(npos + 2);
-                i += 3;
-                continue;
-            }
-            if next == '\n' || next == '\r' {
-                d.skip_to(npos + 1);
-                i += 2;
-                continue;
-            }
-            d.push(&next.to_string(), npos + next.len_utf8());
-            i += 2;
-            continue;
-        }
-        d.push(&ch.to_string(), pos + ch.len_utf8());
-        i += 1;
+        let at = start + chars[i].0;
+        i += step(&mut d, &chars, i, at);
     }
     d
+}
+
+/// Decodes backslashes: an escaped line break is dropped, a backslash before a character
+/// `escapes` accepts stands for that character, any other backslash is itself.
+fn decode_backslashes(body: &str, start: usize, escapes: impl Fn(char) -> bool) -> Decoded {
+    decode_each(body, start, |d, chars, i, at| {
+        let ch = chars[i].1;
+        if ch == '\\' && i + 1 < chars.len() {
+            let next = chars[i + 1].1;
+            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
+                d.skip_to(at + 3);
+                return 3;
+            }
+            if next == '\n' || next == '\r' {
+                d.skip_to(at + 2);
+                return 2;
+            }
+            if escapes(next) {
+                d.push(&next.to_string(), at + 1 + next.len_utf8());
+                return 2;
+            }
+        }
+        d.push(&ch.to_string(), at + ch.len_utf8());
+        1
+    })
+}
+
+fn decode_unquoted(text: &str) -> Decoded {
+    decode_backslashes(text, 0, |_| true)
 }
 
 fn decode_double_quoted(text: &str) -> Decoded {
     let quoted = text.len() >= 2 && text.starts_with('"') && text.ends_with('"');
     let (body, start) = if quoted { (&text[1..text.len() - 1], 1) } else { (text, 0) };
-    let mut d = Decoded::new(start);
-    let chars: Vec<(usize, char)> = body.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (pos, ch) = chars[i];
-        let at = start + pos;
-        if ch == '\\' && i + 1 < chars.len() {
-            let next = chars[i + 1].1;
-            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
-                d.skip_to(at + 3);
-                i += 3;
-                continue;
-            }
-            if matches!(next, '\\' | '"' | '$' | '`' | '\n' | '\r') {
-                if next == '\n' || next == '\r' {
-                    d.skip_to(at + 2);
-                } else {
-                    d.push(&next.to_string(), at + 2);
-                }
-                i += 2;
-                continue;
-            }
-        }
-        d.push(&ch.to_string(), at + ch.len_utf8());
-        i += 1;
-    }
-    d
+    decode_backslashes(body, start, |c| matches!(c, '\\' | '"' | '$' | '`'))
 }
 
 fn decode_ansi_c(text: &str) -> Decoded {
     let quoted = text.len() >= 3 && text.starts_with("$'") && text.ends_with('\'');
     let (body, start) = if quoted { (&text[2..text.len() - 1], 2) } else { (text, 0) };
-    let mut d = Decoded::new(start);
-    let chars: Vec<(usize, char)> = body.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (pos, ch) = chars[i];
-        let at = start + pos;
+    decode_each(body, start, |d, chars, i, at| {
+        let ch = chars[i].1;
         if ch != '\\' {
             d.push(&ch.to_string(), at + ch.len_utf8());
-            i += 1;
-            continue;
+            return 1;
         }
         let Some(&(_, next)) = chars.get(i + 1) else {
             d.push("\\", at + 1);
-            i += 1;
-            continue;
+            return 1;
         };
         let simple = match next {
             '\'' | '"' | '?' | '\\' => Some(next),
@@ -524,39 +510,35 @@ fn decode_ansi_c(text: &str) -> Decoded {
         };
         if let Some(c) = simple {
             d.push(&c.to_string(), at + 2);
-            i += 2;
-            continue;
+            return 2;
         }
         let digits = |radix: u32, max: usize, from: usize| -> String {
             chars[from..].iter().map(|c| c.1).take(max).take_while(|c| c.is_digit(radix)).collect()
         };
-        let (hex_len, radix) = match next {
-            'x' => (2, 16),
-            'u' => (4, 16),
-            'U' => (8, 16),
-            _ => (0, 0),
+        let hex_len = match next {
+            'x' => 2,
+            'u' => 4,
+            'U' => 8,
+            _ => 0,
         };
         if hex_len > 0 {
-            let hex = digits(radix, hex_len, i + 2);
+            let hex = digits(16, hex_len, i + 2);
             if !hex.is_empty() {
                 let code = u32::from_str_radix(&hex, 16).unwrap_or(0);
                 let text = char::from_u32(code).map_or_else(|| format!("\\{next}{hex}"), |c| c.to_string());
                 d.push(&text, at + 2 + hex.len());
-                i += 2 + hex.len();
-                continue;
+                return 2 + hex.len();
             }
         }
         if next.is_digit(8) {
             let oct = digits(8, 3, i + 1);
             let code = u32::from_str_radix(&oct, 8).unwrap_or(0);
             d.push(&char::from_u32(code).unwrap_or('\0').to_string(), at + 1 + oct.len());
-            i += 1 + oct.len();
-            continue;
+            return 1 + oct.len();
         }
         d.push(&next.to_string(), at + 2);
-        i += 2;
-    }
-    d
+        2
+    })
 }
 
 /// `shellWordValue`: the literal value of a word, or its text when it expands at run time.

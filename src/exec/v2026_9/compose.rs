@@ -222,9 +222,23 @@ mod tests {
 
     #[test]
     fn audit_suppression_mentions() {
-        assert!(mentions_audit_suppressions("openclaw config set security.audit.suppressions []"));
-        assert!(mentions_audit_suppressions("echo Security and Audit with suppressions"));
-        assert!(!mentions_audit_suppressions("echo security audit"));
+        for (text, mentions) in [
+            ("openclaw config set security.audit.suppressions []", true),
+            ("echo Security and Audit with suppressions", true),
+            ("echo security audit", false),
+        ] {
+            assert_eq!(mentions_audit_suppressions(text), mentions, "{text}");
+        }
         assert_eq!(exact_command_marker("ls > out.txt"), "=command:f15baa997f7a31ce");
+    }
+
+    #[test]
+    fn read_only_config_inspection() {
+        let argv = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert!(read_only_inspection(&argv("openclaw --profile work --dev config get security.audit.suppressions")));
+        assert!(read_only_inspection(&argv("pnpm openclaw --log-level=debug config schema")));
+        assert!(!read_only_inspection(&argv("openclaw --dev=1 config get x")));
+        assert!(!read_only_inspection(&argv("openclaw config set x")));
+        assert!(!read_only_inspection(&argv("openclaw --profile")));
     }
 }

@@ -288,9 +288,7 @@ pub fn detect_in_segment(effective: Option<&[String]>, raw: &[String], data: &Ex
 mod tests {
     use super::*;
 
-    fn argv(s: &str) -> Vec<String> {
-        crate::exec::argv::split_shell_args(s, crate::exec::argv::EmptyWords::Keep).unwrap()
-    }
+    use crate::exec::argv::words as argv;
 
     #[test]
     fn interpreter_allowlist_patterns() {

@@ -1,5 +1,7 @@
 //! Package-manager exec unwrapping for allowlist targets (2026.9, spec §3.8):
-//! `npx tool`, `npm exec tool`, `pnpm dlx tool`, `yarn exec tool` are matched as `tool`.
+//! `npx tool`, `npm exec tool`, `pnpm dlx tool`, `yarn exec tool` are matched as `tool`. Each
+//! manager's options are a `ManagerOptions` table read by the one option scanner; a manager
+//! OpenClaw learns to see through gets a table and a branch in `classify`.
 
 use crate::exec::argv::scan::{Empty, Grammar, Item, Opt, Walk, scan};
 use crate::exec::argv::shells::shell_wrapper;
@@ -7,8 +9,8 @@ use crate::exec::argv::wrappers::trust_plan;
 use crate::exec::argv::{normalize_executable, option_name};
 use crate::release::exec::WrapperRules;
 
-/// A package manager's options: which take values, which are flags, which change the package
-/// context.
+/// A package manager's options: which take a value and which are flags, those that change the
+/// package context (a different directory, package or workspace) listed apart.
 struct ManagerOptions {
     with_value: &'static [&'static str],
     case_sensitive_with_value: &'static [&'static str],
@@ -17,25 +19,11 @@ struct ManagerOptions {
     context_flags: &'static [&'static str],
 }
 
+/// `npx` and `npm exec`'s own options.
 const NPM_DIRECT: ManagerOptions = ManagerOptions {
-    with_value: &[
-        "--cache",
-        "--loglevel",
-        "--package",
-        "--prefix",
-        "--script-shell",
-        "--userconfig",
-        "--workspace",
-        "-p",
-        "-w",
-    ],
+    with_value: &["--loglevel"],
     case_sensitive_with_value: &[],
-    flags: &["--no", "--quiet", "--ws", "--workspaces", "--yes", "-q", "-y"],
-    context_with_value: &[],
-    context_flags: &[],
-};
-const NPM: ManagerOptions = ManagerOptions {
-    case_sensitive_with_value: &["-C"],
+    flags: &["--no", "--quiet", "--yes", "-q", "-y"],
     context_with_value: &[
         "--cache",
         "--package",
@@ -47,38 +35,18 @@ const NPM: ManagerOptions = ManagerOptions {
         "-w",
     ],
     context_flags: &["--ws", "--workspaces"],
-    ..NPM_DIRECT
 };
+const NPM: ManagerOptions = ManagerOptions { case_sensitive_with_value: &["-C"], ..NPM_DIRECT };
 const PNPM: ManagerOptions = ManagerOptions {
-    with_value: &[
-        "--config",
-        "--dir",
-        "--filter",
-        "--reporter",
-        "--stream",
-        "--test-pattern",
-        "--workspace-concurrency",
-        "--allow-build",
-        "--package",
-        "-p",
-    ],
+    with_value: &["--reporter", "--stream", "--test-pattern", "--workspace-concurrency"],
     case_sensitive_with_value: &["-C"],
-    flags: &[
-        "--aggregate-output",
-        "--color",
-        "--parallel",
-        "--recursive",
-        "--silent",
-        "--workspace-root",
-        "-r",
-        "-s",
-        "-w",
-    ],
+    flags: &["--aggregate-output", "--color", "--parallel", "--silent", "-s"],
     context_with_value: &["--allow-build", "--config", "--dir", "--filter", "--package", "-p"],
     context_flags: &["--recursive", "--workspace-root", "-r", "-w"],
 };
-const PNPM_DLX: ManagerOptions =
-    ManagerOptions { case_sensitive_with_value: &[], context_with_value: &[], context_flags: &[], ..PNPM };
+/// `pnpm dlx`'s options: pnpm's without `-C`.
+const PNPM_DLX: ManagerOptions = ManagerOptions { case_sensitive_with_value: &[], ..PNPM };
+/// yarn's options before its subcommand, when looking for `exec`/`dlx`.
 const YARN_TOP: ManagerOptions = ManagerOptions {
     with_value: &["--cwd"],
     case_sensitive_with_value: &[],
@@ -87,13 +55,13 @@ const YARN_TOP: ManagerOptions = ManagerOptions {
     context_flags: &[],
 };
 const YARN: ManagerOptions = ManagerOptions {
-    with_value: &["--cwd", "--package", "-p"],
+    with_value: &["--package", "-p"],
     flags: &["--immutable", "--silent", "-s", "--quiet", "-q"],
     context_with_value: &["--cwd"],
     ..YARN_TOP
 };
 const YARN_DLX: ManagerOptions = ManagerOptions {
-    with_value: &["--package", "-p"],
+    with_value: &[],
     case_sensitive_with_value: &[],
     flags: &["--quiet", "-q"],
     context_with_value: &["--package", "-p"],
@@ -149,7 +117,13 @@ const YARN_BUILTINS: &[&str] = &[
 
 impl ManagerOptions {
     fn takes_value(&self, name: &str, lower: &str) -> bool {
-        self.case_sensitive_with_value.contains(&name) || self.with_value.contains(&lower)
+        self.case_sensitive_with_value.contains(&name)
+            || self.with_value.contains(&lower)
+            || self.context_with_value.contains(&lower)
+    }
+
+    fn is_flag(&self, lower: &str) -> bool {
+        self.flags.contains(&lower) || self.context_flags.contains(&lower)
     }
 
     fn changes_context(&self, name: &str, lower: &str) -> bool {
@@ -169,7 +143,7 @@ impl Grammar for ManagerOptions {
         let lower = name.to_lowercase();
         if self.takes_value(name, &lower) {
             token.split_once('=').map_or(Opt::Takes(1), |(_, value)| Opt::Attached(value))
-        } else if self.flags.contains(&lower.as_str()) {
+        } else if self.is_flag(&lower) {
             Opt::Flag
         } else {
             Opt::Unknown

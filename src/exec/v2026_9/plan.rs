@@ -14,6 +14,8 @@ use crate::exec::lookup::{
     Executable, candidate_path, has_path_separator, lexical_resolve, resolve_executable, trust_path_or_candidate,
 };
 use crate::exec::satisfy::allowlist::{MatchTarget, match_v9};
+use crate::exec::satisfy::builtins::safe_builtin;
+use crate::exec::satisfy::skills::skill_allowed;
 use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
 use crate::exec::v2026_9::analysis::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
 use crate::exec::v2026_9::pkg_manager::{PackageTarget, allowlist_target};
@@ -315,33 +317,6 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
     (effective, match_v9(&ctx.allowlist, &script_target).and_then(index_of))
 }
 
-fn safe_builtin(argv: &[String], raw: &str, ctx: &EvalContext) -> bool {
-    let head = argv[0].trim().to_lowercase();
-    if head == "[" {
-        return argv.last().map(String::as_str) == Some("]") || raw.trim().ends_with(']');
-    }
-    ctx.rules.safe_builtins.contains(&head)
-}
-
-fn skill_allowed(res: &Resolution, ctx: &EvalContext) -> bool {
-    let exe = &res.execution;
-    if !ctx.auto_allow_skills
-        || ctx.skill_bins.is_empty()
-        || exe.resolved_path.is_none()
-        || has_path_separator(exe.raw.trim())
-    {
-        return false;
-    }
-    let Some(trust) = exe.trust_path() else {
-        return false;
-    };
-    let name = exe.name.to_lowercase();
-    ctx.skill_bins.iter().any(|s| {
-        s.name.trim().to_lowercase() == name
-            && lexical_resolve(Path::new("/"), s.resolved_path.trim()).to_string_lossy() == trust
-    })
-}
-
 fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Option<SatisfiedBy>) {
     if c.trust_mode == TrustMode::PromptOnly {
         return (None, None);
@@ -357,7 +332,7 @@ fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Optio
         Some(SatisfiedBy::SafeBins)
     } else if safe_builtin(&c.step.argv, &c.step.text, ctx) {
         Some(SatisfiedBy::SafeBuiltins)
-    } else if skill_allowed(res, ctx) {
+    } else if skill_allowed(&res.execution, ctx) {
         Some(SatisfiedBy::Skills)
     } else {
         None

@@ -143,11 +143,7 @@ pub fn trust_plan(argv: &[String], rules: &WrapperRules) -> TrustPlan {
 mod tests {
     use super::*;
     use crate::OpenClawVersion;
-    use crate::exec::argv::{EmptyWords, split_shell_args};
-
-    fn argv(s: &str) -> Vec<String> {
-        split_shell_args(s, EmptyWords::Keep).unwrap()
-    }
+    use crate::exec::argv::words as argv;
 
     #[test]
     fn transparent_wrappers_unwrap() {
