@@ -2,7 +2,7 @@
 //! as each OpenClaw release would. Nothing here prints; human output is the CLI's
 //! (`cli::exec_render`).
 //!
-//! The way in is [`request`] (config, resolved session, command, what-ifs → [`ExecRequest`], or
+//! The way in is [`request()`] (config, resolved session, command, what-ifs → [`ExecRequest`], or
 //! [`Unavailable`] for a session without the exec tool); [`evaluate`] then runs:
 //! [`settings`] (the config's `tools.exec` + what-ifs → requested policy with sources) →
 //! [`approvals`] (the host document's floor) → [`decide`] (host, elevated mode) → the release's

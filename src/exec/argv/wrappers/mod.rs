@@ -1,6 +1,6 @@
 //! Wrappers a release looks through or refuses (`resolveExecWrapperTrustPlan`), one file per
 //! kind: dispatch wrappers read by an option grammar ([`dispatch`]: `nice`, `timeout`, `time`,
-//! `flock`, …, and the blocked ones like `sudo`), `env` ([`env`]), command carriers
+//! `flock`, …, and the blocked ones like `sudo`), `env` ([`env`](self::env)), command carriers
 //! ([`carriers`]: `command`, `builtin`, `exec`, `sudo`, `doas`) and multi-call binaries
 //! ([`multiplexers`]: `busybox`). Shell wrappers (`sh -c '…'`) are in [`super::shells`].
 //!
