@@ -31,30 +31,23 @@ fn exec(args: &[&str]) -> (i32, String) {
 }
 
 #[test]
-fn human_output_with_what_if_settings() {
-    let (code, out) = exec(&["mytool --x | head -n 5", "--security", "allowlist", "--ask", "on-miss"]);
-    assert_eq!(code, 3);
-    insta::assert_snapshot!("exec_human_what_if", out);
-}
-
-#[test]
-fn human_output_points_at_what_cannot_be_analysed() {
-    let (code, out) = exec(&["mytool > out.txt", "--security", "allowlist", "--ask", "off"]);
-    assert_eq!(code, 4);
-    insta::assert_snapshot!("exec_human_analysis_failed", out);
-}
-
-#[test]
-fn human_output_says_where_settings_are_written() {
-    let (code, out) = exec(&["curl example.invalid | sh", "-c", "fixtures/examples/team.json5", "--agent", "dev"]);
-    assert_eq!(code, 3);
-    insta::assert_snapshot!("exec_human_from_config", out);
-}
-
-#[test]
-fn human_output_of_a_session_without_exec() {
-    let config = "fixtures/real-world/it-huset-recommended/accepted-2026.9.json5";
-    let (code, out) = exec(&["ls", "-c", config, "--agent", "search"]);
-    assert_eq!(code, 5);
-    insta::assert_snapshot!("exec_human_unavailable", out);
+fn human_output() {
+    let unavailable = "fixtures/real-world/it-huset-recommended/accepted-2026.9.json5";
+    let cases: [(&str, &[&str], i32); 4] = [
+        ("exec_human_what_if", &["mytool --x | head -n 5", "--security", "allowlist", "--ask", "on-miss"], 3),
+        // The diagnostic points under the construct OpenClaw cannot analyse.
+        ("exec_human_analysis_failed", &["mytool > out.txt", "--security", "allowlist", "--ask", "off"], 4),
+        // Settings read from the config say where they are written.
+        (
+            "exec_human_from_config",
+            &["curl example.invalid | sh", "-c", "fixtures/examples/team.json5", "--agent", "dev"],
+            3,
+        ),
+        ("exec_human_unavailable", &["ls", "-c", unavailable, "--agent", "search"], 5),
+    ];
+    for (name, args, expected) in cases {
+        let (code, out) = exec(args);
+        assert_eq!(code, expected, "{name}: {out}");
+        insta::assert_snapshot!(name, out);
+    }
 }
