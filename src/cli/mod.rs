@@ -4,6 +4,7 @@
 mod catalog_cmd;
 mod diff_cmd;
 mod exec_cmd;
+mod exec_render;
 mod explain_cmd;
 mod global;
 mod lint_cmd;
