@@ -2,12 +2,14 @@
 //! call the library, and render.
 
 mod catalog_cmd;
+mod completions_cmd;
 mod diff_cmd;
 mod exec_cmd;
 mod exec_render;
 mod explain_cmd;
 mod global;
 mod lint_cmd;
+mod man_cmd;
 mod matrix_cmd;
 mod output;
 mod path_cmd;
@@ -83,6 +85,10 @@ pub enum Command {
     Diff(diff_cmd::DiffArgs),
     /// Check a YAML policy test suite (or --bless the current behaviour into it).
     Test(test_cmd::TestArgs),
+    /// The shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(completions_cmd::CompletionsArgs),
+    /// The manual page in roff: clawpolicy(1), a subcommand's page, or all of them into a directory.
+    Man(man_cmd::ManArgs),
 }
 
 /// Which config files to load.
@@ -233,6 +239,8 @@ pub fn run() -> ExitCode {
         Command::WhoCan(args) => who_can_cmd::run(&global, args),
         Command::Diff(args) => diff_cmd::run(&global, args),
         Command::Test(args) => test_cmd::run(&global, args),
+        Command::Completions(args) => completions_cmd::run(args),
+        Command::Man(args) => man_cmd::run(args),
     });
     match result {
         Ok(code) => code,
