@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The steps of the clawpolicy GitHub Action (action.yml), kept here so they run and are tested
-# outside GitHub (tests/github_action.rs runs them on a throwaway git repository).
+# outside GitHub (tests/ci_integrations.rs runs them on a throwaway git repository).
 #
 #   scripts/github-action.sh install   put clawpolicy on the job's PATH
 #   scripts/github-action.sh check     lint (SARIF + annotations) and, on a pull request, diff

@@ -1,6 +1,7 @@
-//! The GitHub Action (action.yml) run locally: its steps, scripts/github-action.sh, on a
-//! throwaway git repository whose last commit loosens the config, as a pull request would, with
-//! GitHub's files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY, GITHUB_PATH) in a temporary folder.
+//! The CI integrations run locally on a throwaway git repository whose last commit loosens the
+//! config, as a pull request would: the GitHub Action's steps (scripts/github-action.sh, with
+//! GitHub's files GITHUB_OUTPUT, GITHUB_STEP_SUMMARY and GITHUB_PATH in a temporary folder), the
+//! GitLab CI snippet of docs/ci.md, and the pre-commit hooks' definitions.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -226,4 +227,124 @@ fn action_yml_passes_every_input_to_the_script() {
             assert!(script.contains(&format!("${{{name}")), "the script never reads {name}");
         }
     }
+}
+
+/// The YAML code block that follows `heading` in docs/ci.md.
+fn ci_doc_yaml(heading: &str) -> serde_yaml_ng::Value {
+    let doc = std::fs::read_to_string(Path::new(MANIFEST).join("docs/ci.md")).unwrap();
+    let section = &doc[doc.find(heading).unwrap_or_else(|| panic!("no {heading} in docs/ci.md"))..];
+    let start = section.find("```yaml\n").unwrap() + "```yaml\n".len();
+    let block = &section[start..start + section[start..].find("```\n").unwrap()];
+    serde_yaml_ng::from_str(block).unwrap()
+}
+
+/// Runs a GitLab job of the snippet as the runner does (before_script of the job it extends, then
+/// script, in one bash with errexit and pipefail) in the checkout, with `npm` doing nothing and
+/// `clawpolicy` the binary built here.
+fn run_gitlab_job(pr: &PullRequest, pipeline: &serde_yaml_ng::Value, job: &str, env: &[(&str, &str)]) -> Output {
+    let job = &pipeline[job];
+    let template = &pipeline[job["extends"].as_str().unwrap()];
+    let lines: Vec<&str> = [&template["before_script"], &job["script"]]
+        .into_iter()
+        .flat_map(|list| list.as_sequence().unwrap())
+        .map(|line| line.as_str().unwrap())
+        .collect();
+    let bin = pr.dir.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::write(bin.join("npm"), "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(bin.join("npm"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let _ = std::os::unix::fs::symlink(BINARY, bin.join("clawpolicy"));
+    let mut cmd = Command::new("bash");
+    cmd.args(["-c", &format!("set -eo pipefail\n{}", lines.join("\n"))]).current_dir(pr.checkout());
+    for (name, value) in pipeline["variables"].as_mapping().unwrap() {
+        cmd.env(name.as_str().unwrap(), value.as_str().unwrap());
+    }
+    cmd.env("PATH", format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()));
+    cmd.env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null").envs(env.iter().copied());
+    cmd.output().unwrap()
+}
+
+#[test]
+fn gitlab_lint_job_writes_junit_and_code_quality_reports() {
+    let pr = PullRequest::new();
+    let pipeline = ci_doc_yaml("## GitLab CI");
+    std::fs::rename(
+        pr.checkout().join("openclaw.json5"),
+        pr.checkout().join(pipeline["variables"]["OPENCLAW_CONFIG"].as_str().unwrap()),
+    )
+    .unwrap();
+    let job = run_gitlab_job(&pr, &pipeline, "clawpolicy-lint", &[]);
+    assert_eq!(job.status.code(), Some(1), "findings fail the job: {}", String::from_utf8_lossy(&job.stderr));
+    assert!(stdout(&job).contains("CP401 exec-security-full"), "the log shows the findings");
+
+    let reports = &pipeline["clawpolicy-lint"]["artifacts"]["reports"];
+    let junit = std::fs::read_to_string(pr.checkout().join(reports["junit"].as_str().unwrap())).unwrap();
+    assert!(junit.contains("<testsuite") && junit.contains("CP401"), "{junit}");
+    let quality: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(pr.checkout().join(reports["codequality"].as_str().unwrap())).unwrap(),
+    )
+    .unwrap();
+    let issues = quality.as_array().unwrap();
+    assert_eq!(issues.len(), 3, "{quality}");
+    let mut fingerprints: Vec<&str> = issues.iter().map(|i| i["fingerprint"].as_str().unwrap()).collect();
+    fingerprints.sort_unstable();
+    fingerprints.dedup();
+    assert_eq!(fingerprints.len(), 3, "GitLab keeps one issue per fingerprint: {quality}");
+    for issue in issues {
+        assert_eq!(issue["check_name"], "CP401 exec-security-full");
+        assert_eq!(issue["severity"], "major");
+        assert_eq!(issue["location"], serde_json::json!({"path": "openclaw.json5", "lines": {"begin": 15}}));
+        assert!(issue["description"].as_str().unwrap().starts_with("exec security is `full`"), "{issue}");
+    }
+
+    std::fs::write(pr.checkout().join("openclaw.json5"), "{ tools: [").unwrap();
+    let broken = run_gitlab_job(&pr, &pipeline, "clawpolicy-lint", &[]);
+    assert_eq!(broken.status.code(), Some(1), "an unreadable config stops the job at `test`");
+    assert!(String::from_utf8_lossy(&broken.stderr).contains("JSON5 parse failed"), "the log says why");
+}
+
+#[test]
+fn gitlab_diff_job_fails_a_merge_request_that_grants_access() {
+    let pr = PullRequest::new();
+    let pipeline = ci_doc_yaml("## GitLab CI");
+    let rules = serde_yaml_ng::to_string(&pipeline["clawpolicy-diff"]["rules"]).unwrap();
+    assert!(rules.contains(r#"$CI_PIPELINE_SOURCE == "merge_request_event""#), "{rules}");
+    let job = run_gitlab_job(&pr, &pipeline, "clawpolicy-diff", &[("CI_MERGE_REQUEST_DIFF_BASE_SHA", &pr.base)]);
+    assert_eq!(job.status.code(), Some(1), "{}", String::from_utf8_lossy(&job.stderr));
+    assert!(stdout(&job).contains("Became reachable:\n  dev +browser"), "{}", stdout(&job));
+}
+
+#[test]
+fn pre_commit_hooks_lint_when_a_config_changes() {
+    let text = std::fs::read_to_string(Path::new(MANIFEST).join(".pre-commit-hooks.yaml")).unwrap();
+    let hooks: Vec<serde_yaml_ng::Value> = serde_yaml_ng::from_str(&text).unwrap();
+    let ids: Vec<&str> = hooks.iter().map(|h| h["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["clawpolicy-lint", "clawpolicy-test"]);
+    for hook in &hooks {
+        assert_eq!(hook["language"], "rust", "built from this repository by cargo install");
+        assert_eq!(hook["pass_filenames"], false, "the configs to check are the args, not the changed files");
+        let files = regex::Regex::new(hook["files"].as_str().unwrap()).unwrap();
+        for changed in
+            ["openclaw.json", "deploy/openclaw.prod.json5", "agents/dev.json5", "clawpolicy.suppressions.yaml"]
+        {
+            assert!(files.is_match(changed), "{:?} skips {changed}", hook["id"]);
+        }
+        for unrelated in ["package.json", "src/main.rs", "README.md"] {
+            assert!(!files.is_match(unrelated), "{:?} runs for {unrelated}", hook["id"]);
+        }
+    }
+
+    let pr = PullRequest::new();
+    let lint = &hooks[0];
+    let entry: Vec<&str> = lint["entry"].as_str().unwrap().split(' ').collect();
+    assert_eq!(entry[0], "clawpolicy");
+    let args: Vec<&str> = lint["args"].as_sequence().unwrap().iter().map(|a| a.as_str().unwrap()).collect();
+    let run = |dir: &Path| Command::new(BINARY).args(&entry[1..]).args(&args).current_dir(dir).output().unwrap();
+    let missing = run(&pr.checkout());
+    assert_eq!(missing.status.code(), Some(2), "the default config openclaw.json is not there");
+    std::fs::rename(pr.checkout().join("openclaw.json5"), pr.checkout().join("openclaw.json")).unwrap();
+    assert_eq!(run(&pr.checkout()).status.code(), Some(1), "the loosened config has findings");
+    let test_hook = hooks[1]["entry"].as_str().unwrap().split(' ').collect::<Vec<_>>();
+    let help = Command::new(BINARY).args(&test_hook[1..]).arg("--help").output().unwrap();
+    assert!(help.status.success());
 }
