@@ -77,6 +77,8 @@ impl PullRequest {
         for (name, value) in defaults.iter().chain(settings) {
             cmd.env(name, value);
         }
+        // Each step has an outputs file of its own.
+        let _ = std::fs::remove_file(self.runner("GITHUB_OUTPUT"));
         for file in ["GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_PATH"] {
             cmd.env(file, self.runner(file));
         }
@@ -84,7 +86,17 @@ impl PullRequest {
         cmd.output().unwrap()
     }
 
-    /// The step outputs written so far (the last value of each).
+    /// Puts a command `name` running the shell `script` in a folder of this test's own, and
+    /// returns a PATH that finds it first.
+    fn shim(&self, name: &str, script: &str) -> String {
+        let bin = self.dir.path().join("bin");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::write(bin.join(name), format!("#!/bin/sh\n{script}\n")).unwrap();
+        std::fs::set_permissions(bin.join(name), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+        format!("{}:{}", bin.display(), std::env::var("PATH").unwrap())
+    }
+
+    /// The outputs of the last step (the last value of each).
     fn outputs(&self) -> BTreeMap<String, String> {
         let text = std::fs::read_to_string(self.runner("GITHUB_OUTPUT")).unwrap_or_default();
         text.lines().filter_map(|l| l.split_once('=')).map(|(k, v)| (k.to_string(), v.to_string())).collect()
@@ -130,67 +142,42 @@ fn a_pull_request_that_grants_access_fails_after_writing_sarif_and_annotations()
     assert!(summary.contains("dev +exec in group:telegram:-100"), "{summary}");
 }
 
+/// One `check` per row, each with its own GITHUB_OUTPUT as on GitHub: the inputs, then the exit
+/// code, the outputs lint-exit-code, diff-exit-code and new-access, whether a SARIF file is
+/// offered for upload, and a line of the log.
 #[test]
-fn fail_on_none_reports_without_failing() {
+fn check_exit_code_and_outputs_follow_the_inputs() {
     let pr = PullRequest::new();
-    let check = pr.step("check", &[("CLAWPOLICY_FAIL_ON", "none")]);
-    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
-    assert_eq!(pr.outputs()["new-access"], "true");
-    assert!(stdout(&check).contains("::error file=openclaw.json5,"), "annotations still show the new access");
-}
-
-#[test]
-fn only_new_access_fails_when_fail_on_names_only_it() {
-    let pr = PullRequest::new();
-    let check = pr.step("check", &[("CLAWPOLICY_FAIL_ON", "new-access"), ("CLAWPOLICY_DIFF", "false")]);
-    assert_eq!(check.status.code(), Some(0), "lint findings alone do not fail: {}", stdout(&check));
-    let outputs = pr.outputs();
-    assert_eq!((outputs["lint-exit-code"].as_str(), outputs["diff-exit-code"].as_str()), ("1", ""));
-    assert_eq!(outputs["new-access"], "false");
-}
-
-#[test]
-fn without_a_base_revision_only_lint_runs() {
-    let pr = PullRequest::new();
-    let check = pr.step("check", &[("CLAWPOLICY_BASE_REV", ""), ("CLAWPOLICY_SEVERITY_MIN", "error")]);
-    assert_eq!(check.status.code(), Some(0), "{}", stdout(&check));
-    let outputs = pr.outputs();
-    assert_eq!(outputs["lint-exit-code"], "0");
-    assert_eq!(outputs["diff-exit-code"], "");
-    assert!(!stdout(&check).contains("clawpolicy diff"));
-
-    let forced = pr.step("check", &[("CLAWPOLICY_BASE_REV", ""), ("CLAWPOLICY_DIFF", "true")]);
-    assert_eq!(forced.status.code(), Some(2), "diff: true without a base is an error");
-    assert!(stdout(&forced).contains("diff: no base revision"));
-}
-
-#[test]
-fn a_missing_config_exits_2_and_writes_no_sarif() {
-    let pr = PullRequest::new();
-    let check = pr.step("check", &[("CLAWPOLICY_CONFIG", "missing.json5"), ("CLAWPOLICY_BASE_REV", "")]);
-    assert_eq!(check.status.code(), Some(2), "{}", stdout(&check));
-    let outputs = pr.outputs();
-    assert_eq!(outputs["lint-exit-code"], "2");
-    assert!(!outputs.contains_key("sarif-file"), "nothing to upload: {outputs:?}");
+    #[rustfmt::skip]
+    let cases: [(&[(&str, &str)], i32, [&str; 3], bool, &str); 5] = [
+        (&[("CLAWPOLICY_FAIL_ON", "none")], 0, ["1", "1", "true"], true, "::error file=openclaw.json5,"),
+        (&[("CLAWPOLICY_FAIL_ON", "new-access"), ("CLAWPOLICY_DIFF", "false")], 0, ["1", "", "false"], true, "::warning file=openclaw.json5,"),
+        (&[("CLAWPOLICY_BASE_REV", ""), ("CLAWPOLICY_SEVERITY_MIN", "error")], 0, ["0", "", "false"], true, "no findings"),
+        (&[("CLAWPOLICY_BASE_REV", ""), ("CLAWPOLICY_DIFF", "true")], 2, ["1", "", ""], true, "diff: no base revision"),
+        (&[("CLAWPOLICY_CONFIG", "missing.json5"), ("CLAWPOLICY_BASE_REV", "")], 2, ["2", "", "false"], false, "could not answer"),
+    ];
+    for (settings, code, [lint, diff, new_access], sarif, log) in cases {
+        let check = pr.step("check", settings);
+        let outputs = pr.outputs();
+        let output = |name: &str| outputs.get(name).map_or("", String::as_str);
+        let got = (check.status.code(), [output("lint-exit-code"), output("diff-exit-code"), output("new-access")]);
+        assert_eq!(got, (Some(code), [lint, diff, new_access]), "{settings:?}: {}", stdout(&check));
+        assert_eq!(outputs.contains_key("sarif-file"), sarif, "{settings:?}: {outputs:?}");
+        assert!(stdout(&check).contains(log), "{settings:?}: no {log:?} in {}", stdout(&check));
+    }
 }
 
 #[test]
 fn install_asks_npm_for_the_actions_own_version_without_scripts() {
     let pr = PullRequest::new();
     // An `npm` that records its arguments and installs the clawpolicy built here.
-    let bin = pr.dir.path().join("bin");
-    std::fs::create_dir(&bin).unwrap();
-    let npm = bin.join("npm");
-    std::fs::write(
-        &npm,
-        format!(
-            "#!/bin/sh\necho \"$@\" > '{}'\nmkdir -p \"$3/node_modules/.bin\"\nln -s '{BINARY}' \"$3/node_modules/.bin/clawpolicy\"\n",
+    let path = pr.shim(
+        "npm",
+        &format!(
+            "echo \"$@\" > '{}'\nmkdir -p \"$3/node_modules/.bin\"\nln -s '{BINARY}' \"$3/node_modules/.bin/clawpolicy\"",
             pr.runner("npm-args").display()
         ),
-    )
-    .unwrap();
-    std::fs::set_permissions(&npm, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    );
     let install = pr.step("install", &[("CLAWPOLICY_BINARY", ""), ("GITHUB_ACTION_REF", "v1.4.2"), ("PATH", &path)]);
     assert!(install.status.success(), "{}{}", stdout(&install), String::from_utf8_lossy(&install.stderr));
     let args = std::fs::read_to_string(pr.runner("npm-args")).unwrap();
@@ -249,17 +236,14 @@ fn run_gitlab_job(pr: &PullRequest, pipeline: &serde_yaml_ng::Value, job: &str, 
         .flat_map(|list| list.as_sequence().unwrap())
         .map(|line| line.as_str().unwrap())
         .collect();
-    let bin = pr.dir.path().join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::fs::write(bin.join("npm"), "#!/bin/sh\nexit 0\n").unwrap();
-    std::fs::set_permissions(bin.join("npm"), std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
-    let _ = std::os::unix::fs::symlink(BINARY, bin.join("clawpolicy"));
+    pr.shim("npm", "exit 0");
+    let path = pr.shim("clawpolicy", &format!("exec '{BINARY}' \"$@\""));
     let mut cmd = Command::new("bash");
     cmd.args(["-c", &format!("set -eo pipefail\n{}", lines.join("\n"))]).current_dir(pr.checkout());
     for (name, value) in pipeline["variables"].as_mapping().unwrap() {
         cmd.env(name.as_str().unwrap(), value.as_str().unwrap());
     }
-    cmd.env("PATH", format!("{}:{}", bin.display(), std::env::var("PATH").unwrap()));
+    cmd.env("PATH", path);
     cmd.env("GIT_CONFIG_NOSYSTEM", "1").env("GIT_CONFIG_GLOBAL", "/dev/null").envs(env.iter().copied());
     cmd.output().unwrap()
 }

@@ -84,13 +84,9 @@ fn write_pages(dir: &Path) -> miette::Result<()> {
 
 fn unknown_command(name: &str) -> miette::Report {
     let names = page_commands();
-    let known: Vec<&str> = names.iter().map(String::as_str).collect();
-    let hint = crate::config::validate::did_you_mean(name, &known)
-        .map(|s| format!("did you mean `{s}`? "))
-        .unwrap_or_default();
     miette::miette!(
         code = "man::unknown-command",
-        help = format!("{hint}commands: {}", names.join(", ")),
+        help = format!("{}commands: {}", super::did_you_mean_hint(name, &names), names.join(", ")),
         "clawpolicy has no command `{name}`"
     )
 }

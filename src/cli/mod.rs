@@ -210,15 +210,17 @@ pub fn check_known_agent(
 
 /// The error for an agent id not among `known`, naming the closest one.
 pub fn unknown_agent(agent: &str, known: &[String], within: &str) -> miette::Report {
-    let names: Vec<&str> = known.iter().map(String::as_str).collect();
-    let hint = crate::config::validate::did_you_mean(agent, &names)
-        .map(|s| format!("did you mean `{s}`? "))
-        .unwrap_or_default();
     miette::miette!(
         code = "cli::unknown-agent",
-        help = format!("{hint}agents of {within}: {}", known.join(", ")),
+        help = format!("{}agents of {within}: {}", did_you_mean_hint(agent, known), known.join(", ")),
         "no agent `{agent}` in {within}"
     )
+}
+
+/// "did you mean `x`? " when one of `known` is close to `name`, else nothing: the start of a help.
+pub fn did_you_mean_hint(name: &str, known: &[String]) -> String {
+    let names: Vec<&str> = known.iter().map(String::as_str).collect();
+    crate::config::validate::did_you_mean(name, &names).map(|s| format!("did you mean `{s}`? ")).unwrap_or_default()
 }
 
 /// Runs the command line and returns the process exit code.
