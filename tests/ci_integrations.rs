@@ -60,7 +60,7 @@ impl PullRequest {
 
     /// Runs one step of the action with the action's defaults, then `settings` (an empty value
     /// unsets a variable), the way action.yml passes its inputs.
-    fn step(&self, step: &str, settings: &[(&str, &str)]) -> Output {
+    fn step(&self, step: &str, settings: Settings) -> Output {
         let mut cmd = Command::new("bash");
         cmd.arg(Path::new(MANIFEST).join("scripts/github-action.sh")).arg(step).current_dir(self.checkout());
         let defaults = [
@@ -142,6 +142,9 @@ fn a_pull_request_that_grants_access_fails_after_writing_sarif_and_annotations()
     assert!(summary.contains("dev +exec in group:telegram:-100"), "{summary}");
 }
 
+/// Environment variables for a step: name, value.
+type Settings<'a> = &'a [(&'a str, &'a str)];
+
 /// One `check` per row, each with its own GITHUB_OUTPUT as on GitHub: the inputs, then the exit
 /// code, the outputs lint-exit-code, diff-exit-code and new-access, whether a SARIF file is
 /// offered for upload, and a line of the log.
@@ -149,7 +152,7 @@ fn a_pull_request_that_grants_access_fails_after_writing_sarif_and_annotations()
 fn check_exit_code_and_outputs_follow_the_inputs() {
     let pr = PullRequest::new();
     #[rustfmt::skip]
-    let cases: [(&[(&str, &str)], i32, [&str; 3], bool, &str); 5] = [
+    let cases: [(Settings, i32, [&str; 3], bool, &str); 5] = [
         (&[("CLAWPOLICY_FAIL_ON", "none")], 0, ["1", "1", "true"], true, "::error file=openclaw.json5,"),
         (&[("CLAWPOLICY_FAIL_ON", "new-access"), ("CLAWPOLICY_DIFF", "false")], 0, ["1", "", "false"], true, "::warning file=openclaw.json5,"),
         (&[("CLAWPOLICY_BASE_REV", ""), ("CLAWPOLICY_SEVERITY_MIN", "error")], 0, ["0", "", "false"], true, "no findings"),
