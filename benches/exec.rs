@@ -45,7 +45,7 @@ fn bench(c: &mut Criterion) {
     group.throughput(Throughput::Elements(BATCH as u64));
     for version in OpenClawVersion::ALL {
         let mut base = ExecRequest::new("", "/tmp");
-        base.path_var = Some("/usr/bin:/bin".into());
+        base.site.path_var = Some("/usr/bin:/bin".into());
         base.what_if.security = Some(Security::Allowlist);
         base.what_if.ask = Some(Ask::OnMiss);
         base.what_if.host = Some("gateway".into());

@@ -119,7 +119,8 @@ fn run_version(version: &str) -> (usize, usize, Vec<String>) {
     for case in &cases {
         let id = case["id"].as_str().unwrap();
         let want = &expected[id];
-        let got = evaluate_batch_case(case, clawpolicy::OpenClawVersion::V2026_9);
+        let got =
+            evaluate_batch_case(case, clawpolicy::OpenClawVersion::V2026_9, clawpolicy::exec::Availability::Required);
         let mut diffs = compare(want, &got);
         if let Err(why) = final_decision_differs_only_after_the_probe(version, &got) {
             diffs.push(("finalDecision".into(), why));

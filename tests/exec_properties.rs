@@ -31,9 +31,9 @@ fn shellish() -> impl Strategy<Value = String> {
     prop::collection::vec(atom, 0..12).prop_map(|v| v.concat())
 }
 
-fn request(command: &str, security: Security, ask: Ask) -> ExecRequest {
+fn request(command: &str, security: Security, ask: Ask) -> ExecRequest<'static> {
     let mut r = ExecRequest::new(command, "/tmp");
-    r.path_var = Some("/usr/bin:/bin".into());
+    r.site.path_var = Some("/usr/bin:/bin".into());
     r.what_if.security = Some(security);
     r.what_if.ask = Some(ask);
     r.what_if.host = Some("gateway".into());
@@ -71,7 +71,7 @@ proptest! {
     #[test]
     fn batch_never_panics_on_arbitrary_json(cmd in shellish(), extra in "[ -~]{0,40}") {
         let case = serde_json::json!({"command": cmd, "security": extra, "ask": extra, "allowlist": [extra.clone(), {"pattern": extra}], "safeBins": [extra], "openclawVersion": "2026.2"});
-        let out = evaluate_batch_case(&case, clawpolicy::OpenClawVersion::V2026_9);
+        let out = evaluate_batch_case(&case, clawpolicy::OpenClawVersion::V2026_9, clawpolicy::exec::Availability::Required);
         prop_assert!(out.get("decision").is_some());
     }
 

@@ -1,99 +1,189 @@
 //! Batch mode: one JSON case in the oracle's exec field names → one JSON result with the same
 //! layers the oracle reports (`core` = the exported building blocks, `gateway` = the exec tool).
+//!
+//! A case is read as a typed `ExecCase`, loosely (a field of the wrong type is absent, as the
+//! oracle's JavaScript reads it). The gateway layer comes into exec the one way every command
+//! does ([`exec::request()`]): the session is resolved by the tool policy under the case's config
+//! (the oracle's session: model `openai/gpt-5.4`, the sender the owner, unless the case says
+//! otherwise), and a session without the `exec` tool answers `unavailable` as the oracle does.
 
 use std::path::PathBuf;
 
+use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
-use crate::exec::allowlist::AllowlistEntry;
-use crate::exec::decide::{self, requires_approval};
-use crate::exec::policy::{Ask, Security};
-use crate::exec::resolve::ExecEnv;
-use crate::exec::safe_bins::SafeBinPolicy;
-use crate::exec::segments::{EvalContext, Evaluation};
-use crate::exec::{ApprovalsInput, Decision, ExecOutcome, ExecRequest, evaluate, settings};
+use crate::config::view::exec::ExecKey;
+use crate::config::view::exec::safe_bin_profile;
+use crate::config::view::keys;
+use crate::exec::approvals::document::{self, allowlist_entry};
+use crate::exec::decide::requires_approval;
+use crate::exec::lookup::ExecEnv;
+use crate::exec::pipeline;
+use crate::exec::posture::{Ask, Security};
+use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::exec::satisfy::safe_bins::SafeBinPolicy;
+use crate::exec::segments::{EvalContext, Evaluation, Segment};
+use crate::exec::{self, ApprovalsInput, Availability, CallSite, Decision, ExecError, ExecOutcome, WhatIf};
+use crate::policy::{self, SandboxChoice, SessionContext};
 
-fn str_field<'a>(case: &'a Value, key: &str) -> Option<&'a str> {
-    case.get(key).and_then(Value::as_str)
+/// One exec case, in the oracle's field names.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ExecCase {
+    #[serde(default)]
+    id: Value,
+    #[serde(default, deserialize_with = "loose")]
+    openclaw_version: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    command: Option<String>,
+    /// The `tools.exec` settings the oracle writes into the config, as given (`null` included).
+    #[serde(default, deserialize_with = "present")]
+    security: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    ask: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    safe_bins: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    safe_bin_profiles: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    safe_bin_trusted_dirs: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    strict_inline_eval: Option<Value>,
+    /// `tools.exec.mode` (`mode` is the oracle's own field).
+    #[serde(default, deserialize_with = "present")]
+    exec_mode: Option<Value>,
+    /// `tools.exec.host`: absent is `gateway`, `null` leaves the config's.
+    #[serde(default, deserialize_with = "present")]
+    host: Option<Value>,
+    #[serde(default, deserialize_with = "loose")]
+    config: Option<Map<String, Value>>,
+    #[serde(default, deserialize_with = "loose")]
+    agent_id: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    session_key: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    model_provider: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    model_id: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    sender_is_owner: Option<bool>,
+    #[serde(default, deserialize_with = "loose")]
+    approvals: Option<Map<String, Value>>,
+    /// Allowlist entries for the session's agent (added to the approvals document).
+    #[serde(default, deserialize_with = "loose")]
+    allowlist: Option<Vec<Value>>,
+    #[serde(default, deserialize_with = "loose")]
+    env: Option<CaseEnv>,
+    #[serde(default, deserialize_with = "loose")]
+    cwd: Option<String>,
+    #[serde(default, deserialize_with = "loose")]
+    platform: Option<String>,
+    /// clawpolicy's own: the session has a sandbox runtime.
+    #[serde(default, deserialize_with = "loose")]
+    sandboxed: Option<bool>,
+    /// `false`: only the core layer.
+    #[serde(default, deserialize_with = "loose")]
+    gateway: Option<bool>,
 }
 
-/// Per-segment satisfaction as OpenClaw reports it: 2026.2 stops at the first unsatisfied segment.
-fn satisfied_by(eval_segments: &[crate::exec::Segment], version: OpenClawVersion) -> Value {
+/// The case's `env`: what the command's environment has for these.
+#[derive(Debug, Default, Deserialize)]
+struct CaseEnv {
+    #[serde(rename = "PATH", default, deserialize_with = "loose")]
+    path: Option<String>,
+    #[serde(rename = "HOME", default, deserialize_with = "loose")]
+    home: Option<String>,
+}
+
+/// A field read as JavaScript reads it: one of another type is absent.
+fn loose<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(deserializer: D) -> Result<Option<T>, D::Error> {
+    Ok(serde_json::from_value(Value::deserialize(deserializer)?).ok())
+}
+
+/// A field as given, `null` included (absent is `None`).
+fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(deserializer).map(Some)
+}
+
+impl ExecCase {
+    /// Read loosely: a case that is no object has no fields.
+    fn of(case: &Value) -> Self {
+        ExecCase::deserialize(case).unwrap_or_default()
+    }
+
+    fn cwd(&self) -> PathBuf {
+        PathBuf::from(self.cwd.as_deref().unwrap_or("/tmp"))
+    }
+
+    /// `PATH` and `HOME` of the command: the case's, else this process's.
+    fn env(&self) -> (String, Option<String>) {
+        let env = self.env.as_ref();
+        let path = env.and_then(|e| e.path.clone()).unwrap_or_else(|| std::env::var("PATH").unwrap_or_default());
+        let home = env.and_then(|e| e.home.clone()).or_else(|| std::env::var("HOME").ok());
+        (path, home)
+    }
+
+    fn text(value: &Option<Value>) -> Option<&str> {
+        value.as_ref().and_then(Value::as_str)
+    }
+
+    fn strings(value: &Option<Value>) -> Option<Vec<String>> {
+        let items = value.as_ref()?.as_array()?;
+        Some(items.iter().filter_map(Value::as_str).map(String::from).collect())
+    }
+
+    fn allowlist_entries(&self) -> Vec<AllowlistEntry> {
+        let entries = self.allowlist.iter().flatten().enumerate();
+        entries.filter_map(|(i, e)| allowlist_entry(e, format!("allowlist[{i}]"))).collect()
+    }
+}
+
+/// Per-segment satisfaction as OpenClaw reports it: a release that stops at the first
+/// unsatisfied segment reports none after it.
+fn satisfied_by(segments: &[Segment], version: OpenClawVersion) -> Value {
+    let stops = pipeline::of(version.exec()).stops_at_first_miss();
     let mut out = Vec::new();
-    for s in eval_segments {
+    for s in segments {
         out.push(s.satisfied_by.map_or(Value::Null, |b| Value::String(b.as_str().into())));
-        if s.satisfied_by.is_none() && version == OpenClawVersion::V2026_2 {
+        if s.satisfied_by.is_none() && stops {
             break;
         }
     }
     Value::Array(out)
 }
 
-fn argvs(eval_segments: &[crate::exec::Segment]) -> Value {
-    json!(eval_segments.iter().map(|s| s.argv.clone()).collect::<Vec<_>>())
+fn argvs(segments: &[Segment]) -> Value {
+    json!(segments.iter().map(|s| s.argv.clone()).collect::<Vec<_>>())
 }
 
-fn case_env(case: &Value) -> (String, Option<String>) {
-    let env = case.get("env");
-    let path = env
-        .and_then(|e| e.get("PATH"))
-        .and_then(Value::as_str)
-        .map(String::from)
-        .unwrap_or_else(|| std::env::var("PATH").unwrap_or_default());
-    let home = env
-        .and_then(|e| e.get("HOME"))
-        .and_then(Value::as_str)
-        .map(String::from)
-        .or_else(|| std::env::var("HOME").ok());
-    (path, home)
-}
-
-fn case_cwd(case: &Value) -> PathBuf {
-    PathBuf::from(str_field(case, "cwd").unwrap_or("/tmp"))
-}
-
-fn allowlist_entries(list: Option<&Value>) -> Vec<AllowlistEntry> {
-    list.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .filter_map(|(i, e)| AllowlistEntry::from_json(e, format!("allowlist[{i}]")))
-        .collect()
-}
-
-/// The oracle's `core` layer: the building blocks with the case's raw security/ask, no approvals store.
-fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
-    let security: Security = str_field(case, "security").and_then(|s| s.parse().ok()).unwrap_or(Security::Full);
-    let ask: Ask = str_field(case, "ask").and_then(|s| s.parse().ok()).unwrap_or(Ask::Off);
-    let bins: Option<Vec<String>> = case
-        .get("safeBins")
-        .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).map(String::from).collect());
-    let profiles = case.get("safeBinProfiles").and_then(Value::as_object).cloned().unwrap_or_default();
-    let dirs: Vec<String> = case
-        .get("safeBinTrustedDirs")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .map(String::from)
-        .collect();
-    let (path_var, home) = case_env(case);
-    let windows = str_field(case, "platform").is_some_and(|p| p.starts_with("win"));
+/// The oracle's `core` layer: the building blocks with the case's raw security/ask, no approvals
+/// store; `Err` when the command is past the simulator's own limits.
+fn core_layer(case: &ExecCase, command: &str, version: OpenClawVersion) -> Result<Value, ExecError> {
+    let security: Security = ExecCase::text(&case.security).and_then(|s| s.parse().ok()).unwrap_or(Security::Full);
+    let ask: Ask = ExecCase::text(&case.ask).and_then(|s| s.parse().ok()).unwrap_or(Ask::Off);
+    let bins = ExecCase::strings(&case.safe_bins);
+    let profiles = case.safe_bin_profiles.as_ref().and_then(Value::as_object).into_iter().flatten();
+    let profiles: Vec<_> = profiles.map(|(name, profile)| (name.clone(), safe_bin_profile(profile))).collect();
+    let dirs = ExecCase::strings(&case.safe_bin_trusted_dirs).unwrap_or_default();
+    let (path_var, home) = case.env();
+    let rules = version.exec();
     let ctx = EvalContext {
-        allowlist: allowlist_entries(case.get("allowlist")),
-        safe_bins: SafeBinPolicy::resolve(version, bins.as_deref(), &profiles, &dirs),
-        safe_builtins: version.exec().safe_builtins.clone(),
-        env: ExecEnv::new(case_cwd(case), path_var, home),
-        windows,
+        rules,
+        allowlist: case.allowlist_entries(),
+        safe_bins: SafeBinPolicy::resolve(rules, bins.as_deref(), &profiles, &dirs),
+        env: ExecEnv::new(case.cwd(), path_var, home),
+        windows: case.platform.as_deref().is_some_and(|p| p.starts_with("win")),
         auto_allow_skills: false,
         skill_bins: Vec::new(),
     };
-    let eval: Evaluation = match decide::evaluate(command, &ctx, version) {
+    let eval: Evaluation = match pipeline::analyse(command, &ctx) {
         Ok(e) => e,
-        Err(message) => return json!({"decision": "error", "error": message}),
+        Err(message) => return Ok(json!({"decision": "error", "error": message})),
     };
+    if let Some(limit) = eval.plan_failure.as_ref().and_then(|f| crate::exec::limit_error(&f.reason)) {
+        return Err(limit);
+    }
     let allowlist_ok = security == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
     let requires = requires_approval(ask, security, eval.analysis_ok, allowlist_ok, false);
     let decision = if security == Security::Deny {
@@ -115,84 +205,69 @@ fn core_layer(case: &Value, command: &str, version: OpenClawVersion) -> Value {
     if let Some(f) = eval.plan_failure {
         out["planFailure"] = Value::String(f.reason);
     }
-    out
+    Ok(out)
 }
 
-/// Builds the gateway request the way the oracle does: the case config plus the top-level exec
-/// knobs written into `tools.exec`, the approvals document plus `allowlist` for the session agent.
-fn gateway_request(case: &Value, command: &str, version: OpenClawVersion) -> ExecRequest {
-    let v9 = version == OpenClawVersion::V2026_9;
-    let mut config = case.get("config").cloned().filter(Value::is_object).unwrap_or_else(|| json!({}));
-    let root = config.as_object_mut().expect("config is an object");
-    let tools = root.entry("tools").or_insert_with(|| json!({}));
+/// The config the oracle's gateway runs with: the case config plus the top-level exec settings
+/// written into `tools.exec`, the host pinned to `gateway` unless the case says otherwise
+/// (`null`: the release's default host).
+fn gateway_config(case: &ExecCase) -> Value {
+    let mut config = case.config.clone().unwrap_or_default();
+    let tools = config.entry(keys::TOOLS).or_insert_with(|| json!({}));
     if !tools.is_object() {
         *tools = json!({});
     }
-    let exec = tools.as_object_mut().expect("object").entry("exec").or_insert_with(|| json!({}));
+    let exec = tools.as_object_mut().expect("an object").entry(keys::EXEC).or_insert_with(|| json!({}));
     if !exec.is_object() {
         *exec = json!({});
     }
-    let exec = exec.as_object_mut().expect("object");
-    let mut knobs = vec!["security", "ask", "safeBins", "safeBinProfiles", "safeBinTrustedDirs"];
-    if v9 {
-        knobs.push("strictInlineEval");
-    }
-    for k in knobs {
-        if let Some(v) = case.get(k) {
-            exec.insert(k.to_string(), v.clone());
+    let exec = exec.as_object_mut().expect("an object");
+    let settings = [
+        (ExecKey::Security, &case.security),
+        (ExecKey::Ask, &case.ask),
+        (ExecKey::SafeBins, &case.safe_bins),
+        (ExecKey::SafeBinProfiles, &case.safe_bin_profiles),
+        (ExecKey::SafeBinTrustedDirs, &case.safe_bin_trusted_dirs),
+        (ExecKey::StrictInlineEval, &case.strict_inline_eval),
+        (ExecKey::Mode, &case.exec_mode),
+    ];
+    for (key, value) in settings {
+        if let Some(value) = value {
+            exec.insert(key.key().to_string(), value.clone());
         }
     }
-    if let Some(m) = case.get("execMode").filter(|_| v9) {
-        exec.insert("mode".into(), m.clone());
-    }
-    match case.get("host") {
-        Some(Value::Null) if !v9 => {
-            exec.remove("host");
+    let host = ExecKey::Host.key();
+    match &case.host {
+        Some(Value::Null) => {
+            exec.remove(host);
         }
-        Some(Value::String(h)) => {
-            exec.insert("host".into(), Value::String(h.clone()));
+        Some(Value::String(given)) => {
+            exec.insert(host.to_string(), json!(given));
         }
         _ => {
-            exec.insert("host".into(), Value::String("gateway".into()));
+            exec.insert(host.to_string(), json!("gateway"));
         }
     }
-    let agent_id = str_field(case, "agentId")
-        .map(str::trim)
-        .filter(|a| !a.is_empty())
-        .map(String::from)
-        .unwrap_or_else(|| settings::default_agent_id(&config, version));
-    let mut approvals = case.get("approvals").cloned().filter(Value::is_object).unwrap_or_else(|| json!({}));
-    let doc = approvals.as_object_mut().expect("object");
-    doc.entry("version").or_insert(json!(1));
-    if let Some(extra) = case.get("allowlist").and_then(Value::as_array).filter(|a| !a.is_empty()) {
-        let agents = doc.entry("agents").or_insert_with(|| json!({}));
-        if let Some(agents) = agents.as_object_mut() {
-            let agent = agents.entry(agent_id.clone()).or_insert_with(|| json!({}));
-            if let Some(agent) = agent.as_object_mut() {
-                let mut list: Vec<Value> =
-                    agent.get("allowlist").and_then(Value::as_array).cloned().unwrap_or_default();
-                list.extend(extra.iter().cloned());
-                agent.insert("allowlist".into(), Value::Array(list));
-            }
-        }
+    Value::Object(config)
+}
+
+/// The session the oracle's gateway builds the tools for.
+fn session_context(case: &ExecCase) -> SessionContext {
+    SessionContext {
+        agent_id: case.agent_id.as_deref().map(str::trim).filter(|a| !a.is_empty()).map(String::from),
+        session_key: case.session_key.clone(),
+        model_provider: Some(case.model_provider.clone().unwrap_or_else(|| "openai".into())),
+        model_id: Some(case.model_id.clone().unwrap_or_else(|| "gpt-5.4".into())),
+        sender_is_owner: Some(case.sender_is_owner.unwrap_or(true)),
+        sandbox: if case.sandboxed == Some(true) { SandboxChoice::On } else { SandboxChoice::Off },
+        ..SessionContext::default()
     }
-    let (path_var, home) = case_env(case);
-    let mut request = ExecRequest::new(command, case_cwd(case));
-    request.config = config;
-    request.agent_id = Some(agent_id);
-    request.approvals = ApprovalsInput::Document(approvals);
-    request.path_var = Some(path_var);
-    request.home = home;
-    request.sandboxed = case.get("sandboxed").and_then(Value::as_bool).unwrap_or(false);
-    request
 }
 
 /// The oracle's `gateway` layer fields for an outcome.
 fn gateway_layer(o: &ExecOutcome) -> Value {
-    let v9 = o.version == OpenClawVersion::V2026_9;
-    let decision = if v9 { o.observed_decision } else { o.decision };
     let mut out = Map::new();
-    out.insert("decision".into(), json!(decision.as_str()));
+    out.insert("decision".into(), json!(o.observed_decision.as_str()));
     if let Some(m) = &o.message {
         out.insert(
             if matches!(o.decision, Decision::Deny | Decision::Error) { "error" } else { "note" }.into(),
@@ -245,29 +320,59 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
     Value::Object(out)
 }
 
-/// Evaluates one oracle-style exec case (`openclawVersion` "2026.9" | "2026.2", default 2026.9).
-/// Never panics on bad input: problems come back as `{"decision":"error","error":…}`.
-pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion) -> Value {
-    let id = case.get("id").cloned().unwrap_or(Value::Null);
+/// Evaluates one oracle-style exec case (`openclawVersion` "2026.9" | "2026.2", else
+/// `default_version`); `availability` says whether a session without the `exec` tool answers
+/// `unavailable`. Never panics on bad input: problems come back as
+/// `{"decision":"error","error":…}`.
+pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion, availability: Availability) -> Value {
+    let case = ExecCase::of(case);
+    let id = case.id.clone();
     let error = |version: &str, message: String| json!({"id": id, "openclawVersion": version, "decision": "error", "error": message});
-    let version: OpenClawVersion = match str_field(case, "openclawVersion").map_or(Ok(default_version), str::parse) {
+    let version: OpenClawVersion = match case.openclaw_version.as_deref().map_or(Ok(default_version), str::parse) {
         Ok(v) => v,
         Err(e) => return error("?", e),
     };
-    let Some(command) = str_field(case, "command") else {
+    let Some(command) = case.command.as_deref() else {
         return error(version.id(), "exec case needs a string `command`".into());
     };
-    let core = core_layer(case, command, version);
-    if let Some(limit) = core.get("planFailure").and_then(Value::as_str).and_then(crate::exec::limit_error) {
-        return error(version.id(), limit.to_string());
-    }
+    let core = match core_layer(&case, command, version) {
+        Ok(core) => core,
+        Err(limit) => return error(version.id(), limit.to_string()),
+    };
     let mut out = json!({"id": id, "openclawVersion": version.id(), "core": core});
-    if case.get("gateway") == Some(&Value::Bool(false)) {
+    if case.gateway == Some(false) {
         out["decision"] = out["core"]["decision"].clone();
         return out;
     }
-    let request = gateway_request(case, command, version);
-    match evaluate(&request, version) {
+    let config = gateway_config(&case);
+    let session = match policy::resolve(version, &config, &session_context(&case)) {
+        Ok(session) => session,
+        Err(e) => return error(version.id(), e.to_string()),
+    };
+    let (path_var, home) = case.env();
+    let approvals_agent =
+        case.agent_id.as_deref().map(str::trim).filter(|a| !a.is_empty()).unwrap_or(&session.agent_id);
+    let site = CallSite {
+        path_var: Some(path_var),
+        home,
+        approvals: ApprovalsInput::Document(document::with_allowlist(
+            case.approvals.clone().unwrap_or_default(),
+            approvals_agent,
+            case.allowlist.as_deref().unwrap_or_default(),
+        )),
+        ..CallSite::new(case.cwd())
+    };
+    let request = match exec::request(&config, &session, command, WhatIf::default(), &site, availability) {
+        Ok(request) => request,
+        Err(unavailable) => {
+            out["gateway"] =
+                json!({"decision": "unavailable", "note": "the exec tool is not in this session's tool surface"});
+            out["decision"] = json!("unavailable");
+            out["unavailable"] = json!(unavailable);
+            return out;
+        }
+    };
+    match exec::evaluate(&request, version) {
         Err(e) => {
             out["decision"] = json!("error");
             out["error"] = json!(e.to_string());
@@ -297,4 +402,56 @@ pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion) -> Va
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(case: Value) -> Value {
+        evaluate_batch_case(&case, OpenClawVersion::V2026_9, Availability::Required)
+    }
+
+    /// The oracles (2026.9.6, 2026.2.25) answer `ask`: the case names no agent, so the session
+    /// belongs to the roster's default agent, whose exec settings apply. The exec simulator used
+    /// to take `main` for a one-agent 2026.9 roster and answer `allow`.
+    #[test]
+    fn a_case_without_an_agent_runs_as_the_rosters_default_agent() {
+        let settings = json!({"tools": {"exec": {"security": "allowlist", "ask": "on-miss"}}});
+        let current = json!({"command": "ls", "env": {"PATH": "/usr/bin:/bin"},
+            "config": {"agents": {"entries": {"work": settings}}}});
+        assert_eq!(answer(current)["decision"], "ask");
+        let seed = json!({"command": "ls", "env": {"PATH": "/usr/bin:/bin"}, "openclawVersion": "2026.2",
+            "config": {"agents": {"list": [{"id": "work", "tools": settings["tools"]}, {"id": "ops"}]}}});
+        assert_eq!(answer(seed)["decision"], "ask");
+        let several = json!({"command": "ls", "config": {"agents": {"entries": {"a": {}, "b": {}}}}});
+        let refused = answer(several);
+        assert_eq!(refused["decision"], "error");
+        assert!(refused["error"].as_str().unwrap().starts_with("Multiple agents are configured"), "{refused}");
+    }
+
+    /// Both oracles answer `unavailable` when the tool policy removes exec.
+    #[test]
+    fn a_session_without_the_exec_tool_is_unavailable() {
+        let case = json!({"command": "ls", "config": {"tools": {"deny": ["exec"]}}});
+        for version in ["2026.9", "2026.2"] {
+            let mut case = case.clone();
+            case["openclawVersion"] = json!(version);
+            let out = answer(case.clone());
+            assert_eq!((&out["decision"], &out["gateway"]["decision"]), (&json!("unavailable"), &json!("unavailable")));
+            assert_eq!(out["unavailable"]["removedBy"]["auditLabel"], "tools.deny", "{out}");
+            let assumed = evaluate_batch_case(&case, OpenClawVersion::V2026_9, Availability::Assumed);
+            let mut without_deny = case.clone();
+            without_deny["config"] = json!({});
+            assert_eq!(assumed["gateway"], answer(without_deny)["gateway"], "assumed: as if the tool were there");
+        }
+    }
+
+    #[test]
+    fn fields_of_another_type_are_absent() {
+        let out = answer(json!({"id": 7, "command": "ls", "cwd": 5, "env": "x", "agentId": [], "gateway": "no",
+            "security": 3, "approvals": []}));
+        assert_eq!((&out["id"], &out["decision"]), (&json!(7), &json!("allow")));
+        assert_eq!(answer(json!(42))["error"], "exec case needs a string `command`");
+    }
 }

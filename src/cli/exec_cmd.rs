@@ -11,7 +11,9 @@ use super::{ConfigArgs, ContextArgs};
 use crate::OpenClawVersion;
 use crate::config::Location;
 use crate::config::loading;
-use crate::exec::{self, ApprovalsInput, Ask, Decision, Elevated, ExecOutcome, ExecRequest, Security};
+use crate::exec::{
+    self, ApprovalsInput, Ask, Availability, CallSite, Decision, Elevated, ExecOutcome, Security, Unavailable,
+};
 use crate::policy::{self, Removal, Resolution};
 
 /// Exit codes of `exec`, also printed in `--help`.
@@ -111,8 +113,8 @@ struct ExecReport<'a> {
     locations: std::collections::BTreeMap<&'static str, Location>,
 }
 
-/// Why the session cannot call exec at all: the step that removed the tool, or why it was never
-/// built.
+/// Why the session cannot call exec at all (the step that removed the tool, or why it was never
+/// built), with where the removing entry is written.
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct ExecUnavailable {
@@ -128,20 +130,14 @@ struct ExecUnavailable {
 }
 
 impl ExecUnavailable {
-    fn of(resolution: &Resolution, loaded: &loading::LoadedFiles) -> Option<Self> {
-        if resolution.tools.iter().any(|t| t == "exec") {
-            return None;
-        }
-        let removed_by = resolution.removed.get("exec").cloned();
+    fn of(unavailable: Unavailable, loaded: &loading::LoadedFiles) -> Self {
+        let Unavailable { removed_by, not_constructed } = unavailable;
+        let removed_by = removed_by.map(|removal| *removal);
         let source = removed_by.as_ref().and_then(|r| r.source.as_ref());
         let location = super::tools_cmd::locate(source, loaded);
         let written_as =
             source.and_then(|s| s.config_path()).and_then(|p| loaded.written_path(p)).map(|p| p.to_string());
-        let not_constructed = Some(
-            resolution.not_constructed.get("exec").cloned().unwrap_or_else(|| "not a tool of this session".into()),
-        )
-        .filter(|_| removed_by.is_none());
-        Some(ExecUnavailable { removed_by, location, written_as, not_constructed })
+        ExecUnavailable { removed_by, location, written_as, not_constructed }
     }
 
     fn render(&self, resolution: &Resolution) -> String {
@@ -187,10 +183,7 @@ fn setting_locations(
     sources
         .into_iter()
         .filter_map(|(setting, source)| match source {
-            exec::Source::Config(path) => {
-                let key_path = crate::config::path::KeyPath(crate::config::path::parse_dotted(path));
-                Some((setting, loaded.locate(&key_path)?))
-            }
+            exec::Source::Config(path) => Some((setting, loaded.locate(path)?)),
             _ => None,
         })
         .collect()
@@ -198,8 +191,9 @@ fn setting_locations(
 
 pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> {
     let version = global.version;
+    let availability = if args.assume_available { Availability::Assumed } else { Availability::Required };
     if let Some(batch) = &args.batch {
-        return run_batch(version, batch);
+        return run_batch(version, batch, availability);
     }
     let command = match (&args.command, &args.file) {
         (Some(command), _) => command.clone(),
@@ -211,38 +205,17 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
     super::check_known_agent(version, &loaded.config, &ctx)?;
     let session = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
-    if !args.assume_available
-        && let Some(unavailable) = ExecUnavailable::of(&session, &loaded)
-    {
-        match args.format {
-            Format::Table => output::write_stdout(&unavailable.render(&session))?,
-            format => output::emit_machine(
-                format,
-                "exec",
-                &serde_json::json!({
-                    "openclawVersion": version.id(),
-                    "command": command,
-                    "agentId": session.agent_id,
-                    "sessionKey": session.session_key,
-                    "decision": "unavailable",
-                    "unavailable": unavailable,
-                }),
-            )?,
-        }
-        return Ok(ExitCode::from(EXIT_UNAVAILABLE));
-    }
     let cwd = match &args.what_if.cwd {
         Some(cwd) => cwd.clone(),
         None => std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))?,
     };
-    let mut request = ExecRequest::new(command.clone(), cwd);
-    request.config = loaded.config.clone();
-    request.agent_id = Some(session.agent_id.clone());
-    request.sandboxed = session.sandbox.sandboxed;
-    request.path_var = args.what_if.path.clone();
-    request.elevated = args.what_if.elevated;
-    request.approvals = approvals_input(version, args.approvals.as_deref());
-    request.what_if = exec::WhatIf {
+    let site = CallSite {
+        path_var: args.what_if.path.clone(),
+        elevated: args.what_if.elevated,
+        approvals: approvals_input(global, version, args.approvals.as_deref()),
+        ..CallSite::new(cwd)
+    };
+    let what_if = exec::WhatIf {
         security: args.what_if.security,
         ask: args.what_if.ask,
         host: args.what_if.host.clone(),
@@ -253,15 +226,37 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
             .as_ref()
             .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
     };
+    let request = match exec::request(&loaded.config, &session, command.clone(), what_if, &site, availability) {
+        Ok(request) => request,
+        Err(unavailable) => {
+            let unavailable = ExecUnavailable::of(unavailable, &loaded);
+            match args.format {
+                Format::Table => output::write_stdout(&unavailable.render(&session))?,
+                format => output::emit_machine(
+                    format,
+                    "exec",
+                    &serde_json::json!({
+                        "openclawVersion": version.id(),
+                        "command": command,
+                        "agentId": session.agent_id,
+                        "sessionKey": session.session_key,
+                        "decision": "unavailable",
+                        "unavailable": unavailable,
+                    }),
+                )?,
+            }
+            return Ok(ExitCode::from(EXIT_UNAVAILABLE));
+        }
+    };
     let outcome = exec::evaluate(&request, version)?;
     let locations = setting_locations(&outcome, &loaded);
     match args.format {
         Format::Table => {
-            let mut text = exec::render::render_text(&outcome);
+            let mut text = super::exec_render::render_text(&outcome);
             for (setting, location) in &locations {
                 text.push_str(&format!("{setting} is set at {location}\n"));
             }
-            if let Some(diagnostic) = exec::render::analysis_diagnostic(&command, &outcome) {
+            if let Some(diagnostic) = super::exec_render::analysis_diagnostic(&command, &outcome) {
                 text.push_str(&format!("\n{:?}\n", miette::Report::new(diagnostic)));
             }
             output::write_stdout(&text)?;
@@ -301,34 +296,25 @@ fn read_command(file: &Path) -> miette::Result<String> {
     Ok(exec::command_from_bytes(&bytes)?)
 }
 
-/// The approvals store to read: the one given, else the one OpenClaw itself would read (if it
-/// exists; a fresh install has none and behaves as an empty document).
-pub(super) fn approvals_input(version: OpenClawVersion, given: Option<&Path>) -> ApprovalsInput {
-    let input_for = |path: PathBuf| match path.extension().and_then(|e| e.to_str()) {
-        Some("json") => ApprovalsInput::JsonFile(path),
-        _ => ApprovalsInput::Sqlite(path),
-    };
-    if let Some(path) = given {
-        return input_for(path.to_path_buf());
-    }
-    let env = |key: &str| std::env::var(key).ok().filter(|v| !v.trim().is_empty());
-    let home = env("OPENCLAW_HOME").or_else(|| env("HOME")).map(PathBuf::from);
-    let default = match version {
-        OpenClawVersion::V2026_9 => env("OPENCLAW_STATE_DIR")
-            .map(PathBuf::from)
-            .or_else(|| home.map(|h| h.join(".openclaw")))
-            .map(|state| exec::approvals::sqlite_store_path(&state)),
-        OpenClawVersion::V2026_2 => home.map(|h| h.join(".openclaw").join("exec-approvals.json")),
-    };
-    match default {
-        Some(path) if path.exists() => input_for(path),
-        _ => ApprovalsInput::None,
+/// The approvals store to read: the one given, else the one OpenClaw itself would read in the
+/// environment the config loads under (if it exists).
+pub(super) fn approvals_input(
+    global: &super::Global,
+    version: OpenClawVersion,
+    given: Option<&Path>,
+) -> ApprovalsInput {
+    match given {
+        Some(path) => exec::approvals::store::input_for(path),
+        None => {
+            let options = global.options_for(version);
+            exec::approvals::store::default_input(version, &options.env, &options.cwd)
+        }
     }
 }
 
-fn run_batch(version: OpenClawVersion, path: &Path) -> miette::Result<ExitCode> {
+fn run_batch(version: OpenClawVersion, path: &Path, availability: Availability) -> miette::Result<ExitCode> {
     output::run_jsonl(path, |case| match case {
-        Ok(case) => crate::batch::exec::evaluate_batch_case(&case, version),
+        Ok(case) => crate::batch::exec::evaluate_batch_case(&case, version, availability),
         Err(message) => serde_json::json!({"id": null, "decision": "error", "error": message}),
     })
 }

@@ -97,7 +97,7 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
     let files = global.load_any(&args.config.files, version, machine)?;
     let (loaded, issues) = (files.loaded(), files.issues());
     let suppressions = load_suppressions(args, loaded)?;
-    let approvals = match super::exec_cmd::approvals_input(version, args.approvals.as_deref()) {
+    let approvals = match super::exec_cmd::approvals_input(global, version, args.approvals.as_deref()) {
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };

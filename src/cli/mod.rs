@@ -2,11 +2,14 @@
 //! call the library, and render.
 
 mod catalog_cmd;
+mod completions_cmd;
 mod diff_cmd;
 mod exec_cmd;
+mod exec_render;
 mod explain_cmd;
 mod global;
 mod lint_cmd;
+mod man_cmd;
 mod matrix_cmd;
 mod output;
 mod path_cmd;
@@ -82,6 +85,10 @@ pub enum Command {
     Diff(diff_cmd::DiffArgs),
     /// Check a YAML policy test suite (or --bless the current behaviour into it).
     Test(test_cmd::TestArgs),
+    /// The shell completion script for bash, zsh, fish, powershell or elvish.
+    Completions(completions_cmd::CompletionsArgs),
+    /// The manual page in roff: clawpolicy(1), a subcommand's page, or all of them into a directory.
+    Man(man_cmd::ManArgs),
 }
 
 /// Which config files to load.
@@ -203,15 +210,17 @@ pub fn check_known_agent(
 
 /// The error for an agent id not among `known`, naming the closest one.
 pub fn unknown_agent(agent: &str, known: &[String], within: &str) -> miette::Report {
-    let names: Vec<&str> = known.iter().map(String::as_str).collect();
-    let hint = crate::config::validate::did_you_mean(agent, &names)
-        .map(|s| format!("did you mean `{s}`? "))
-        .unwrap_or_default();
     miette::miette!(
         code = "cli::unknown-agent",
-        help = format!("{hint}agents of {within}: {}", known.join(", ")),
+        help = format!("{}agents of {within}: {}", did_you_mean_hint(agent, known), known.join(", ")),
         "no agent `{agent}` in {within}"
     )
+}
+
+/// "did you mean `x`? " when one of `known` is close to `name`, else nothing: the start of a help.
+pub fn did_you_mean_hint(name: &str, known: &[String]) -> String {
+    let names: Vec<&str> = known.iter().map(String::as_str).collect();
+    crate::config::validate::did_you_mean(name, &names).map(|s| format!("did you mean `{s}`? ")).unwrap_or_default()
 }
 
 /// Runs the command line and returns the process exit code.
@@ -232,6 +241,8 @@ pub fn run() -> ExitCode {
         Command::WhoCan(args) => who_can_cmd::run(&global, args),
         Command::Diff(args) => diff_cmd::run(&global, args),
         Command::Test(args) => test_cmd::run(&global, args),
+        Command::Completions(args) => completions_cmd::run(args),
+        Command::Man(args) => man_cmd::run(args),
     });
     match result {
         Ok(code) => code,

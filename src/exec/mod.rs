@@ -1,34 +1,41 @@
-//! Exec approval simulator (issue 3): answers allow / ask / deny for a shell command, segment by
-//! segment, as OpenClaw 2026.9 or 2026.2 would.
+//! Exec approval simulator: answers allow / ask / deny for a shell command, segment by segment,
+//! as each OpenClaw release would. Nothing here prints; human output is the CLI's
+//! (`cli::exec_render`).
 //!
-//! Pipeline: [`settings`] (config + what-ifs → requested policy with sources) → [`approvals`]
-//! (host document floor) → analysis ([`explain`] + [`plan`] for 2026.9, [`legacy`] for 2026.2) →
-//! per-segment satisfaction ([`allowlist`], [`safe_bins`], builtins, skills) → [`decide`].
+//! The way in is [`request()`] (config, resolved session, command, what-ifs → [`ExecRequest`], or
+//! [`Unavailable`] for a session without the exec tool); [`evaluate`] then runs:
+//! [`settings`] (the config's `tools.exec` + what-ifs → requested policy with sources) →
+//! [`approvals`] (the host document's floor) → [`decide`] (host, elevated mode) → the release's
+//! [`pipeline`]: 2026.9's tree-sitter analysis and authorization plan ([`v2026_9`]) or 2026.2's
+//! hand-written splitter ([`v2026_2`]), both reading argv through [`argv`] (one option scanner,
+//! wrappers, shells) and satisfying segments through [`satisfy`] (allowlist, safe bins,
+//! builtins, skills), executables found by [`lookup`]; the vocabulary is [`posture`].
+//!
+//! Where a newcomer adds things: a release that behaves like an existing one is data
+//! (`data/<line>/exec.json`, `src/release/exec.rs`); a release whose analysis works differently
+//! is a new `v<line>/` folder implementing [`pipeline::Pipeline`]; a new wrapper or safe bin is a
+//! data entry; a new kind of wrapper is a file in [`argv::wrappers`]; a new way a segment is
+//! satisfied is a file in [`satisfy`].
 
-pub mod allowlist;
 pub mod approvals;
+pub mod argv;
 pub mod decide;
-pub mod explain;
-pub mod inline_eval;
-pub mod legacy;
-pub mod pin;
-pub mod pkg_manager;
-pub mod plan;
-pub mod policy;
-pub mod render;
-pub mod resolve;
-pub mod safe_bins;
+pub mod lookup;
+pub mod pipeline;
+pub mod posture;
+pub mod request;
+pub mod satisfy;
 pub mod segments;
 pub mod settings;
-pub mod wrappers;
-
-use std::path::PathBuf;
+pub mod v2026_2;
+pub mod v2026_9;
 
 use serde::Serialize;
 
 pub use approvals::ApprovalsInput;
 pub use decide::ApprovalFlags;
-pub use policy::{Ask, Security, Source, Sourced};
+pub use posture::{Ask, Security, Source, Sourced};
+pub use request::{Availability, CallSite, ExecRequest, Unavailable, request};
 pub use segments::{PlanFailure, SatisfiedBy, Segment, SkillBin};
 pub use settings::WhatIf;
 
@@ -39,31 +46,6 @@ use crate::OpenClawVersion;
 /// simulator's memory bounded).
 pub const MAX_COMMAND_BYTES: usize = 1 << 20;
 
-/// One simulated exec call.
-#[derive(Debug, Clone)]
-pub struct ExecRequest {
-    pub command: String,
-    /// The loaded OpenClaw config (`openclaw.json` content).
-    pub config: serde_json::Value,
-    /// The session's agent; `None` = the config's default agent.
-    pub agent_id: Option<String>,
-    pub what_if: WhatIf,
-    pub approvals: ApprovalsInput,
-    pub cwd: PathBuf,
-    /// `PATH` of the exec environment; `None` = this process's `PATH`.
-    pub path_var: Option<String>,
-    /// `HOME` for `~` expansion; `None` = this process's `HOME`.
-    pub home: Option<String>,
-    /// Node-style platform name (`linux`, `darwin`, `win32`).
-    pub platform: String,
-    /// Whether the session has a sandbox runtime (decides `host=auto`).
-    pub sandboxed: bool,
-    /// Skill CLIs the gateway reports (auto-allowed when the approvals document enables it).
-    pub skill_bins: Vec<SkillBin>,
-    /// The session's elevated level (`/elevated`), assumed available when not `Off`.
-    pub elevated: Elevated,
-}
-
 /// Elevated exec levels (spec §2.8): `on` behaves as `ask`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -72,26 +54,6 @@ pub enum Elevated {
     Off,
     Ask,
     Full,
-}
-
-impl ExecRequest {
-    /// A request with an empty config in `cwd`, everything else defaulted.
-    pub fn new(command: impl Into<String>, cwd: impl Into<PathBuf>) -> Self {
-        ExecRequest {
-            command: command.into(),
-            config: serde_json::json!({}),
-            agent_id: None,
-            what_if: WhatIf::default(),
-            approvals: ApprovalsInput::None,
-            cwd: cwd.into(),
-            path_var: None,
-            home: None,
-            platform: "linux".into(),
-            sandboxed: false,
-            skill_bins: Vec::new(),
-            elevated: Elevated::Off,
-        }
-    }
 }
 
 /// The simulated outcome.
@@ -170,13 +132,16 @@ pub enum ExecError {
     #[error("the command is {0} bytes long; at most {MAX_COMMAND_BYTES} are simulated")]
     #[diagnostic(code("exec::command-too-long"))]
     TooLarge(usize),
-    #[error("the command has more than {} pipes and brackets; such commands are not simulated", explain::MAX_OPERATORS)]
+    #[error(
+        "the command has more than {} pipes and brackets; such commands are not simulated",
+        v2026_9::analysis::MAX_OPERATORS
+    )]
     #[diagnostic(
         code("exec::command-too-long"),
         help("tree-sitter needs time quadratic in them to recover from a syntax error; OpenClaw spends it")
     )]
     TooManyOperators,
-    #[error("the command nests commands too deeply to simulate (its nested commands add up to more than {} MiB of text)", explain::MAX_COPIED_BYTES >> 20)]
+    #[error("the command nests commands too deeply to simulate (its nested commands add up to more than {} MiB of text)", v2026_9::analysis::MAX_COPIED_BYTES >> 20)]
     #[diagnostic(
         code("exec::command-too-deep"),
         help("OpenClaw answers such a command as unanalyzable (ask or deny); the simulator does not follow it")
@@ -207,20 +172,20 @@ fn check_command(command: &str) -> Result<(), ExecError> {
 /// Simulates one exec call as `version` would decide it.
 pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecOutcome, ExecError> {
     check_command(&request.command)?;
-    let agent_id = request.agent_id.clone().unwrap_or_else(|| settings::default_agent_id(&request.config, version));
-    let settings = settings::resolve(&request.config, &agent_id, &request.what_if, version);
-    let approvals = approvals::load(&request.approvals, version);
+    let settings = request.settings(version);
+    let site = &request.site;
+    let approvals = approvals::load(&site.approvals, version);
     let input = decide::DecisionInput {
         command: &request.command,
         settings: &settings,
         approvals: &approvals,
-        cwd: request.cwd.clone(),
-        path_var: request.path_var.clone().unwrap_or_else(|| std::env::var("PATH").unwrap_or_default()),
-        home: request.home.clone().or_else(|| std::env::var("HOME").ok()),
-        windows: request.platform.trim().to_lowercase().starts_with("win"),
+        cwd: site.cwd.clone(),
+        path_var: site.path_var.clone().unwrap_or_else(|| std::env::var("PATH").unwrap_or_default()),
+        home: site.home.clone().or_else(|| std::env::var("HOME").ok()),
+        windows: site.platform.trim().to_lowercase().starts_with("win"),
         sandboxed: request.sandboxed,
-        skill_bins: request.skill_bins.clone(),
-        elevated: request.elevated,
+        skill_bins: site.skill_bins.clone(),
+        elevated: site.elevated,
     };
     let outcome = decide::decide(&input, version);
     match outcome.plan_failure.as_ref().and_then(|failure| limit_error(&failure.reason)) {
@@ -232,8 +197,8 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
 /// The error a plan failure stands for when it is one of the simulator's own limits rather than
 /// OpenClaw's answer.
 pub(crate) fn limit_error(plan_failure: &str) -> Option<ExecError> {
-    match explain::ExplainError::simulator_limit(plan_failure)? {
-        explain::ExplainError::TooManyOperators => Some(ExecError::TooManyOperators),
+    match v2026_9::analysis::ExplainError::simulator_limit(plan_failure)? {
+        v2026_9::analysis::ExplainError::TooManyOperators => Some(ExecError::TooManyOperators),
         _ => Some(ExecError::TooDeep),
     }
 }

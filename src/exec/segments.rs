@@ -1,14 +1,16 @@
-//! Shared evaluation types: the context a command is evaluated in and the per-segment result.
+//! What both pipelines share: the context a command is evaluated in ([`EvalContext`]: the
+//! release's rules, allowlist, safe bins, environment), the per-segment result ([`Segment`],
+//! [`SatisfiedBy`]) and the evaluation of a whole command ([`Evaluation`]).
 
-use std::collections::BTreeSet;
 use std::ops::Range;
 
 use serde::Serialize;
 
-use super::allowlist::AllowlistEntry;
-use super::plan::Candidate;
-use super::resolve::ExecEnv;
-use super::safe_bins::SafeBinPolicy;
+use crate::exec::lookup::ExecEnv;
+use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::exec::satisfy::safe_bins::SafeBinPolicy;
+use crate::exec::v2026_9::plan::Candidate;
+use crate::release::exec::ExecRules;
 
 /// What satisfied a segment (OpenClaw's `segmentSatisfiedBy` values).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -50,9 +52,10 @@ pub struct SkillBin {
 /// Everything segment evaluation needs besides the command text.
 #[derive(Debug, Clone)]
 pub struct EvalContext {
+    /// The release's exec rules (wrappers, lookup, safe-bin validation, inline eval).
+    pub rules: &'static ExecRules,
     pub allowlist: Vec<AllowlistEntry>,
     pub safe_bins: SafeBinPolicy,
-    pub safe_builtins: BTreeSet<String>,
     pub env: ExecEnv,
     pub windows: bool,
     pub auto_allow_skills: bool,

@@ -1,11 +1,14 @@
 //! Requested exec settings from the loaded config plus what-if overrides, each with its source
-//! (spec §2.3–§2.5, deltas B1). Sources are config key paths so a caller can map them to
-//! file:line:col later.
+//! (spec §2.3–§2.5, deltas B1). The config is read through its view
+//! ([`crate::config::view::exec`]): the global `tools.exec` block, then the agent's, the later one
+//! winning key by key; defaults and which settings the release reads are the release's data
+//! (`settings` in `data/<line>/exec.json`).
 
-use serde_json::{Map, Value};
-
-use super::policy::{Ask, Security, Source, Sourced, mode_policy};
 use crate::OpenClawVersion;
+use crate::config::view::exec::{ExecBlock, ExecKey, exec_blocks};
+use crate::config::view::located::Located;
+use crate::exec::posture::{Ask, Security, Source, Sourced, mode_policy};
+use crate::release::exec::SafeBinProfile;
 
 /// Command-line what-if overrides, applied after config like a session `/exec` directive.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -31,7 +34,8 @@ pub struct RequestedSettings {
     /// Configured host: `auto`, `sandbox`, `gateway` or `node`.
     pub host: Sourced<String>,
     pub safe_bins: Option<Sourced<Vec<String>>>,
-    pub safe_bin_profiles: Map<String, Value>,
+    /// Custom profiles by bin, agent over global, in the order first written.
+    pub safe_bin_profiles: Vec<(String, SafeBinProfile)>,
     pub safe_bin_trusted_dirs: Vec<String>,
     pub strict_inline_eval: Sourced<bool>,
     pub path_prepend: Vec<String>,
@@ -40,81 +44,65 @@ pub struct RequestedSettings {
     pub config_issues: Vec<String>,
 }
 
-/// One config scope holding `tools.exec`, with the key-path prefix used for sources.
-struct Scope<'a> {
-    prefix: String,
-    exec: &'a Map<String, Value>,
+/// What decides an exec answer in [`RequestedSettings`]: every value, none of the sources (which
+/// differ per agent where the values do not).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SettingsKey {
+    mode: Option<String>,
+    security: Security,
+    ask: Ask,
+    explicit_deny: bool,
+    host: String,
+    safe_bins: Option<Vec<String>>,
+    safe_bin_profiles: Vec<(String, SafeBinProfile)>,
+    safe_bin_trusted_dirs: Vec<String>,
+    strict_inline_eval: bool,
+    path_prepend: Vec<String>,
+    extra_allow: Vec<String>,
+    config_valid: bool,
 }
 
-impl Scope<'_> {
-    fn key(&self, k: &str) -> Source {
-        Source::Config(format!("{}.{k}", self.prefix))
-    }
-
-    fn str(&self, k: &str) -> Option<&str> {
-        self.exec.get(k).and_then(Value::as_str).map(str::trim)
-    }
-}
-
-fn get_path<'a>(v: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    path.iter().try_fold(v, |cur, k| cur.get(k))
-}
-
-/// The agent a session runs as when none is named.
-pub fn default_agent_id(config: &Value, version: OpenClawVersion) -> String {
-    let fallback = || "main".to_string();
-    match version {
-        OpenClawVersion::V2026_9 => get_path(config, &["agents", "defaults", "systemAgent", "agentId"])
-            .and_then(Value::as_str)
-            .map(String::from)
-            .unwrap_or_else(fallback),
-        OpenClawVersion::V2026_2 => {
-            let list = get_path(config, &["agents", "list"]).and_then(Value::as_array);
-            let id = |e: &Value| e.get("id").and_then(Value::as_str).map(String::from);
-            list.and_then(|l| {
-                l.iter().find(|e| e.get("default") == Some(&Value::Bool(true))).or(l.first()).and_then(id)
-            })
-            .unwrap_or_else(fallback)
+impl RequestedSettings {
+    pub fn key(&self) -> SettingsKey {
+        SettingsKey {
+            mode: self.mode.as_ref().map(|m| m.value.clone()),
+            security: self.security.value,
+            ask: self.ask.value,
+            explicit_deny: self.explicit_deny,
+            host: self.host.value.clone(),
+            safe_bins: self.safe_bins.as_ref().map(|b| b.value.clone()),
+            safe_bin_profiles: self.safe_bin_profiles.clone(),
+            safe_bin_trusted_dirs: self.safe_bin_trusted_dirs.clone(),
+            strict_inline_eval: self.strict_inline_eval.value,
+            path_prepend: self.path_prepend.clone(),
+            extra_allow: self.extra_allow.clone(),
+            config_valid: self.config_issues.is_empty(),
         }
     }
 }
 
-fn scopes<'a>(config: &'a Value, agent_id: &str, version: OpenClawVersion) -> Vec<Scope<'a>> {
-    let mut out = Vec::new();
-    if let Some(exec) = get_path(config, &["tools", "exec"]).and_then(Value::as_object) {
-        out.push(Scope { prefix: "tools.exec".into(), exec });
-    }
-    let agent = match version {
-        OpenClawVersion::V2026_9 => get_path(config, &["agents", "entries", agent_id, "tools", "exec"])
-            .and_then(Value::as_object)
-            .map(|exec| Scope { prefix: format!("agents.entries.{agent_id}.tools.exec"), exec }),
-        OpenClawVersion::V2026_2 => get_path(config, &["agents", "list"]).and_then(Value::as_array).and_then(|list| {
-            list.iter().enumerate().find(|(_, e)| e.get("id").and_then(Value::as_str) == Some(agent_id)).and_then(
-                |(i, e)| {
-                    get_path(e, &["tools", "exec"])
-                        .and_then(Value::as_object)
-                        .map(|exec| Scope { prefix: format!("agents.list[{i}].tools.exec"), exec })
-                },
-            )
-        }),
-    };
-    out.extend(agent);
-    out
+fn config(at: &Located<'_>) -> Source {
+    Source::Config(at.path.clone())
 }
 
 /// Resolves the requested settings of `agent_id` from `config` and `what_if`.
-pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenClawVersion) -> RequestedSettings {
-    let scopes = scopes(config, agent_id, version);
-    let v9 = version == OpenClawVersion::V2026_9;
-    // Last scope that sets a field wins (agent over global).
-    let last = |k: &str| scopes.iter().rev().find_map(|s| s.exec.get(k).filter(|v| !v.is_null()).map(|v| (s, v)));
+pub fn resolve(
+    config_root: &serde_json::Value,
+    agent_id: &str,
+    what_if: &WhatIf,
+    version: OpenClawVersion,
+) -> RequestedSettings {
+    let blocks = exec_blocks(config_root, version, agent_id);
+    let rules = &version.exec().settings;
+    // The last block that sets a key wins (agent over global).
+    let last = |key: ExecKey| blocks.iter().rev().find_map(|block| block.set(key));
 
-    let host = match (&what_if.host, last("host")) {
+    let host = match (&what_if.host, last(ExecKey::Host)) {
         (Some(h), _) => Sourced::new(h.clone(), Source::WhatIf("--host".into())),
-        (None, Some((s, v))) if v.as_str().is_some() => {
-            Sourced::new(v.as_str().unwrap_or_default().trim().to_lowercase(), s.key("host"))
+        (None, Some(at)) if at.as_str().is_some() => {
+            Sourced::new(at.as_str().unwrap_or_default().trim().to_lowercase(), config(&at))
         }
-        _ => Sourced::default_value(if v9 { "auto" } else { "sandbox" }.to_string()),
+        _ => Sourced::default_value(rules.default_host.clone()),
     };
 
     // applyExecPolicyLayer: a mode replaces both fields; security/ask override one each and clear the mode.
@@ -122,32 +110,31 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
     let mut security: Option<Sourced<Security>> = None;
     let mut ask: Option<Sourced<Ask>> = None;
     let mut config_issues = Vec::new();
-    for scope in &scopes {
-        if v9
-            && scope.exec.contains_key("mode")
-            && (scope.exec.contains_key("security") || scope.exec.contains_key("ask"))
-        {
+    for block in &blocks {
+        let written = |key| block.get(key).is_some();
+        if rules.modes && written(ExecKey::Mode) && (written(ExecKey::Security) || written(ExecKey::Ask)) {
             config_issues.push(format!(
                 "{}.mode: mode cannot be combined with security or ask in the same exec object",
-                scope.prefix
+                block.0.path
             ));
         }
-        if let Some((m, pair)) = scope.str("mode").filter(|_| v9).and_then(|m| mode_policy(m).map(|p| (m, p))) {
-            mode = Some(Sourced::new(m.to_string(), scope.key("mode")));
-            security = Some(Sourced::new(pair.0, scope.key("mode")));
-            ask = Some(Sourced::new(pair.1, scope.key("mode")));
+        let preset = block.text(ExecKey::Mode).filter(|_| rules.modes);
+        if let Some((name, at, (s, a))) = preset.and_then(|(name, at)| mode_policy(name).map(|pair| (name, at, pair))) {
+            mode = Some(Sourced::new(name.to_string(), config(&at)));
+            security = Some(Sourced::new(s, config(&at)));
+            ask = Some(Sourced::new(a, config(&at)));
             continue;
         }
-        let s = scope.str("security").and_then(|v| v.parse().ok());
-        let a = scope.str("ask").and_then(|v| v.parse().ok());
+        let (s, a): (Option<(Security, _)>, Option<(Ask, _)>) =
+            (level(block, ExecKey::Security), level(block, ExecKey::Ask));
         if s.is_some() || a.is_some() {
             mode = None;
         }
-        if let Some(s) = s {
-            security = Some(Sourced::new(s, scope.key("security")));
+        if let Some((s, at)) = s {
+            security = Some(Sourced::new(s, config(&at)));
         }
-        if let Some(a) = a {
-            ask = Some(Sourced::new(a, scope.key("ask")));
+        if let Some((a, at)) = a {
+            ask = Some(Sourced::new(a, config(&at)));
         }
     }
     if let Some(s) = what_if.security {
@@ -161,46 +148,34 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
     let explicit_deny = security.as_ref().is_some_and(|s| s.value == Security::Deny);
     let sandbox_host = host.value == "sandbox";
     let security = security.unwrap_or_else(|| {
-        Sourced::default_value(match (sandbox_host, v9) {
-            (true, _) => Security::Deny,
-            (false, true) => Security::Full,
-            (false, false) => Security::Allowlist,
-        })
+        let default = if sandbox_host { Security::Deny } else { parse_default(&rules.default_security) };
+        Sourced::default_value(default)
     });
-    let ask = ask.unwrap_or_else(|| Sourced::default_value(if v9 { Ask::Off } else { Ask::OnMiss }));
+    let ask = ask.unwrap_or_else(|| Sourced::default_value(parse_default(&rules.default_ask)));
 
     let safe_bins = match &what_if.safe_bins {
         Some(b) => Some(Sourced::new(b.clone(), Source::WhatIf("--safe-bin".into()))),
-        None => last("safeBins").and_then(|(s, v)| {
-            v.as_array().map(|a| {
-                Sourced::new(a.iter().filter_map(Value::as_str).map(String::from).collect(), s.key("safeBins"))
-            })
-        }),
+        None => last(ExecKey::SafeBins)
+            .filter(|at| at.value.is_array())
+            .map(|at| Sourced::new(crate::config::view::located::strings(Some(&at)), config(&at))),
     };
-    let mut safe_bin_profiles = Map::new();
+    let mut safe_bin_profiles: Vec<(String, SafeBinProfile)> = Vec::new();
     let mut safe_bin_trusted_dirs = Vec::new();
     let mut path_prepend = Vec::new();
-    for scope in &scopes {
-        if let Some(p) = scope.exec.get("safeBinProfiles").and_then(Value::as_object) {
-            safe_bin_profiles.extend(p.clone());
+    for block in &blocks {
+        for (name, profile) in block.safe_bin_profiles() {
+            match safe_bin_profiles.iter_mut().find(|(known, _)| *known == name) {
+                Some(slot) => slot.1 = profile,
+                None => safe_bin_profiles.push((name, profile)),
+            }
         }
-        let strings = |k: &str| {
-            scope
-                .exec
-                .get(k)
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-                .map(String::from)
-        };
-        safe_bin_trusted_dirs.extend(strings("safeBinTrustedDirs"));
-        if scope.exec.contains_key("pathPrepend") {
-            path_prepend = strings("pathPrepend").collect();
+        safe_bin_trusted_dirs.extend(block.strings(ExecKey::SafeBinTrustedDirs));
+        if block.get(ExecKey::PathPrepend).is_some() {
+            path_prepend = block.strings(ExecKey::PathPrepend);
         }
     }
-    let strict_inline_eval = match last("strictInlineEval").filter(|_| v9) {
-        Some((s, v)) => Sourced::new(v.as_bool().unwrap_or(false), s.key("strictInlineEval")),
+    let strict_inline_eval = match last(ExecKey::StrictInlineEval).filter(|_| rules.strict_inline_eval) {
+        Some(at) => Sourced::new(at.as_bool().unwrap_or(false), config(&at)),
         None => Sourced::default_value(false),
     };
     RequestedSettings {
@@ -220,10 +195,25 @@ pub fn resolve(config: &Value, agent_id: &str, what_if: &WhatIf, version: OpenCl
     }
 }
 
+/// A level (`security`, `ask`) written in a block, when it names one.
+fn level<'a, T: std::str::FromStr>(block: &ExecBlock<'a>, key: ExecKey) -> Option<(T, Located<'a>)> {
+    block.text(key).and_then(|(text, at)| Some((text.parse().ok()?, at)))
+}
+
+/// A default named in the release's data.
+fn parse_default<T: std::str::FromStr>(name: &str) -> T {
+    name.parse().unwrap_or_else(|_| panic!("bundled exec settings default `{name}` is not a level"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::path::KeyPath;
     use serde_json::json;
+
+    fn at(path: &str) -> Source {
+        Source::Config(KeyPath::parse(path).unwrap())
+    }
 
     #[test]
     fn agent_mode_overrides_global_pair() {
@@ -231,12 +221,16 @@ mod tests {
         let s = resolve(&config, "work", &WhatIf::default(), OpenClawVersion::V2026_9);
         assert_eq!(s.security.value, Security::Full);
         assert_eq!(s.ask.value, Ask::Off);
-        assert_eq!(s.security.source, Source::Config("agents.entries.work.tools.exec.mode".into()));
+        assert_eq!(s.security.source, at("agents.entries.work.tools.exec.mode"));
         assert_eq!(s.host.value, "auto");
     }
 
     #[test]
     fn defaults_differ_per_release() {
+        for version in OpenClawVersion::ALL {
+            let rules = &version.exec().settings;
+            let _: (Security, Ask) = (parse_default(&rules.default_security), parse_default(&rules.default_ask));
+        }
         let s9 = resolve(&json!({}), "main", &WhatIf::default(), OpenClawVersion::V2026_9);
         assert_eq!((s9.security.value, s9.ask.value), (Security::Full, Ask::Off));
         let wi = WhatIf { host: Some("gateway".into()), ..WhatIf::default() };
@@ -248,7 +242,16 @@ mod tests {
     fn legacy_agent_list_scope() {
         let config = json!({"agents":{"list":[{"id":"a"},{"id":"b","tools":{"exec":{"security":"full"}}}]}});
         let s = resolve(&config, "b", &WhatIf::default(), OpenClawVersion::V2026_2);
-        assert_eq!(s.security.source, Source::Config("agents.list[1].tools.exec.security".into()));
-        assert_eq!(default_agent_id(&config, OpenClawVersion::V2026_2), "a");
+        assert_eq!(s.security.source, at("agents.list[1].tools.exec.security"));
+    }
+
+    #[test]
+    fn profiles_merge_agent_over_global_in_first_written_order() {
+        let config = json!({"tools":{"exec":{"safeBinProfiles":{"jq":{"maxPositional":1},"rg":{}}}},
+            "agents":{"entries":{"main":{"tools":{"exec":{"safeBinProfiles":{"jq":{"maxPositional":2},"fd":{}}}}}}}});
+        let s = resolve(&config, "main", &WhatIf::default(), OpenClawVersion::V2026_9);
+        let names: Vec<&str> = s.safe_bin_profiles.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["jq", "rg", "fd"]);
+        assert_eq!(s.safe_bin_profiles[0].1.max_positional, Some(2));
     }
 }

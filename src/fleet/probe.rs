@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::exec::{self, ApprovalsInput, Decision, ExecError, ExecRequest, Source};
+use crate::exec::settings::SettingsKey;
+use crate::exec::{self, ApprovalsInput, Availability, CallSite, Decision, ExecError, Source};
 use crate::policy::Resolution;
 
 /// What an exec call does in a session: OpenClaw's decision, or `unavailable` when the session
@@ -108,19 +109,30 @@ pub fn read_probe_file(path: &Path) -> miette::Result<Vec<String>> {
 /// Decides exec calls across many sessions, of one config or several (the two sides of a diff).
 /// A decision depends on the session only through the agent's effective exec settings, the
 /// agent's approvals (when a store is read) and whether the session is sandboxed, so answers are
-/// cached on those: agents that share settings share answers, across configs too.
+/// cached on those ([`DecisionKey`]): agents that share settings share answers, across configs too.
 pub struct ExecProber {
     version: OpenClawVersion,
-    approvals: ApprovalsInput,
-    cwd: PathBuf,
+    site: CallSite,
     /// Shared by the threads that resolve sessions in parallel.
-    cache: Mutex<HashMap<(String, bool, String), ExecVerdict>>,
+    cache: Mutex<HashMap<DecisionKey, ExecVerdict>>,
+}
+
+/// What decides an exec answer: the agent's effective settings (not where they are written), the
+/// agent itself when an approvals store is read (its policy and allowlist are per agent), whether
+/// the session is sandboxed, and the command.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct DecisionKey {
+    settings: SettingsKey,
+    approvals_agent: Option<String>,
+    sandboxed: bool,
+    command: String,
 }
 
 impl ExecProber {
     /// `approvals` is the approvals store to read (none: config only); commands run in `cwd`.
     pub fn new(version: OpenClawVersion, approvals: ApprovalsInput, cwd: PathBuf) -> Self {
-        ExecProber { version, approvals, cwd, cache: Mutex::new(HashMap::new()) }
+        let site = CallSite { approvals, ..CallSite::new(cwd) };
+        ExecProber { version, site, cache: Mutex::new(HashMap::new()) }
     }
 
     /// The verdict for `command` in a session resolved under `config`.
@@ -135,54 +147,35 @@ impl ExecProber {
         resolution: &Resolution,
         commands: &[impl AsRef<str>],
     ) -> Result<Vec<ExecVerdict>, ExecError> {
-        if !resolution.tools.iter().any(|t| t == "exec") {
-            return Ok(vec![ExecVerdict::Unavailable; commands.len()]);
+        let mut requests = Vec::with_capacity(commands.len());
+        for command in commands {
+            let what_if = exec::WhatIf::default();
+            match exec::request(config, resolution, command.as_ref(), what_if, &self.site, Availability::Required) {
+                Ok(request) => requests.push(request),
+                Err(_) => return Ok(vec![ExecVerdict::Unavailable; commands.len()]),
+            }
         }
-        let agent = &resolution.agent_id;
-        let settings = exec::settings::resolve(config, agent, &exec::WhatIf::default(), self.version);
-        let mut fingerprint = settings_fingerprint(&settings);
-        if self.approvals != ApprovalsInput::None {
-            // The store's policy and allowlist are per agent.
-            fingerprint.push_str(agent);
-        }
-        let sandboxed = resolution.sandbox.sandboxed;
-        commands
+        let Some(first) = requests.first() else { return Ok(Vec::new()) };
+        let settings = first.settings(self.version).key();
+        let approvals_agent = (self.site.approvals != ApprovalsInput::None).then(|| resolution.agent_id.clone());
+        requests
             .iter()
-            .map(|command| {
-                let key = (fingerprint.clone(), sandboxed, command.as_ref().to_string());
+            .map(|request| {
+                let key = DecisionKey {
+                    settings: settings.clone(),
+                    approvals_agent: approvals_agent.clone(),
+                    sandboxed: request.sandboxed,
+                    command: request.command.clone(),
+                };
                 if let Some(verdict) = self.cache.lock().expect("cache lock").get(&key) {
                     return Ok(*verdict);
                 }
-                let mut request = ExecRequest::new(command.as_ref(), self.cwd.clone());
-                request.config = config.clone();
-                request.agent_id = Some(agent.clone());
-                request.sandboxed = sandboxed;
-                request.approvals = self.approvals.clone();
-                let verdict = ExecVerdict::from(exec::evaluate(&request, self.version)?.decision);
+                let verdict = ExecVerdict::from(exec::evaluate(request, self.version)?.decision);
                 self.cache.lock().expect("cache lock").insert(key, verdict);
                 Ok(verdict)
             })
             .collect()
     }
-}
-
-/// The values a decision depends on (not where they were written, which differs per agent).
-fn settings_fingerprint(settings: &exec::settings::RequestedSettings) -> String {
-    format!(
-        "{:?}|{:?}|{:?}|{}|{}|{:?}|{:?}|{:?}|{}|{:?}|{:?}|{}|",
-        settings.mode.as_ref().map(|m| &m.value),
-        settings.security.value,
-        settings.ask.value,
-        settings.explicit_deny,
-        settings.host.value,
-        settings.safe_bins.as_ref().map(|b| &b.value),
-        settings.safe_bin_profiles,
-        settings.safe_bin_trusted_dirs,
-        settings.strict_inline_eval.value,
-        settings.path_prepend,
-        settings.extra_allow,
-        settings.config_issues.is_empty(),
-    )
 }
 
 /// One exec setting of an agent, with where it came from.
@@ -193,22 +186,24 @@ pub struct PostureSetting {
     pub value: Value,
     /// A config key path, an approvals-store field, or `default`.
     pub source: String,
+    /// The config key the setting was read from, if it came from the config.
+    #[serde(skip)]
+    config: Option<KeyPath>,
 }
 
 impl PostureSetting {
+    fn new(setting: &'static str, value: Value, source: &Source) -> Self {
+        let (described, config) = match source {
+            Source::Config(path) => (format!("config {path}"), Some(path.clone())),
+            Source::Default => ("default".into(), None),
+            other => (other.to_string(), None),
+        };
+        PostureSetting { setting, value, source: described, config }
+    }
+
     /// The config key the setting was read from, if it came from the config.
     pub fn config_path(&self) -> Option<KeyPath> {
-        self.source.strip_prefix("config ").map(|path| KeyPath(crate::config::path::parse_dotted(path)))
-    }
-}
-
-fn describe(source: &Source) -> String {
-    match source {
-        Source::Config(path) => format!("config {path}"),
-        Source::Approvals(field) => format!("approvals {field}"),
-        Source::WhatIf(flag) => format!("what-if {flag}"),
-        Source::Default => "default".into(),
-        Source::Combined(why) => why.clone(),
+        self.config.clone()
     }
 }
 
@@ -224,7 +219,7 @@ pub fn posture(
     let store = exec::approvals::load(approvals, version);
     let agent_approvals =
         exec::approvals::resolve_for_agent(&store.document, agent, settings.security.clone(), settings.ask.clone());
-    let setting = |setting, value: Value, source: &Source| PostureSetting { setting, value, source: describe(source) };
+    let setting = PostureSetting::new;
     let mut out = vec![
         setting("security", json!(settings.security.value.as_str()), &settings.security.source),
         setting("ask", json!(settings.ask.value.as_str()), &settings.ask.source),
@@ -246,7 +241,7 @@ pub fn posture(
     // Merged over the global and the agent's `tools.exec`, so no single key is the source.
     let merged = Source::Combined("merged from the tools.exec scopes".into());
     if !settings.safe_bin_profiles.is_empty() {
-        let names: Vec<&String> = settings.safe_bin_profiles.keys().collect();
+        let names: Vec<&String> = settings.safe_bin_profiles.iter().map(|(name, _)| name).collect();
         out.push(setting("safeBinProfiles", json!(names), &merged));
     }
     if !settings.safe_bin_trusted_dirs.is_empty() {
@@ -263,11 +258,8 @@ pub fn posture(
             None => e.pattern.clone(),
         })
         .collect();
-    out.push(PostureSetting {
-        setting: "allowlist",
-        value: json!(allowlist),
-        source: if allowlist.is_empty() { "default".into() } else { format!("approvals {}", store.locator) },
-    });
+    let source = if allowlist.is_empty() { Source::Default } else { Source::Approvals(store.locator) };
+    out.push(setting("allowlist", json!(allowlist), &source));
     out
 }
 

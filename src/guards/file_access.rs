@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::path::{Contained, Containment, Escape, PathError};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::agents::{self, DefaultAgent};
 use crate::policy::Resolution;
 use crate::policy::session::Session;
 
@@ -105,7 +106,7 @@ fn agent_workspace(version: OpenClawVersion, config: &Value, session: &Session<'
         let key = entry.path.key("workspace");
         return Sourced { value: dirs.user_path(text.trim()), source: format!("config {key}"), key: Some(key) };
     }
-    let is_default = session.agent_id == crate::exec::settings::default_agent_id(config, version);
+    let is_default = agents::default_agent(config, version) == DefaultAgent::Agent(session.agent_id.clone());
     let defaults_key = KeyPath::keys(&["agents", "defaults", "workspace"]);
     let fallback = defaults_key.lookup(config).and_then(Value::as_str).filter(|t| !t.trim().is_empty());
     let from_defaults = |path: PathBuf| Sourced {

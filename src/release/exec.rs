@@ -1,12 +1,20 @@
-//! The exec-approval constants of a release (`data/<release>/exec.json`): safe bins and their
-//! profiles, trusted directories, builtins, inline-eval flags, obfuscation patterns.
+//! What a release's exec approvals do (`data/<release>/exec.json`): which analysis pipeline it
+//! runs, its settings defaults and gateway rules, how it reads the approvals store and looks up
+//! executables, its wrappers and their option grammars, safe bins and their profiles, trusted
+//! directories, builtins, inline-eval flags and obfuscation patterns.
+//!
+//! Each field is a fact or, where the release's JavaScript does something else altogether, the
+//! variant it follows; `src/exec` dispatches on these and names no version. A release whose exec
+//! behaves like an existing one needs only its data file.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::OnceLock;
 
+use regex::Regex;
 use serde::Deserialize;
 
 /// A safe-bin argv profile: how many positionals and which flags `validateSafeBinArgv` accepts.
-#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "camelCase")]
 pub struct SafeBinProfile {
     #[serde(default)]
@@ -21,10 +29,18 @@ pub struct SafeBinProfile {
     pub denied_flags: BTreeSet<String>,
 }
 
-/// The constants of one release's exec-approval code.
+/// The exec-approval behaviour and constants of one release.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExecRules {
+    /// Which analysis and gateway composition the release runs.
+    pub pipeline: Pipeline,
+    pub settings: SettingsRules,
+    pub gateway: GatewayRules,
+    pub approvals: ApprovalsRules,
+    pub lookup: LookupRules,
+    pub safe_bin_args: SafeBinArgRules,
+    pub wrappers: WrapperRules,
     pub default_safe_bins: Vec<String>,
     /// Names the semantic gate always rejects as safe bins (2026.9: jq, sed, awk family).
     #[serde(default)]
@@ -45,6 +61,279 @@ pub struct ExecRules {
     pub obfuscation_patterns: Vec<ObfuscationPattern>,
     #[serde(default)]
     pub obfuscation_suppressions: Vec<ObfuscationSuppression>,
+    #[serde(skip)]
+    compiled_obfuscation: OnceLock<CompiledObfuscation>,
+}
+
+/// The obfuscation detector's patterns, compiled.
+#[derive(Debug)]
+pub struct CompiledObfuscation {
+    /// (id, description, pattern).
+    pub patterns: Vec<(String, String, Regex)>,
+    /// (ids suppressed, pattern).
+    pub suppressions: Vec<(Vec<String>, Regex)>,
+}
+
+impl ExecRules {
+    /// The obfuscation patterns and suppressions, compiled on first use.
+    pub fn obfuscation(&self) -> &CompiledObfuscation {
+        self.compiled_obfuscation.get_or_init(|| {
+            let compile = |regex: &str| Regex::new(regex).expect("bundled obfuscation regex");
+            CompiledObfuscation {
+                patterns: self
+                    .obfuscation_patterns
+                    .iter()
+                    .map(|p| (p.id.clone(), p.description.clone(), compile(&p.regex)))
+                    .collect(),
+                suppressions: self
+                    .obfuscation_suppressions
+                    .iter()
+                    .map(|s| (s.suppresses.clone(), compile(&s.regex)))
+                    .collect(),
+            }
+        })
+    }
+}
+
+/// The analysis and gateway composition of a release, each implemented under `src/exec`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Pipeline {
+    /// tree-sitter analysis, an authorization plan, pinned commands, strict inline eval
+    /// (2026.9: `exec/v2026_9`).
+    TreeSitterPlan,
+    /// The hand-written chain and pipeline splitter that stops at the first miss, the
+    /// single-quoted enforced command, the obfuscation detector (2026.2: `exec/v2026_2`).
+    ChainSplitter,
+}
+
+/// How `tools.exec` is read (`resolveExecPolicy` and friends).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SettingsRules {
+    /// `tools.exec.host` when unset.
+    pub default_host: String,
+    /// `tools.exec.security` when unset on a host other than `sandbox` (which defaults to `deny`).
+    pub default_security: String,
+    pub default_ask: String,
+    /// `tools.exec.mode` presets are read (and refused beside `security`/`ask` in one object).
+    pub modes: bool,
+    /// `tools.exec.strictInlineEval` is read.
+    pub strict_inline_eval: bool,
+}
+
+/// The gateway's decision around the analysis (`processGatewayAllowlist` and its callers).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GatewayRules {
+    /// The values `tools.exec.host` may take.
+    pub hosts: Vec<String>,
+    /// What host `sandbox` does in a session without a sandbox runtime.
+    pub sandbox_unavailable: SandboxUnavailable,
+    /// An explicitly configured `security: deny` denies even inside the sandbox.
+    pub sandbox_honours_deny: bool,
+    /// `askFallback` is capped by the effective security (`minSecurity`).
+    pub ask_fallback_capped_by_security: bool,
+    pub elevated_full: ElevatedFull,
+}
+
+/// Host `sandbox` without a sandbox runtime: configured, and by default.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SandboxUnavailable {
+    pub configured: NoSandbox,
+    pub by_default: NoSandbox,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum NoSandbox {
+    /// The call fails with this message.
+    Refuse(String),
+    /// The command runs on the gateway host without exec approvals.
+    RunOnGateway,
+}
+
+/// What `/elevated full` does to exec approvals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ElevatedFull {
+    /// Bypassed only when both the requested policy and the host document are full/off.
+    BypassesWhenFullOff,
+    /// Always bypassed: full/off, no allowlist step.
+    Bypasses,
+}
+
+/// The host approvals store.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApprovalsRules {
+    /// Where the release keeps it.
+    pub store: ApprovalsStore,
+    /// What an unreadable or invalid stored document does.
+    pub invalid_document: InvalidDocument,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ApprovalsStore {
+    pub format: StoreFormat,
+    pub under: StoreDir,
+    /// The path below that folder.
+    pub path: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StoreFormat {
+    /// A SQLite database, row `exec_approvals_config` / `current`.
+    Sqlite,
+    /// A JSON file.
+    Json,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum StoreDir {
+    /// The state directory (`OPENCLAW_STATE_DIR`, `~/.openclaw`, legacy folders).
+    StateDir,
+    /// The OpenClaw home (`~`).
+    Home,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum InvalidDocument {
+    /// Checked against a strict schema; anything unreadable fails closed (deny every host exec).
+    FailClosed,
+    /// Read loosely; an unreadable document reads as empty.
+    ReadAsEmpty,
+}
+
+/// How an executable is found (`resolveExecutablePath`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct LookupRules {
+    /// An empty `PATH` entry is the working directory (else it is skipped).
+    pub empty_path_entry_is_cwd: bool,
+    /// The real path of a found executable is computed (allowlists and safe bins trust it).
+    pub realpath: bool,
+}
+
+/// How safe-bin arguments are validated (`validateSafeBinArgv`) and trusted directories found.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SafeBinArgRules {
+    /// A `$` expansion in a value or positional is refused.
+    pub reject_expansions: bool,
+    pub short_clusters: ShortClusters,
+    /// The real path's folder of each safe bin found in a trusted folder is trusted too.
+    pub trust_realpath_parents: bool,
+}
+
+/// How a cluster of short options (`-nc`) is validated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ShortClusters {
+    /// Boolean flags are allowed; an unknown letter refuses the cluster.
+    BooleanFlags,
+    /// There are no boolean flags: unknown letters are passed over looking for a value flag, and
+    /// a cluster without one is refused.
+    NeedValueFlag,
+}
+
+/// Wrappers the release looks through or refuses (`resolveExecWrapperTrustPlan`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct WrapperRules {
+    /// How many wrappers deep it unwraps.
+    pub max_depth: usize,
+    /// Dispatch wrappers that always block (sudo, chroot, …).
+    pub blocked: BTreeSet<String>,
+    /// Dispatch wrappers unwrapped by their option grammar.
+    pub dispatch: BTreeMap<String, DispatchWrapper>,
+    pub env: EnvWrapper,
+    /// `command`, `builtin`, `exec`: unwrapped as shell argv carriers (none: not unwrapped).
+    pub shell_argv_carriers: Vec<String>,
+    /// `busybox`, `toybox`: unwrapped when their applet is a shell (none: not unwrapped).
+    pub multiplexers: Vec<String>,
+}
+
+/// A dispatch wrapper read by its option grammar.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DispatchWrapper {
+    pub options: OptionTable,
+    /// Operands between the options and the command (timeout's DURATION, flock's lock file).
+    #[serde(default)]
+    pub operands_before_command: usize,
+    /// The command may not look like an option (flock).
+    #[serde(default)]
+    pub command_not_an_option: bool,
+    /// Options that make the wrapper do more than run the command (`time -o FILE` writes a
+    /// file): the wrapper then blocks.
+    #[serde(default)]
+    pub semantic_options: Vec<String>,
+}
+
+/// `env`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct EnvWrapper {
+    pub reading: EnvReading,
+    pub options: OptionTable,
+    /// `-S`/`--split-string`: the value is split into the command (prelude reading only).
+    #[serde(default)]
+    pub split_string: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum EnvReading {
+    /// `parseEnvInvocationPrelude`: tokens as written, short options in clusters, `-S` payloads
+    /// re-split; any option or assignment makes it a modifier (2026.9).
+    Prelude,
+    /// The dispatch-wrapper scan with `--` and `-` as separators; assignments pass (2026.2).
+    WrapperScan,
+}
+
+/// How an [`OptionTable`] compares tokens with its names.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Case {
+    /// Lower-cased first; the table's names are lower-case.
+    #[default]
+    Insensitive,
+    /// As written.
+    Sensitive,
+    /// Long options lower-cased, short options as written (`flock -F` is not `-f`).
+    ShortSensitive,
+}
+
+/// An option grammar as a table: standalone options and options with a value, compared by name
+/// (the part before `=`), the value inline after `=` or in the next token. Read by the exec
+/// option scanner (`exec::argv::scan`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OptionTable {
+    #[serde(default)]
+    pub flags: Vec<String>,
+    #[serde(default)]
+    pub value_flags: Vec<String>,
+    #[serde(default)]
+    pub case: Case,
+    /// Short value options whose value may follow without a space (`nice -n5`).
+    #[serde(default)]
+    pub attached_values: bool,
+    /// `-<digits>` is an option (`nice -5`).
+    #[serde(default)]
+    pub numeric_flags: bool,
+    /// A cluster of standalone short options is an option (`flock -nx`).
+    #[serde(default)]
+    pub flag_clusters: bool,
+    /// A standalone option matches only as written, never with `=…` after it (`nohup --help`).
+    #[serde(default)]
+    pub exact_flags: bool,
 }
 
 /// A `-c`-style short flag that may follow a cluster of harmless option letters (`python3 -Ic`).

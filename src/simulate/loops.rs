@@ -102,7 +102,7 @@ pub fn stable_json(value: &Value) -> String {
 }
 
 fn digest(value: &Value) -> String {
-    crate::exec::allowlist::hex(&Sha256::digest(stable_json(value).as_bytes()))
+    crate::exec::satisfy::allowlist::hex(&Sha256::digest(stable_json(value).as_bytes()))
 }
 
 fn is_known_poll(tool: &str, params: &Value) -> bool {

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
-use crate::exec::{self, ApprovalsInput, Ask, Decision, ExecOutcome, ExecRequest, Security};
+use crate::exec::{self, ApprovalsInput, Ask, Availability, CallSite, Decision, ExecOutcome, ExecRequest, Security};
 use crate::policy::{self, Resolution, SessionContext};
 use crate::release::pack::{AllowAlwaysStore, HookBlockRule};
 use loops::{LoopHit, LoopSettings, LoopState};
@@ -173,7 +173,7 @@ fn allow_always_entries(version: OpenClawVersion, outcome: &ExecOutcome, cwd: &s
                 let path = segment.real_path.clone().or_else(|| segment.resolved_path.clone());
                 let argv = segment.effective_argv.as_ref().unwrap_or(&segment.argv);
                 path.map(|pattern| {
-                    json!({"pattern": pattern, "argPattern": exec::allowlist::cwd_bound_hash(argv, cwd), "source": "allow-always"})
+                    json!({"pattern": pattern, "argPattern": exec::satisfy::allowlist::cwd_bound_hash(argv, cwd), "source": "allow-always"})
                 })
                 .ok_or_else(|| "one-shot (no-reusable-pattern): an executable did not resolve".to_string())
             })
@@ -200,14 +200,22 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
-    fn exec_request(&self, command: &str) -> ExecRequest {
-        let mut request = ExecRequest::new(command, self.setup.cwd.clone());
-        request.config = self.setup.config.clone();
-        request.agent_id = Some(self.resolution.agent_id.clone());
-        request.sandboxed = self.resolution.sandbox.sandboxed;
-        request.path_var = self.setup.path_var.clone();
-        request.approvals = ApprovalsInput::Document(self.approvals.clone());
-        request
+    /// The exec call for `command`, the one way every command makes it; `Err` when the session
+    /// has no exec tool (the tool-policy stage stops such a call first).
+    fn exec_request(&self, command: &str) -> Result<ExecRequest<'_>, exec::Unavailable> {
+        let site = CallSite {
+            path_var: self.setup.path_var.clone(),
+            approvals: ApprovalsInput::Document(self.approvals.clone()),
+            ..CallSite::new(self.setup.cwd.clone())
+        };
+        exec::request(
+            &self.setup.config,
+            &self.resolution,
+            command,
+            exec::WhatIf::default(),
+            &site,
+            Availability::Required,
+        )
     }
 
     fn persist(&mut self, entries: &[Value]) {
@@ -232,10 +240,14 @@ impl Session<'_> {
                 ("error", "exec", "exec needs a `command` parameter".into());
             return now;
         };
-        let outcome = match exec::evaluate(&self.exec_request(command), self.setup.version) {
+        let evaluated = match self.exec_request(command) {
+            Ok(request) => exec::evaluate(&request, self.setup.version).map_err(|e| e.to_string()),
+            Err(_) => Err("the session has no exec tool".to_string()),
+        };
+        let outcome = match evaluated {
             Ok(outcome) => outcome,
-            Err(e) => {
-                (trace.outcome, trace.decided_by, trace.reason) = ("error", "exec", e.to_string());
+            Err(reason) => {
+                (trace.outcome, trace.decided_by, trace.reason) = ("error", "exec", reason);
                 return now;
             }
         };

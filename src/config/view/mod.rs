@@ -9,6 +9,7 @@
 pub mod agents;
 pub mod channels;
 pub mod env;
+pub mod exec;
 pub mod ids;
 pub mod inbound;
 pub mod keys;

@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::walk::{agents, main_session};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::exec::policy::{Security, mode_policy};
+use crate::exec::posture::{Security, mode_policy};
 use crate::lint::LintContext;
 use crate::lint::registry::Severity;
 use crate::policy::matcher::{CompiledPolicy, PluginGroups};

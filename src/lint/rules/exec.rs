@@ -12,9 +12,9 @@ use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
-use crate::exec::inline_eval::is_interpreter_allowlist_pattern;
-use crate::exec::policy::{Security, Source};
+use crate::exec::posture::{Security, Source};
 use crate::exec::settings::{self, WhatIf};
+use crate::exec::v2026_9::inline_eval::is_interpreter_allowlist_pattern;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 
@@ -569,7 +569,7 @@ fn interpreter_allowlist(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         }
         for (i, entry) in agent.get("allowlist").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let pattern = entry.as_str().or_else(|| entry.get("pattern").and_then(Value::as_str)).unwrap_or_default();
-            if !is_interpreter_allowlist_pattern(pattern) {
+            if !is_interpreter_allowlist_pattern(ctx.version.exec(), pattern) {
                 continue;
             }
             let at = store_field(approvals, &format!("agents.{id}.allowlist[{i}]"));
@@ -601,7 +601,7 @@ fn never_matching_entries(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             let at = store_field(approvals, &format!("agents.{id}.allowlist[{i}]"));
             let problem = if !pattern.contains(['/', '\\', '~']) {
                 format!("allowlist entry `{pattern}` ({at}) is a bare name: 2026.2 matches resolved paths only")
-            } else if let Err(invalid) = crate::exec::allowlist::compile_v2(pattern) {
+            } else if let Err(invalid) = crate::exec::satisfy::allowlist::compile_v2(pattern) {
                 format!("allowlist entry `{pattern}` ({at}) cannot be compiled by 2026.2: {}", invalid.message)
             } else {
                 continue;

@@ -10,7 +10,7 @@ use super::audit::{
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::exec::policy::Security;
+use crate::exec::posture::Security;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 

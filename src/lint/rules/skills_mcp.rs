@@ -14,7 +14,7 @@ use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::exec::approvals::resolve_for_agent;
-use crate::exec::policy::Security;
+use crate::exec::posture::Security;
 use crate::exec::settings::{self, WhatIf};
 use crate::lint::{Emitter, LintContext, Rule};
 

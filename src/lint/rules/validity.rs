@@ -8,6 +8,7 @@ use crate::config::validate::{IssueCategory, ValidationIssue};
 use crate::config::{PathSeg, ProblemKind, WarningKind};
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
+use crate::release::loader::MissingVariable;
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -195,13 +196,17 @@ fn issue_path(issue: &ValidationIssue) -> String {
 }
 
 fn missing_env_vars(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    for missing in ctx.loaded.missing_env_vars() {
-        let consequence = match ctx.version {
-            OpenClawVersion::V2026_2 => "OpenClaw 2026.2 refuses the config",
-            OpenClawVersion::V2026_9 => "OpenClaw 2026.9 keeps the literal text",
-        };
+    let (consequence, severity) = match ctx.version.loader().env.missing_variable {
+        MissingVariable::Refuse => ("the release refuses the config", Severity::Error),
+        MissingVariable::KeepLiteralAndWarn => ("the release keeps the literal text", Severity::Warning),
+    };
+    for missing in ctx.loaded.unset_env_vars() {
         out.report(&KeyPath(missing.path.clone()), format!("${{{}}} is not set: {consequence}", missing.name))
-            .help(format!("set {} in the gateway's environment, `.env`, or the config `env` block", missing.name));
+            .severity(severity)
+            .help(format!(
+                "set {} where the gateway runs, in the config `env` block, or here with --env/--env-file",
+                missing.name
+            ));
     }
 }
 

@@ -1,37 +1,60 @@
-//! The exec policy vocabulary: security and ask levels, and where an effective value came from.
+//! The exec policy vocabulary shared by every part of exec: security and ask levels, `mode`
+//! presets, and where an effective value came from ([`Source`], [`Sourced`]).
 
 use std::fmt;
 use std::str::FromStr;
 
 use serde::Serialize;
 
-/// `tools.exec.security` and friends, ordered from strictest to loosest.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Security {
-    Deny,
-    Allowlist,
-    Full,
+use crate::config::path::KeyPath;
+
+/// An ordered exec level, named as OpenClaw writes it: its `as_str`, `FromStr` and `Display`.
+macro_rules! level {
+    ($(#[$doc:meta])* $level:ident { $($variant:ident = $name:literal),+ $(,)? }) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        #[serde(rename_all = "kebab-case")]
+        pub enum $level {
+            $($variant),+
+        }
+
+        impl $level {
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($level::$variant => $name),+
+                }
+            }
+        }
+
+        impl FromStr for $level {
+            type Err = ();
+            fn from_str(s: &str) -> Result<Self, ()> {
+                match s {
+                    $($name => Ok($level::$variant),)+
+                    _ => Err(()),
+                }
+            }
+        }
+
+        impl fmt::Display for $level {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.pad(self.as_str())
+            }
+        }
+    };
 }
 
-/// `tools.exec.ask`, ordered from least to most prompting.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Ask {
-    Off,
-    OnMiss,
-    Always,
-}
+level!(
+    /// `tools.exec.security` and friends, ordered from strictest to loosest.
+    Security { Deny = "deny", Allowlist = "allowlist", Full = "full" }
+);
+
+level!(
+    /// `tools.exec.ask`, ordered from least to most prompting.
+    Ask { Off = "off", OnMiss = "on-miss", Always = "always" }
+);
 
 impl Security {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Security::Deny => "deny",
-            Security::Allowlist => "allowlist",
-            Security::Full => "full",
-        }
-    }
-
     /// OpenClaw's `minSecurity`: the stricter of the two.
     pub fn min(self, other: Security) -> Security {
         std::cmp::min(self, other)
@@ -39,53 +62,9 @@ impl Security {
 }
 
 impl Ask {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Ask::Off => "off",
-            Ask::OnMiss => "on-miss",
-            Ask::Always => "always",
-        }
-    }
-
     /// OpenClaw's `maxAsk`: the more prompting of the two.
     pub fn max(self, other: Ask) -> Ask {
         std::cmp::max(self, other)
-    }
-}
-
-impl FromStr for Security {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "deny" => Ok(Security::Deny),
-            "allowlist" => Ok(Security::Allowlist),
-            "full" => Ok(Security::Full),
-            _ => Err(()),
-        }
-    }
-}
-
-impl FromStr for Ask {
-    type Err = ();
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "off" => Ok(Ask::Off),
-            "on-miss" => Ok(Ask::OnMiss),
-            "always" => Ok(Ask::Always),
-            _ => Err(()),
-        }
-    }
-}
-
-impl fmt::Display for Security {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.as_str())
-    }
-}
-
-impl fmt::Display for Ask {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.pad(self.as_str())
     }
 }
 
@@ -105,7 +84,7 @@ pub fn mode_policy(mode: &str) -> Option<(Security, Ask)> {
 #[serde(tag = "kind", content = "at", rename_all = "camelCase")]
 pub enum Source {
     /// A config key path such as `agents.entries.work.tools.exec.security`.
-    Config(String),
+    Config(KeyPath),
     /// A field of the approvals document, such as `agents.*.ask` or `defaults.security`.
     Approvals(String),
     /// A command-line what-if override.

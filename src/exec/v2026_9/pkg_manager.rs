@@ -1,11 +1,17 @@
 //! Package-manager exec unwrapping for allowlist targets (2026.9, spec §3.8):
-//! `npx tool`, `npm exec tool`, `pnpm dlx tool`, `yarn exec tool` are matched as `tool`.
+//! `npx tool`, `npm exec tool`, `pnpm dlx tool`, `yarn exec tool` are matched as `tool`. Each
+//! manager's options are a `ManagerOptions` table read by the one option scanner; a manager
+//! OpenClaw learns to see through gets a table and a branch in `classify`.
 
-use super::wrappers::{normalize_executable, option_name, shell_wrapper, trust_plan};
-use crate::OpenClawVersion;
+use crate::exec::argv::scan::{Empty, Grammar, Item, Opt, Walk, scan};
+use crate::exec::argv::shells::shell_wrapper;
+use crate::exec::argv::wrappers::trust_plan;
+use crate::exec::argv::{normalize_executable, option_name};
+use crate::release::exec::WrapperRules;
 
-/// An option grammar: which options take values, which are flags, which change the package context.
-struct Grammar {
+/// A package manager's options: which take a value and which are flags, those that change the
+/// package context (a different directory, package or workspace) listed apart.
+struct ManagerOptions {
     with_value: &'static [&'static str],
     case_sensitive_with_value: &'static [&'static str],
     flags: &'static [&'static str],
@@ -13,25 +19,11 @@ struct Grammar {
     context_flags: &'static [&'static str],
 }
 
-const NPM_DIRECT: Grammar = Grammar {
-    with_value: &[
-        "--cache",
-        "--loglevel",
-        "--package",
-        "--prefix",
-        "--script-shell",
-        "--userconfig",
-        "--workspace",
-        "-p",
-        "-w",
-    ],
+/// `npx` and `npm exec`'s own options.
+const NPM_DIRECT: ManagerOptions = ManagerOptions {
+    with_value: &["--loglevel"],
     case_sensitive_with_value: &[],
-    flags: &["--no", "--quiet", "--ws", "--workspaces", "--yes", "-q", "-y"],
-    context_with_value: &[],
-    context_flags: &[],
-};
-const NPM: Grammar = Grammar {
-    case_sensitive_with_value: &["-C"],
+    flags: &["--no", "--quiet", "--yes", "-q", "-y"],
     context_with_value: &[
         "--cache",
         "--package",
@@ -43,53 +35,33 @@ const NPM: Grammar = Grammar {
         "-w",
     ],
     context_flags: &["--ws", "--workspaces"],
-    ..NPM_DIRECT
 };
-const PNPM: Grammar = Grammar {
-    with_value: &[
-        "--config",
-        "--dir",
-        "--filter",
-        "--reporter",
-        "--stream",
-        "--test-pattern",
-        "--workspace-concurrency",
-        "--allow-build",
-        "--package",
-        "-p",
-    ],
+const NPM: ManagerOptions = ManagerOptions { case_sensitive_with_value: &["-C"], ..NPM_DIRECT };
+const PNPM: ManagerOptions = ManagerOptions {
+    with_value: &["--reporter", "--stream", "--test-pattern", "--workspace-concurrency"],
     case_sensitive_with_value: &["-C"],
-    flags: &[
-        "--aggregate-output",
-        "--color",
-        "--parallel",
-        "--recursive",
-        "--silent",
-        "--workspace-root",
-        "-r",
-        "-s",
-        "-w",
-    ],
+    flags: &["--aggregate-output", "--color", "--parallel", "--silent", "-s"],
     context_with_value: &["--allow-build", "--config", "--dir", "--filter", "--package", "-p"],
     context_flags: &["--recursive", "--workspace-root", "-r", "-w"],
 };
-const PNPM_DLX: Grammar =
-    Grammar { case_sensitive_with_value: &[], context_with_value: &[], context_flags: &[], ..PNPM };
-const YARN_TOP: Grammar = Grammar {
+/// `pnpm dlx`'s options: pnpm's without `-C`.
+const PNPM_DLX: ManagerOptions = ManagerOptions { case_sensitive_with_value: &[], ..PNPM };
+/// yarn's options before its subcommand, when looking for `exec`/`dlx`.
+const YARN_TOP: ManagerOptions = ManagerOptions {
     with_value: &["--cwd"],
     case_sensitive_with_value: &[],
     flags: &["--immutable", "--silent", "-s"],
     context_with_value: &[],
     context_flags: &[],
 };
-const YARN: Grammar = Grammar {
-    with_value: &["--cwd", "--package", "-p"],
+const YARN: ManagerOptions = ManagerOptions {
+    with_value: &["--package", "-p"],
     flags: &["--immutable", "--silent", "-s", "--quiet", "-q"],
     context_with_value: &["--cwd"],
     ..YARN_TOP
 };
-const YARN_DLX: Grammar = Grammar {
-    with_value: &["--package", "-p"],
+const YARN_DLX: ManagerOptions = ManagerOptions {
+    with_value: &[],
     case_sensitive_with_value: &[],
     flags: &["--quiet", "-q"],
     context_with_value: &["--package", "-p"],
@@ -143,6 +115,46 @@ const YARN_BUILTINS: &[&str] = &[
     "workspace",
 ];
 
+impl ManagerOptions {
+    fn takes_value(&self, name: &str, lower: &str) -> bool {
+        self.case_sensitive_with_value.contains(&name)
+            || self.with_value.contains(&lower)
+            || self.context_with_value.contains(&lower)
+    }
+
+    fn is_flag(&self, lower: &str) -> bool {
+        self.flags.contains(&lower) || self.context_flags.contains(&lower)
+    }
+
+    fn changes_context(&self, name: &str, lower: &str) -> bool {
+        self.context_with_value.contains(&lower)
+            || self.context_flags.contains(&lower)
+            || (name == "-C" && self.case_sensitive_with_value.contains(&"-C"))
+    }
+}
+
+impl Grammar for ManagerOptions {
+    fn is_option(&self, token: &str) -> bool {
+        token.starts_with('-')
+    }
+
+    fn option<'t>(&self, token: &'t str) -> Opt<'t> {
+        let name = option_name(token);
+        let lower = name.to_lowercase();
+        if self.takes_value(name, &lower) {
+            token.split_once('=').map_or(Opt::Takes(1), |(_, value)| Opt::Attached(value))
+        } else if self.is_flag(&lower) {
+            Opt::Flag
+        } else {
+            Opt::Unknown
+        }
+    }
+}
+
+/// Trimmed tokens, empty ones passed over; `--` is read by each caller.
+const MANAGER_WALK: Walk = Walk { trim: true, empty: Empty::Skip, end_of_options: &[] };
+
+/// What `--` does where a command is looked for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Terminator {
     Skip,
@@ -150,85 +162,48 @@ enum Terminator {
     Reject,
 }
 
-fn first_non_option(argv: &[String], start: usize, g: &Grammar, terminator: Terminator) -> Option<usize> {
-    let mut idx = start;
-    while idx < argv.len() {
-        let token = argv[idx].trim();
-        if token.is_empty() {
-            idx += 1;
-            continue;
-        }
-        if token == "--" {
-            match terminator {
+fn first_non_option(argv: &[String], start: usize, g: &ManagerOptions, terminator: Terminator) -> Option<usize> {
+    for item in scan(argv, start, MANAGER_WALK, g) {
+        match item {
+            Item::Option { index, token: "--", .. } => match terminator {
                 Terminator::Reject => return None,
-                Terminator::Stop => return (idx + 1 < argv.len()).then_some(idx + 1),
-                Terminator::Skip => {
-                    idx += 1;
-                    continue;
-                }
-            }
-        }
-        if !token.starts_with('-') {
-            return Some(idx);
-        }
-        let name = option_name(token);
-        let lower = name.to_lowercase();
-        if g.case_sensitive_with_value.contains(&name) || g.with_value.contains(&lower.as_str()) {
-            idx += if token.contains('=') { 1 } else { 2 };
-        } else if g.flags.contains(&lower.as_str()) {
-            idx += 1;
-        } else {
-            return None;
+                Terminator::Stop => return (index + 1 < argv.len()).then_some(index + 1),
+                Terminator::Skip => {}
+            },
+            Item::Operand { index, .. } => return Some(index),
+            Item::Option { opt: Opt::Unknown, .. } => return None,
+            _ => {}
         }
     }
     None
 }
 
+/// How far [`has_context_option`] looks.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ContextScope {
+    /// The leading options: up to the first operand or unknown option.
     Leading,
+    /// Everything before `--`.
     BeforeTerminator,
 }
 
-fn has_context_option(argv: &[String], start: usize, g: &Grammar, scope: ContextScope) -> bool {
-    let mut idx = start;
-    while idx < argv.len() {
-        let token = argv[idx].trim();
-        if token.is_empty() {
-            idx += 1;
-            continue;
-        }
-        if token == "--" {
-            if scope == ContextScope::BeforeTerminator {
-                return false;
+fn has_context_option(argv: &[String], start: usize, g: &ManagerOptions, scope: ContextScope) -> bool {
+    let leading = scope == ContextScope::Leading;
+    for item in scan(argv, start, MANAGER_WALK, g) {
+        match item {
+            Item::Option { token: "--", .. } if leading => {}
+            Item::Option { token: "--", .. } => return false,
+            Item::Option { token, opt, .. } => {
+                let name = option_name(token);
+                if g.changes_context(name, &name.to_lowercase()) {
+                    return true;
+                }
+                if opt == Opt::Unknown && leading {
+                    return false;
+                }
             }
-            idx += 1;
-            continue;
-        }
-        if !token.starts_with('-') {
-            if scope == ContextScope::Leading {
-                return false;
-            }
-            idx += 1;
-            continue;
-        }
-        let name = option_name(token);
-        let lower = name.to_lowercase();
-        if g.context_with_value.contains(&lower.as_str())
-            || g.context_flags.contains(&lower.as_str())
-            || (name == "-C" && g.case_sensitive_with_value.contains(&"-C"))
-        {
-            return true;
-        }
-        if g.case_sensitive_with_value.contains(&name) || g.with_value.contains(&lower.as_str()) {
-            idx += if token.contains('=') { 1 } else { 2 };
-        } else if g.flags.contains(&lower.as_str()) {
-            idx += 1;
-        } else {
-            if scope == ContextScope::Leading {
-                return false;
-            }
-            idx += 1;
+            Item::Operand { .. } if leading => return false,
+            _ => {}
         }
     }
     false
@@ -256,7 +231,7 @@ fn tail_after(argv: &[String], idx: usize) -> Vec<String> {
     if tail.first().map(String::as_str) == Some("--") { tail[1..].to_vec() } else { tail.to_vec() }
 }
 
-fn first_subcommand(argv: &[String], g: &Grammar) -> Option<String> {
+fn first_subcommand(argv: &[String], g: &ManagerOptions) -> Option<String> {
     first_non_option(argv, 1, g, Terminator::Skip).map(|i| argv[i].to_lowercase())
 }
 
@@ -375,12 +350,11 @@ pub enum PackageTarget {
 }
 
 /// `resolvePackageManagerAllowlistTargetArgv` (up to 6 levels, dispatch wrappers in between).
-pub fn allowlist_target(argv: &[String]) -> PackageTarget {
-    let v9 = OpenClawVersion::V2026_9;
+pub fn allowlist_target(argv: &[String], rules: &WrapperRules) -> PackageTarget {
     let mut current = argv.to_vec();
     let mut saw_exec = false;
     for _ in 0..6 {
-        let plan = trust_plan(&current, v9);
+        let plan = trust_plan(&current, rules);
         if plan.policy_blocked {
             return PackageTarget::Blocked;
         }
@@ -398,8 +372,8 @@ pub fn allowlist_target(argv: &[String]) -> PackageTarget {
                 return PackageTarget::Unchanged;
             }
             Invocation::NotExec | Invocation::NotPackageManager => {
-                let plan = trust_plan(&current, v9);
-                let inline_shell = shell_wrapper(&plan.argv).is_some_and(|w| w.bindable.is_some());
+                let plan = trust_plan(&current, rules);
+                let inline_shell = shell_wrapper(&plan.argv, rules).is_some_and(|w| w.bindable.is_some());
                 return if plan.policy_blocked || inline_shell {
                     PackageTarget::Blocked
                 } else {
@@ -417,6 +391,10 @@ mod tests {
 
     fn argv(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
+    }
+
+    fn allowlist_target(argv: &[String]) -> PackageTarget {
+        super::allowlist_target(argv, &crate::OpenClawVersion::V2026_9.exec().wrappers)
     }
 
     #[test]

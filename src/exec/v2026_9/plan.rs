@@ -4,20 +4,21 @@
 use std::ops::Range;
 use std::path::Path;
 
-use super::allowlist::{MatchTarget, match_v9};
-use super::explain::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
-use super::pkg_manager::{PackageTarget, allowlist_target};
-use super::resolve::{
+use crate::exec::argv::normalize_executable;
+use crate::exec::argv::shells::{
+    has_startup_before_inline, is_opaque_script_shell, is_parseable_shell, is_shell_wrapper_executable, script_operand,
+    shell_wrapper,
+};
+use crate::exec::argv::wrappers::trust_plan;
+use crate::exec::lookup::{
     Executable, candidate_path, has_path_separator, lexical_resolve, resolve_executable, trust_path_or_candidate,
 };
-use super::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
-use super::wrappers::{
-    has_startup_before_inline, is_parseable_shell, is_shell_wrapper_executable, normalize_executable, shell_wrapper,
-    trust_plan,
-};
-use crate::OpenClawVersion;
-
-const V9: OpenClawVersion = OpenClawVersion::V2026_9;
+use crate::exec::satisfy::allowlist::{MatchTarget, match_v9};
+use crate::exec::satisfy::builtins::safe_builtin;
+use crate::exec::satisfy::skills::skill_allowed;
+use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
+use crate::exec::v2026_9::analysis::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
+use crate::exec::v2026_9::pkg_manager::{PackageTarget, allowlist_target};
 
 /// `resolveCommandResolutionFromArgv`: wrappers stripped, execution and policy executables resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,17 +33,17 @@ pub struct Resolution {
 }
 
 pub fn resolve_argv(argv: &[String], ctx: &EvalContext) -> Option<Resolution> {
-    let plan = trust_plan(argv, V9);
+    let plan = trust_plan(argv, &ctx.rules.wrappers);
     let raw = plan.argv.first()?.trim().to_string();
     if raw.is_empty() {
         return None;
     }
-    let execution = resolve_executable(&raw, &ctx.env, V9);
+    let execution = resolve_executable(&raw, &ctx.env, ctx.rules.lookup);
     let policy_raw = plan.policy_argv.first().map(|t| t.trim().to_string()).unwrap_or_default();
     let policy = if policy_raw.is_empty() || policy_raw == raw {
         execution.clone()
     } else {
-        resolve_executable(&policy_raw, &ctx.env, V9)
+        resolve_executable(&policy_raw, &ctx.env, ctx.rules.lookup)
     };
     Some(Resolution {
         execution,
@@ -125,7 +126,8 @@ fn blocking_reason(e: &Explanation) -> Option<(String, Option<Range<usize>>)> {
 
 fn create_candidate(e: &Explanation, step: &Step, via_shell_wrapper: bool, ctx: &EvalContext) -> Candidate {
     let resolution = resolve_argv(&step.argv, ctx);
-    let direct_shell_wrapper = !via_shell_wrapper && shell_wrapper(&step.argv).is_some_and(|w| w.bindable.is_some());
+    let direct_shell_wrapper =
+        !via_shell_wrapper && shell_wrapper(&step.argv, &ctx.rules.wrappers).is_some_and(|w| w.bindable.is_some());
     let mut reasons = step_prompt_reasons(e, step);
     let prelude = has_command_prelude(step);
     if prelude {
@@ -182,7 +184,7 @@ pub type PlanError = (PlanFailure, Option<Explanation>);
 
 /// Plans `command`: the candidates to authorize, or why the command cannot be analyzed.
 pub fn plan(command: &str, ctx: &EvalContext) -> Result<(Explanation, Vec<Candidate>), Box<PlanError>> {
-    let e = explain(command)
+    let e = explain(command, &ctx.rules.wrappers)
         .map_err(|err: ExplainError| Box::new((PlanFailure { reason: err.message().to_string(), span: None }, None)))?;
     let blocking = blocking_reason(&e);
     let first_unanalyzable = e.risks.iter().find(|r| r.kind.is_unanalyzable());
@@ -219,10 +221,7 @@ fn is_shell_wrapper_segment(argv: &[String], execution: &Executable) -> bool {
 }
 
 fn is_opaque_shell(argv: &[String], execution: &Executable) -> bool {
-    [execution.name.as_str(), execution.raw.as_str(), argv[0].as_str()].iter().any(|t| {
-        let n = normalize_executable(t);
-        ["csh", "elvish", "nu", "osh", "tcsh", "xonsh"].contains(&n.as_str())
-    })
+    [execution.name.as_str(), execution.raw.as_str(), argv[0].as_str()].iter().any(|t| is_opaque_script_shell(t))
 }
 
 /// `resolveShellWrapperScriptCandidatePath`: `bash ./run.sh args` → the script's path.
@@ -230,63 +229,11 @@ fn shell_script_path(argv: &[String], execution: &Executable, ctx: &EvalContext)
     if !is_shell_wrapper_segment(argv, execution) || is_opaque_shell(argv, execution) || argv.len() < 2 {
         return None;
     }
-    let name = normalize_executable(&argv[0]);
-    let powershell = name == "powershell" || name == "pwsh";
-    let plus_options = ["ash", "bash", "dash", "ksh", "mksh", "osh", "sh", "yash", "zsh"].contains(&name.as_str());
-    let mut idx = 1;
-    while idx < argv.len() {
-        let token = argv[idx].trim();
-        if token.is_empty() {
-            idx += 1;
-            continue;
-        }
-        if token == "--" {
-            idx += 1;
-            break;
-        }
-        let cluster = token.starts_with('-') && !token.starts_with("--") && token.len() > 1;
-        if !powershell
-            && (["-lc", "-c", "--command", "--commands", "--cmdline"].contains(&token)
-                || (cluster && token[1..].contains('c')))
-        {
-            return None;
-        }
-        if token == "-s" || (!powershell && cluster && token[1..].contains('s')) {
-            return None;
-        }
-        if ["--rcfile", "--init-file", "--startup-file"]
-            .iter()
-            .any(|o| token == *o || token.starts_with(&format!("{o}=")))
-        {
-            return None;
-        }
-        if ["-c", "--command", "-o", "-O", "+O", "+o"].contains(&token) {
-            idx += 2;
-            continue;
-        }
-        if !powershell && (token.starts_with('-') || (plus_options && token.starts_with('+'))) {
-            let o_count = if !token[1..].contains('-') {
-                token[1..].chars().filter(|c| *c == 'o' || *c == 'O').count()
-            } else {
-                0
-            };
-            idx += if o_count > 0 { 1 + o_count } else { 1 };
-            continue;
-        }
-        if token.starts_with('-') || token.starts_with('+') {
-            idx += 1;
-            continue;
-        }
-        break;
-    }
-    let script = argv.get(idx)?.trim();
-    if script.is_empty() {
-        return None;
-    }
+    let script = script_operand(argv)?;
     if script.starts_with('/') {
         return Some(script.to_string());
     }
-    let expanded = super::resolve::expand_home(script, ctx.env.home.as_deref());
+    let expanded = crate::exec::lookup::expand_home(script, ctx.env.home.as_deref());
     Some(lexical_resolve(&ctx.env.cwd, &expanded).to_string_lossy().into_owned())
 }
 
@@ -305,7 +252,7 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
         return (c.step.argv.clone(), None);
     };
     let effective = if res.effective_argv.is_empty() { c.step.argv.clone() } else { res.effective_argv.clone() };
-    let (match_argv, match_res) = match allowlist_target(&effective) {
+    let (match_argv, match_res) = match allowlist_target(&effective, &ctx.rules.wrappers) {
         PackageTarget::Blocked => return (effective, None),
         PackageTarget::Unchanged => (effective.clone(), res.clone()),
         PackageTarget::Inner(inner) => match resolve_argv(&inner, ctx) {
@@ -317,7 +264,7 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
     let candidate = policy.resolved_path.clone().or_else(|| candidate_path(&policy.raw, &ctx.env));
     let trust = trust_path_or_candidate(policy, &ctx.env);
     let cwd = ctx.env.cwd.to_string_lossy();
-    let inline_command = shell_wrapper(&match_argv).and_then(|w| w.bindable);
+    let inline_command = shell_wrapper(&match_argv, &ctx.rules.wrappers).and_then(|w| w.bindable);
     let target = MatchTarget {
         exe: policy,
         resolved_path: candidate.as_deref(),
@@ -326,7 +273,8 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
         cwd: &cwd,
         home: ctx.env.home.as_deref(),
     };
-    let index_of = |e: &super::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
+    let index_of =
+        |e: &crate::exec::satisfy::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
     let mut executable_match = match_v9(&ctx.allowlist, &target);
     let target_is_execution = match_res.policy == match_res.execution;
     let shell_invocation = is_shell_wrapper_segment(&match_argv, &match_res.execution);
@@ -369,33 +317,6 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
     (effective, match_v9(&ctx.allowlist, &script_target).and_then(index_of))
 }
 
-fn safe_builtin(argv: &[String], raw: &str, ctx: &EvalContext) -> bool {
-    let head = argv[0].trim().to_lowercase();
-    if head == "[" {
-        return argv.last().map(String::as_str) == Some("]") || raw.trim().ends_with(']');
-    }
-    ctx.safe_builtins.contains(&head)
-}
-
-fn skill_allowed(res: &Resolution, ctx: &EvalContext) -> bool {
-    let exe = &res.execution;
-    if !ctx.auto_allow_skills
-        || ctx.skill_bins.is_empty()
-        || exe.resolved_path.is_none()
-        || has_path_separator(exe.raw.trim())
-    {
-        return false;
-    }
-    let Some(trust) = exe.trust_path() else {
-        return false;
-    };
-    let name = exe.name.to_lowercase();
-    ctx.skill_bins.iter().any(|s| {
-        s.name.trim().to_lowercase() == name
-            && lexical_resolve(Path::new("/"), s.resolved_path.trim()).to_string_lossy() == trust
-    })
-}
-
 fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Option<SatisfiedBy>) {
     if c.trust_mode == TrustMode::PromptOnly {
         return (None, None);
@@ -411,7 +332,7 @@ fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Optio
         Some(SatisfiedBy::SafeBins)
     } else if safe_builtin(&c.step.argv, &c.step.text, ctx) {
         Some(SatisfiedBy::SafeBuiltins)
-    } else if skill_allowed(res, ctx) {
+    } else if skill_allowed(&res.execution, ctx) {
         Some(SatisfiedBy::Skills)
     } else {
         None
@@ -476,9 +397,10 @@ mod tests {
 
     #[test]
     fn prelude_detection() {
-        let e = explain("FOO=bar ls").unwrap();
+        let rules = &crate::OpenClawVersion::V2026_9.exec().wrappers;
+        let e = explain("FOO=bar ls", rules).unwrap();
         assert!(has_command_prelude(&e.top_level[0]));
-        let e = explain("ls FOO=bar").unwrap();
+        let e = explain("ls FOO=bar", rules).unwrap();
         assert!(!has_command_prelude(&e.top_level[0]));
     }
 

@@ -4,11 +4,12 @@
 
 use std::collections::HashSet;
 
-use super::wrappers::{
-    PARSEABLE_SHELLS, Unwrap, carried_argv, normalize_executable, posix_inline_command, unwrap_dispatch_syntax,
-};
-use crate::OpenClawVersion;
-use crate::release::exec::{InlineEvalSpec, PositionalEvalSpec};
+use crate::exec::argv::scan::{AnyFlag, Grammar, Item, Opt, Walk, scan};
+use crate::exec::argv::shells::{PARSEABLE_SHELLS, posix_inline_command};
+use crate::exec::argv::wrappers::carriers::{CARRIERS, carried_argv};
+use crate::exec::argv::wrappers::{Unwrap, unwrap_dispatch_syntax};
+use crate::exec::argv::{is_env_assignment, normalize_executable};
+use crate::release::exec::{ClusterFlag, ExecRules, InlineEvalSpec, PositionalEvalSpec};
 
 /// A detected inline-eval invocation: `python3 -c`, `awk inline program`…
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,12 +46,11 @@ fn names_include(names: &[String], executable: &str) -> bool {
 
 /// `isInterpreterLikeAllowlistPattern` (2026.9): an approvals allowlist pattern that names an
 /// interpreter or code carrier (`/usr/bin/python3`, `node*`, `awk`), by executable or basename.
-pub fn is_interpreter_allowlist_pattern(pattern: &str) -> bool {
+pub fn is_interpreter_allowlist_pattern(data: &ExecRules, pattern: &str) -> bool {
     let trimmed = pattern.trim().to_lowercase();
     if trimmed.is_empty() {
         return false;
     }
-    let data = OpenClawVersion::V2026_9.exec();
     let known = |candidate: &str| {
         let flag_specs = data.inline_eval_specs.iter().map(|s| &s.names);
         let positional_specs = data.positional_inline_eval_specs.iter().map(|s| &s.names);
@@ -71,7 +71,7 @@ fn is_single_letter_flag(flag: &str) -> bool {
     b.len() == 2 && b[0] == b'-' && b[1].is_ascii_alphabetic()
 }
 
-fn cluster_prefix_allowed(cluster: &crate::release::exec::ClusterFlag, prefix: &str) -> bool {
+fn cluster_prefix_allowed(cluster: &ClusterFlag, prefix: &str) -> bool {
     let chars: Vec<char> = prefix.chars().collect();
     let mut i = 0;
     while i < chars.len() {
@@ -147,57 +147,68 @@ fn flag_hit(spec: &InlineEvalSpec, token: &str) -> Option<String> {
         .map(|f| f.label.clone())
 }
 
+/// A positional interpreter's options: its value options take the next token, and every other
+/// token starting with `-` (or naming a program file, or one of its value-prefixes) is an option.
+struct PositionalOptions<'s>(&'s PositionalEvalSpec);
+
+fn prefixed(prefixes: &[String], token: &str) -> bool {
+    prefixes.iter().any(|p| token.starts_with(p.as_str()) && token.len() > p.len())
+}
+
+impl PositionalOptions<'_> {
+    fn names_file(&self, token: &str) -> bool {
+        self.0.file_flags.iter().any(|f| f == token) || prefixed(&self.0.file_flag_prefixes, token)
+    }
+}
+
+impl Grammar for PositionalOptions<'_> {
+    fn is_option(&self, token: &str) -> bool {
+        let spec = self.0;
+        token.starts_with('-')
+            || self.names_file(token)
+            || spec.exact_optional_value_flags.iter().any(|f| f == token)
+            || prefixed(&spec.prefix_value_flags, token)
+    }
+
+    fn option<'t>(&self, token: &'t str) -> Opt<'t> {
+        if self.0.exact_value_flags.iter().any(|f| f == token) { Opt::Takes(1) } else { Opt::Flag }
+    }
+}
+
+/// Whether the interpreter's first operand is code (no program file given first).
 fn positional_hit(spec: &PositionalEvalSpec, argv: &[String]) -> bool {
-    let mut idx = 1;
-    while idx < argv.len() {
-        let token = argv[idx].trim();
-        if token.is_empty() {
-            idx += 1;
-            continue;
+    let grammar = PositionalOptions(spec);
+    for item in scan(argv, 1, Walk::TRIMMED, &grammar) {
+        match item {
+            Item::EndOfOptions { index } => return argv.get(index + 1).is_some_and(|t| !t.trim().is_empty()),
+            Item::Option { token, .. } => {
+                if grammar.names_file(token) {
+                    return false;
+                }
+            }
+            Item::Operand { .. } => return true,
+            Item::Empty { .. } => {}
         }
-        if token == "--" {
-            return argv.get(idx + 1).is_some_and(|t| !t.trim().is_empty());
-        }
-        if spec.file_flags.iter().any(|f| f == token)
-            || spec.file_flag_prefixes.iter().any(|p| token.starts_with(p.as_str()) && token.len() > p.len())
-        {
-            return false;
-        }
-        if spec.exact_value_flags.iter().any(|f| f == token) {
-            idx += 2;
-            continue;
-        }
-        let optional_or_prefixed = spec.exact_optional_value_flags.iter().any(|f| f == token)
-            || spec.prefix_value_flags.iter().any(|p| token.starts_with(p.as_str()) && token.len() > p.len());
-        if optional_or_prefixed || token.starts_with('-') {
-            idx += 1;
-            continue;
-        }
-        return true;
     }
     false
 }
 
 /// `detectInterpreterInlineEvalArgv`.
-fn interpreter_hit(argv: &[String]) -> Option<InlineEvalHit> {
+fn interpreter_hit(argv: &[String], data: &ExecRules) -> Option<InlineEvalHit> {
     let executable = argv.first()?.trim();
     if executable.is_empty() {
         return None;
     }
     let name = normalize_executable(executable);
-    let data = OpenClawVersion::V2026_9.exec();
     let hit = |flag: String| InlineEvalHit { interpreter: name.clone(), flag };
     if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(&s.names, &name)) {
-        for token in argv.iter().skip(1).map(|t| t.trim()) {
-            if token.is_empty() {
-                continue;
-            }
-            if token == "--" {
-                if spec.scan_past_double_dash {
-                    continue;
-                }
-                break;
-            }
+        for item in scan(argv, 1, Walk::TRIMMED, &AnyFlag) {
+            let token = match item {
+                Item::EndOfOptions { .. } if spec.scan_past_double_dash => continue,
+                Item::Operand { token: "--", .. } => continue,
+                Item::Option { token, .. } | Item::Operand { token, .. } => token,
+                Item::EndOfOptions { .. } | Item::Empty { .. } => break,
+            };
             if let Some(flag) = flag_hit(spec, token) {
                 return Some(hit(flag));
             }
@@ -208,7 +219,7 @@ fn interpreter_hit(argv: &[String]) -> Option<InlineEvalHit> {
 }
 
 fn strip_assignments(argv: &[String]) -> &[String] {
-    let n = argv.iter().take_while(|t| super::wrappers::is_env_assignment(t)).count();
+    let n = argv.iter().take_while(|t| is_env_assignment(t)).count();
     &argv[n..]
 }
 
@@ -246,8 +257,8 @@ fn positional_carrier_argv(argv: &[String]) -> Option<Vec<String>> {
     Some(picked.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect())
 }
 
-fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>) -> Option<InlineEvalHit> {
-    if let Some(hit) = interpreter_hit(argv) {
+fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>, data: &ExecRules) -> Option<InlineEvalHit> {
+    if let Some(hit) = interpreter_hit(argv, data) {
         return Some(hit);
     }
     let argv = strip_assignments(argv);
@@ -257,43 +268,43 @@ fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>) -> Option<InlineEval
     let name = normalize_executable(&argv[0]);
     let carried = PARSEABLE_SHELLS.contains(&name.as_str()).then(|| positional_carrier_argv(argv)).flatten();
     if let Some(carried) = carried.filter(|c| !c.is_empty()) {
-        return detect(&carried, seen);
+        return detect(&carried, seen, data);
     }
-    if let Unwrap::Unwrapped { argv: inner, .. } = unwrap_dispatch_syntax(argv, OpenClawVersion::V2026_9) {
-        return detect(&inner, seen);
+    if let Unwrap::Unwrapped { argv: inner, .. } = unwrap_dispatch_syntax(argv, &data.wrappers) {
+        return detect(&inner, seen, data);
     }
-    if ["sudo", "doas", "env", "command", "builtin", "exec"].contains(&name.as_str()) {
-        return detect(&carried_argv(argv)?, seen);
+    if CARRIERS.contains(&name.as_str()) {
+        return detect(&carried_argv(argv, &data.wrappers)?, seen, data);
     }
     None
 }
 
 /// `detectInlineEvalArgv` on a segment's effective argv, then its raw argv.
-pub fn detect_in_segment(effective: Option<&[String]>, raw: &[String]) -> Option<InlineEvalHit> {
-    effective.and_then(|e| detect(e, &mut HashSet::new())).or_else(|| detect(raw, &mut HashSet::new()))
+pub fn detect_in_segment(effective: Option<&[String]>, raw: &[String], data: &ExecRules) -> Option<InlineEvalHit> {
+    effective.and_then(|e| detect(e, &mut HashSet::new(), data)).or_else(|| detect(raw, &mut HashSet::new(), data))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn argv(s: &str) -> Vec<String> {
-        super::super::wrappers::split_shell_args(s).unwrap()
-    }
+    use crate::exec::argv::words as argv;
 
     #[test]
     fn interpreter_allowlist_patterns() {
+        let data = crate::OpenClawVersion::V2026_9.exec();
         for pattern in ["/usr/bin/python3", "python3.12", "/opt/node*/bin/node", "C:\\Tools\\node.exe", "awk"] {
-            assert!(is_interpreter_allowlist_pattern(pattern), "{pattern}");
+            assert!(is_interpreter_allowlist_pattern(data, pattern), "{pattern}");
         }
         for pattern in ["/usr/bin/git", "ls", "", "/usr/bin/*"] {
-            assert!(!is_interpreter_allowlist_pattern(pattern), "{pattern}");
+            assert!(!is_interpreter_allowlist_pattern(data, pattern), "{pattern}");
         }
     }
 
     #[test]
     fn detects_interpreters() {
-        let d = |s: &str| detect_in_segment(None, &argv(s)).map(|h| h.describe());
+        let data = crate::OpenClawVersion::V2026_9.exec();
+        let d = |s: &str| detect_in_segment(None, &argv(s), data).map(|h| h.describe());
         assert_eq!(d("python3 -c 'print(1)'").as_deref(), Some("python3 -c"));
         assert_eq!(d("python3.11 -Ic x").as_deref(), Some("python3.11 -c"));
         assert_eq!(d("python3 script.py"), None);

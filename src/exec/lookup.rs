@@ -1,9 +1,10 @@
-//! Executable resolution: PATH search, cwd-relative paths, `~`, realpath (spec §3.5, deltas B3.6).
+//! Executable lookup (`resolveExecutablePath`): `PATH` search, cwd-relative paths, `~`, realpath
+//! (spec §3.5, deltas B3.6), as the release's data says (`lookup` in `data/<line>/exec.json`).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Component, Path, PathBuf};
 
-use crate::OpenClawVersion;
+use crate::release::exec::LookupRules;
 
 /// The process context a command is resolved in.
 #[derive(Debug, Clone)]
@@ -26,7 +27,7 @@ impl ExecEnv {
 /// Memo of [`resolve_executable`] for one [`ExecEnv`]. A clone starts empty, since the clone's
 /// fields may be changed.
 #[derive(Default)]
-pub struct ResolveCache(std::sync::Mutex<std::collections::HashMap<(String, OpenClawVersion), Executable>>);
+pub struct ResolveCache(std::sync::Mutex<std::collections::HashMap<(String, LookupRules), Executable>>);
 
 impl Clone for ResolveCache {
     fn clone(&self) -> Self {
@@ -47,7 +48,7 @@ pub struct Executable {
     pub raw: String,
     /// The file found, as OpenClaw spells it (not canonicalized).
     pub resolved_path: Option<String>,
-    /// `realpath(resolved_path)`; 2026.2 never computes it.
+    /// `realpath(resolved_path)`, where the release computes it.
     pub real_path: Option<String>,
     /// Basename of `resolved_path`, or the raw token when nothing resolved.
     pub name: String,
@@ -107,10 +108,9 @@ pub fn candidate_path(raw: &str, env: &ExecEnv) -> Option<String> {
     Some(lexical_resolve(&env.cwd, &expanded).to_string_lossy().into_owned())
 }
 
-fn search_path(name: &str, env: &ExecEnv, version: OpenClawVersion) -> Option<String> {
+fn search_path(name: &str, env: &ExecEnv, rules: LookupRules) -> Option<String> {
     for entry in env.path_var.split(':') {
-        // 2026.2 drops empty entries; 2026.9 (with a cwd) resolves them against the cwd.
-        if entry.is_empty() && version == OpenClawVersion::V2026_2 {
+        if entry.is_empty() && !rules.empty_path_entry_is_cwd {
             continue;
         }
         let dir = lexical_resolve(&env.cwd, entry);
@@ -122,20 +122,20 @@ fn search_path(name: &str, env: &ExecEnv, version: OpenClawVersion) -> Option<St
     None
 }
 
-/// Resolves `raw` as `resolveExecutablePath` does in `version`.
-pub fn resolve_executable(raw: &str, env: &ExecEnv, version: OpenClawVersion) -> Executable {
-    let key = (raw.to_string(), version);
+/// Resolves `raw` as `resolveExecutablePath` does in a release with these rules.
+pub fn resolve_executable(raw: &str, env: &ExecEnv, rules: LookupRules) -> Executable {
+    let key = (raw.to_string(), rules);
     if let Some(known) = env.resolved.0.lock().ok().and_then(|cache| cache.get(&key).cloned()) {
         return known;
     }
-    let resolved = resolve_uncached(raw, env, version);
+    let resolved = resolve_uncached(raw, env, rules);
     if let Ok(mut cache) = env.resolved.0.lock() {
         cache.insert(key, resolved.clone());
     }
     resolved
 }
 
-fn resolve_uncached(raw: &str, env: &ExecEnv, version: OpenClawVersion) -> Executable {
+fn resolve_uncached(raw: &str, env: &ExecEnv, rules: LookupRules) -> Executable {
     let expanded = expand_home(raw, env.home.as_deref());
     let resolved_path = if has_path_separator(&expanded) {
         let candidate = lexical_resolve(&env.cwd, &expanded);
@@ -143,12 +143,9 @@ fn resolve_uncached(raw: &str, env: &ExecEnv, version: OpenClawVersion) -> Execu
     } else if expanded.is_empty() {
         None
     } else {
-        search_path(&expanded, env, version)
+        search_path(&expanded, env, rules)
     };
-    let real_path = match version {
-        OpenClawVersion::V2026_9 => resolved_path.as_deref().and_then(realpath),
-        OpenClawVersion::V2026_2 => None,
-    };
+    let real_path = resolved_path.as_deref().filter(|_| rules.realpath).and_then(realpath);
     let name = resolved_path
         .as_deref()
         .map(|p| Path::new(p).file_name().map_or(p.to_string(), |n| n.to_string_lossy().into_owned()))
@@ -168,6 +165,11 @@ pub fn trust_path_or_candidate(exe: &Executable, env: &ExecEnv) -> Option<String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::OpenClawVersion;
+
+    fn rules(version: OpenClawVersion) -> LookupRules {
+        version.exec().lookup
+    }
 
     fn env() -> ExecEnv {
         ExecEnv::new(PathBuf::from("/tmp"), "/usr/bin:/bin".into(), Some("/root".into()))
@@ -175,17 +177,17 @@ mod tests {
 
     #[test]
     fn resolves_through_path_and_realpath() {
-        let exe = resolve_executable("sh", &env(), OpenClawVersion::V2026_9);
+        let exe = resolve_executable("sh", &env(), rules(OpenClawVersion::V2026_9));
         assert_eq!(exe.resolved_path.as_deref(), Some("/usr/bin/sh"));
         assert_eq!(exe.name, "sh");
         assert!(exe.real_path.is_some());
-        let legacy = resolve_executable("sh", &env(), OpenClawVersion::V2026_2);
+        let legacy = resolve_executable("sh", &env(), rules(OpenClawVersion::V2026_2));
         assert_eq!(legacy.real_path, None);
     }
 
     #[test]
     fn unresolved_keeps_raw_name() {
-        let exe = resolve_executable("definitely-not-a-command-xyz", &env(), OpenClawVersion::V2026_9);
+        let exe = resolve_executable("definitely-not-a-command-xyz", &env(), rules(OpenClawVersion::V2026_9));
         assert_eq!(exe.resolved_path, None);
         assert_eq!(exe.name, "definitely-not-a-command-xyz");
     }
@@ -197,10 +199,10 @@ mod tests {
         std::fs::write(&tool, "#!/bin/sh\n").unwrap();
         std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
         let env = ExecEnv::new(PathBuf::from("/tmp"), dir.path().display().to_string(), None);
-        assert!(resolve_executable("tool", &env, OpenClawVersion::V2026_2).resolved_path.is_some());
+        assert!(resolve_executable("tool", &env, rules(OpenClawVersion::V2026_2)).resolved_path.is_some());
         std::fs::remove_file(&tool).unwrap();
-        assert!(resolve_executable("tool", &env, OpenClawVersion::V2026_2).resolved_path.is_some(), "memoized");
-        assert!(resolve_executable("tool", &env.clone(), OpenClawVersion::V2026_2).resolved_path.is_none());
+        assert!(resolve_executable("tool", &env, rules(OpenClawVersion::V2026_2)).resolved_path.is_some(), "memoized");
+        assert!(resolve_executable("tool", &env.clone(), rules(OpenClawVersion::V2026_2)).resolved_path.is_none());
     }
 
     #[test]

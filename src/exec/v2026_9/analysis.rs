@@ -10,11 +10,13 @@ use std::ops::Range;
 
 use tree_sitter::{Node, Parser, Tree};
 
-use super::wrappers::{
-    Unwrap, carried_argv, is_dispatch_wrapper, is_parseable_shell, is_shell_wrapper_executable, normalize_executable,
-    shell_wrapper, unwrap_dispatch_syntax,
+use crate::exec::argv::normalize_executable;
+use crate::exec::argv::shells::{
+    has_parseable_command_flag, has_shell_command_flag, is_parseable_shell, is_shell_wrapper_executable, shell_wrapper,
 };
-use crate::OpenClawVersion;
+use crate::exec::argv::wrappers::carriers::{CARRIERS, carried_argv};
+use crate::exec::argv::wrappers::{Unwrap, env, is_dispatch_wrapper, unwrap_dispatch_syntax};
+use crate::release::exec::WrapperRules;
 
 /// Longest command text OpenClaw explains (`MAX_COMMAND_EXPLANATION_SOURCE_CHARS`).
 pub const MAX_SOURCE_CHARS: usize = 131_072;
@@ -333,7 +335,8 @@ impl SpanBase {
     }
 }
 
-struct Walker {
+struct Walker<'r> {
+    rules: &'r WrapperRules,
     out: Explanation,
     next_id: usize,
     remaining_nodes: usize,
@@ -428,84 +431,70 @@ impl Decoded {
     }
 }
 
-fn decode_unquoted(text: &str) -> Decoded {
-    let mut d = Decoded::new(0);
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
+/// Decodes `body` (which starts at byte `start` of its node) character by character: `step`
+/// decodes the characters from index `i` (at byte `at` of the node) and says how many it used.
+fn decode_each(
+    body: &str,
+    start: usize,
+    mut step: impl FnMut(&mut Decoded, &[(usize, char)], usize, usize) -> usize,
+) -> Decoded {
+    let mut d = Decoded::new(start);
+    let chars: Vec<(usize, char)> = body.char_indices().collect();
     let mut i = 0;
     while i < chars.len() {
-        let (pos, ch) = chars[i];
-        if ch == '\\' && i + 1 < chars.len() {
-            let (npos, next) = chars[i + 1];
-            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
-                d.skip_to(npos + 2);
-                i += 3;
-                continue;
-            }
-            if next == '\n' || next == '\r' {
-                d.skip_to(npos + 1);
-                i += 2;
-                continue;
-            }
-            d.push(&next.to_string(), npos + next.len_utf8());
-            i += 2;
-            continue;
-        }
-        d.push(&ch.to_string(), pos + ch.len_utf8());
-        i += 1;
+        let at = start + chars[i].0;
+        i += step(&mut d, &chars, i, at);
     }
     d
+}
+
+/// Decodes backslashes: an escaped line break is dropped, a backslash before a character
+/// `escapes` accepts stands for that character, any other backslash is itself.
+fn decode_backslashes(body: &str, start: usize, escapes: impl Fn(char) -> bool) -> Decoded {
+    decode_each(body, start, |d, chars, i, at| {
+        let ch = chars[i].1;
+        if ch == '\\' && i + 1 < chars.len() {
+            let next = chars[i + 1].1;
+            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
+                d.skip_to(at + 3);
+                return 3;
+            }
+            if next == '\n' || next == '\r' {
+                d.skip_to(at + 2);
+                return 2;
+            }
+            if escapes(next) {
+                d.push(&next.to_string(), at + 1 + next.len_utf8());
+                return 2;
+            }
+        }
+        d.push(&ch.to_string(), at + ch.len_utf8());
+        1
+    })
+}
+
+fn decode_unquoted(text: &str) -> Decoded {
+    decode_backslashes(text, 0, |_| true)
 }
 
 fn decode_double_quoted(text: &str) -> Decoded {
     let quoted = text.len() >= 2 && text.starts_with('"') && text.ends_with('"');
     let (body, start) = if quoted { (&text[1..text.len() - 1], 1) } else { (text, 0) };
-    let mut d = Decoded::new(start);
-    let chars: Vec<(usize, char)> = body.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (pos, ch) = chars[i];
-        let at = start + pos;
-        if ch == '\\' && i + 1 < chars.len() {
-            let next = chars[i + 1].1;
-            if next == '\r' && chars.get(i + 2).is_some_and(|c| c.1 == '\n') {
-                d.skip_to(at + 3);
-                i += 3;
-                continue;
-            }
-            if matches!(next, '\\' | '"' | '$' | '`' | '\n' | '\r') {
-                if next == '\n' || next == '\r' {
-                    d.skip_to(at + 2);
-                } else {
-                    d.push(&next.to_string(), at + 2);
-                }
-                i += 2;
-                continue;
-            }
-        }
-        d.push(&ch.to_string(), at + ch.len_utf8());
-        i += 1;
-    }
-    d
+    decode_backslashes(body, start, |c| matches!(c, '\\' | '"' | '$' | '`'))
 }
 
 fn decode_ansi_c(text: &str) -> Decoded {
     let quoted = text.len() >= 3 && text.starts_with("$'") && text.ends_with('\'');
     let (body, start) = if quoted { (&text[2..text.len() - 1], 2) } else { (text, 0) };
-    let mut d = Decoded::new(start);
-    let chars: Vec<(usize, char)> = body.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (pos, ch) = chars[i];
-        let at = start + pos;
+    decode_each(body, start, |d, chars, i, at| {
+        let ch = chars[i].1;
         if ch != '\\' {
             d.push(&ch.to_string(), at + ch.len_utf8());
-            i += 1;
-            continue;
+            return 1;
         }
         let Some(&(_, next)) = chars.get(i + 1) else {
             d.push("\\", at + 1);
-            i += 1;
-            continue;
+            return 1;
         };
         let simple = match next {
             '\'' | '"' | '?' | '\\' => Some(next),
@@ -521,39 +510,35 @@ fn decode_ansi_c(text: &str) -> Decoded {
         };
         if let Some(c) = simple {
             d.push(&c.to_string(), at + 2);
-            i += 2;
-            continue;
+            return 2;
         }
         let digits = |radix: u32, max: usize, from: usize| -> String {
             chars[from..].iter().map(|c| c.1).take(max).take_while(|c| c.is_digit(radix)).collect()
         };
-        let (hex_len, radix) = match next {
-            'x' => (2, 16),
-            'u' => (4, 16),
-            'U' => (8, 16),
-            _ => (0, 0),
+        let hex_len = match next {
+            'x' => 2,
+            'u' => 4,
+            'U' => 8,
+            _ => 0,
         };
         if hex_len > 0 {
-            let hex = digits(radix, hex_len, i + 2);
+            let hex = digits(16, hex_len, i + 2);
             if !hex.is_empty() {
                 let code = u32::from_str_radix(&hex, 16).unwrap_or(0);
                 let text = char::from_u32(code).map_or_else(|| format!("\\{next}{hex}"), |c| c.to_string());
                 d.push(&text, at + 2 + hex.len());
-                i += 2 + hex.len();
-                continue;
+                return 2 + hex.len();
             }
         }
         if next.is_digit(8) {
             let oct = digits(8, 3, i + 1);
             let code = u32::from_str_radix(&oct, 8).unwrap_or(0);
             d.push(&char::from_u32(code).unwrap_or('\0').to_string(), at + 1 + oct.len());
-            i += 1 + oct.len();
-            continue;
+            return 1 + oct.len();
         }
         d.push(&next.to_string(), at + 2);
-        i += 2;
-    }
-    d
+        2
+    })
 }
 
 /// `shellWordValue`: the literal value of a word, or its text when it expands at run time.
@@ -650,7 +635,7 @@ fn has_executable_line_continuation(text: &str) -> bool {
     word.ends_with('\\') && text[end..].starts_with(['\n', '\r'])
 }
 
-impl Walker {
+impl Walker<'_> {
     fn risk(&mut self, kind: RiskKind, span: Range<usize>, text: &str) {
         let text = if kind == RiskKind::DynamicArgument { text.to_string() } else { String::new() };
         self.out.risks.push(Risk { kind, span, text });
@@ -816,7 +801,7 @@ impl Walker {
 
     fn record_command_risks(&mut self, argv: &[String], span: Range<usize>, text: &str) {
         let executable = normalize_executable(&argv[0]);
-        let wrapper = shell_wrapper(argv);
+        let wrapper = shell_wrapper(argv, self.rules);
         if wrapper.is_some() {
             let kind = if is_shell_wrapper_executable(&argv[0]) {
                 RiskKind::ShellWrapper
@@ -825,7 +810,7 @@ impl Walker {
             };
             self.risk(kind, span.clone(), text);
         }
-        if is_command_carrier(argv) {
+        if is_command_carrier(argv, self.rules) {
             self.risk(RiskKind::CommandCarrier, span.clone(), text);
         }
         match executable.as_str() {
@@ -834,10 +819,10 @@ impl Walker {
             "alias" => self.risk(RiskKind::Alias, span.clone(), text),
             _ => {}
         }
-        if wrapper.is_none() && carries_shell_wrapper(argv) {
+        if wrapper.is_none() && carries_shell_wrapper(argv, self.rules) {
             self.risk(RiskKind::ShellWrapperThroughCarrier, span.clone(), text);
         }
-        match carried_builtin(argv).as_deref() {
+        match carried_builtin(argv, self.rules).as_deref() {
             Some("eval") => self.risk(RiskKind::Eval, span, text),
             Some("." | "source") => self.risk(RiskKind::Source, span, text),
             _ => {}
@@ -855,7 +840,7 @@ impl Walker {
         if state.depth >= MAX_WRAPPER_PAYLOAD_DEPTH {
             return Ok(());
         }
-        let Some(wrapper) = shell_wrapper(argv) else {
+        let Some(wrapper) = shell_wrapper(argv, self.rules) else {
             return Ok(());
         };
         let payload = wrapper.bindable.clone().unwrap_or(wrapper.payload.clone());
@@ -892,26 +877,6 @@ impl Explanation {
     pub fn all_steps(&self) -> impl Iterator<Item = &Step> {
         self.top_level.iter().chain(&self.nested)
     }
-}
-
-/// The inline-command flag of a parseable shell is `-c`, `--command` or a cluster containing `c`.
-fn has_parseable_command_flag(argv: &[String]) -> bool {
-    for token in argv.iter().skip(1).map(|t| t.trim()) {
-        if token.is_empty() {
-            continue;
-        }
-        if token == "--" {
-            return false;
-        }
-        let lower = token.to_lowercase();
-        if lower == "-c" || lower == "--command" {
-            return true;
-        }
-        if lower.starts_with('-') && !lower.starts_with("--") && lower[1..].contains('c') {
-            return !lower[1..].contains('-');
-        }
-    }
-    false
 }
 
 /// Maps payload offsets to original offsets through the argument that holds the payload.
@@ -1000,89 +965,44 @@ fn argv_from_test<'t>(node: Node<'t>, src: &str) -> Option<(Vec<String>, Vec<Arg
 }
 
 /// `detectCommandCarrierArgv`: find -exec, xargs, a blocked dispatch wrapper, `env -S`.
-fn is_command_carrier(argv: &[String]) -> bool {
+fn is_command_carrier(argv: &[String], rules: &WrapperRules) -> bool {
     let executable = normalize_executable(&argv[0]);
     (executable == "find" && argv.iter().any(|a| ["-exec", "-execdir", "-ok", "-okdir"].contains(&a.as_str())))
         || executable == "xargs"
-        || (is_dispatch_wrapper(&argv[0], OpenClawVersion::V2026_9)
-            && matches!(unwrap_dispatch_syntax(argv, OpenClawVersion::V2026_9), Unwrap::Blocked(_)))
-        || (executable == "env" && env_splits_string(argv))
+        || (is_dispatch_wrapper(&argv[0], rules) && matches!(unwrap_dispatch_syntax(argv, rules), Unwrap::Blocked(_)))
+        || (executable == "env" && env::splits_string(argv))
 }
-
-fn env_splits_string(argv: &[String]) -> bool {
-    for token in argv.iter().skip(1) {
-        if token == "--" || token == "-" || !token.starts_with('-') {
-            return false;
-        }
-        if token.starts_with("--split-string") {
-            return true;
-        }
-        if !token.starts_with("--") && token[1..].chars().any(|c| c == 'S' || c == 's') {
-            return true;
-        }
-    }
-    false
-}
-
-const CARRIERS: &[&str] = &["sudo", "doas", "env", "command", "builtin", "exec"];
 
 /// `detectShellWrapperThroughCarrierArgv`: `sudo bash -c …`, `command sh -c …`.
-fn carries_shell_wrapper(argv: &[String]) -> bool {
+fn carries_shell_wrapper(argv: &[String], rules: &WrapperRules) -> bool {
     if !CARRIERS.contains(&normalize_executable(&argv[0]).as_str()) {
         return false;
     }
-    let Some(inner) = carried_argv(argv).filter(|a| !a.is_empty()) else {
+    let Some(inner) = carried_argv(argv, rules).filter(|a| !a.is_empty()) else {
         return false;
     };
-    (is_shell_wrapper_executable(&inner[0]) && has_shell_command_flag(&inner)) || carries_shell_wrapper(&inner)
-}
-
-/// `shellCommandFlag` for a POSIX shell: any `-c`/`--command` or short cluster containing `c`.
-fn has_shell_command_flag(argv: &[String]) -> bool {
-    let shell = normalize_executable(&argv[0]);
-    for token in argv.iter().skip(1).map(|t| t.trim()) {
-        if token.is_empty() {
-            continue;
-        }
-        if token == "--" {
-            break;
-        }
-        let lower = token.to_lowercase();
-        let hit = match shell.as_str() {
-            "cmd" => lower == "/c" || lower == "/k",
-            "powershell" | "pwsh" => ["-c", "-command", "--command", "-encodedcommand", "-enc", "-e", "-f", "-file"]
-                .contains(&lower.as_str()),
-            _ => {
-                lower == "-c"
-                    || lower == "--command"
-                    || (lower.starts_with('-') && !lower.starts_with("--") && lower[1..].contains('c'))
-            }
-        };
-        if hit {
-            return true;
-        }
-    }
-    false
+    (is_shell_wrapper_executable(&inner[0]) && has_shell_command_flag(&inner)) || carries_shell_wrapper(&inner, rules)
 }
 
 /// `detectCarriedShellBuiltinArgv`: `command eval …`, `sudo source …` (through nested carriers).
-fn carried_builtin(argv: &[String]) -> Option<String> {
+fn carried_builtin(argv: &[String], rules: &WrapperRules) -> Option<String> {
     if !CARRIERS.contains(&normalize_executable(argv.first()?).as_str()) {
         return None;
     }
-    let inner = carried_argv(argv)?;
-    if let Some(nested) = carried_builtin(&inner) {
+    let inner = carried_argv(argv, rules)?;
+    if let Some(nested) = carried_builtin(&inner, rules) {
         return Some(nested);
     }
     let name = normalize_executable(inner.first()?);
     ["eval", ".", "source"].contains(&name.as_str()).then_some(name)
 }
 
-/// Explains `source` the way 2026.9 does.
-pub fn explain(source: &str) -> Result<Explanation, ExplainError> {
+/// Explains `source` the way 2026.9 does, looking through the release's wrappers.
+pub fn explain(source: &str, rules: &WrapperRules) -> Result<Explanation, ExplainError> {
     let tree = parse(source)?;
     let root = tree.root_node();
     let mut walker = Walker {
+        rules,
         out: Explanation { ok: !root.has_error(), ..Explanation::default() },
         next_id: 0,
         remaining_nodes: MAX_NODES,
@@ -1095,6 +1015,10 @@ pub fn explain(source: &str) -> Result<Explanation, ExplainError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn explain(source: &str) -> Result<Explanation, ExplainError> {
+        super::explain(source, &crate::OpenClawVersion::V2026_9.exec().wrappers)
+    }
 
     fn argvs(e: &Explanation) -> Vec<Vec<String>> {
         e.all_steps().map(|s| s.argv.clone()).collect()

@@ -6,8 +6,8 @@ use std::fmt::Write;
 use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
-use super::ExecOutcome;
-use super::pin::render_bare;
+use crate::exec::ExecOutcome;
+use crate::exec::v2026_9::pin::render_bare;
 
 /// Renders the outcome as plain text (no colour; stable for snapshots).
 pub fn render_text(o: &ExecOutcome) -> String {
@@ -35,7 +35,7 @@ pub fn render_text(o: &ExecOutcome) -> String {
     }
     for (i, seg) in o.segments.iter().enumerate() {
         let by = match (&seg.satisfied_by, &seg.matched) {
-            (Some(super::SatisfiedBy::Allowlist), Some(m)) => {
+            (Some(crate::exec::SatisfiedBy::Allowlist), Some(m)) => {
                 format!("allowlist `{}` ({})", m.pattern, m.origin)
             }
             (Some(b), _) => b.as_str().to_string(),
@@ -86,16 +86,16 @@ pub fn analysis_diagnostic(command: &str, o: &ExecOutcome) -> Option<AnalysisFai
 
 #[cfg(test)]
 mod tests {
-    use super::super::{ExecRequest, evaluate};
     use super::*;
     use crate::OpenClawVersion;
+    use crate::exec::{ExecRequest, evaluate};
 
     #[test]
     fn renders_decision_settings_segments() {
         let mut req = ExecRequest::new("ls > out.txt", "/tmp");
-        req.path_var = Some("/usr/bin:/bin".into());
-        req.what_if.security = Some(super::super::Security::Allowlist);
-        req.what_if.ask = Some(super::super::Ask::OnMiss);
+        req.site.path_var = Some("/usr/bin:/bin".into());
+        req.what_if.security = Some(crate::exec::Security::Allowlist);
+        req.what_if.ask = Some(crate::exec::Ask::OnMiss);
         let o = evaluate(&req, OpenClawVersion::V2026_9).unwrap();
         let text = render_text(&o);
         assert!(text.starts_with("decision: ASK"), "{text}");

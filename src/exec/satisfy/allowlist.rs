@@ -1,13 +1,15 @@
-//! Allowlist entries and matching (spec §4.1–§4.4, deltas B4).
+//! Allowlist entries and how each release matches them against a resolved executable
+//! (spec §4.1–§4.4, deltas B4): 2026.9's anchored globs with argument patterns and cwd-bound
+//! hashes ([`match_v9`]), 2026.2's case-insensitive regex with its metacharacter bug
+//! ([`match_v2`]), each called by its release's pipeline.
 
 use std::path::Path;
 
 use regex::Regex;
 use serde::Serialize;
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::resolve::{Executable, expand_home};
+use crate::exec::lookup::{Executable, expand_home};
 
 /// One approvals-document allowlist entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -28,22 +30,7 @@ pub struct AllowlistEntry {
 
 impl AllowlistEntry {
     pub fn is_generated(&self) -> bool {
-        self.source.as_deref() == Some("allow-always")
-    }
-
-    /// Reads a string or `{pattern, argPattern?, source?}` entry; `None` for entries OpenClaw drops.
-    pub fn from_json(value: &Value, origin: String) -> Option<AllowlistEntry> {
-        let (pattern, arg_pattern, source, command_text) = match value {
-            Value::String(s) => (s.clone(), None, None, None),
-            Value::Object(o) => {
-                let pattern = o.get("pattern")?.as_str()?.to_string();
-                let text = |k: &str| o.get(k).and_then(Value::as_str).map(String::from);
-                let source = text("source").filter(|s| s == "allow-always");
-                (pattern, text("argPattern"), source, text("commandText"))
-            }
-            _ => return None,
-        };
-        (!pattern.trim().is_empty()).then_some(AllowlistEntry { pattern, arg_pattern, source, command_text, origin })
+        self.source.as_deref() == Some(crate::exec::approvals::document::ALLOW_ALWAYS)
     }
 }
 
@@ -245,7 +232,7 @@ fn js_to_rust_regex(source: &str) -> Result<String, &'static str> {
 
 /// Normalizes `.`/`..` segments (2026.9 does so for wildcard patterns).
 fn normalize_dot_segments(target: &str) -> String {
-    super::resolve::lexical_resolve(Path::new("/"), target).to_string_lossy().into_owned()
+    crate::exec::lookup::lexical_resolve(Path::new("/"), target).to_string_lossy().into_owned()
 }
 
 /// `matchesExecAllowlistPattern` (2026.9, POSIX): case-sensitive, anchored.

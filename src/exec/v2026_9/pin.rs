@@ -1,8 +1,8 @@
 //! 2026.9 command pinning (spec §4.11): an allowlist-satisfied gateway command runs with each
 //! executable rewritten to its resolved path; when that is impossible the command needs approval.
 
-use super::plan::Candidate;
-use super::segments::SatisfiedBy;
+use crate::exec::segments::SatisfiedBy;
+use crate::exec::v2026_9::plan::Candidate;
 
 /// Why no pinned command could be built (OpenClaw's reason strings).
 pub const SHELL_EXPANSION: &str = "shell expansion in enforced arguments";

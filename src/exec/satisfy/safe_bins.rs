@@ -1,18 +1,18 @@
 //! Safe bins: stdin-only filters that pass without an allowlist entry (spec §4.6, deltas B5).
+//! The default bins, their argv profiles, the trusted folders and how arguments are validated
+//! are the release's data (`data/<line>/exec.json`); a new safe bin is a data entry.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use serde_json::Value;
-
-use super::resolve::{Executable, is_executable_file, lexical_resolve};
-use crate::OpenClawVersion;
-use crate::release::exec::SafeBinProfile;
+use crate::exec::argv::scan::{Empty, Grammar, Item, Opt, Walk, scan};
+use crate::exec::lookup::{Executable, is_executable_file, lexical_resolve};
+use crate::release::exec::{ExecRules, SafeBinArgRules, SafeBinProfile, ShortClusters};
 
 /// The effective safe-bin policy of a session (`resolveExecSafeBinRuntimePolicy`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct SafeBinPolicy {
-    pub version: OpenClawVersion,
+    pub rules: &'static ExecRules,
     /// Lowercased names.
     pub bins: BTreeSet<String>,
     pub profiles: BTreeMap<String, SafeBinProfile>,
@@ -21,40 +21,14 @@ pub struct SafeBinPolicy {
     pub unprofiled: Vec<String>,
 }
 
-/// Reads a custom profile the way `normalizeSafeBinProfileFixture` does: only min/max positionals,
-/// value flags and denied flags; `allowedBooleanFlags` is not supported.
-fn custom_profile(value: &Value) -> SafeBinProfile {
-    let limit = |key: &str| {
-        value.get(key).and_then(Value::as_f64).filter(|n| n.is_finite() && *n >= 0.0).map(|n| n.trunc() as usize)
-    };
-    let flags = |key: &str| -> BTreeSet<String> {
-        value.get(key).and_then(Value::as_array).map_or_else(BTreeSet::new, |a| {
-            a.iter().filter_map(Value::as_str).map(str::trim).filter(|f| !f.is_empty()).map(String::from).collect()
-        })
-    };
-    let min_positional = limit("minPositional");
-    let max_positional = match (min_positional, limit("maxPositional")) {
-        (Some(min), Some(max)) if max < min => Some(min),
-        (_, max) => max,
-    };
-    SafeBinProfile {
-        min_positional,
-        max_positional,
-        allowed_value_flags: flags("allowedValueFlags"),
-        allowed_boolean_flags: BTreeSet::new(),
-        denied_flags: flags("deniedFlags"),
-    }
-}
-
 impl SafeBinPolicy {
     /// Builds the policy from the configured lists (`None` = unset = the release default).
     pub fn resolve(
-        version: OpenClawVersion,
+        data: &'static ExecRules,
         configured_bins: Option<&[String]>,
-        custom_profiles: &serde_json::Map<String, Value>,
+        custom_profiles: &[(String, SafeBinProfile)],
         extra_trusted_dirs: &[String],
     ) -> SafeBinPolicy {
-        let data = version.exec();
         let bins: BTreeSet<String> = configured_bins
             .unwrap_or(&data.default_safe_bins)
             .iter()
@@ -62,10 +36,10 @@ impl SafeBinPolicy {
             .filter(|b| !b.is_empty())
             .collect();
         let mut profiles = data.safe_bin_profiles.clone();
-        for (name, fixture) in custom_profiles {
+        for (name, profile) in custom_profiles {
             let name = name.trim().to_lowercase();
             if !name.is_empty() {
-                profiles.insert(name, custom_profile(fixture));
+                profiles.insert(name, profile.clone());
             }
         }
         let unprofiled = bins.iter().filter(|b| !profiles.contains_key(*b)).cloned().collect();
@@ -79,8 +53,8 @@ impl SafeBinPolicy {
         let root = Path::new("/");
         let mut trusted_dirs: BTreeSet<String> =
             configured_dirs.iter().map(|d| lexical_resolve(root, d).to_string_lossy().into_owned()).collect();
-        // 2026.9 also trusts the realpath parent of each safe bin found in a trusted dir (/bin -> /usr/bin).
-        if version == OpenClawVersion::V2026_9 {
+        // The realpath parent of each safe bin found in a trusted dir (/bin -> /usr/bin).
+        if data.safe_bin_args.trust_realpath_parents {
             for dir in &configured_dirs {
                 for bin in bins.iter().filter(|b| !b.contains('/') && !b.contains('\\')) {
                     let candidate = lexical_resolve(root, dir).join(bin);
@@ -95,7 +69,7 @@ impl SafeBinPolicy {
                 }
             }
         }
-        SafeBinPolicy { version, bins, profiles, trusted_dirs, unprofiled }
+        SafeBinPolicy { rules: data, bins, profiles, trusted_dirs, unprofiled }
     }
 
     /// `isSafeBinUsage`: is this segment an accepted safe-bin use? `args` excludes argv[0].
@@ -118,7 +92,7 @@ impl SafeBinPolicy {
         let Some(profile) = self.profiles.get(&name) else {
             return false;
         };
-        validate_argv(args, profile, self.version) && !self.version.exec().never_safe_bins.contains(&name)
+        validate_argv(args, profile, &self.rules.safe_bin_args) && !self.rules.never_safe_bins.contains(&name)
     }
 }
 
@@ -139,18 +113,15 @@ fn has_shell_expansion(value: &str) -> bool {
     b.windows(2).any(|w| w[0] == b'$' && (w[1].is_ascii_alphanumeric() || b"_@*?!$#-{([".contains(&w[1])))
 }
 
-/// A value or positional that cannot smuggle globs, paths or (2026.9) `$` expansions.
-fn is_safe_literal(value: &str, version: OpenClawVersion) -> bool {
+/// A value or positional that cannot smuggle globs, paths or (where the release checks) `$`
+/// expansions.
+fn is_safe_literal(value: &str, rules: &SafeBinArgRules) -> bool {
     if value.is_empty() || value == "-" {
         return true;
     }
     let glob = value.contains(['*', '?', '[', ']']);
-    let expansion = version == OpenClawVersion::V2026_9 && has_shell_expansion(value);
+    let expansion = rules.reject_expansions && has_shell_expansion(value);
     !glob && !expansion && !is_path_like(value)
-}
-
-fn is_invalid_value(value: Option<&String>, version: OpenClawVersion) -> bool {
-    value.is_none_or(|v| v.is_empty() || !is_safe_literal(v, version))
 }
 
 /// Known long flags of a profile (value, boolean and denied), for unique-prefix canonicalization.
@@ -176,102 +147,97 @@ fn canonical_long_flag(flag: &str, profile: &SafeBinProfile) -> Option<String> {
     matches.next().is_none().then(|| first.to_string())
 }
 
-/// `validateSafeBinArgv`: every token must be an allowed flag, a safe value, or a safe positional.
-pub fn validate_argv(args: &[String], profile: &SafeBinProfile, version: OpenClawVersion) -> bool {
-    let mut positional = 0usize;
-    let mut i = 0;
-    while i < args.len() {
-        let raw = args[i].as_str();
-        if raw.is_empty() || raw == "-" {
-            i += 1;
-            continue;
-        }
-        if raw == "--" {
-            for rest in &args[i + 1..] {
-                if rest.is_empty() || rest == "-" {
-                    continue;
-                }
-                if !is_safe_literal(rest, version) {
-                    return false;
-                }
-                positional += 1;
-            }
-            break;
-        }
-        if !raw.starts_with('-') {
-            if !is_safe_literal(raw, version) {
-                return false;
-            }
-            positional += 1;
-            i += 1;
-            continue;
-        }
-        let next = if raw.starts_with("--") {
-            consume_long(args, i, profile, version)
-        } else {
-            consume_short_cluster(args, i, profile, version)
+/// A safe bin's options as `validateSafeBinArgv` reads them: long options by unique prefix,
+/// short ones in clusters; a denied or unknown option is [`Opt::Unknown`].
+struct ProfileOptions<'p> {
+    profile: &'p SafeBinProfile,
+    clusters: ShortClusters,
+}
+
+impl ProfileOptions<'_> {
+    fn long<'t>(&self, token: &'t str) -> Opt<'t> {
+        let (flag, inline) = match token.find('=') {
+            Some(eq) if eq > 0 => (&token[..eq], Some(&token[eq + 1..])),
+            _ => (token, None),
         };
-        match next {
-            Some(n) => i = n,
-            None => return false,
+        let Some(canonical) = canonical_long_flag(flag, self.profile) else { return Opt::Unknown };
+        if self.profile.denied_flags.contains(&canonical) {
+            return Opt::Unknown;
+        }
+        match (self.profile.allowed_value_flags.contains(&canonical), inline) {
+            (true, Some(value)) => Opt::Attached(value),
+            (true, None) => Opt::Takes(1),
+            (false, Some(_)) => Opt::Unknown,
+            (false, None) => Opt::Flag,
+        }
+    }
+
+    fn short_cluster<'t>(&self, token: &'t str) -> Opt<'t> {
+        for (at, c) in token.char_indices().skip(1) {
+            let flag = format!("-{c}");
+            if self.profile.denied_flags.contains(&flag) {
+                return Opt::Unknown;
+            }
+            if self.profile.allowed_value_flags.contains(&flag) {
+                let inline = &token[at + c.len_utf8()..];
+                return if inline.is_empty() { Opt::Takes(1) } else { Opt::Attached(inline) };
+            }
+            let boolean = self.profile.allowed_boolean_flags.contains(&flag);
+            // Without boolean flags, unknown letters are passed over looking for a value flag.
+            if !boolean && self.clusters == ShortClusters::BooleanFlags {
+                return Opt::Unknown;
+            }
+        }
+        match self.clusters {
+            ShortClusters::BooleanFlags => Opt::Flag,
+            ShortClusters::NeedValueFlag => Opt::Unknown,
+        }
+    }
+}
+
+impl Grammar for ProfileOptions<'_> {
+    fn option<'t>(&self, token: &'t str) -> Opt<'t> {
+        if token.starts_with("--") { self.long(token) } else { self.short_cluster(token) }
+    }
+}
+
+/// Tokens as written; empty ones and `-` (stdin) are passed over.
+const ARGS_WALK: Walk = Walk { trim: false, empty: Empty::Skip, end_of_options: &["--"] };
+
+/// `validateSafeBinArgv`: every token must be an allowed flag, a safe value, or a safe positional.
+pub fn validate_argv(args: &[String], profile: &SafeBinProfile, rules: &SafeBinArgRules) -> bool {
+    let argv: Vec<String> = std::iter::once(String::new()).chain(args.iter().cloned()).collect();
+    let grammar = ProfileOptions { profile, clusters: rules.short_clusters };
+    let mut positional = 0usize;
+    for item in scan(&argv, 1, ARGS_WALK, &grammar) {
+        let valid = match item {
+            Item::Operand { token: "-", .. } | Item::EndOfOptions { .. } | Item::Empty { .. } => true,
+            Item::Operand { token, .. } => {
+                positional += 1;
+                is_safe_literal(token, rules)
+            }
+            Item::Option { opt: Opt::Unknown, .. } | Item::Option { opt: Opt::Takes(_), complete: false, .. } => false,
+            Item::Option { opt: Opt::Attached(value), .. } => is_safe_literal(value, rules),
+            Item::Option { opt: Opt::Takes(_), value, .. } => {
+                value.is_some_and(|v| !v.is_empty() && is_safe_literal(v, rules))
+            }
+            Item::Option { opt: Opt::Flag, .. } => true,
+        };
+        if !valid {
+            return false;
         }
     }
     positional >= profile.min_positional.unwrap_or(0) && profile.max_positional.is_none_or(|max| positional <= max)
 }
 
-fn consume_long(args: &[String], i: usize, profile: &SafeBinProfile, version: OpenClawVersion) -> Option<usize> {
-    let raw = &args[i];
-    let (flag, inline) = match raw.find('=') {
-        Some(eq) if eq > 0 => (&raw[..eq], Some(&raw[eq + 1..])),
-        _ => (raw.as_str(), None),
-    };
-    let canonical = canonical_long_flag(flag, profile)?;
-    if profile.denied_flags.contains(&canonical) {
-        return None;
-    }
-    let expects_value = profile.allowed_value_flags.contains(&canonical);
-    match inline {
-        Some(v) => (expects_value && is_safe_literal(v, version)).then_some(i + 1),
-        None if !expects_value => Some(i + 1),
-        None => (!is_invalid_value(args.get(i + 1), version)).then_some(i + 2),
-    }
-}
-
-fn consume_short_cluster(
-    args: &[String],
-    i: usize,
-    profile: &SafeBinProfile,
-    version: OpenClawVersion,
-) -> Option<usize> {
-    let cluster: Vec<char> = args[i].chars().skip(1).collect();
-    for (j, c) in cluster.iter().enumerate() {
-        let flag = format!("-{c}");
-        if profile.denied_flags.contains(&flag) {
-            return None;
-        }
-        if profile.allowed_value_flags.contains(&flag) {
-            let inline: String = cluster[j + 1..].iter().collect();
-            if !inline.is_empty() {
-                return is_safe_literal(&inline, version).then_some(i + 1);
-            }
-            return (!is_invalid_value(args.get(i + 1), version)).then_some(i + 2);
-        }
-        if profile.allowed_boolean_flags.contains(&flag) {
-            continue;
-        }
-        // 2026.2 has no boolean flags: it skips unknown letters looking for a value flag.
-        if version == OpenClawVersion::V2026_2 {
-            continue;
-        }
-        return None;
-    }
-    // 2026.9: a cluster of booleans is fine; 2026.2: a cluster without a value flag is rejected.
-    (version == OpenClawVersion::V2026_9).then_some(i + 1)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::OpenClawVersion;
+
+    fn validate_argv(args: &[String], profile: &SafeBinProfile, version: OpenClawVersion) -> bool {
+        super::validate_argv(args, profile, &version.exec().safe_bin_args)
+    }
 
     fn args(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
