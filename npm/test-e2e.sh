@@ -65,7 +65,8 @@ npm install --silent "$work/clawpolicy-$version.tgz" "$work/clawpolicy-$platform
 check 0 npx clawpolicy --version
 grep -qx "clawpolicy $version" "$work/out" || fail "wrong version"
 
-check 0 npx clawpolicy lint --config "$fixtures/clean/openclaw.json5"
+# The clean fixture takes its gateway token from the environment (fixtures/lint/clean/audit-env.json).
+check 0 npx clawpolicy lint --config "$fixtures/clean/openclaw.json5" --env OPENCLAW_GATEWAY_TOKEN=gateway-token-from-env-0123456789
 check 1 npx clawpolicy lint --config "$fixtures/typos/openclaw.json5" --format json
 node -e 'const d = JSON.parse(require("fs").readFileSync(process.argv[1])); if (d.kind !== "lint" || !d.findings.length) process.exit(1)' \
   "$work/out" || fail "lint --format json printed no findings"

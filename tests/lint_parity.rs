@@ -1,10 +1,19 @@
-//! Parity with `openclaw security audit`, without Node: every fixture under `fixtures/lint/` is
-//! linted and the set of (checkId, severity) of the checks clawpolicy mirrors is compared with
-//! what the real audit reported for it (`openclaw-audit-<release>.json`, recorded by
-//! `fixtures/lint/record-audits.sh`). Every mismatch fails unless `KNOWN_DIFFERENCES` lists it
-//! with a reason.
+//! Parity with `openclaw security audit`, without Node: every recorded audit is compared with
+//! clawpolicy's lint of the same config, as the set of (checkId, severity) of the checks clawpolicy
+//! mirrors, in both directions. The audits were recorded by `fixtures/lint/record_audits.mjs` (the
+//! release's own loader and audit in one process) for
+//! * every fixture under `fixtures/lint/` (`openclaw-audit-<release>.json`; the fixture's
+//!   `audit-env.json` is its environment, `exec-approvals.json` its approvals store), and
+//! * the generated cases `fixtures/lint/generated/cases-<release>.jsonl` (random configs over the
+//!   surface the audit reads, `generate_audit_cases.py`), recorded in
+//!   `cases-<release>.audit-<release>.jsonl`.
+//!
+//! Each case is linted as an install in a temporary directory laid out as the recorder lays it out
+//! (config file, state directory, `HOME`, with the case's environment), so the checks that read the
+//! environment and the install's files see what the audit saw. A config the release refused must be
+//! refused by clawpolicy too. Every mismatch fails unless `KNOWN_DIFFERENCES` lists it with a reason.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use clawpolicy::OpenClawVersion;
@@ -13,16 +22,10 @@ use clawpolicy::exec::approvals::{self, ApprovalsInput};
 use clawpolicy::lint::{self, LintContext, Selection, Severity, all_rules};
 use serde_json::Value;
 
-/// The environment the audits were recorded with (see record-audits.sh); values are not secrets.
-const FIXTURE_ENV: &[(&str, &str)] = &[
-    ("HOOKS_TOKEN", "hooks-token-from-env-0123456789"),
-    ("OPENCLAW_GATEWAY_TOKEN", "gateway-token-from-env-0123456789"),
-];
-
-/// A mismatch that is understood: (fixture, release, checkId, audit severity, why).
+/// A mismatch that is understood: (case, release, checkId, audit severity, why).
 /// `missing` = the audit reports it and clawpolicy does not; otherwise clawpolicy reports extra.
 struct KnownDifference {
-    fixture: &'static str,
+    case: &'static str,
     release: &'static str,
     check_id: &'static str,
     severity: &'static str,
@@ -59,126 +62,368 @@ fn mirrored(version: OpenClawVersion, check_id: &str) -> bool {
     })
 }
 
-fn fixtures_dir() -> PathBuf {
+fn lint_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lint")
 }
 
-fn config_file(dir: &Path, version: OpenClawVersion) -> PathBuf {
-    match version {
-        OpenClawVersion::V2026_9 => dir.join("openclaw.json5"),
-        OpenClawVersion::V2026_2 => dir.join("openclaw-2026.2.json5"),
+/// What the real audit said about a case.
+enum Recorded {
+    /// The release refused the config (its audit never ran).
+    Refused,
+    Findings(Vec<(String, String)>),
+}
+
+/// One config with the environment and store it was audited with.
+struct Case {
+    name: String,
+    version: OpenClawVersion,
+    config: String,
+    /// Other files beside the config (`$include`s), by name.
+    files: Vec<(String, String)>,
+    env: Vec<(String, String)>,
+    approvals: Option<Value>,
+    /// Octal modes of `config`, `stateDir` and the files beside the config (default 600 / 700).
+    modes: Vec<(String, String)>,
+    /// More paths under the case's root (`state/…`, `home/…`; `/` at the end: a directory), with
+    /// their octal modes and, for files, their text.
+    tree: Vec<(String, String, String)>,
+    /// The state directory's path under the root (default `state`), and whether it or the config
+    /// is a symlink to the real one.
+    layout: Layout,
+    recorded: Recorded,
+}
+
+#[derive(Default)]
+struct Layout {
+    state_dir: Option<String>,
+    state_symlink: bool,
+    config_symlink: bool,
+}
+
+impl Layout {
+    fn read(value: Option<&Value>) -> Layout {
+        let Some(layout) = value else { return Layout::default() };
+        let flag = |key: &str| layout.get(key).and_then(Value::as_bool).unwrap_or(false);
+        Layout {
+            state_dir: layout.get("stateDir").and_then(Value::as_str).map(String::from),
+            state_symlink: flag("stateSymlink"),
+            config_symlink: flag("configSymlink"),
+        }
     }
 }
 
-fn recorded(dir: &Path, version: OpenClawVersion) -> BTreeSet<Pair> {
-    let path = dir.join(format!("openclaw-audit-{version}.json"));
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let report: Value = serde_json::from_str(&text).unwrap();
-    let findings =
-        report["findings"].as_array().unwrap_or_else(|| panic!("{}: the audit refused the config", path.display()));
-    findings
-        .iter()
-        .map(|f| (f["checkId"].as_str().unwrap().to_string(), parse_severity(f["severity"].as_str().unwrap())))
-        .filter(|(id, _)| mirrored(version, id))
+fn string_map(value: Option<&Value>) -> Vec<(String, String)> {
+    let object = value.and_then(Value::as_object).into_iter().flatten();
+    object.map(|(k, v)| (k.clone(), v.as_str().expect("environment values are strings").to_string())).collect()
+}
+
+/// `tree` entries: a mode, or `{mode, text}`.
+fn tree(value: Option<&Value>) -> Vec<(String, String, String)> {
+    let entries = value.and_then(Value::as_object).into_iter().flatten();
+    entries
+        .map(|(path, entry)| match entry {
+            Value::String(mode) => (path.clone(), mode.clone(), "{}".to_string()),
+            other => (path.clone(), other["mode"].as_str().unwrap().into(), other["text"].as_str().unwrap().into()),
+        })
         .collect()
 }
 
-fn options(dir: &Path, version: OpenClawVersion) -> LoadOptions {
-    LoadOptions {
-        version,
-        env: FIXTURE_ENV.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
-        cwd: dir.to_path_buf(),
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+fn report_findings(report: &Value) -> Vec<(String, String)> {
+    let findings = report["findings"].as_array().expect("a recorded audit has findings");
+    findings.iter().map(|f| (f["checkId"].as_str().unwrap().into(), f["severity"].as_str().unwrap().into())).collect()
+}
+
+fn config_name(version: OpenClawVersion) -> &'static str {
+    match version {
+        OpenClawVersion::V2026_9 => "openclaw.json5",
+        OpenClawVersion::V2026_2 => "openclaw-2026.2.json5",
     }
 }
 
-/// Whether the release refuses the fixture's config (so its audit never runs).
-fn refused(dir: &Path, version: OpenClawVersion) -> bool {
-    load(&[config_file(dir, version)], &options(dir, version))
-        .map_or(true, |loaded| !validate(&loaded, version).is_empty())
+/// The fixtures under `fixtures/lint/` with a config for `version`.
+fn fixture_cases(version: OpenClawVersion) -> Vec<Case> {
+    let mut dirs: Vec<PathBuf> =
+        std::fs::read_dir(lint_dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
+    dirs.sort();
+    let mut cases = Vec::new();
+    for dir in dirs {
+        let config = dir.join(config_name(version));
+        if !config.exists() {
+            continue;
+        }
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let audit = dir.join(format!("openclaw-audit-{version}.json"));
+        let recorded = if audit.exists() {
+            Recorded::Findings(report_findings(&serde_json::from_str(&read(&audit)).unwrap()))
+        } else {
+            Recorded::Refused
+        };
+        let json = |file: &str| {
+            dir.join(file).exists().then(|| serde_json::from_str::<Value>(&read(&dir.join(file))).unwrap())
+        };
+        let mut files = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let file = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if file.ends_with(".json5") && file != "openclaw.json5" && file != "openclaw-2026.2.json5" {
+                files.push((file.clone(), read(&dir.join(&file))));
+            }
+        }
+        cases.push(Case {
+            name,
+            version,
+            config: read(&config),
+            files,
+            env: string_map(json("audit-env.json").as_ref()),
+            approvals: json("exec-approvals.json"),
+            modes: Vec::new(),
+            tree: Vec::new(),
+            layout: Layout::default(),
+            recorded,
+        });
+    }
+    cases
 }
 
-fn linted(dir: &Path, version: OpenClawVersion) -> BTreeSet<Pair> {
-    let loaded = load(&[config_file(dir, version)], &options(dir, version)).unwrap();
-    let issues = validate(&loaded, version);
-    let store = dir.join("exec-approvals.json");
-    let approvals = store.exists().then(|| {
-        let document = serde_json::from_str(&std::fs::read_to_string(&store).unwrap()).unwrap();
-        approvals::load(&ApprovalsInput::Document(document), version)
-    });
-    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
+/// The generated cases of `version` with their recorded audits.
+fn generated_cases(version: OpenClawVersion) -> Vec<Case> {
+    let dir = lint_dir().join("generated");
+    let recorded: HashMap<String, Value> = read(&dir.join(format!("cases-{version}.audit-{version}.jsonl")))
+        .lines()
+        .map(|line| serde_json::from_str::<Value>(line).unwrap())
+        .map(|line| (line["id"].as_str().unwrap().to_string(), line))
+        .collect();
+    read(&dir.join(format!("cases-{version}.jsonl")))
+        .lines()
+        .map(|line| {
+            let case: Value = serde_json::from_str(line).unwrap();
+            let id = case["id"].as_str().unwrap().to_string();
+            let audit = recorded.get(&id).unwrap_or_else(|| panic!("{id} ({version}): no recorded audit; re-record"));
+            let recorded = match audit.get("findings").and_then(Value::as_array) {
+                Some(findings) => Recorded::Findings(
+                    findings.iter().map(|f| (f[0].as_str().unwrap().into(), f[1].as_str().unwrap().into())).collect(),
+                ),
+                None => Recorded::Refused,
+            };
+            Case {
+                name: id,
+                version,
+                config: serde_json::to_string_pretty(&case["config"]).unwrap(),
+                files: string_map(case.get("files")),
+                env: string_map(case.get("env")),
+                approvals: case.get("approvals").cloned(),
+                modes: string_map(case.get("modes")),
+                tree: tree(case.get("tree")),
+                layout: Layout::read(case.get("layout")),
+                recorded,
+            }
+        })
+        .collect()
+}
+
+/// What clawpolicy says of a case: `None` when the release would refuse the config, else the
+/// (checkId, severity) pairs of its mirrored findings. The case is laid out as the recorder laid
+/// it out: `<root>/openclaw.json5`, `<root>/state` (or the layout's path), `<root>/home`, with the
+/// case's symlinks, modes and tree.
+fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
+    let root = tempfile::tempdir().unwrap();
+    let state_name = case.layout.state_dir.as_deref().unwrap_or("state");
+    let (home, state, config) =
+        (root.path().join("home"), root.path().join(state_name), root.path().join("openclaw.json5"));
+    std::fs::create_dir_all(home.join(".openclaw")).unwrap();
+    if case.layout.state_symlink {
+        let real = root.path().join(format!("{state_name}.real"));
+        std::fs::create_dir_all(&real).unwrap();
+        symlink(&real, &state);
+    } else {
+        std::fs::create_dir_all(&state).unwrap();
+    }
+    if case.layout.config_symlink {
+        let real = root.path().join("openclaw.real.json5");
+        std::fs::write(&real, &case.config).unwrap();
+        symlink(&real, &config);
+    } else {
+        std::fs::write(&config, &case.config).unwrap();
+    }
+    for (name, text) in &case.files {
+        std::fs::write(root.path().join(name), text).unwrap();
+    }
+    lay_out_modes(root.path(), case);
+    let mut env: HashMap<String, String> = [
+        ("HOME", home.display().to_string()),
+        ("OPENCLAW_STATE_DIR", state.display().to_string()),
+        ("OPENCLAW_CONFIG_PATH", config.display().to_string()),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect();
+    env.extend(case.env.iter().cloned());
+    let options = LoadOptions { version: case.version, env, cwd: root.path().to_path_buf() };
+    let Ok(loaded) = load(&[config], &options) else { return None };
+    let issues = validate(&loaded, case.version);
+    if !issues.is_empty() {
+        return None;
+    }
+    let approvals =
+        case.approvals.clone().map(|document| approvals::load(&ApprovalsInput::Document(document), case.version));
+    let ctx = LintContext::new(case.version, &loaded, &issues, approvals.as_ref());
     let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
     let report = lint::lint(&ctx, &selection, &Default::default());
-    report.findings.iter().filter_map(|f| Some((f.openclaw_check.clone()?, audit_severity(f.severity)))).collect()
+    Some(report.findings.iter().filter_map(|f| Some((f.openclaw_check.clone()?, audit_severity(f.severity)))).collect())
+}
+
+/// The file modes the recorder gave the case (config 600, state 700, other files 600 unless said).
+#[cfg(unix)]
+fn lay_out_modes(root: &Path, case: &Case) {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |key: &str, default: &str| {
+        let text = case.modes.iter().find(|(k, _)| k == key).map_or(default, |(_, m)| m.as_str());
+        u32::from_str_radix(text, 8).unwrap()
+    };
+    let set = |path: &Path, mode: u32| {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode))
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+    };
+    set(&root.join("openclaw.json5"), mode("config", "600"));
+    set(&root.join(case.layout.state_dir.as_deref().unwrap_or("state")), mode("stateDir", "700"));
+    for (name, _) in &case.files {
+        set(&root.join(name), mode(name, "600"));
+    }
+    for (relative, octal, text) in &case.tree {
+        let target = root.join(relative);
+        if relative.ends_with('/') {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            std::fs::write(&target, text).unwrap();
+        }
+        set(&target, u32::from_str_radix(octal, 8).unwrap());
+    }
+}
+
+#[cfg(not(unix))]
+fn lay_out_modes(_: &Path, _: &Case) {}
+
+#[cfg(unix)]
+fn symlink(target: &Path, link: &Path) {
+    std::os::unix::fs::symlink(target, link).unwrap();
+}
+
+/// Cases with symlinks are recorded on Unix only; elsewhere the link is a copy of nothing.
+#[cfg(not(unix))]
+fn symlink(_: &Path, _: &Path) {}
+
+/// Agreement on one case: (agreeing pairs, recorded mirrored pairs), or the mismatches.
+fn compare(case: &Case) -> Result<(usize, usize), Vec<String>> {
+    let release = case.version.to_string();
+    let actual = linted(case);
+    let expected = match &case.recorded {
+        Recorded::Refused => {
+            return match actual {
+                None => Ok((0, 0)),
+                Some(_) => {
+                    Err(vec![format!("{} ({release}): the release refuses it, clawpolicy accepts it", case.name)])
+                }
+            };
+        }
+        Recorded::Findings(findings) => findings
+            .iter()
+            .filter(|(id, _)| mirrored(case.version, id))
+            .map(|(id, severity)| (id.clone(), parse_severity(severity)))
+            .collect::<BTreeSet<Pair>>(),
+    };
+    let Some(actual) = actual else {
+        return Err(vec![format!("{} ({release}): the release accepts it, clawpolicy refuses it", case.name)]);
+    };
+    let known = |pair: &Pair, missing: bool| {
+        KNOWN_DIFFERENCES.iter().any(|k| {
+            k.case == case.name
+                && k.release == release
+                && k.check_id == pair.0
+                && k.severity == pair.1
+                && k.missing == missing
+        })
+    };
+    let mut failures = Vec::new();
+    for pair in expected.difference(&actual).filter(|p| !known(p, true)) {
+        failures
+            .push(format!("{} ({release}): the audit reports {} ({}), clawpolicy does not", case.name, pair.0, pair.1));
+    }
+    for pair in actual.difference(&expected).filter(|p| !known(p, false)) {
+        failures
+            .push(format!("{} ({release}): clawpolicy reports {} ({}), the audit does not", case.name, pair.0, pair.1));
+    }
+    if failures.is_empty() { Ok((expected.intersection(&actual).count(), expected.len())) } else { Err(failures) }
+}
+
+/// Compares every case of a set and prints the set's agreement.
+fn check_set(set: &str, cases: &[Case]) {
+    let mut failures = Vec::new();
+    let mut per_release: BTreeMap<String, (usize, usize, usize)> = BTreeMap::new();
+    for case in cases {
+        let totals = per_release.entry(case.version.to_string()).or_default();
+        totals.0 += 1;
+        match compare(case) {
+            Ok((agreeing, recorded)) => {
+                totals.1 += agreeing;
+                totals.2 += recorded;
+            }
+            Err(mut mismatches) => failures.append(&mut mismatches),
+        }
+    }
+    for (release, (configs, agreeing, recorded)) in &per_release {
+        eprintln!("{set} ({release}): {configs} configs, {agreeing}/{recorded} mirrored audit findings matched");
+    }
+    assert!(failures.is_empty(), "{} parity failures:\n{}", failures.len(), failures.join("\n"));
 }
 
 #[test]
-fn findings_agree_with_the_recorded_audits() {
-    let mut failures = Vec::new();
-    let mut summary = BTreeMap::new();
-    let mut fixtures: Vec<PathBuf> =
-        std::fs::read_dir(fixtures_dir()).unwrap().map(|e| e.unwrap().path()).filter(|p| p.is_dir()).collect();
-    fixtures.sort();
-    assert!(fixtures.len() >= 8, "expected at least 8 lint fixtures");
-    for dir in &fixtures {
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
-            if !config_file(dir, version).exists() {
-                continue;
-            }
-            if !dir.join(format!("openclaw-audit-{version}.json")).exists() {
-                // Only a config the release refuses has no audit to compare with.
-                assert!(refused(dir, version), "{name}: record its audit with fixtures/lint/record-audits.sh");
-                continue;
-            }
-            let release = version.to_string();
-            let expected = recorded(dir, version);
-            let actual = linted(dir, version);
-            let known = |pair: &Pair, missing: bool| {
-                KNOWN_DIFFERENCES.iter().any(|k| {
-                    k.fixture == name
-                        && k.release == release
-                        && k.check_id == pair.0
-                        && k.severity == pair.1
-                        && k.missing == missing
-                })
-            };
-            for pair in expected.difference(&actual).filter(|p| !known(p, true)) {
-                failures.push(format!(
-                    "{name} ({release}): the audit reports {} ({}), clawpolicy does not",
-                    pair.0, pair.1
-                ));
-            }
-            for pair in actual.difference(&expected).filter(|p| !known(p, false)) {
-                failures.push(format!(
-                    "{name} ({release}): clawpolicy reports {} ({}), the audit does not",
-                    pair.0, pair.1
-                ));
-            }
-            summary.insert(format!("{name} ({release})"), (expected.intersection(&actual).count(), expected.len()));
-        }
+fn fixtures_agree_with_the_recorded_audits() {
+    let cases: Vec<Case> = OpenClawVersion::ALL.into_iter().flat_map(fixture_cases).collect();
+    assert!(cases.len() >= 20, "expected the lint fixtures of both releases");
+    check_set("fixtures", &cases);
+}
+
+#[test]
+fn generated_configs_agree_with_the_recorded_audits() {
+    let mut cases = Vec::new();
+    for version in OpenClawVersion::ALL {
+        let generated = generated_cases(version);
+        assert!(generated.len() >= 200, "expected at least 200 generated configs for {version}");
+        cases.extend(generated);
     }
-    for (fixture, (agreeing, expected)) in &summary {
-        eprintln!("{fixture}: {agreeing}/{expected} audit findings matched");
-    }
-    assert!(failures.is_empty(), "parity failures:\n{}", failures.join("\n"));
+    check_set("generated", &cases);
+}
+
+#[test]
+fn a_finding_the_audit_did_not_report_fails_the_comparison() {
+    let mut case = fixture_cases(OpenClawVersion::V2026_9).into_iter().find(|c| c.name == "hardened").unwrap();
+    let Recorded::Findings(findings) = &mut case.recorded else { panic!("hardened is accepted") };
+    findings.push(("hooks.path_root".into(), "critical".into()));
+    let failures = compare(&case).unwrap_err();
+    assert_eq!(failures, ["hardened (2026.9): the audit reports hooks.path_root (critical), clawpolicy does not"]);
 }
 
 #[test]
 fn known_differences_are_still_different() {
+    let all: Vec<Case> = OpenClawVersion::ALL
+        .into_iter()
+        .flat_map(|version| fixture_cases(version).into_iter().chain(generated_cases(version)))
+        .collect();
     for k in KNOWN_DIFFERENCES {
-        let dir = fixtures_dir().join(k.fixture);
-        let version: OpenClawVersion = k.release.parse().unwrap();
+        let case = all.iter().find(|c| c.name == k.case && c.version.to_string() == k.release).unwrap();
+        let Recorded::Findings(findings) = &case.recorded else { panic!("{}: refused", k.case) };
         let pair = (k.check_id.to_string(), parse_severity(k.severity));
-        let (expected, actual) = (recorded(&dir, version), linted(&dir, version));
-        let still = if k.missing {
-            expected.contains(&pair) && !actual.contains(&pair)
-        } else {
-            actual.contains(&pair) && !expected.contains(&pair)
-        };
+        let expected = findings.iter().any(|(id, s)| *id == pair.0 && s == pair.1);
+        let actual = linted(case).is_some_and(|pairs| pairs.contains(&pair));
+        let still = if k.missing { expected && !actual } else { actual && !expected };
         assert!(
             still,
             "{} ({}) {}: no longer differs ({}); remove it from KNOWN_DIFFERENCES",
-            k.fixture, k.release, k.check_id, k.why
+            k.case, k.release, k.check_id, k.why
         );
     }
 }

@@ -58,6 +58,10 @@ pub enum Category {
     Exposure,
     /// Gateway HTTP, hooks, browser and other control surfaces.
     Gateway,
+    /// The models agents run on: legacy, weak and small models.
+    Models,
+    /// The install's files: permissions of the config and state, recorded plugin and hook installs.
+    Install,
 }
 
 impl Category {
@@ -70,6 +74,8 @@ impl Category {
             Category::Sandbox => "Sandbox",
             Category::Exposure => "Exposure to open channels",
             Category::Gateway => "Gateway, hooks and browser",
+            Category::Models => "Models",
+            Category::Install => "Install files and records",
         }
     }
 }

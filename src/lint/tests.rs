@@ -24,7 +24,8 @@ fn lint_with_approvals(version: OpenClawVersion, text: &str, approvals: Option<s
 /// Codes of the config and policy-list rules. Most small configs also trip the exec and exposure
 /// rules (2026.9 runs exec unprompted when nothing is set); those have their own tests.
 fn codes(report: &LintReport) -> Vec<&'static str> {
-    let audit = [Category::Exec, Category::Sandbox, Category::Exposure, Category::Gateway];
+    let audit =
+        [Category::Exec, Category::Sandbox, Category::Exposure, Category::Gateway, Category::Models, Category::Install];
     report.findings.iter().filter(|f| !audit.contains(&find_rule(f.code).unwrap().category)).map(|f| f.code).collect()
 }
 
@@ -72,9 +73,43 @@ fn committed_rule_reference_is_current() {
 
 #[test]
 fn a_clean_config_has_no_findings() {
-    let text = "{ tools: { profile: \"coding\", deny: [\"browser\"], exec: { mode: \"ask\" } } }";
+    let text = "{ tools: { profile: \"coding\", deny: [\"browser\"], exec: { mode: \"ask\" } }, gateway: { auth: { \
+                token: \"0123456789abcdef0123456789abcdef\" }, trustedProxies: [\"127.0.0.1\"] } }";
     let report = lint_text(OpenClawVersion::V2026_9, text);
     assert!(report.findings.is_empty(), "{:#?}", report.findings);
+}
+
+#[test]
+fn gateway_auth_findings_point_at_the_deciding_key_or_the_closest_section() {
+    let text = "{\n  gateway: {\n    bind: \"lan\",\n  },\n}\n";
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    let bind = finding(&report, "CP711").location.as_ref().unwrap();
+    assert_eq!((bind.path.as_str(), bind.line, bind.column), ("gateway.bind", 3, 5));
+    // An absent key: the finding names it and points at the closest written section.
+    let rate = finding(&report, "CP735");
+    assert_eq!(rate.path.as_deref(), Some("gateway.auth.rateLimit"));
+    assert_eq!(rate.location.as_ref().map(|l| l.line), Some(2));
+}
+
+#[test]
+fn a_gateway_token_from_the_environment_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("openclaw.json5");
+    std::fs::write(&path, "{ gateway: { trustedProxies: [\"127.0.0.1\"] } }").unwrap();
+    let lint_with = |env: &[(&str, &str)]| {
+        let loaded = crate::config::load(std::slice::from_ref(&path), &options(OpenClawVersion::V2026_9, env)).unwrap();
+        let ctx = LintContext::new(OpenClawVersion::V2026_9, &loaded, &[], None);
+        lint(&ctx, &Selection { severity_min: Severity::Suggestion, ..Selection::default() }, &Default::default())
+    };
+    assert!(all_codes(&lint_with(&[])).contains(&"CP712"));
+    let short = lint_with(&[("OPENCLAW_GATEWAY_TOKEN", "abc123")]);
+    assert!(!all_codes(&short).contains(&"CP712"));
+    assert!(finding(&short, "CP726").message.contains("6 characters"));
+    assert!(
+        all_codes(&lint_with(&[("OPENCLAW_GATEWAY_TOKEN", "0123456789abcdef0123456789abcdef")]))
+            .iter()
+            .all(|c| !c.starts_with("CP7"))
+    );
 }
 
 #[test]

@@ -30,6 +30,17 @@ pub struct AuditLists {
     pub elevated_allow_from_large_over: usize,
     /// Flags reported one by one as insecure: a dotted path (`*` = any key or index) and the value.
     pub dangerous_flags: Vec<DangerousFlag>,
+    /// The `groupPolicy` the loader gives a channel, and an account of it, that sets none.
+    pub channel_group_policy_defaults: BTreeMap<String, GroupPolicyDefaults>,
+    /// Environment variables whose value counts as a configured web-search credential.
+    pub web_search_env_vars: Vec<String>,
+}
+
+/// A channel's loader defaults for `groupPolicy` (`None`: the loader adds none).
+#[derive(Debug, Deserialize)]
+pub struct GroupPolicyDefaults {
+    pub channel: Option<String>,
+    pub account: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

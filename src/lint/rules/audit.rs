@@ -13,9 +13,9 @@ use crate::config::path::KeyPath;
 use crate::exec::posture::{Security, mode_policy};
 use crate::lint::LintContext;
 use crate::lint::registry::Severity;
-use crate::policy::Resolution;
 use crate::policy::matcher::{CompiledPolicy, PluginGroups};
 use crate::policy::steps::StepKind;
+use crate::policy::{Resolution, SessionContext};
 use crate::release::audit::{AuditLists, NodeCommandKeys};
 use crate::release::pack::VersionPack;
 
@@ -27,6 +27,29 @@ pub fn node_command_paths(keys: &NodeCommandKeys) -> (KeyPath, KeyPath) {
 fn dotted_path(dotted: &str) -> KeyPath {
     KeyPath::keys(&dotted.split('.').collect::<Vec<_>>())
 }
+
+/// A rule that mirrors one audit check (the registry's fields in a fixed order; every such rule
+/// runs only on a config the release accepts, as the audit does).
+macro_rules! audit_rule {
+    ($category:ident, $code:literal, $name:literal, $severity:ident, $check_id:literal, $versions:expr, $check:expr,
+     summary: $summary:literal, why: $why:literal, example: $example:literal, fix: $fix:literal $(,)?) => {
+        $crate::lint::Rule {
+            code: $code,
+            name: $name,
+            severity: $crate::lint::Severity::$severity,
+            category: $crate::lint::Category::$category,
+            summary: $summary,
+            why: $why,
+            example: $example,
+            fix: $fix,
+            openclaw_check: Some($check_id),
+            versions: $versions,
+            needs_valid_config: true,
+            check: $check,
+        }
+    };
+}
+pub(crate) use audit_rule;
 
 /// The audit lists of `version`.
 pub fn lists(version: OpenClawVersion) -> &'static AuditLists {
@@ -186,6 +209,7 @@ fn tool_context(
     agent: Option<&str>,
     label: String,
     path: KeyPath,
+    provider_policies: bool,
 ) -> ToolContext {
     let sandbox_all = resolution.sandbox.mode == "all";
     let plugins = PluginGroups::default();
@@ -195,6 +219,7 @@ fn tool_context(
         .filter(|record| match record.step.kind {
             StepKind::Profile | StepKind::Global | StepKind::Agent => true,
             StepKind::Sandbox => sandbox_all,
+            kind if with_provider_steps(kind) => provider_policies,
             _ => false,
         })
         .map(|record| CompiledPolicy::compile(ctx.pack, &record.step.policy, &plugins))
@@ -228,17 +253,69 @@ fn without_roster(config: &Value) -> Value {
 /// `agents.defaults` (global policy only) and one context per configured agent.
 pub fn tool_contexts(ctx: &LintContext<'_>) -> Vec<ToolContext> {
     let mut out = Vec::new();
-    let defaults = without_roster(ctx.config());
-    if let Ok(resolution) = crate::policy::resolve(ctx.version, &defaults, &main_session("main")) {
-        out.push(tool_context(ctx, &defaults, &resolution, None, "agents.defaults".into(), KeyPath::keys(&["tools"])));
-    }
+    out.extend(defaults_tool_context(ctx, None));
     // Each agent's main session is the one the lint context has already resolved.
     for agent in agents(ctx) {
         let (Some(path), Some(resolution)) = (agent.path, ctx.main_resolution(&agent.id)) else { continue };
         let label = agent_label(ctx.version, &agent.id);
-        out.push(tool_context(ctx, ctx.config(), resolution, Some(&agent.id), label, path.key("tools")));
+        out.push(tool_context(ctx, ctx.config(), resolution, Some(&agent.id), label, path.key("tools"), false));
     }
     out
+}
+
+/// A model as the audit passes it to the provider policies (`byProvider`): provider and model id.
+pub type ProviderModel = Option<(String, String)>;
+
+/// The steps a context checks: profile, global and agent policies, the `byProvider` policies of
+/// the model when one is given, and the sandbox policy when the sandbox mode is `all`.
+fn with_provider_steps(kind: StepKind) -> bool {
+    matches!(kind, StepKind::GlobalProvider | StepKind::AgentProvider)
+}
+
+/// Resolves `agent`'s main session in `config` with the model set.
+fn resolve_with_model(
+    ctx: &LintContext<'_>,
+    config: &Value,
+    agent: &str,
+    model: &(String, String),
+) -> Option<Resolution> {
+    let session = SessionContext {
+        model_provider: Some(model.0.clone()),
+        model_id: Some(model.1.clone()),
+        ..main_session(agent)
+    };
+    crate::policy::resolve(ctx.version, config, &session).ok()
+}
+
+/// The audit's context of one agent (configured or the implicit `main`), from its main session;
+/// with a model, its `byProvider` policies count too.
+pub fn agent_tool_context(ctx: &LintContext<'_>, agent: &str, model: ProviderModel) -> Option<ToolContext> {
+    let path = agents(ctx)
+        .into_iter()
+        .find(|a| a.id == agent)
+        .and_then(|a| a.path)
+        .map_or_else(|| KeyPath::keys(&["tools"]), |p| p.key("tools"));
+    let label = agent_label(ctx.version, agent);
+    let context = match &model {
+        Some(model) => {
+            let resolution = resolve_with_model(ctx, ctx.config(), agent, model)?;
+            tool_context(ctx, ctx.config(), &resolution, Some(agent), label, path, true)
+        }
+        None => tool_context(ctx, ctx.config(), ctx.main_resolution(agent)?, Some(agent), label, path, false),
+    };
+    Some(context)
+}
+
+/// The `agents.defaults` context (global policies only); with a model, its global `byProvider`
+/// policy counts too.
+pub fn defaults_tool_context(ctx: &LintContext<'_>, model: ProviderModel) -> Option<ToolContext> {
+    let defaults = without_roster(ctx.config());
+    let resolution = match &model {
+        Some(model) => resolve_with_model(ctx, &defaults, "main", model)?,
+        None => crate::policy::resolve(ctx.version, &defaults, &main_session("main")).ok()?,
+    };
+    let path = KeyPath::keys(&["tools"]);
+    Some(tool_context(ctx, &defaults, &resolution, None, "agents.defaults".into(), path, model.is_some()))
 }
 
 /// One exec scope as the audit sees it: security from `mode`, else `security` with **`deny`

@@ -335,9 +335,24 @@ fn exec_blocks(ctx: &LintContext<'_>) -> Vec<(KeyPath, Option<String>)> {
     blocks
 }
 
-/// `normalizeSafeBinName`: lower-case basename without a Windows suffix.
-fn safe_bin_name(raw: &str) -> String {
-    crate::exec::argv::normalize_executable(raw)
+/// `normalizeSafeBinName`: the lower-case basename; 2026.9 also drops a Windows suffix
+/// (`.exe`, `.cmd`, `.bat`, `.com`).
+fn safe_bin_name(version: OpenClawVersion, raw: &str) -> String {
+    let lower = raw.trim().to_lowercase();
+    let base = lower.rsplit(['/', '\\']).next().unwrap_or_default();
+    match version {
+        OpenClawVersion::V2026_9 => {
+            let stem = base.rsplit_once('.').filter(|(_, ext)| ["exe", "cmd", "bat", "com"].contains(ext));
+            stem.map_or(base, |(stem, _)| stem).to_string()
+        }
+        OpenClawVersion::V2026_2 => base.to_string(),
+    }
+}
+
+/// `normalizeSafeBinProfileName`: profile keys are only trimmed and lower-cased, so a path key
+/// (`/usr/bin/python3`) never profiles the bin `python3`.
+fn profile_name(raw: &str) -> String {
+    raw.trim().to_lowercase()
 }
 
 /// Whether a safe bin is interpreter-like (`isInterpreterLikeSafeBin`): a listed name, or
@@ -374,12 +389,12 @@ fn safe_bins_interpreters(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         let local_profiles = block.key("safeBinProfiles").lookup(ctx.config()).and_then(Value::as_object);
         let profiled = |bin: &str| {
             let has = |p: Option<&serde_json::Map<String, Value>>| {
-                p.is_some_and(|p| p.keys().any(|k| safe_bin_name(k) == bin))
+                p.is_some_and(|p| p.keys().any(|k| profile_name(k) == bin))
             };
             has(global_profiles) || has(local_profiles)
         };
         for (path, raw) in safe_bins(ctx, &block) {
-            let bin = safe_bin_name(&raw);
+            let bin = safe_bin_name(ctx.version, &raw);
             if !is_interpreter_safe_bin(ctx.version, &bin) || profiled(&bin) {
                 continue;
             }
@@ -397,7 +412,7 @@ fn safe_bins_broad(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let broad = &lists(ctx.version).broad_safe_bins;
     for (block, agent) in exec_blocks(ctx) {
         for (path, raw) in safe_bins(ctx, &block) {
-            let bin = safe_bin_name(&raw);
+            let bin = safe_bin_name(ctx.version, &raw);
             let Some(warning) = broad.get(&bin) else { continue };
             let finding = out.report(&path, format!("`{bin}` has broader semantics than a stream filter"));
             finding.help(warning.clone());

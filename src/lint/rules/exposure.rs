@@ -1,12 +1,11 @@
 //! Exposure to open channels: what open groups and DMs can reach (exec, elevated mode,
-//! runtime and filesystem tools, control-plane tools), and signs of a multi-user gateway, as
-//! `openclaw security audit` reports them.
+//! runtime and filesystem tools, control-plane tools), as `openclaw security audit` reports them.
+//! The trust-model checks of the same category are in [`super::trust`].
 
 use serde_json::Value;
 
 use super::audit::{
-    ToolContext, critical_if, exec_scopes, lists, open_exec_surface_paths, open_inbound_paths, preview, string_entries,
-    tool_contexts,
+    ToolContext, critical_if, exec_scopes, lists, open_exec_surface_paths, open_inbound_paths, preview, tool_contexts,
 };
 use super::walk::agents;
 use crate::OpenClawVersion;
@@ -81,37 +80,6 @@ pub const RULES: &[Rule] = &[
         check: open_groups_with_control_plane_tools,
     },
     Rule {
-        code: "CP605",
-        name: "multi-user-gateway",
-        severity: Severity::Security,
-        category: Category::Exposure,
-        summary: "Signs that several people can reach the gateway: open policies, allowlisted groups, `\"*\"` in an \
-                  allowFrom list.",
-        why: "OpenClaw's security model is one trusted operator per gateway. Users who reach the same agents share \
-              its tools, files and credentials.",
-        example: "channels: { telegram: { groupPolicy: \"allowlist\", groups: { \"-100123\": {} } } }",
-        fix: "Run one gateway per trust boundary; if sharing is intended, use sandbox mode `all`, \
-              `tools.fs.workspaceOnly`, and deny runtime/fs/web tools.",
-        openclaw_check: Some("security.trust_model.multi_user_heuristic"),
-        versions: ALL_VERSIONS,
-        needs_valid_config: true,
-        check: multi_user,
-    },
-    Rule {
-        code: "CP606",
-        name: "group-scope-main",
-        severity: Severity::Security,
-        category: Category::Exposure,
-        summary: "`session.groupScope` is `main`: every group room shares the agent's main session.",
-        why: "Every member of every room sees and steers the same context as the owner's direct chat.",
-        example: "session: { groupScope: \"main\" }",
-        fix: "Use `session.groupScope: \"per-group\"`, or keep `main` only for rooms whose members you trust.",
-        openclaw_check: Some("security.trust_model.group_scope_main"),
-        versions: V9,
-        needs_valid_config: true,
-        check: group_scope_main,
-    },
-    Rule {
         code: "CP607",
         name: "minimal-profile-overridden",
         severity: Severity::Security,
@@ -172,7 +140,7 @@ fn open_groups_with_elevated(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 /// The contexts whose runtime or file tools are exposed, and whether any runtime tool is.
-fn risky_contexts(ctx: &LintContext<'_>) -> (Vec<(ToolContext, String)>, bool) {
+pub(super) fn risky_contexts(ctx: &LintContext<'_>) -> (Vec<(ToolContext, String)>, bool) {
     let global_workspace_only = ctx.get(&["tools", "fs", "workspaceOnly"]);
     let mut risky = Vec::new();
     let mut runtime_risk = false;
@@ -244,87 +212,6 @@ fn open_groups_with_control_plane_tools(ctx: &LintContext<'_>, out: &mut Emitter
         if let Some(agent) = &context.agent {
             finding.agent(agent);
         }
-    }
-}
-
-/// `listPotentialMultiUserSignals`: (where, what) for each signal, on channels and accounts.
-fn multi_user_signals(ctx: &LintContext<'_>) -> Vec<(KeyPath, String)> {
-    let mut signals = Vec::new();
-    let channels = ctx.get(&["channels"]).and_then(Value::as_object);
-    for (id, channel) in channels.into_iter().flatten().filter(|(_, c)| c.is_object()) {
-        let base = KeyPath::keys(&["channels", id]);
-        let mut sections = vec![(base.clone(), channel)];
-        for (account, value) in channel.get("accounts").and_then(Value::as_object).into_iter().flatten() {
-            if value.is_object() {
-                sections.push((base.key("accounts").key(account), value));
-            }
-        }
-        for (path, section) in sections {
-            let text = |key: &str| section.get(key).and_then(Value::as_str);
-            match text("groupPolicy") {
-                Some("open") => signals.push((path.key("groupPolicy"), "groupPolicy is open".into())),
-                Some("allowlist") if has_group_targets(section) => {
-                    signals.push((path.key("groupPolicy"), "groupPolicy is allowlist with group targets".into()))
-                }
-                _ => {}
-            }
-            if text("dmPolicy") == Some("open") {
-                signals.push((path.key("dmPolicy"), "dmPolicy is open".into()));
-            }
-            let dm = section.get("dm").filter(|d| d.is_object());
-            if dm.and_then(|d| d.get("policy")).and_then(Value::as_str) == Some("open") {
-                signals.push((path.key("dm").key("policy"), "dm.policy is open".into()));
-            }
-            let lists = [
-                (path.key("allowFrom"), section.get("allowFrom")),
-                (path.key("groupAllowFrom"), section.get("groupAllowFrom")),
-                (path.key("dm").key("allowFrom"), dm.and_then(|d| d.get("allowFrom"))),
-            ];
-            for (list_path, list) in lists {
-                if string_entries(list).iter().any(|e| e == "*") {
-                    let name = list_path.segments().last().map(ToString::to_string).unwrap_or_default();
-                    signals.push((list_path, format!("{name} includes \"*\"")));
-                }
-            }
-        }
-    }
-    signals
-}
-
-fn has_group_targets(section: &Value) -> bool {
-    ["groups", "guilds", "channels", "rooms"]
-        .iter()
-        .any(|key| section.get(key).and_then(Value::as_object).is_some_and(|m| !m.is_empty()))
-}
-
-fn multi_user(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let signals = multi_user_signals(ctx);
-    if signals.is_empty() {
-        return;
-    }
-    let (risky, runtime_risk) = risky_contexts(ctx);
-    let impact = if runtime_risk {
-        "runtime tools are exposed without a full sandbox".to_string()
-    } else if risky.is_empty() {
-        "no unguarded runtime or filesystem tools".to_string()
-    } else {
-        format!(
-            "unguarded file tools in {}",
-            risky.iter().map(|(c, _)| c.label.as_str()).collect::<Vec<_>>().join(", ")
-        )
-    };
-    for (path, what) in signals {
-        out.report(&path, format!("{what}: this gateway may be shared by several users ({impact})")).help(
-            "run one gateway per trust boundary, or use sandbox mode `all`, fs.workspaceOnly and no runtime tools",
-        );
-    }
-}
-
-fn group_scope_main(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let path = KeyPath::keys(&["session", "groupScope"]);
-    if path.lookup(ctx.config()).and_then(Value::as_str) == Some("main") {
-        out.report(&path, "every group room shares the agent's main session")
-            .help("use `per-group`, or keep `main` only for rooms whose members you trust");
     }
 }
 

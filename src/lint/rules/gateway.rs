@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use super::audit::{critical_if, lists, node_command_paths, string_entries};
+use super::gateway_auth::{GatewayAuth, auth_anchor, auth_path, remotely_exposed};
 use crate::OpenClawVersion;
 use crate::config::path::{KeyPath, PathSeg};
 use crate::lint::registry::ALL_VERSIONS;
@@ -32,11 +33,13 @@ pub const RULES: &[Rule] = &[
         name: "gateway-http-no-auth",
         severity: Severity::Security,
         category: Category::Gateway,
-        summary: "`gateway.auth.mode` is `none`: the HTTP APIs (`/tools/invoke`, `/v1/*`) take no credential.",
+        summary: "The HTTP APIs (`/tools/invoke`, `/v1/*`) take no credential: auth mode `none`, or (2026.9) a \
+                  `token`/`password` mode whose credential resolves nowhere, which is the default.",
         why: "Anyone who can reach the port can invoke tools. Critical when the gateway binds beyond loopback or is \
-              served over Tailscale.",
+              served over Tailscale. The credential may come from the config or from `OPENCLAW_GATEWAY_TOKEN` / \
+              `OPENCLAW_GATEWAY_PASSWORD` in the gateway's environment.",
         example: "gateway: { auth: { mode: \"none\" } }",
-        fix: "Use `token` or `password` auth; if `none` is intended, keep `gateway.bind: \"loopback\"`.",
+        fix: "Set `gateway.auth.token` (or the variable); if `none` is intended, keep `gateway.bind: \"loopback\"`.",
         openclaw_check: Some("gateway.http.no_auth"),
         versions: ALL_VERSIONS,
         needs_valid_config: true,
@@ -164,13 +167,6 @@ pub const RULES: &[Rule] = &[
     },
 ];
 
-/// `isGatewayRemotelyExposed`: bind beyond loopback, or Tailscale serve/funnel.
-fn remotely_exposed(ctx: &LintContext<'_>) -> bool {
-    let bind = ctx.get(&["gateway", "bind"]).and_then(Value::as_str).unwrap_or("loopback");
-    let tailscale = ctx.get(&["gateway", "tailscale", "mode"]).and_then(Value::as_str).unwrap_or("off");
-    bind != "loopback" || matches!(tailscale, "serve" | "funnel")
-}
-
 fn http_dangerous_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let deny = &lists(ctx.version).gateway_http_tool_deny;
     let list = KeyPath::keys(&["gateway", "tools", "allow"]);
@@ -188,13 +184,19 @@ fn http_dangerous_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn http_no_auth(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let path = KeyPath::keys(&["gateway", "auth", "mode"]);
-    if path.lookup(ctx.config()).and_then(Value::as_str) != Some("none") {
+    let auth = GatewayAuth::resolve(ctx);
+    if auth.http_guarded(ctx.version) {
         return;
     }
-    out.report(&path, "gateway auth is `none`: /tools/invoke and the enabled /v1 endpoints take no credential")
+    let mode = auth_path("mode");
+    let (at, why) = if auth.mode == "none" {
+        (mode, "gateway auth is `none`".to_string())
+    } else {
+        (auth_anchor(ctx), format!("no gateway {} resolves", auth.mode))
+    };
+    out.report(&at, format!("{why}: /tools/invoke and the enabled /v1 endpoints take no credential"))
         .severity(critical_if(remotely_exposed(ctx)))
-        .help("use `token` or `password` auth, or keep `gateway.bind: \"loopback\"`");
+        .help("set `gateway.auth.token` (or OPENCLAW_GATEWAY_TOKEN in the gateway's environment), or keep the gateway on loopback");
 }
 
 /// Each trimmed string entry of a list with its path.
