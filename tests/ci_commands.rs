@@ -235,10 +235,7 @@ fn suites_that_name_unknown_things_are_errors() {
         ("cases:\n  - {name: a, expect: {present: [read]}, contxt: {}}\n", "unknown field `contxt`"),
         ("cases:\n  - {name: a, context: {agent: nobody}, expect: {present: [read]}}\n", "no agent `nobody`"),
         ("cases:\n  - {name: a, context: {agent: dev}, expect: {absent: [reed]}}\n", "`reed` is not a tool"),
-        (
-            "cases:\n  - {name: a, context: {agent: dev}, expect: {lint: {present: [X]}}}\n",
-            "no lint rule is called `X`",
-        ),
+        ("cases:\n  - {name: a, context: {agent: dev}, expect: {lint: {present: [X]}}}\n", "no rule is called `X`"),
         ("cases:\n  - {name: a, context: {agent: dev}, expect: {exec: [{command: ls, decision: maybe}]}}\n", "maybe"),
     ] {
         let path = dir.path().join("suite.yaml");

@@ -90,7 +90,8 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         return Err(miette::miette!(
             code = "lint::unknown-rule",
             help = "`clawpolicy rule --list` lists the rules",
-            "no rule is called `{unknown}`"
+            "{}",
+            lint::no_rule_message(unknown)
         ));
     }
     let machine = (args.format == LintFormat::Json).then_some((output::Format::Json, "lint"));

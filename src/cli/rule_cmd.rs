@@ -86,7 +86,8 @@ pub fn run(args: &RuleArgs) -> miette::Result<ExitCode> {
         miette::miette!(
             code = "rule::unknown",
             help = "`clawpolicy rule --list` lists the rules",
-            "no rule is called `{name}`"
+            "{}",
+            lint::no_rule_message(name)
         )
     })?;
     match args.format {

@@ -3,6 +3,7 @@
 
 use std::fmt::Write;
 
+use super::registry::RETIRED;
 use super::{Category, Rule, all_rules};
 use crate::OpenClawVersion;
 
@@ -85,6 +86,10 @@ pub fn rules_markdown() -> String {
         for rule in all_rules().iter().filter(|r| r.category == category) {
             md.push_str(&rule_markdown(rule));
         }
+    }
+    let _ = writeln!(md, "\n## Retired codes\n\nNever given to another rule.\n");
+    for (code, why) in RETIRED {
+        let _ = writeln!(md, "- {code}: {why}");
     }
     md
 }

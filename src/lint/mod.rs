@@ -13,7 +13,7 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use registry::{Category, Rule, Severity, all_rules, find_rule};
+pub use registry::{Category, Rule, Severity, all_rules, find_rule, no_rule_message};
 
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;

@@ -140,3 +140,22 @@ pub fn all_rules() -> &'static [&'static Rule] {
 pub fn find_rule(name: &str) -> Option<&'static Rule> {
     all_rules().iter().copied().find(|r| r.is_named(name))
 }
+
+/// Codes no longer in use, with why: never given to another rule.
+pub const RETIRED: &[(&str, &str)] = &[
+    (
+        "CP502",
+        "sandbox-bind-not-absolute: both releases refuse a non-absolute bind source at load, which CP105 \
+         reports; the audit check never sees an accepted config with one",
+    ),
+    ("CP505", "sandbox-seccomp-unconfined: both releases refuse `seccompProfile: \"unconfined\"` at load (CP105)"),
+    ("CP506", "sandbox-apparmor-unconfined: both releases refuse `apparmorProfile: \"unconfined\"` at load (CP105)"),
+];
+
+/// What to say of a name that is no rule: retired, or unknown.
+pub fn no_rule_message(name: &str) -> String {
+    match RETIRED.iter().find(|(code, _)| code.eq_ignore_ascii_case(name)) {
+        Some((code, why)) => format!("{code} is retired ({why})"),
+        None => format!("no rule is called `{name}`"),
+    }
+}

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{Finding, find_rule};
+use super::{Finding, find_rule, no_rule_message};
 use crate::base::userfile;
 use crate::config::secrets;
 
@@ -74,7 +74,7 @@ impl Suppressions {
         for (index, entry) in parsed.suppressions.iter().enumerate() {
             let at = format!("{}: suppressions[{index}]", path.display());
             if find_rule(&entry.rule).is_none() {
-                return Err(format!("{at}: no rule is called `{}` (see `clawpolicy rule --list`)", entry.rule));
+                return Err(format!("{at}: {} (see `clawpolicy rule --list`)", no_rule_message(&entry.rule)));
             }
             if entry.reason.trim().is_empty() {
                 return Err(format!("{at}: a suppression needs a `reason`"));

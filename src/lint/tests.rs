@@ -10,10 +10,21 @@ fn lint_text(version: OpenClawVersion, text: &str) -> LintReport {
 
 /// Lints JSON5 text with an exec approvals document.
 fn lint_with_approvals(version: OpenClawVersion, text: &str, approvals: Option<serde_json::Value>) -> LintReport {
+    lint_in_env(version, text, approvals, &[])
+}
+
+/// Lints JSON5 text with an exec approvals document, in an environment.
+fn lint_in_env(
+    version: OpenClawVersion,
+    text: &str,
+    approvals: Option<serde_json::Value>,
+    env: &[(String, String)],
+) -> LintReport {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("openclaw.json5");
     std::fs::write(&path, text).unwrap();
-    let loaded = crate::config::load(&[path], &options(version, &[])).unwrap();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let loaded = crate::config::load(&[path], &options(version, &env)).unwrap();
     let issues = crate::config::validate(&loaded, version);
     let approvals =
         approvals.map(|doc| crate::exec::approvals::load(&crate::exec::ApprovalsInput::Document(doc), version));
@@ -52,6 +63,7 @@ fn codes_and_names_are_unique_and_well_formed() {
         );
         assert!(rule.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{}", rule.name);
         assert!(!rule.versions.is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.code);
+        assert!(!registry::RETIRED.iter().any(|(code, _)| *code == rule.code), "{} is retired", rule.code);
     }
 }
 
@@ -365,4 +377,66 @@ fn an_inherited_exec_security_points_where_it_is_written() {
     assert!(full.message.contains("for main"), "{}", full.message);
     let location = full.location.as_ref().unwrap();
     assert_eq!((location.line, location.path.as_str()), (3, "tools.exec.security"), "{location:?}");
+}
+
+/// Every rule's documented example (docs/rules.md, `clawpolicy rule CODE`) triggers that rule on
+/// every release it applies to: the reference can never show an example that lints clean. An
+/// example is the body of a config object (or a whole object), with the conventions of
+/// [`Rule::example`]: `// OpenClaw <line>:` starts the form a release needs, `// env: NAME=VALUE`
+/// sets a variable and `// exec approvals store: {…}` gives the approvals document. Examples of the
+/// install's files (their modes, a registry file) describe no config; the recorded audits of
+/// `tests/lint_parity.rs` lay those installs out.
+#[test]
+fn each_rules_documented_example_triggers_it() {
+    let describes_install = |rule: &Rule| rule.category == Category::Install || rule.example.starts_with("// <state>");
+    let mut silent = Vec::new();
+    for rule in all_rules().iter().filter(|r| !describes_install(r)) {
+        for &version in rule.versions {
+            let example = RuleExample::parse(rule.example, version);
+            let outcome = std::panic::catch_unwind(|| {
+                lint_in_env(version, &example.config(), example.approvals.clone(), &example.env)
+            });
+            let Ok(report) = outcome else {
+                silent.push(format!("{} {} on {version}: does not load: {}", rule.code, rule.name, rule.example));
+                continue;
+            };
+            if !report.findings.iter().any(|f| f.code == rule.code) {
+                silent.push(format!("{} {} on {version}: {}", rule.code, rule.name, rule.example));
+            }
+        }
+    }
+    assert!(silent.is_empty(), "documented examples that do not trigger their rule:\n{}", silent.join("\n"));
+}
+
+/// A rule's documented example, read for one release.
+struct RuleExample {
+    body: String,
+    env: Vec<(String, String)>,
+    approvals: Option<serde_json::Value>,
+}
+
+impl RuleExample {
+    fn parse(example: &str, version: OpenClawVersion) -> Self {
+        let mut parsed = RuleExample { body: String::new(), env: Vec::new(), approvals: None };
+        let mut for_this_release = true;
+        for line in example.lines() {
+            if let Some(line_header) = line.strip_prefix("// OpenClaw ").and_then(|rest| rest.strip_suffix(':')) {
+                for_this_release = line_header == version.line();
+            } else if !for_this_release {
+            } else if let Some(assignment) = line.strip_prefix("// env: ") {
+                let (name, value) = assignment.split_once('=').expect("// env: NAME=VALUE");
+                parsed.env.push((name.to_string(), value.to_string()));
+            } else if let Some(document) = line.strip_prefix("// exec approvals store: ") {
+                parsed.approvals = Some(serde_json::from_str(document).expect("an approvals document"));
+            } else {
+                parsed.body.push_str(line);
+                parsed.body.push('\n');
+            }
+        }
+        parsed
+    }
+
+    fn config(&self) -> String {
+        if self.body.trim_start().starts_with('{') { self.body.clone() } else { format!("{{ {} }}", self.body) }
+    }
 }

@@ -257,7 +257,10 @@ fn check(
     }
     if let Some(lint) = expect.lint.as_ref().filter(|l| !l.present.is_empty() || !l.absent.is_empty()) {
         if let Some(unknown) = lint.present.iter().chain(&lint.absent).find(|c| crate::lint::find_rule(c).is_none()) {
-            return Err(case_error(case, format!("no lint rule is called `{unknown}` (see `clawpolicy rule --list`)")));
+            return Err(case_error(
+                case,
+                format!("{} (see `clawpolicy rule --list`)", crate::lint::no_rule_message(unknown)),
+            ));
         }
         let codes = crate::lint::finding_codes(version, loaded);
         let wrong: Vec<(&String, bool)> = (lint.present.iter().map(|c| (c, true)))
@@ -344,7 +347,7 @@ mod tests {
         let err = run_one(expect.clone(), CaseContext { agent: Some("b".into()), ..CaseContext::default() });
         assert!(err.unwrap_err().to_string().contains("no agent `b`"));
         let lint = Expect { lint: Some(LintExpectation { present: vec!["X1".into()], absent: vec![] }), ..expect };
-        assert!(run_one(lint, CaseContext::default()).unwrap_err().to_string().contains("no lint rule is called `X1`"));
+        assert!(run_one(lint, CaseContext::default()).unwrap_err().to_string().contains("no rule is called `X1`"));
     }
 
     #[test]

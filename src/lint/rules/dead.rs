@@ -39,7 +39,7 @@ pub const RULES: &[Rule] = &[
         why: "2026.2 ignores `tools.sandbox.tools.alsoAllow` entirely; 2026.9 ignores it when the same sandbox \
               policy has `allow: []` (which allows everything). The tools it names are not re-allowed in the \
               sandbox.",
-        example: "tools: { sandbox: { tools: { alsoAllow: [\"browser\"] } } }",
+        example: "tools: { sandbox: { tools: { allow: [], alsoAllow: [\"browser\"] } } }",
         fix: "On 2026.2, list the tools in the sandbox `allow` instead. On 2026.9, remove the empty `allow`.",
         openclaw_check: None,
         versions: ALL_VERSIONS,
@@ -69,7 +69,7 @@ pub const RULES: &[Rule] = &[
                   globally, …).",
         why: "Each step can only narrow the tool list: a later allow never brings a tool back. The entry suggests \
               the tool is available when it is not.",
-        example: "tools: { deny: [\"browser\"], sandbox: { tools: { allow: [\"browser\", \"read\"] } } }",
+        example: "agents: { defaults: { sandbox: { mode: \"all\" } } },\ntools: { deny: [\"exec\"], sandbox: { tools: { allow: [\"exec\", \"read\"] } } }",
         fix: "Allow the tool at the step that removed it (`clawpolicy explain <tool>` shows the smallest edit), or \
               remove the dead entry.",
         openclaw_check: None,
@@ -85,7 +85,7 @@ pub const RULES: &[Rule] = &[
         summary: "An agent whose main session ends up with no tools at all.",
         why: "Usually an allowlist whose entries all miss (typos, plugin tools that are not loaded) or a deny that \
               is broader than meant. The agent can only chat.",
-        example: "agents: { entries: { bot: { tools: { allow: [\"reed\"] } } } }",
+        example: "tools: { deny: [\"*\"] }",
         fix: "Run `clawpolicy tools --agent <id>` to see which step removed everything, and fix that step.",
         openclaw_check: None,
         versions: ALL_VERSIONS,
@@ -101,7 +101,7 @@ pub const RULES: &[Rule] = &[
                   disabled feature).",
         why: "Allowing a tool does not create it: the entry has no effect until the feature that builds the tool is \
               enabled.",
-        example: "tools: { alsoAllow: [\"x_search\"] }",
+        example: "// OpenClaw 2026.9:\ntools: { alsoAllow: [\"x_search\"] }\n// OpenClaw 2026.2:\ntools: { alsoAllow: [\"apply_patch\"] }",
         fix: "Enable the feature the message names, or remove the entry.",
         openclaw_check: None,
         versions: ALL_VERSIONS,

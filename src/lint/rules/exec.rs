@@ -59,7 +59,8 @@ pub const RULES: &[Rule] = &[
         category: Category::Exec,
         summary: "An agent sets its own exec host to `sandbox` while its sandbox mode is `off`.",
         why: "Same as CP402 for one agent: its exec calls fail closed (2026.9) or run on the host (2026.2).",
-        example: "agents: { entries: { ops: { sandbox: { mode: \"off\" }, tools: { exec: { host: \"sandbox\" } } } } }",
+        example: "// OpenClaw 2026.9:\nagents: { entries: { ops: { sandbox: { mode: \"off\" }, tools: { exec: { host: \"sandbox\" } } } } }\n\
+                  // OpenClaw 2026.2:\nagents: { list: [{ id: \"ops\", sandbox: { mode: \"off\" }, tools: { exec: { host: \"sandbox\" } } }] }",
         fix: "Enable the agent's `sandbox.mode`, or set its exec host to `gateway`.",
         openclaw_check: Some("tools.exec.host_sandbox_no_sandbox_agents"),
         versions: ALL_VERSIONS,
@@ -149,7 +150,8 @@ pub const RULES: &[Rule] = &[
         category: Category::Exec,
         summary: "`tools.elevated.allowFrom.<channel>` has more than 25 entries.",
         why: "Elevated mode runs exec on the host; a long list of senders is hard to keep trustworthy.",
-        example: "tools: { elevated: { allowFrom: { discord: [\"…26 ids…\"] } } }",
+        example: "tools: { elevated: { allowFrom: { discord: [\
+                  \"1001\", \"1002\", \"1003\", \"1004\", \"1005\", \"1006\", \"1007\", \"1008\", \"1009\", \"1010\", \"1011\", \"1012\", \"1013\", \"1014\", \"1015\", \"1016\", \"1017\", \"1018\", \"1019\", \"1020\", \"1021\", \"1022\", \"1023\", \"1024\", \"1025\", \"1026\"] } } }",
         fix: "Trim the list to the people who need elevated mode.",
         openclaw_check: Some("tools.elevated.allowFrom.<provider>.large"),
         versions: ALL_VERSIONS,
@@ -180,7 +182,7 @@ pub const RULES: &[Rule] = &[
         summary: "The exec approvals store enables `autoAllowSkills`.",
         why: "Every skill's binaries become implicitly allowlisted, widening host exec trust beyond the entries you \
               reviewed.",
-        example: "// exec approvals store\n{ \"version\": 1, \"defaults\": { \"autoAllowSkills\": true } }",
+        example: "// exec approvals store: { \"version\": 1, \"defaults\": { \"autoAllowSkills\": true } }",
         fix: "Disable `autoAllowSkills` (`openclaw approvals`) and keep manual allowlists tight.",
         openclaw_check: Some("tools.exec.auto_allow_skills_enabled"),
         versions: V9,
@@ -196,7 +198,8 @@ pub const RULES: &[Rule] = &[
                   `strictInlineEval` is off for that agent.",
         why: "An allowlisted interpreter runs `python3 -c '…'` or `node -e '…'` without approval: the allowlist \
               entry becomes a shell.",
-        example: "tools: { exec: { security: \"allowlist\" } }  // store: agents.main.allowlist: [\"/usr/bin/python3\"]",
+        example: "tools: { exec: { security: \"allowlist\" } }\n// exec approvals store: { \"version\": 1, \"agents\": { \"main\": \
+                  { \"allowlist\": [{ \"pattern\": \"/usr/bin/python3\" }] } } }",
         fix: "Set `tools.exec.strictInlineEval: true` (globally or for the agent).",
         openclaw_check: Some("tools.exec.allowlist_interpreter_without_strict_inline_eval"),
         versions: V9,
@@ -212,7 +215,7 @@ pub const RULES: &[Rule] = &[
                   matcher cannot compile.",
         why: "2026.2 matches allowlist entries against the resolved executable path only, so `git` never matches \
               (write `/usr/bin/git`); a pattern with regex metacharacters such as `g++` makes matching fail.",
-        example: "// ~/.openclaw/exec-approvals.json\n{ \"version\": 1, \"agents\": { \"main\": { \"allowlist\": \
+        example: "// exec approvals store: { \"version\": 1, \"agents\": { \"main\": { \"allowlist\": \
                   [{ \"pattern\": \"git\" }] } } }",
         fix: "Write the absolute path (or a path glob such as `/usr/bin/git`, `~/bin/*`).",
         openclaw_check: None,
@@ -228,7 +231,8 @@ pub const RULES: &[Rule] = &[
         summary: "The tool policy gives an agent `exec`, but the approvals store resolves its security to `deny`.",
         why: "The host approvals store is a floor: every exec call is refused, so the model sees a tool that never \
               works (and retries).",
-        example: "tools: { exec: { security: \"allowlist\" } }  // store: defaults.security: \"deny\"",
+        example: "tools: { exec: { security: \"allowlist\" } }\n// exec approvals store: { \"version\": 1, \"defaults\": \
+                  { \"security\": \"deny\" } }",
         fix: "Deny `exec` in the tool policy for that agent, or loosen the agent's entry in the approvals store.",
         openclaw_check: None,
         versions: ALL_VERSIONS,

@@ -282,7 +282,7 @@ pub const RULES: &[Rule] = &[
         summary: "The Control UI is on, the gateway binds beyond loopback, and `gateway.controlUi.allowedOrigins` is \
                   empty.",
         why: "Without an origin allowlist a non-loopback Control UI cannot enforce its strict origin policy.",
-        example: "gateway: { bind: \"lan\", auth: { token: \"${OPENCLAW_GATEWAY_TOKEN}\" } }",
+        example: "gateway: { bind: \"lan\", auth: { token: \"${OPENCLAW_GATEWAY_TOKEN}\" } }\n// env: OPENCLAW_GATEWAY_TOKEN=3f9c2a7d1e6b4c8a9d0e5f1a2b3c4d5e",
         fix: "List the full origins the UI is served from in `gateway.controlUi.allowedOrigins`.",
     ),
     audit_rule!(Gateway, "CP715", "control-ui-allowed-origins-wildcard", Security, "gateway.control_ui.allowed_origins_wildcard",
@@ -436,7 +436,7 @@ pub const RULES: &[Rule] = &[
         no_rate_limit,
         summary: "The gateway binds beyond loopback without `gateway.auth.rateLimit`.",
         why: "Nothing slows down guessing the token or password.",
-        example: "gateway: { bind: \"lan\", auth: { token: \"${OPENCLAW_GATEWAY_TOKEN}\" } }",
+        example: "gateway: { bind: \"lan\", auth: { token: \"${OPENCLAW_GATEWAY_TOKEN}\" } }\n// env: OPENCLAW_GATEWAY_TOKEN=3f9c2a7d1e6b4c8a9d0e5f1a2b3c4d5e",
         fix: "Set `gateway.auth.rateLimit` (e.g. `{ maxAttempts: 10, windowMs: 60000, lockoutMs: 300000 }`).",
     ),
     audit_rule!(Gateway, "CP736", "gateway-env-token-conflict", Security, "gateway.env_token_overrides_config", V9,
@@ -444,7 +444,7 @@ pub const RULES: &[Rule] = &[
         summary: "`OPENCLAW_GATEWAY_TOKEN` is set and differs from `gateway.auth.token`.",
         why: "Local clients and the gateway service use the config's token while environment-based targets use the \
               other one, so a stale value can still authenticate somewhere.",
-        example: "gateway: { auth: { token: \"from-config-0123456789abcdef\" } }  // OPENCLAW_GATEWAY_TOKEN=other",
+        example: "gateway: { auth: { token: \"from-config-0123456789abcdef\" } }\n// env: OPENCLAW_GATEWAY_TOKEN=another-token-0123456789abcdef",
         fix: "Unset the variable, or write `token: \"${OPENCLAW_GATEWAY_TOKEN}\"` so one source is canonical.",
     ),
     audit_rule!(Gateway, "CP737", "http-session-key-override", Suggestion, "gateway.http.session_key_override_enabled",

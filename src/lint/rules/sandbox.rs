@@ -28,21 +28,6 @@ pub const RULES: &[Rule] = &[
         check: docker_while_off,
     },
     Rule {
-        code: "CP502",
-        name: "sandbox-bind-not-absolute",
-        severity: Severity::Security,
-        category: Category::Sandbox,
-        summary: "A sandbox bind mount whose source is not an absolute host path (a relative path or a volume name).",
-        why: "Non-absolute sources cannot be validated against the blocked host paths and may resolve unexpectedly; \
-              the release refuses them at startup.",
-        example: "agents: { defaults: { sandbox: { docker: { binds: [\"data:/data\"] } } } }",
-        fix: "Use an absolute host path (`/home/user/project:/project:ro`).",
-        openclaw_check: Some("sandbox.bind_mount_non_absolute"),
-        versions: ALL_VERSIONS,
-        needs_valid_config: true,
-        check: |ctx, out| binds(ctx, out, BindProblem::NotAbsolute),
-    },
-    Rule {
         code: "CP503",
         name: "sandbox-dangerous-bind",
         severity: Severity::Error,
@@ -56,50 +41,24 @@ pub const RULES: &[Rule] = &[
         openclaw_check: Some("sandbox.dangerous_bind_mount"),
         versions: ALL_VERSIONS,
         needs_valid_config: true,
-        check: |ctx, out| binds(ctx, out, BindProblem::Blocked),
+        check: blocked_binds,
     },
     Rule {
         code: "CP504",
         name: "sandbox-dangerous-network",
         severity: Severity::Error,
         category: Category::Sandbox,
-        summary: "Sandbox `docker.network` is `host` or joins another container's namespace (`container:<id>`).",
+        summary: "Sandbox `docker.network` joins another container's namespace (`container:<id>`, allowed by \
+                  `dangerouslyAllowContainerNamespaceJoin`).",
         why: "Host networking bypasses container network isolation entirely; joining a container namespace can \
               bypass it too.",
-        example: "agents: { defaults: { sandbox: { docker: { network: \"host\" } } } }",
+        example: "agents: { defaults: { sandbox: { mode: \"all\", docker: { network: \"container:vpn\", \
+                  dangerouslyAllowContainerNamespaceJoin: true } } } }",
         fix: "Use `bridge`, `none` or a custom bridge network.",
         openclaw_check: Some("sandbox.dangerous_network_mode"),
         versions: ALL_VERSIONS,
         needs_valid_config: true,
         check: network,
-    },
-    Rule {
-        code: "CP505",
-        name: "sandbox-seccomp-unconfined",
-        severity: Severity::Error,
-        category: Category::Sandbox,
-        summary: "Sandbox `docker.seccompProfile` is `unconfined`.",
-        why: "It disables syscall filtering for sandboxed code.",
-        example: "agents: { defaults: { sandbox: { docker: { seccompProfile: \"unconfined\" } } } }",
-        fix: "Remove the key, or use a custom seccomp profile file.",
-        openclaw_check: Some("sandbox.dangerous_seccomp_profile"),
-        versions: ALL_VERSIONS,
-        needs_valid_config: true,
-        check: |ctx, out| unconfined(ctx, out, "seccompProfile", "syscall filtering"),
-    },
-    Rule {
-        code: "CP506",
-        name: "sandbox-apparmor-unconfined",
-        severity: Severity::Error,
-        category: Category::Sandbox,
-        summary: "Sandbox `docker.apparmorProfile` is `unconfined`.",
-        why: "It disables AppArmor enforcement for sandboxed code.",
-        example: "agents: { defaults: { sandbox: { docker: { apparmorProfile: \"unconfined\" } } } }",
-        fix: "Remove the key, or use a named AppArmor profile.",
-        openclaw_check: Some("sandbox.dangerous_apparmor_profile"),
-        versions: ALL_VERSIONS,
-        needs_valid_config: true,
-        check: |ctx, out| unconfined(ctx, out, "apparmorProfile", "AppArmor enforcement"),
     },
 ];
 
@@ -145,12 +104,6 @@ fn docker_while_off(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             finding.agent(agent);
         }
     }
-}
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum BindProblem {
-    NotAbsolute,
-    Blocked,
 }
 
 /// The host side of a `source:target[:mode]` bind (a Windows drive letter stays in the source).
@@ -214,27 +167,21 @@ fn blocked_reason(version: OpenClawVersion, source: &str) -> Option<(&'static st
     })
 }
 
-fn binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, problem: BindProblem) {
+fn blocked_binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (docker_path, docker, label, agent) in docker_blocks(ctx) {
         let list = docker_path.key("binds");
         for (i, bind) in docker.get("binds").and_then(Value::as_array).into_iter().flatten().enumerate() {
             let Some(bind) = bind.as_str() else { continue };
             let source = bind_source(bind);
-            let message = match problem {
-                BindProblem::NotAbsolute if !is_absolute_host_path(source) => {
-                    format!("{label}.binds: `{bind}` uses the non-absolute source `{source}`")
-                }
-                BindProblem::Blocked if is_absolute_host_path(source) => {
-                    let Some((verb, blocked)) = blocked_reason(ctx.version, source) else { continue };
-                    format!("{label}.binds: `{bind}` {verb} the blocked host path `{blocked}`")
-                }
-                _ => continue,
-            };
-            let finding = out.report(&list.index(i), message);
-            finding.help(match problem {
-                BindProblem::NotAbsolute => "use an absolute host path (`/home/user/project:/project:ro`)",
-                BindProblem::Blocked => "remove the bind; mount project-specific paths instead",
-            });
+            // A non-absolute source is refused at load (`sandbox.bind_mount_non_absolute` never
+            // reaches an accepted config).
+            if !is_absolute_host_path(source) {
+                continue;
+            }
+            let Some((verb, blocked)) = blocked_reason(ctx.version, source) else { continue };
+            let finding =
+                out.report(&list.index(i), format!("{label}.binds: `{bind}` {verb} the blocked host path `{blocked}`"));
+            finding.help("remove the bind; mount project-specific paths instead");
             if let Some(agent) = &agent {
                 finding.agent(agent);
             }
@@ -242,33 +189,19 @@ fn binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, problem: BindProblem)
     }
 }
 
+/// `container:<id>` networks (the release refuses `host`, and a namespace join unless
+/// `dangerouslyAllowContainerNamespaceJoin` allows it).
 fn network(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (docker_path, docker, label, agent) in docker_blocks(ctx) {
         let Some(raw) = docker.get("network").and_then(Value::as_str) else { continue };
-        let mode = raw.trim().to_lowercase();
-        let message = if mode == "host" {
-            format!("{label}.network is `host`: it bypasses container network isolation entirely")
-        } else if mode.starts_with("container:") {
-            format!("{label}.network `{raw}` joins another container's namespace")
-        } else {
+        if !raw.trim().to_lowercase().starts_with("container:") {
             continue;
-        };
-        let finding = out.report(&docker_path.key("network"), message);
+        }
+        let finding = out.report(
+            &docker_path.key("network"),
+            format!("{label}.network `{raw}` joins another container's namespace"),
+        );
         finding.help("use `bridge`, `none` or a custom bridge network");
-        if let Some(agent) = &agent {
-            finding.agent(agent);
-        }
-    }
-}
-
-fn unconfined(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, key: &str, what: &str) {
-    for (docker_path, docker, label, agent) in docker_blocks(ctx) {
-        let value = docker.get(key).and_then(Value::as_str).map(|v| v.trim().to_lowercase());
-        if value.as_deref() != Some("unconfined") {
-            continue;
-        }
-        let finding = out.report(&docker_path.key(key), format!("{label}.{key} is `unconfined`: it disables {what}"));
-        finding.help(format!("remove `{key}` or use a named profile"));
         if let Some(agent) = &agent {
             finding.agent(agent);
         }

@@ -24,7 +24,7 @@ pub const RULES: &[Rule] = &[
         hooks_token_reuse,
         summary: "`hooks.token` equals the gateway's token or password (from the config or the environment).",
         why: "Whoever can call a webhook can then also operate the gateway API.",
-        example: "hooks: { enabled: true, token: \"${OPENCLAW_GATEWAY_TOKEN}\" }",
+        example: "hooks: { enabled: true, token: \"${OPENCLAW_GATEWAY_TOKEN}\" }\n// env: OPENCLAW_GATEWAY_TOKEN=3f9c2a7d1e6b4c8a9d0e5f1a2b3c4d5e",
         fix: "Give hooks a token of their own.",
     ),
     audit_rule!(Gateway, "CP740", "gateway-password-in-config", Security, "config.secrets.gateway_password_in_config",

@@ -6,6 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::Value;
 
 use super::walk::{ListKind, policy_lists};
+use crate::OpenClawVersion;
 use crate::base::glob::glob_matches;
 use crate::config::validate::did_you_mean;
 use crate::lint::registry::ALL_VERSIONS;
@@ -40,7 +41,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { deny: [\"image\"] }",
         fix: "Write the new name.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        versions: &[OpenClawVersion::V2026_9],
         needs_valid_config: false,
         check: legacy_tool_names,
     },

@@ -61,9 +61,9 @@ pub const RULES: &[Rule] = &[
         name: "missing-key",
         severity: Severity::Error,
         category: Category::Validity,
-        summary: "A required key is absent (an `agents.list` entry without `id`, …).",
+        summary: "A required key is absent (an auth profile without `mode`, …).",
         why: "The release refuses objects that lack required keys.",
-        example: "agents: { list: [{ name: \"Dev\" }] }",
+        example: "auth: { profiles: { \"openai:me\": { provider: \"openai\" } } }",
         fix: "Add the key the message names.",
         openclaw_check: None,
         versions: ALL_VERSIONS,
@@ -126,7 +126,7 @@ pub const RULES: &[Rule] = &[
               its schema dropped and lists the key as a legacy issue for `openclaw doctor --fix`; 2026.2 refuses \
               every legacy key with the rule's own message. Keys the release still accepts are rewritten the next \
               time doctor runs.",
-        example: "meta: { lastTouchedVersion: \"2026.1.5\", lastTouchedAt: \"2026-01-05T10:00:00Z\" }",
+        example: "memorySearch: { enabled: true }",
         fix: "Apply the release's message (or run `openclaw doctor --fix`). An error means the release refuses to \
               start until then.",
         openclaw_check: None,
