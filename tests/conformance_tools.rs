@@ -3,8 +3,8 @@
 //! compare `ok`, the tools constructed (the pipeline's input), the final tool set and the step that
 //! removed each removed tool. The legacy family (`tools-<v>-legacy.…`: load-time migrations and
 //! retired keys) also compares what the release says about the config: validity, issues, warnings
-//! and legacy issues. The plugins family (`tools-<v>-plugins.…`: `plugins.*` settings) is recorded
-//! without its tools and compares `ok` and the config only.
+//! and legacy issues. The plugins family (`tools-<v>-plugins.…`: `plugins.*` settings) compares the
+//! same, with the tools that plugin loading builds.
 
 mod common;
 

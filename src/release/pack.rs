@@ -447,6 +447,9 @@ pub enum ToolGate {
     AccountTool { flag: String, default: bool },
     /// Every credential setting is truthy directly in `channels.<id>` (accounts do not count).
     ChannelCredentials,
+    /// The plugin's own `plugins.entries.<id>.config` is an object that sets one of these keys
+    /// (2026.9's 1Password broker starts only with a vault or items configured).
+    PluginConfig { keys: Vec<String> },
 }
 
 impl BundledPlugin {
@@ -646,7 +649,10 @@ mod tests {
                 for tool in plugin.tool_gates.keys() {
                     assert!(plugin.tools.contains(tool), "{version}: {} gates unknown tool {tool}", plugin.id);
                 }
-                assert!(plugin.tool_gates.is_empty() || !plugin.credentials.is_empty(), "{}", plugin.id);
+                // The channel gates read the plugin's credential settings.
+                let reads_credentials =
+                    plugin.tool_gates.values().any(|gate| !matches!(gate, super::ToolGate::PluginConfig { .. }));
+                assert!(!reads_credentials || !plugin.credentials.is_empty(), "{}", plugin.id);
             }
         }
     }
