@@ -74,6 +74,7 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         if issues.is_empty() {
             let context = post_schema::Context {
                 config: cfg.value(),
+                source: cfg.resolved(),
                 version,
                 legacy_owner: cfg.legacy_owner(),
                 env: cfg.effective_env(),
@@ -214,6 +215,7 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
 /// `default: true` the loader migrated (the loaded config would otherwise have been refused), so
 /// it is validated as the release validates that roster.
 pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let source = value;
     let mut tree = super::Node::from_value(value);
     let env = std::collections::HashMap::new();
     let migration =
@@ -229,8 +231,14 @@ pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Ve
     let mut issues = schema::check(&value, version);
     issues.extend(refinements::check(&value, version, legacy_owner));
     if issues.is_empty() {
-        let context =
-            post_schema::Context { config: &value, version, legacy_owner, env: &env, cwd: std::path::Path::new("/") };
+        let context = post_schema::Context {
+            config: &value,
+            source,
+            version,
+            legacy_owner,
+            env: &env,
+            cwd: std::path::Path::new("/"),
+        };
         issues = post_schema::check(&context).into_iter().map(|f| located_issue(f, |_| None)).collect();
     }
     if issues.is_empty() {

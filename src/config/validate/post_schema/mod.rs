@@ -19,10 +19,12 @@ use crate::config::view::keys;
 use crate::release::loader::{PostSchemaCheck, RosterForm, ValidationRules};
 use agents::{AgentPaths, roster};
 
-/// What the checks need besides the config: the environment and working directory paths
-/// resolve in, and the owner a migrated legacy `default: true` marker named.
+/// What the checks need besides the config: the config as written, the environment and working
+/// directory paths resolve in, and the owner a migrated legacy `default: true` marker named.
 pub(super) struct Context<'c> {
     pub config: &'c Value,
+    /// Before the release's load-time migrations: issue paths name the roster as written.
+    pub source: &'c Value,
     pub version: OpenClawVersion,
     pub legacy_owner: Option<&'c str>,
     pub env: &'c HashMap<String, String>,
@@ -34,7 +36,7 @@ pub(super) fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let rules = &ctx.version.loader().validation;
     for step in &rules.post_schema {
         let found = match step {
-            PostSchemaCheck::SandboxContainerEnv => sandbox_container_env(ctx.config, rules),
+            PostSchemaCheck::SandboxContainerEnv => sandbox_container_env(ctx, rules),
             PostSchemaCheck::DuplicateAgentDirs => duplicate_agent_dirs(ctx, rules),
             PostSchemaCheck::IdentityAvatar => identity_avatars(ctx, rules),
             PostSchemaCheck::TailscaleBind => tailscale_bind(ctx.config),
@@ -64,8 +66,16 @@ fn finding(at: Vec<PathSeg>, message: String) -> Finding {
 /// `collectSandboxContainerEnvIssues`: Docker and Podman pass `sandbox.docker.env` through a
 /// line-delimited env file, so each agent's effective env (the defaults' env, or `LANG=C.UTF-8`,
 /// overlaid by the agent's own unless the scope is `shared`) needs portable names and
-/// single-line values without NUL. The issue sits at the agent's own key where it sets it.
-fn sandbox_container_env(config: &Value, rules: &ValidationRules) -> Vec<Finding> {
+/// single-line values without NUL. The issue names the agent's own key where the roster as
+/// written sets it (`agents.list.<i>` for a legacy list), else the defaults' key.
+fn sandbox_container_env(ctx: &Context<'_>, rules: &ValidationRules) -> Vec<Finding> {
+    let config = ctx.config;
+    let source = &ctx.source[keys::AGENTS];
+    let written_form = match (source.get(keys::ENTRIES), source.get(keys::LIST)) {
+        (None, Some(_)) => RosterForm::List,
+        _ => RosterForm::Entries,
+    };
+    let written = roster(ctx.source, written_form);
     let defaults_at = path(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX]);
     let defaults = &config[keys::AGENTS][keys::DEFAULTS][keys::SANDBOX];
     let agents = roster(config, rules.roster);
@@ -100,17 +110,25 @@ fn sandbox_container_env(config: &Value, rules: &ValidationRules) -> Vec<Finding
                 None => env.push((key, value)),
             }
         }
+        // The agent as written (found by its id), else as validated.
+        let as_written = agent.map(|a| written.iter().find(|w| w.id == a.id).unwrap_or(a));
         for (key, value) in env {
             let Some(problem) = env_problem(key, value) else { continue };
-            let base = match agent {
-                Some(agent) if own_env.is_some_and(|own| own.contains_key(key)) => child(&agent.at, &[keys::SANDBOX]),
-                _ => defaults_at.clone(),
+            let sets_key = |a: &agents::Agent<'_>| a.entry[keys::SANDBOX][keys::DOCKER][keys::ENV].get(key).is_some();
+            let (path, at) = match (agent, as_written) {
+                (Some(agent), Some(as_written)) if !shared && sets_key(as_written) => (
+                    child(&as_written.at, &[keys::SANDBOX, keys::DOCKER, keys::ENV, key]),
+                    child(&agent.at, &[keys::SANDBOX, keys::DOCKER, keys::ENV, key]),
+                ),
+                _ => {
+                    let at = child(&defaults_at, &[keys::DOCKER, keys::ENV, key]);
+                    (at.clone(), at)
+                }
             };
-            let at = child(&base, &[keys::DOCKER, keys::ENV, key]);
-            if seen.iter().any(|(p, k)| *p == at && *k == problem) {
+            if seen.iter().any(|(p, k)| *p == path && *k == problem) {
                 continue;
             }
-            seen.push((at.clone(), problem));
+            seen.push((path.clone(), problem));
             let quoted = serde_json::to_string(key).unwrap_or_default();
             let remediation = match problem {
                 EnvProblem::Name => {
@@ -120,7 +138,8 @@ fn sandbox_container_env(config: &Value, rules: &ValidationRules) -> Vec<Finding
                     "Use a single-line, non-NUL value for key {quoted}, or deliver multiline material through a mounted file or custom image."
                 ),
             };
-            found.push(finding(
+            found.push(Finding::new(
+                path,
                 at,
                 format!(
                     "{backend} sandbox backend requires portable environment names and single-line, non-NUL values because the secure env-file transport is line-delimited. {remediation} SSH/OpenShell backends may keep multiline values. Run openclaw doctor to report the invalid path; manual remediation is required."
