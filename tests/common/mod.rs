@@ -100,19 +100,7 @@ pub fn compare_config(expected: &Value, actual: &Value, core: &BTreeSet<String>)
     if want.is_null() {
         return None;
     }
-    let pairs = |v: &Value, key: &str| -> Vec<(String, String)> {
-        v[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|i| {
-                (
-                    i["path"].as_str().unwrap_or_default().to_string(),
-                    i["message"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect()
-    };
+    let pairs = issue_pairs;
     let mut diffs = Vec::new();
     if want["valid"] != got["valid"] {
         diffs.push(format!("valid: expected {}, got {}", want["valid"], got["valid"]));
@@ -127,23 +115,22 @@ pub fn compare_config(expected: &Value, actual: &Value, core: &BTreeSet<String>)
     (!diffs.is_empty()).then(|| diffs.join("; "))
 }
 
+/// `(path, message)` of each item of the list `config[key]` (issues, warnings, legacy issues).
+fn issue_pairs(config: &Value, key: &str) -> Vec<(String, String)> {
+    config[key]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|i| {
+            (i["path"].as_str().unwrap_or_default().to_string(), i["message"].as_str().unwrap_or_default().to_string())
+        })
+        .collect()
+}
+
 /// The release's issues (`{path, message}`) against ours, in any order.
 fn compare_issues(expected: &Value, actual: &Value) -> Option<String> {
-    let pairs = |v: &Value| -> Vec<(String, String)> {
-        v["config"]["issues"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|i| {
-                (
-                    i["path"].as_str().unwrap_or_default().to_string(),
-                    i["message"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect()
-    };
     // The release's schema issues come in zod's order, ours in the JSON Schema's.
-    let (mut want, mut got) = (pairs(expected), pairs(actual));
+    let (mut want, mut got) = (issue_pairs(&expected["config"], "issues"), issue_pairs(&actual["config"], "issues"));
     want.sort();
     got.sort();
     (want != got).then(|| format!("issues: expected {want:?}, got {got:?}"))
