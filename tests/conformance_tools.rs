@@ -82,3 +82,13 @@ fn plugins_conformance_2026_9() {
 fn plugins_conformance_2026_2() {
     check_family("2026.2", "-plugins", ConfigCheck::Full);
 }
+
+#[test]
+fn spawn_conformance_2026_9() {
+    check_family("2026.9", "-spawn", ConfigCheck::Validity);
+}
+
+#[test]
+fn spawn_conformance_2026_2() {
+    check_family("2026.2", "-spawn", ConfigCheck::Validity);
+}
