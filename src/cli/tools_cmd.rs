@@ -163,11 +163,7 @@ impl ToolsReport {
 /// Who spawned this sub-agent and whether the release would let it.
 fn spawn_summary(spawn: &crate::policy::spawn::SpawnEnvelope) -> String {
     use crate::base::escape::visible;
-    let mut out = format!(
-        "Spawned by: {} (depth {})\n",
-        visible(&spawn.requester_key),
-        spawn.depth
-    );
+    let mut out = format!("Spawned by: {} (depth {})\n", visible(&spawn.requester_key), spawn.depth);
     if !spawn.requester_has_spawn_tool {
         out.push_str("  ✗ the requester has no sessions_spawn tool: it cannot spawn this session\n");
     }

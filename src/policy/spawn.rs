@@ -72,7 +72,8 @@ pub fn child_context(
 /// The requester's effective allowlist (when some layer restricted it) and its explicit denies
 /// plus owner-only denies, as the release captures them for `sessions_spawn`.
 fn inherited_policy(requester: &Resolution) -> Option<Policy> {
-    let from = |what: &str| Source::Context { what: format!("inherited from requester {} ({what})", requester.session_key) };
+    let from =
+        |what: &str| Source::Context { what: format!("inherited from requester {} ({what})", requester.session_key) };
     let restrictive = requester.steps.iter().any(|r| {
         r.step.kind != StepKind::OwnerOnly
             && (r.step.kind != StepKind::Runtime || r.step.label == super::RUNTIME_STEP_LABEL)
@@ -144,7 +145,12 @@ pub fn allowed_targets(version: OpenClawVersion, config: &Value, requester: &str
     let mut allowed: Vec<String> = if names.contains(&"*") {
         configured.iter().cloned().chain([requester.to_string()]).collect()
     } else {
-        names.iter().filter(|n| !n.is_empty()).map(|n| normalize_agent_id(n)).filter(|n| configured.contains(n)).collect()
+        names
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| normalize_agent_id(n))
+            .filter(|n| configured.contains(n))
+            .collect()
     };
     allowed.sort();
     allowed.dedup();
