@@ -118,3 +118,13 @@ fn validation_conformance_2026_9() {
 fn validation_conformance_2026_2() {
     check_validation_family("2026.2");
 }
+
+#[test]
+fn spawn_conformance_2026_9() {
+    check_family("2026.9", "-spawn", ConfigCheck::Validity);
+}
+
+#[test]
+fn spawn_conformance_2026_2() {
+    check_family("2026.2", "-spawn", ConfigCheck::Validity);
+}

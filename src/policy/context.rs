@@ -81,6 +81,17 @@ pub struct SessionContext {
     pub tools_allow: Option<Vec<String>>,
     #[serde(default)]
     pub plugin_tools: Vec<PluginTool>,
+    /// 2026.9 embedded runs: the per-run `toolsAllow` is also the pipeline step `runtime tools.allow`
+    /// (and part of what a child it spawns inherits).
+    #[serde(default)]
+    pub inherit_runtime_tools_allow: bool,
+    /// The session that spawned this one (`--spawned-by`, batch `requester`), with its own run
+    /// facts and, for a chain, its own requester. This session is then the child the release
+    /// creates for it: the fields above describe the child's run, whose key is derived.
+    pub requester: Option<Box<SessionContext>>,
+    /// What the release stored for the child at spawn time; set by the resolver from `requester`.
+    #[serde(skip)]
+    pub spawn: Option<super::spawn::SpawnEnvelope>,
 }
 
 /// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.

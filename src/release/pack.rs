@@ -121,6 +121,9 @@ pub struct SubagentRules {
     /// 2026.2 derives the spawn depth only from session keys with an `agent:` prefix: a bare
     /// `subagent:x` key is a sub-agent of depth 0 there.
     pub depth_needs_agent_prefix: bool,
+    /// 2026.9: a spawned child stores its requester's effective allowlist and denies (pipeline step
+    /// `inherited tools`) and, run without an external sender, skips group and sender policy.
+    pub inherits_requester_policy: bool,
 }
 
 /// How the release reads the agent roster and picks a session's agent.
@@ -387,6 +390,9 @@ pub struct RuntimeAllowRules {
     pub cap_after_pipeline: bool,
     /// A list naming `message` or `*` adds `message` to the profile steps.
     pub profiles_gain_message: bool,
+    /// A run that asks to inherit its toolsAllow (embedded runs) also gets it as the pipeline step
+    /// `runtime tools.allow`.
+    pub pipeline_step_when_inherited: bool,
 }
 
 #[derive(Debug, Deserialize)]
