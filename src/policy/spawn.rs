@@ -12,6 +12,9 @@ use super::steps::StepKind;
 use crate::OpenClawVersion;
 use crate::config::view::ids::normalize_agent_id;
 
+/// The tool a session spawns sub-agents with.
+pub const SPAWN_TOOL: &str = "sessions_spawn";
+
 /// What the release stores on the child's session entry when it is spawned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,6 +32,77 @@ pub struct SpawnEnvelope {
     pub refused: Option<String>,
     /// Whether the requester's session has the `sessions_spawn` tool at all.
     pub requester_has_spawn_tool: bool,
+}
+
+/// The child run a requester asks for: `child_agent` (default: the requester's agent), spawned
+/// by the `requester` session, on the requester's model and with its plugin tools.
+pub fn request(requester: SessionContext, child_agent: Option<String>) -> SessionContext {
+    SessionContext {
+        agent_id: child_agent,
+        model_provider: requester.model_provider.clone(),
+        model_id: requester.model_id.clone(),
+        plugin_tools: requester.plugin_tools.clone(),
+        requester: Some(Box::new(requester)),
+        ..SessionContext::default()
+    }
+}
+
+/// The child of `run` spawned by `spawner` (`AGENT`, its main session, or `AGENT:SESSION`, the
+/// key after `agent:AGENT:`): `run` describes the requester's run, its agent is the child's.
+pub fn spawned_by(run: SessionContext, spawner: &str) -> Result<SessionContext, String> {
+    let (agent, session) = spawner.split_once(':').unwrap_or((spawner, "main"));
+    if agent.trim().is_empty() || session.trim().is_empty() {
+        return Err(format!("wants AGENT or AGENT:SESSION, got `{spawner}`"));
+    }
+    let child_agent = run.agent_id.clone();
+    let requester = SessionContext {
+        session_key: Some(format!("agent:{}:{}", agent.trim(), session.trim())),
+        agent_id: Some(agent.trim().to_string()),
+        ..run
+    };
+    Ok(request(requester, child_agent))
+}
+
+/// The `AGENT:SESSION` form of a child's requester (the inverse of [`spawned_by`]), when it has
+/// an agent session key.
+pub fn spawner_of(ctx: &SessionContext) -> Option<String> {
+    let requester = ctx.requester.as_deref()?;
+    let key = requester.session_key.as_deref()?;
+    let (agent, rest) = super::session::split_agent_key(key)?;
+    Some(format!("{agent}:{rest}"))
+}
+
+/// The spawns the config allows, as (requester, child): every agent may spawn itself and the
+/// targets of its `allowAgents`, in roster order. Whether the requester has `sessions_spawn` is
+/// a question for its resolved session.
+pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, String)> {
+    let agents = crate::fleet::contexts::agent_ids(version, config);
+    let mut pairs = Vec::new();
+    for requester in &agents {
+        let targets = allowed_targets(version, config, requester);
+        for child in agents.iter().filter(|a| *a == requester || targets.contains(a)) {
+            pairs.push((requester.clone(), child.clone()));
+        }
+    }
+    pairs
+}
+
+/// Why the release would not create this child at all: the spawn is refused, or the requester
+/// has no `sessions_spawn` tool to ask for it.
+pub fn not_made(envelope: &SpawnEnvelope) -> Option<String> {
+    if let Some(refused) = &envelope.refused {
+        return Some(format!("{} cannot spawn it: {refused}", envelope.requester_key));
+    }
+    (!envelope.requester_has_spawn_tool).then(|| format!("{} has no sessions_spawn tool", envelope.requester_key))
+}
+
+/// `resolved`, unless it is a child the release would not create: the answer for enumerated
+/// spawns, where a spawn that cannot happen gives no session rather than a tool list.
+pub fn made(resolved: Resolution) -> Result<Resolution, super::session::SessionError> {
+    match resolved.spawn.as_ref().and_then(not_made) {
+        Some(why) => Err(super::session::SessionError::SpawnNotMade(why)),
+        None => Ok(resolved),
+    }
 }
 
 /// The session key given to a spawned child (the release uses a random id after `subagent:`).
@@ -51,7 +125,7 @@ pub fn child_context(
         depth,
         inherited: version.policy().subagents.inherits_requester_policy.then(|| inherited_policy(requester)).flatten(),
         refused: refusal(version, config, requester, &agent),
-        requester_has_spawn_tool: requester.tools.iter().any(|t| t == "sessions_spawn"),
+        requester_has_spawn_tool: requester.tools.iter().any(|t| t == SPAWN_TOOL),
     };
     SessionContext {
         agent_id: Some(agent.clone()),
