@@ -179,3 +179,30 @@ fn a_suite_case_can_be_a_spawned_child() {
     let scaffold = std::fs::read_to_string(dir.path().join("new.yaml")).unwrap();
     assert!(scaffold.contains("spawned-by: cooper"), "{scaffold}");
 }
+
+#[test]
+fn explain_names_the_emptying_step_and_an_edit_on_either_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = crew_that_spawns(dir.path());
+    let args = ["explain", "read", "-c", &config, "--agent", "brand", "--spawned-by", "cooper", "--format", "json"];
+    let (code, stdout, stderr) = run(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["removedBy"]["step"], "inherited tools");
+    // The requester's side: cooper must keep read to hand it down.
+    let fix = &doc["fixes"][0];
+    assert_eq!(fix["step"], "inherited tools");
+    assert_eq!(fix["edits"][0]["value"], "read");
+    assert!(fix["edits"][0]["path"].as_str().unwrap().contains("cooper"), "{fix}");
+    assert_eq!(fix["restores"], true);
+    // The child's side: brand allows one of the tools cooper hands down.
+    let emptied = &doc["emptiedChild"];
+    assert_eq!(emptied["step"], "inherited tools");
+    assert_eq!(emptied["childSide"][0], "memory_get");
+    let edit = &emptied["childSide"][1][0]["edits"][0];
+    assert!(edit["path"].as_str().unwrap().contains("brand"), "{edit}");
+
+    let (_, human, _) = run(&args[..args.len() - 2]);
+    assert!(human.contains("This sub-agent has no tools at all: `inherited tools` removed the last (read)"), "{human}");
+    assert!(human.contains("on the requester's side: agent:cooper:main hands down only what it keeps"), "{human}");
+}
