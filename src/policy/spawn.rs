@@ -72,19 +72,26 @@ pub fn spawner_of(ctx: &SessionContext) -> Option<String> {
     Some(format!("{agent}:{rest}"))
 }
 
-/// The spawns the config allows, as (requester, child): every agent may spawn itself and the
-/// targets of its `allowAgents`, in roster order. Whether the requester has `sessions_spawn` is
-/// a question for its resolved session.
+/// At most this many spawns are enumerated per config: an `allowAgents: ["*"]` on a large fleet
+/// allows one spawn per pair of agents (four million for 2,000 agents).
+pub const MAX_ENUMERATED_SPAWNS: usize = 4096;
+
+/// The spawns the config allows, as (requester, child): every agent may spawn itself, then the
+/// targets of each agent's `allowAgents` in roster order; at most [`MAX_ENUMERATED_SPAWNS`],
+/// each agent's own spawn first. Whether the requester has `sessions_spawn` is a question for
+/// its resolved session.
 pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, String)> {
     let agents = crate::fleet::contexts::agent_ids(version, config);
-    let mut pairs = Vec::new();
-    for requester in &agents {
-        let targets = allowed_targets(version, config, requester);
-        for child in agents.iter().filter(|a| *a == requester || targets.contains(a)) {
-            pairs.push((requester.clone(), child.clone()));
-        }
-    }
-    pairs
+    let own = agents.iter().map(|agent| (agent.clone(), agent.clone()));
+    let cross = agents.iter().flat_map(|requester| {
+        let targets: std::collections::HashSet<String> =
+            targets_among(version, config, &agents, requester).into_iter().collect();
+        agents
+            .iter()
+            .filter(move |child| *child != requester && targets.contains(child.as_str()))
+            .map(move |child| (requester.clone(), child.clone()))
+    });
+    own.chain(cross).take(MAX_ENUMERATED_SPAWNS).collect()
 }
 
 /// Why the release would not create this child at all: the spawn is refused, or the requester
@@ -208,7 +215,11 @@ fn refusal(version: OpenClawVersion, config: &Value, requester: &Resolution, chi
 /// The agents `requester` may name in `sessions_spawn`: its `subagents.allowAgents` (else the
 /// defaults'), intersected with the configured agents; `*` means every configured agent.
 pub fn allowed_targets(version: OpenClawVersion, config: &Value, requester: &str) -> Vec<String> {
-    let configured = crate::fleet::contexts::agent_ids(version, config);
+    targets_among(version, config, &crate::fleet::contexts::agent_ids(version, config), requester)
+}
+
+/// [`allowed_targets`] with the configured agents read once by the caller.
+fn targets_among(version: OpenClawVersion, config: &Value, configured: &[String], requester: &str) -> Vec<String> {
     let own = crate::config::view::agents::find_agent(config, version, requester)
         .and_then(|a| a.value.get("subagents").and_then(|s| s.get("allowAgents")).cloned());
     let list = own.or_else(|| config.pointer("/agents/defaults/subagents/allowAgents").cloned());
