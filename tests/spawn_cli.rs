@@ -198,8 +198,8 @@ fn explain_names_the_emptying_step_and_an_edit_on_either_side() {
     // The child's side: brand allows one of the tools cooper hands down.
     let emptied = &doc["emptiedChild"];
     assert_eq!(emptied["step"], "inherited tools");
-    assert_eq!(emptied["childSide"][0], "memory_get");
-    let edit = &emptied["childSide"][1][0]["edits"][0];
+    assert_eq!(emptied["childSide"]["tool"], "memory_get");
+    let edit = &emptied["childSide"]["fixes"][0]["edits"][0];
     assert!(edit["path"].as_str().unwrap().contains("brand"), "{edit}");
 
     let (_, human, _) = run(&args[..args.len() - 2]);

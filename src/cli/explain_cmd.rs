@@ -172,7 +172,7 @@ fn emptied_child_text(child: &crate::policy::explain::EmptiedChild) -> String {
         visible(&child.removed.join(", "))
     );
     match &child.child_side {
-        Some((tool, fixes)) => {
+        Some(crate::policy::explain::ChildSideFix { tool, fixes }) => {
             out.push_str(&format!(
                 "  Or, on the sub-agent's side, the smallest edit gives it `{}`, which its requester hands down:\n",
                 visible(tool)

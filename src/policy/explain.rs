@@ -161,9 +161,18 @@ pub struct EmptiedChild {
     pub step: String,
     /// The tools that step removed: the child's last ones.
     pub removed: Vec<String>,
-    /// The tool the child-side edit restores, and its fixes (every one needed, in order).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub child_side: Option<(String, Vec<Fix>)>,
+    pub child_side: Option<ChildSideFix>,
+}
+
+/// The smallest edit on a spawned child's own side that gives it `tool`, one its requester
+/// hands down.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChildSideFix {
+    pub tool: String,
+    /// Every fix needed, in order.
+    pub fixes: Vec<Fix>,
 }
 
 /// The verdict of every step about one (normalized) tool, with the entry that decided.
@@ -241,9 +250,9 @@ fn emptied_child(
         .filter_map(|tool| {
             let fixes = fixes(version, config, ctx, resolution, &tool);
             let child_only = fixes.iter().all(|f| !f.edits.is_empty() && f.step != policy::INHERITED_STEP_LABEL);
-            (child_only && fixes.last().is_some_and(|f| f.restores)).then_some((tool, fixes))
+            (child_only && fixes.last().is_some_and(|f| f.restores)).then_some(ChildSideFix { tool, fixes })
         })
-        .min_by_key(|(_, fixes)| fixes.iter().map(|f| f.edits.len()).sum::<usize>());
+        .min_by_key(|side| side.fixes.iter().map(|f| f.edits.len()).sum::<usize>());
     Some(EmptiedChild { step: emptied.step.label.clone(), removed: emptied.removed.clone(), child_side })
 }
 
@@ -604,7 +613,7 @@ mod tests {
         let emptied = explanation.emptied_child.unwrap();
         assert_eq!(emptied.step, policy::INHERITED_STEP_LABEL);
         assert!(emptied.removed.contains(&"write".to_string()), "{:?}", emptied.removed);
-        let (tool, fixes) = emptied.child_side.unwrap();
+        let ChildSideFix { tool, fixes } = emptied.child_side.unwrap();
         assert_eq!(tool, "read");
         assert_eq!(fixes[0].edits[0].describe(), "add \"read\" to agents.entries.writer.tools.allow");
         let child = policy::resolve(OpenClawVersion::V2026_9, &apply_all(&config, &fixes), &ctx).unwrap();
