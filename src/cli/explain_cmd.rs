@@ -140,6 +140,9 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
             }
         }
     }
+    if let Some(child) = &e.emptied_child {
+        out.push_str(&emptied_child_text(child));
+    }
     if !e.depends_on.is_empty() {
         out.push_str("\nThe answer depends on facts you did not give:\n");
         for d in &e.depends_on {
@@ -156,6 +159,29 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
         for a in &e.assumptions {
             out.push_str(&format!("  - {}: {}\n", a.fact, a.assumed));
         }
+    }
+    out
+}
+
+/// A spawned sub-agent with no tools: the step that emptied it and the edit on its own side.
+fn emptied_child_text(child: &crate::policy::explain::EmptiedChild) -> String {
+    let visible = |text: &str| crate::base::escape::visible(text).into_owned();
+    let mut out = format!(
+        "\nThis sub-agent has no tools at all: `{}` removed the last ({}).\n",
+        child.step,
+        visible(&child.removed.join(", "))
+    );
+    match &child.child_side {
+        Some(crate::policy::explain::ChildSideFix { tool, fixes }) => {
+            out.push_str(&format!(
+                "  Or, on the sub-agent's side, the smallest edit gives it `{}`, which its requester hands down:\n",
+                visible(tool)
+            ));
+            for edit in fixes.iter().flat_map(|f| &f.edits) {
+                out.push_str(&format!("    - {}\n", visible(&edit.describe())));
+            }
+        }
+        None => out.push_str("  No edit on the sub-agent's side alone gives it a tool its requester hands down.\n"),
     }
     out
 }

@@ -196,28 +196,8 @@ impl ContextArgs {
         let Some(spawner) = self.spawned_by.as_deref() else {
             return Ok(run);
         };
-        let (agent, session) = spawner.split_once(':').unwrap_or((spawner, "main"));
-        if agent.trim().is_empty() || session.trim().is_empty() {
-            return Err(miette::miette!(
-                code = "cli::spawned-by",
-                "--spawned-by wants AGENT or AGENT:SESSION, got `{spawner}`"
-            ));
-        }
-        let agent = agent.trim().to_string();
-        let requester = SessionContext {
-            session_key: Some(format!("agent:{agent}:{}", session.trim())),
-            agent_id: Some(agent),
-            plugin_tools: run.plugin_tools.clone(),
-            ..run.clone()
-        };
-        Ok(SessionContext {
-            agent_id: self.agent.clone(),
-            model_provider: run.model_provider,
-            model_id: run.model_id,
-            plugin_tools: run.plugin_tools,
-            requester: Some(Box::new(requester)),
-            ..SessionContext::default()
-        })
+        crate::policy::spawn::spawned_by(run, spawner)
+            .map_err(|e| miette::miette!(code = "cli::spawned-by", "--spawned-by {e}"))
     }
 }
 

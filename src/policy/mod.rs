@@ -240,6 +240,9 @@ pub const RUNTIME_CAP_LABEL: &str = "runtime toolsAllow (per-run cap)";
 /// The label of pipeline step 12, the run's toolsAllow inside the pipeline (inheritance mode).
 pub const RUNTIME_STEP_LABEL: &str = "runtime tools.allow";
 
+/// The 2026.9 step that applies what a sub-agent's requester handed down at spawn time.
+pub const INHERITED_STEP_LABEL: &str = "inherited tools";
+
 /// The per-run `toolsAllow` cap, applied after the pipeline as OpenClaw's runner does.
 fn apply_runtime_allowlist(
     pack: &VersionPack,

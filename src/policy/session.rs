@@ -74,6 +74,9 @@ pub enum SessionError {
         "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured}); 2026.9 picks a default only from agents.defaults.systemAgent.agentId, not from a `default: true` marker"
     )]
     NoDefaultAgent { configured: String },
+    /// A sub-agent the release would not create (see [`super::spawn::not_made`]).
+    #[error("this spawn cannot happen: {0}")]
+    SpawnNotMade(String),
 }
 
 /// `agents.defaults.subagents.maxSpawnDepth`, or the release's default.

@@ -12,6 +12,9 @@ use super::steps::StepKind;
 use crate::OpenClawVersion;
 use crate::config::view::ids::normalize_agent_id;
 
+/// The tool a session spawns sub-agents with.
+pub const SPAWN_TOOL: &str = "sessions_spawn";
+
 /// What the release stores on the child's session entry when it is spawned.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -29,6 +32,84 @@ pub struct SpawnEnvelope {
     pub refused: Option<String>,
     /// Whether the requester's session has the `sessions_spawn` tool at all.
     pub requester_has_spawn_tool: bool,
+}
+
+/// The child run a requester asks for: `child_agent` (default: the requester's agent), spawned
+/// by the `requester` session, on the requester's model and with its plugin tools.
+pub fn request(requester: SessionContext, child_agent: Option<String>) -> SessionContext {
+    SessionContext {
+        agent_id: child_agent,
+        model_provider: requester.model_provider.clone(),
+        model_id: requester.model_id.clone(),
+        plugin_tools: requester.plugin_tools.clone(),
+        requester: Some(Box::new(requester)),
+        ..SessionContext::default()
+    }
+}
+
+/// The child of `run` spawned by `spawner` (`AGENT`, its main session, or `AGENT:SESSION`, the
+/// key after `agent:AGENT:`): `run` describes the requester's run, its agent is the child's.
+pub fn spawned_by(run: SessionContext, spawner: &str) -> Result<SessionContext, String> {
+    let (agent, session) = spawner.split_once(':').unwrap_or((spawner, "main"));
+    if agent.trim().is_empty() || session.trim().is_empty() {
+        return Err(format!("wants AGENT or AGENT:SESSION, got `{spawner}`"));
+    }
+    let child_agent = run.agent_id.clone();
+    let requester = SessionContext {
+        session_key: Some(format!("agent:{}:{}", agent.trim(), session.trim())),
+        agent_id: Some(agent.trim().to_string()),
+        ..run
+    };
+    Ok(request(requester, child_agent))
+}
+
+/// The `AGENT:SESSION` form of a child's requester (the inverse of [`spawned_by`]), when it has
+/// an agent session key.
+pub fn spawner_of(ctx: &SessionContext) -> Option<String> {
+    let requester = ctx.requester.as_deref()?;
+    let key = requester.session_key.as_deref()?;
+    let (agent, rest) = super::session::split_agent_key(key)?;
+    Some(format!("{agent}:{rest}"))
+}
+
+/// At most this many spawns are enumerated per config: an `allowAgents: ["*"]` on a large fleet
+/// allows one spawn per pair of agents (four million for 2,000 agents).
+pub const MAX_ENUMERATED_SPAWNS: usize = 4096;
+
+/// The spawns the config allows, as (requester, child): every agent may spawn itself, then the
+/// targets of each agent's `allowAgents` in roster order; at most [`MAX_ENUMERATED_SPAWNS`],
+/// each agent's own spawn first. Whether the requester has `sessions_spawn` is a question for
+/// its resolved session.
+pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, String)> {
+    let agents = crate::fleet::contexts::agent_ids(version, config);
+    let own = agents.iter().map(|agent| (agent.clone(), agent.clone()));
+    let cross = agents.iter().flat_map(|requester| {
+        let targets: std::collections::HashSet<String> =
+            targets_among(version, config, &agents, requester).into_iter().collect();
+        agents
+            .iter()
+            .filter(move |child| *child != requester && targets.contains(child.as_str()))
+            .map(move |child| (requester.clone(), child.clone()))
+    });
+    own.chain(cross).take(MAX_ENUMERATED_SPAWNS).collect()
+}
+
+/// Why the release would not create this child at all: the spawn is refused, or the requester
+/// has no `sessions_spawn` tool to ask for it.
+pub fn not_made(envelope: &SpawnEnvelope) -> Option<String> {
+    if let Some(refused) = &envelope.refused {
+        return Some(format!("{} cannot spawn it: {refused}", envelope.requester_key));
+    }
+    (!envelope.requester_has_spawn_tool).then(|| format!("{} has no sessions_spawn tool", envelope.requester_key))
+}
+
+/// `resolved`, unless it is a child the release would not create: the answer for enumerated
+/// spawns, where a spawn that cannot happen gives no session rather than a tool list.
+pub fn made(resolved: Resolution) -> Result<Resolution, super::session::SessionError> {
+    match resolved.spawn.as_ref().and_then(not_made) {
+        Some(why) => Err(super::session::SessionError::SpawnNotMade(why)),
+        None => Ok(resolved),
+    }
 }
 
 /// The session key given to a spawned child (the release uses a random id after `subagent:`).
@@ -51,7 +132,7 @@ pub fn child_context(
         depth,
         inherited: version.policy().subagents.inherits_requester_policy.then(|| inherited_policy(requester)).flatten(),
         refused: refusal(version, config, requester, &agent),
-        requester_has_spawn_tool: requester.tools.iter().any(|t| t == "sessions_spawn"),
+        requester_has_spawn_tool: requester.tools.iter().any(|t| t == SPAWN_TOOL),
     };
     SessionContext {
         agent_id: Some(agent.clone()),
@@ -134,7 +215,11 @@ fn refusal(version: OpenClawVersion, config: &Value, requester: &Resolution, chi
 /// The agents `requester` may name in `sessions_spawn`: its `subagents.allowAgents` (else the
 /// defaults'), intersected with the configured agents; `*` means every configured agent.
 pub fn allowed_targets(version: OpenClawVersion, config: &Value, requester: &str) -> Vec<String> {
-    let configured = crate::fleet::contexts::agent_ids(version, config);
+    targets_among(version, config, &crate::fleet::contexts::agent_ids(version, config), requester)
+}
+
+/// [`allowed_targets`] with the configured agents read once by the caller.
+fn targets_among(version: OpenClawVersion, config: &Value, configured: &[String], requester: &str) -> Vec<String> {
     let own = crate::config::view::agents::find_agent(config, version, requester)
         .and_then(|a| a.value.get("subagents").and_then(|s| s.get("allowAgents")).cloned());
     let list = own.or_else(|| config.pointer("/agents/defaults/subagents/allowAgents").cloned());

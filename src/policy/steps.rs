@@ -259,7 +259,7 @@ pub fn build<'a>(
 
     // Step 13: what the requester's session handed down at spawn time.
     let inherited = ctx.spawn.as_ref().and_then(|s| s.inherited.clone());
-    push(StepKind::Inherited, "inherited tools".into(), inherited, None, vec![]);
+    push(StepKind::Inherited, super::INHERITED_STEP_LABEL.into(), inherited, None, vec![]);
 
     BuiltSteps { steps, sandbox: sandbox_policy }
 }

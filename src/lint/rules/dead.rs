@@ -5,14 +5,15 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::walk::{Agent, ListKind, agents, policy_lists};
+use super::walk::{Agent, ListKind, agents, main_session, policy_lists};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::policy::matcher::{PluginGroups, Verdict, expand_entry};
 use crate::policy::rules::Source;
-use crate::policy::{Removal, Resolution};
+use crate::policy::steps::StepKind;
+use crate::policy::{Removal, Resolution, spawn};
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -107,6 +108,25 @@ pub const RULES: &[Rule] = &[
         versions: ALL_VERSIONS,
         needs_valid_config: true,
         check: allow_of_unbuilt_tool,
+    },
+    Rule {
+        code: "CP307",
+        name: "spawned-child-without-tools",
+        severity: Severity::Warning,
+        category: Category::DeadRules,
+        summary: "A spawn the config allows leaves the sub-agent with no tools.",
+        why: "OpenClaw 2026.9 hands a requester's effective allowlist and its denies down to each sub-agent it \
+              spawns (step `inherited tools`), on top of the sub-agent's own policy. When the requester's list \
+              and the child's tools do not overlap, or the sub-agent policy removes the rest, the child starts \
+              with no callable tools and the spawned run fails.",
+        example: "agents: { ownership: \"explicit\", entries: {\n  main: { tools: { allow: [\"read\", \"sessions_spawn\"] }, subagents: { allowAgents: [\"writer\"] } },\n  writer: { tools: { allow: [\"write\"] } },\n} }",
+        fix: "Allow one of the child's tools in the requester's policy, or give the child a tool the requester \
+              keeps; `clawpolicy explain <tool> --agent <child> --spawned-by <requester>` shows the smallest \
+              edit on either side.",
+        openclaw_check: None,
+        versions: &[OpenClawVersion::V2026_9],
+        needs_valid_config: true,
+        check: spawned_child_without_tools,
     },
 ];
 
@@ -299,4 +319,58 @@ fn allow_of_unbuilt_tool(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             }
         }
     }
+}
+
+fn spawned_child_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let agents = agents(ctx);
+    for (requester, child) in spawn::allowed_pairs(ctx.version, ctx.config()) {
+        let Some(requester_main) = ctx.main_resolution(&requester) else { continue };
+        if !requester_main.tools.iter().any(|t| t == spawn::SPAWN_TOOL) {
+            continue;
+        }
+        let request = spawn::request(main_session(&requester), Some(child.clone()));
+        let Some(resolved) = ctx.resolve(&request).and_then(|r| spawn::made(r).ok()) else { continue };
+        if !resolved.tools.is_empty() {
+            continue;
+        }
+        // The step that removed the last tools: the requester's list when it is the inherited one.
+        let Some(emptied) = resolved.steps.iter().rev().find(|r| !r.removed.is_empty()) else { continue };
+        let inherited = emptied.step.kind == StepKind::Inherited;
+        let child_tools = agents.iter().find(|a| a.id == child).and_then(|a| a.path.clone()).map(|p| p.key("tools"));
+        let location = if inherited {
+            written_allowlist(requester_main)
+        } else {
+            emptied.removed.iter().find_map(|t| resolved.removed.get(t)?.source.as_ref()?.config_path().cloned())
+        };
+        let Some(path) = location.or(child_tools) else { continue };
+        let lost = emptied.removed.join(", ");
+        let message = if inherited {
+            format!(
+                "agent `{child}` spawned by `{requester}` has no tools: `{requester}` passes down only [{}], and \
+                 `inherited tools` removes the child's last tools ({lost})",
+                requester_main.tools.join(", ")
+            )
+        } else {
+            format!(
+                "agent `{child}` spawned by `{requester}` has no tools: `{}` removes the last ({lost})",
+                emptied.step.label
+            )
+        };
+        let tool = emptied.removed.first().map_or("<tool>", String::as_str);
+        out.report(&path, message).agent(child.clone()).help(format!(
+            "run `clawpolicy explain {tool} --agent {child} --spawned-by {requester}` for the smallest edit on \
+             either side"
+        ));
+    }
+}
+
+/// Where a session's restricting allowlist is written: the first config-written `allow` list of
+/// its steps.
+fn written_allowlist(resolution: &Resolution) -> Option<KeyPath> {
+    let entries = resolution.steps.iter().flat_map(|r| r.step.policy.allow.iter().flatten());
+    entries.filter_map(|e| e.source.config_path()).next().map(|path| {
+        let mut list = path.clone();
+        list.0.pop();
+        list
+    })
 }
