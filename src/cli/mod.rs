@@ -47,7 +47,7 @@ Exit codes:
 #[command(name = "clawpolicy", version, about = "Lint and simulate OpenClaw tool policy, offline.", after_help = EXIT_CODES)]
 pub struct Cli {
     /// OpenClaw release whose behaviour to simulate.
-    #[arg(long, global = true, default_value = "2026.9", value_name = "VERSION")]
+    #[arg(long, global = true, default_value_t, value_name = "VERSION")]
     pub openclaw_version: OpenClawVersion,
 
     #[command(flatten)]

@@ -52,7 +52,7 @@ impl<'a> From<&'a Rule> for RuleDoc<'a> {
             example: rule.example,
             fix: rule.fix,
             openclaw_check: rule.openclaw_check,
-            versions: rule.versions.iter().map(ToString::to_string).collect(),
+            versions: rule.versions().iter().map(ToString::to_string).collect(),
         }
     }
 }

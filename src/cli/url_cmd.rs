@@ -127,11 +127,11 @@ pub fn run(global: &super::Global, args: &UrlArgs) -> miette::Result<ExitCode> {
 fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<PolicySetup> {
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("url"))?;
-    let release = ssrf::release(version);
+    let release = version.data().ssrf();
     let mut sources = BTreeMap::new();
     let mut policy = SsrfPolicy::default();
-    if let Some(path) = release.web_fetch_policy_path {
-        let key = KeyPath::keys(path);
+    if let Some(path) = &release.web_fetch_policy_path {
+        let key = KeyPath::keys(&path.iter().map(String::as_str).collect::<Vec<_>>());
         if let Some(value) = key.lookup(&loaded.config) {
             policy = serde_json::from_value(value.clone())
                 .map_err(|e| miette::miette!(code = "url::config", "{key}: {e}"))?;
@@ -147,7 +147,7 @@ fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<Policy
         if !active {
             return Ok(());
         }
-        if !release.policy_fields.contains(&field) {
+        if !release.reads_policy_field(field) {
             return Err(miette::miette!(
                 code = "url::policy",
                 "--{flag}: OpenClaw {} has no `{field}` SSRF policy setting",

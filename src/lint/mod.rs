@@ -307,7 +307,7 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
     let mut skipped = Vec::new();
     let mut rules_run = 0;
     for &rule in all_rules().iter().filter(|r| selection.selects(r)) {
-        if !rule.versions.contains(&ctx.version) {
+        if !rule.applies_to(ctx.version) {
             continue;
         }
         if rule.needs_valid_config && !ctx.issues.is_empty() {

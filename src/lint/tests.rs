@@ -62,7 +62,7 @@ fn codes_and_names_are_unique_and_well_formed() {
             rule.code
         );
         assert!(rule.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{}", rule.name);
-        assert!(!rule.versions.is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.code);
+        assert!(!rule.versions().is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.code);
         assert!(!registry::RETIRED.iter().any(|(code, _)| *code == rule.code), "{} is retired", rule.code);
     }
 }
@@ -391,7 +391,7 @@ fn each_rules_documented_example_triggers_it() {
     let describes_install = |rule: &Rule| rule.category == Category::Install || rule.example.starts_with("// <state>");
     let mut silent = Vec::new();
     for rule in all_rules().iter().filter(|r| !describes_install(r)) {
-        for &version in rule.versions {
+        for version in rule.versions() {
             let example = RuleExample::parse(rule.example, version);
             let outcome = std::panic::catch_unwind(|| {
                 lint_in_env(version, &example.config(), example.approvals.clone(), &example.env)

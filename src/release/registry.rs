@@ -1,7 +1,8 @@
 //! The registered releases and the data files each is built from. To add a release, add its
-//! folder under `data/` and one `release!` line to [`RELEASES`].
+//! folder under `data/` and one line to the [`releases!`] call below.
 
 use super::Release;
+use super::version::OpenClawVersion;
 
 /// The data files of one release, compiled in.
 pub struct Files {
@@ -14,6 +15,7 @@ pub struct Files {
     pub channels: &'static str,
     pub config: &'static str,
     pub ssrf: &'static str,
+    pub lint: &'static str,
 }
 
 /// The file names every release folder has.
@@ -25,6 +27,9 @@ pub const FILE_NAMES: &[&str] = &[
     "migrations.json",
     "plugins.json",
     "channels.json",
+    "config.json",
+    "ssrf.json",
+    "lint.json",
 ];
 
 macro_rules! release {
@@ -42,13 +47,35 @@ macro_rules! release {
                 channels: include_str!(concat!("../../data/", $line, "/channels.json")),
                 config: include_str!(concat!("../../data/", $line, "/config.json")),
                 ssrf: include_str!(concat!("../../data/", $line, "/ssrf.json")),
+                lint: include_str!(concat!("../../data/", $line, "/lint.json")),
             },
         )
     };
 }
 
-/// Every release clawpolicy simulates, oldest first.
-pub static RELEASES: [Release; 2] = [release!("2026.2.25", "2026.2"), release!("2026.9.6", "2026.9")];
+/// Registers releases, oldest first: [`RELEASES`], and a constant on [`OpenClawVersion`] naming
+/// each (for tests and documentation; code asks the release's data instead).
+macro_rules! releases {
+    ($($(#[$doc:meta])* $name:ident = $id:literal in $line:literal,)+) => {
+        /// Every release clawpolicy simulates, oldest first; the newest is the default.
+        pub static RELEASES: [Release; [$($line),+].len()] = [$(release!($id, $line)),+];
+
+        #[allow(non_camel_case_types)]
+        #[repr(usize)]
+        enum Position { $($name),+ }
+
+        impl OpenClawVersion {
+            $($(#[$doc])* pub const $name: OpenClawVersion = OpenClawVersion::at(&RELEASES[Position::$name as usize]);)+
+        }
+    };
+}
+
+releases! {
+    /// openclaw@2026.2.25, the release the design documents describe.
+    V2026_2 = "2026.2.25" in "2026.2",
+    /// openclaw@2026.9.6, the current release and the default.
+    V2026_9 = "2026.9.6" in "2026.9",
+}
 
 #[cfg(test)]
 mod tests {
@@ -74,8 +101,19 @@ mod tests {
             assert!(release.id.starts_with(&format!("{}.", release.line)), "{}", release.id);
             // Every part parses.
             let _ = (release.policy(), release.exec(), release.audit(), release.migrations());
-            let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf());
+            let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf(), release.lint());
             assert!(serde_json::from_str::<serde_json::Value>(release.config_schema()).is_ok());
         }
+    }
+
+    #[test]
+    fn every_registered_release_is_a_version_and_the_newest_is_the_default() {
+        let versions: Vec<&str> = OpenClawVersion::ALL.iter().map(|v| v.line()).collect();
+        let mut lines: Vec<&str> = RELEASES.iter().rev().map(|r| r.line).collect();
+        assert_eq!(versions, lines);
+        assert_eq!(OpenClawVersion::default().line(), lines.remove(0));
+        assert_eq!(OpenClawVersion::V2026_9.line(), "2026.9");
+        assert_eq!(OpenClawVersion::V2026_2.line(), "2026.2");
+        assert!(OpenClawVersion::V2026_2 < OpenClawVersion::V2026_9);
     }
 }
