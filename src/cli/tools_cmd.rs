@@ -23,7 +23,7 @@ pub struct ToolsArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub context: ContextArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
     /// Resolve many contexts: one JSON case per line (oracle field names), JSONL answers out.
     /// `-` reads standard input.
@@ -52,7 +52,7 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
     report.audience = Some(audience);
     report.reached_by = reached_by;
     match args.format {
-        Format::Table => output::write_stdout(&render(&report))?,
+        Format::Human => output::write_stdout(&render(&report))?,
         format => output::emit_machine(format, "tools", &report)?,
     }
     Ok(ExitCode::SUCCESS)
