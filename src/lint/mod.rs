@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use registry::{Category, Rule, Severity, all_rules, find_rule, no_rule_message};
+pub use registry::{Category, Rule, Severity, no_rule_message};
+pub use rules::{all_rules, find_rule};
 
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;

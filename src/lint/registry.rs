@@ -1,11 +1,9 @@
 //! The rule registry: every rule's stable code, name, severity, category and documentation.
 //! Codes never change meaning once released; retired codes are not reused.
 
-use std::sync::OnceLock;
-
 use serde::Serialize;
 
-use super::{Emitter, LintContext, rules};
+use super::{Emitter, LintContext};
 use crate::OpenClawVersion;
 use crate::release::Release;
 
@@ -153,21 +151,6 @@ impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Rule({} {})", self.code, self.name)
     }
-}
-
-/// Every rule, ordered by code.
-pub fn all_rules() -> &'static [&'static Rule] {
-    static RULES: OnceLock<Vec<&'static Rule>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        let mut all: Vec<&'static Rule> = rules::ALL.iter().flat_map(|group| group.iter()).collect();
-        all.sort_by_key(|r| r.code);
-        all
-    })
-}
-
-/// A rule by code (any case) or name.
-pub fn find_rule(name: &str) -> Option<&'static Rule> {
-    all_rules().iter().copied().find(|r| r.is_named(name))
 }
 
 /// Codes no longer in use, with why: never given to another rule.

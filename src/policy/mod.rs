@@ -3,6 +3,7 @@
 
 mod auto_enable;
 mod channel_tools;
+mod construction;
 pub mod context;
 mod core_tools;
 pub mod explain;

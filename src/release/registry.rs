@@ -1,8 +1,9 @@
-//! The registered releases and the data files each is built from. To add a release, add its
-//! folder under `data/` and one line to the [`releases!`] call below.
+//! The registered releases, the data files each is built from, and [`OpenClawVersion`], the
+//! handle to one of them. To add a release, add its folder under `data/` and one line to the
+//! [`releases!`] call below.
 
 use super::Release;
-use super::version::OpenClawVersion;
+use std::fmt;
 
 /// The data files of one release, compiled in.
 pub struct Files {
@@ -65,7 +66,7 @@ macro_rules! releases {
         enum Position { $($name),+ }
 
         impl OpenClawVersion {
-            $($(#[$doc])* pub const $name: OpenClawVersion = OpenClawVersion::at(&RELEASES[Position::$name as usize]);)+
+            $($(#[$doc])* pub const $name: OpenClawVersion = OpenClawVersion(&RELEASES[Position::$name as usize]);)+
         }
     };
 }
@@ -75,6 +76,85 @@ releases! {
     V2026_2 = "2026.2.25" in "2026.2",
     /// openclaw@2026.9.6, the current release and the default.
     V2026_9 = "2026.9.6" in "2026.9",
+}
+
+/// A simulated OpenClaw release: a handle to its registered [`Release`]. Code asks the release's
+/// data (`version.policy()`, `version.exec()`, …), never which release it is; the named constants
+/// (`OpenClawVersion::V2026_9`, …) are for tests and documentation.
+#[derive(Clone, Copy)]
+pub struct OpenClawVersion(&'static Release);
+
+impl OpenClawVersion {
+    /// Every registered release, newest first.
+    pub const ALL: [OpenClawVersion; RELEASES.len()] = {
+        let mut all = [OpenClawVersion(&RELEASES[0]); RELEASES.len()];
+        let mut i = 0;
+        while i < RELEASES.len() {
+            all[i] = OpenClawVersion(&RELEASES[RELEASES.len() - 1 - i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The release's data.
+    pub fn data(self) -> &'static Release {
+        self.0
+    }
+
+    /// The monthly line, used on the command line and in batch files (`2026.9`).
+    pub fn line(self) -> &'static str {
+        self.0.line
+    }
+
+    /// The exact npm release the behaviour was taken from (`2026.9.6`).
+    pub fn id(self) -> &'static str {
+        self.0.id
+    }
+
+    /// Where the release stands among the registered ones (oldest first).
+    fn position(self) -> usize {
+        RELEASES.iter().position(|r| std::ptr::eq(r, self.0)).unwrap_or(usize::MAX)
+    }
+}
+
+impl Default for OpenClawVersion {
+    /// The newest registered release.
+    fn default() -> Self {
+        OpenClawVersion::ALL[0]
+    }
+}
+
+impl PartialEq for OpenClawVersion {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for OpenClawVersion {}
+
+impl std::hash::Hash for OpenClawVersion {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.line.hash(state);
+    }
+}
+
+impl PartialOrd for OpenClawVersion {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OpenClawVersion {
+    /// Older releases first.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.position().cmp(&other.position())
+    }
+}
+
+impl fmt::Debug for OpenClawVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OpenClaw {}", self.0.id)
+    }
 }
 
 #[cfg(test)]
