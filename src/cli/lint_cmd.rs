@@ -221,7 +221,7 @@ fn junit(report: &LintReport) -> miette::Result<String> {
             Suite { name: format!("{} {}", rule.code, rule.name), cases }
         })
         .collect();
-    report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("{e}"))
+    report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("cannot write JUnit XML: {e}"))
 }
 
 /// A finding as a miette diagnostic: a few lines of the json5 source (secrets masked) with a

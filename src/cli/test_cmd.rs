@@ -104,7 +104,7 @@ fn relative_path(from: &Path, to: &Path) -> PathBuf {
 }
 
 fn write_suite(path: &Path, suite: &suite::Suite) -> miette::Result<()> {
-    let text = suite::to_yaml(suite).map_err(|e| miette::miette!("{e}"))?;
+    let text = suite::to_yaml(suite).map_err(|e| miette::miette!("cannot write YAML: {e}"))?;
     Ok(bless::write(path, &text)?)
 }
 
@@ -152,7 +152,7 @@ fn junit(path: &Path, outcome: &SuiteRun) -> miette::Result<String> {
         })
         .collect();
     let suite = report::junit::Suite { name: path.display().to_string(), cases };
-    report::junit::write("clawpolicy test", &[suite]).map_err(|e| miette::miette!("{e}"))
+    report::junit::write("clawpolicy test", &[suite]).map_err(|e| miette::miette!("cannot write JUnit XML: {e}"))
 }
 
 #[cfg(test)]
