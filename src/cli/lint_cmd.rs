@@ -88,7 +88,8 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };
-    let ctx = LintContext::new(version, loaded, issues, approvals.as_ref());
+    let ctx = LintContext::new(version, loaded, issues, approvals.as_ref())
+        .with_validation_warnings(files.validation_warnings());
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
     let text = match args.format {

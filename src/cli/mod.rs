@@ -145,6 +145,11 @@ pub struct ContextArgs {
     pub tools_allow: Option<String>,
     #[command(flatten)]
     pub plugins: PluginToolArgs,
+    /// Resolve the sub-agent spawned by this session: `AGENT` (its main session) or
+    /// `AGENT:SESSION` (the key after `agent:AGENT:`). The sender, channel, sandbox and toolsAllow
+    /// flags then describe the requester's run; `--agent` names the spawned agent (default: AGENT).
+    #[arg(long, value_name = "AGENT[:SESSION]", conflicts_with_all = ["session", "depth"])]
+    pub spawned_by: Option<String>,
 }
 
 /// The plugin tools present at runtime (a config does not say which tools its plugins register).
@@ -167,7 +172,7 @@ impl PluginToolArgs {
 impl ContextArgs {
     pub fn to_context(&self) -> miette::Result<SessionContext> {
         let plugin_tools = self.plugins.plugin_tools()?;
-        Ok(SessionContext {
+        let run = SessionContext {
             agent_id: self.agent.clone(),
             session_key: self.session.clone(),
             model_provider: self.provider.clone(),
@@ -190,6 +195,32 @@ impl ContextArgs {
                 .as_ref()
                 .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
             plugin_tools,
+            ..SessionContext::default()
+        };
+        let Some(spawner) = self.spawned_by.as_deref() else {
+            return Ok(run);
+        };
+        let (agent, session) = spawner.split_once(':').unwrap_or((spawner, "main"));
+        if agent.trim().is_empty() || session.trim().is_empty() {
+            return Err(miette::miette!(
+                code = "cli::spawned-by",
+                "--spawned-by wants AGENT or AGENT:SESSION, got `{spawner}`"
+            ));
+        }
+        let agent = agent.trim().to_string();
+        let requester = SessionContext {
+            session_key: Some(format!("agent:{agent}:{}", session.trim())),
+            agent_id: Some(agent),
+            plugin_tools: run.plugin_tools.clone(),
+            ..run.clone()
+        };
+        Ok(SessionContext {
+            agent_id: self.agent.clone(),
+            model_provider: run.model_provider,
+            model_id: run.model_id,
+            plugin_tools: run.plugin_tools,
+            requester: Some(Box::new(requester)),
+            ..SessionContext::default()
         })
     }
 }

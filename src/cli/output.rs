@@ -126,11 +126,12 @@ pub fn stdout_styled() -> bool {
     styled(std::io::IsTerminal::is_terminal(&std::io::stdout()))
 }
 
-/// Prints a diagnostic or a note on stderr, made safe as [`write_stdout`] makes stdout.
+/// Prints a diagnostic or a note on stderr, made safe as [`write_stdout`] makes stdout. A closed
+/// stderr (`2>&1 | head`) loses the text instead of ending the process with a panic.
 pub fn write_stderr(text: &str) {
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let text = if styled(terminal) { std::borrow::Cow::Borrowed(text) } else { crate::base::escape::block(text) };
-    eprintln!("{text}");
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// Table cells from config text: control characters made visible (line breaks kept).

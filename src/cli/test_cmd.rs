@@ -53,7 +53,7 @@ pub fn run(global: &super::Global, args: &TestArgs) -> miette::Result<ExitCode> 
         let version = suite::run::suite_version(&suite, version)?;
         let blessed = bless::update(version, &suite, &outcome);
         write_suite(path, &blessed)?;
-        eprintln!("blessed {} case(s) in {}", blessed.cases.len(), path.display());
+        output::write_stderr(&format!("blessed {} case(s) in {}", blessed.cases.len(), path.display()));
         return Ok(ExitCode::SUCCESS);
     }
     match args.format {
@@ -87,7 +87,7 @@ fn scaffold(global: &super::Global, path: &Path, suite_dir: &Path, files: &[Path
         .collect();
     let suite = bless::scaffold(version, relative, &loaded.config);
     write_suite(path, &suite)?;
-    eprintln!("wrote {} case(s) to {}", suite.cases.len(), path.display());
+    output::write_stderr(&format!("wrote {} case(s) to {}", suite.cases.len(), path.display()));
     Ok(ExitCode::SUCCESS)
 }
 

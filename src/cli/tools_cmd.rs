@@ -97,6 +97,9 @@ pub struct ToolsReport {
     /// The inbound routes that reach it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reached_by: Vec<String>,
+    /// For a spawned sub-agent: its requester, stored depth and what it inherited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<crate::policy::context::SpawnEnvelope>,
     pub tools: Vec<String>,
     pub removed: BTreeMap<String, LocatedRemoval>,
     pub not_constructed: BTreeMap<String, String>,
@@ -122,6 +125,7 @@ pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<Location>
 impl ToolsReport {
     pub fn new(resolution: &Resolution, loaded: &LoadedFiles) -> Self {
         ToolsReport {
+            spawn: resolution.spawn.clone(),
             openclaw_version: resolution.version.id().to_string(),
             agent_id: resolution.agent_id.clone(),
             session_key: resolution.session_key.clone(),
@@ -156,6 +160,19 @@ impl ToolsReport {
     }
 }
 
+/// Who spawned this sub-agent and whether the release would let it.
+fn spawn_summary(spawn: &crate::policy::context::SpawnEnvelope) -> String {
+    use crate::base::escape::visible;
+    let mut out = format!("Spawned by: {} (depth {})\n", visible(&spawn.requester_key), spawn.depth);
+    if !spawn.requester_has_spawn_tool {
+        out.push_str("  ✗ the requester has no sessions_spawn tool: it cannot spawn this session\n");
+    }
+    if let Some(refused) = &spawn.refused {
+        out.push_str(&format!("  ✗ sessions_spawn refuses: {}\n", visible(refused)));
+    }
+    out
+}
+
 fn render(report: &ToolsReport) -> String {
     let mut out = format!(
         "OpenClaw {} · agent {} · session {} · sandbox {}{}\n",
@@ -170,6 +187,9 @@ fn render(report: &ToolsReport) -> String {
         for route in &report.reached_by {
             out.push_str(&format!("  via {route}\n"));
         }
+    }
+    if let Some(spawn) = &report.spawn {
+        out.push_str(&spawn_summary(spawn));
     }
     out.push('\n');
     out.push_str(&format!("Available tools ({}):\n", report.tools.len()));

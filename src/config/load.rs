@@ -57,6 +57,8 @@ pub struct LoadedConfig {
     missing_env_vars: Vec<MissingEnvVar>,
     unset_env_vars: Vec<MissingEnvVar>,
     env: HashMap<String, String>,
+    /// The working directory relative paths in the config resolve against.
+    cwd: PathBuf,
     /// The strings in force under secret paths, to mask wherever a message repeats one.
     secret_values: Vec<String>,
     migrated_forms: Vec<MigratedForm>,
@@ -156,6 +158,11 @@ impl LoadedConfig {
     /// The environment after the config's `env` block was applied.
     pub fn effective_env(&self) -> &HashMap<String, String> {
         &self.env
+    }
+
+    /// The working directory relative paths in the config resolve against.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
     }
 
     /// `text` (a message about this config) with every secret value of the config and every
@@ -326,6 +333,7 @@ fn finish(
         },
         unset_env_vars: missing,
         env,
+        cwd: opts.cwd.clone(),
         secret_values,
         migrated_forms: migration.forms,
         legacy_owner: migration.legacy_owner,

@@ -19,7 +19,7 @@ pub use rules::{all_rules, find_rule};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::validate::ValidationIssue;
-use crate::config::{LoadedConfig, ProblemKind};
+use crate::config::{ConfigWarning, LoadedConfig, ProblemKind};
 use crate::exec::approvals::LoadedApprovals;
 use crate::policy::{Resolution, SandboxChoice, SessionContext};
 use crate::release::pack::VersionPack;
@@ -115,6 +115,9 @@ pub struct LintContext<'a> {
     pub issues: &'a [ValidationIssue],
     /// The exec approvals store, when one was found or given.
     pub approvals: Option<&'a LoadedApprovals>,
+    /// Warnings the release's validation adds to the config (ignored plugin settings, a roster
+    /// without a heartbeat owner), besides the loader's own ([`LoadedConfig::warnings`]).
+    pub validation_warnings: &'a [ConfigWarning],
     /// Each agent's main session, resolved once on first use and shared by every rule.
     main_sessions: OnceLock<BTreeMap<String, Resolution>>,
     /// Each agent's session with the sandbox forced on, likewise.
@@ -136,10 +139,16 @@ impl<'a> LintContext<'a> {
             loaded,
             issues,
             approvals,
+            validation_warnings: &[],
             main_sessions: OnceLock::new(),
             sandboxed_sessions: OnceLock::new(),
             roster: OnceLock::new(),
         }
+    }
+
+    /// The same context, with the warnings the release's validation adds to the config.
+    pub fn with_validation_warnings(self, warnings: &'a [ConfigWarning]) -> Self {
+        LintContext { validation_warnings: warnings, ..self }
     }
 
     pub fn config(&self) -> &'a Value {

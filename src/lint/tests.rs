@@ -25,10 +25,11 @@ fn lint_in_env(
     std::fs::write(&path, text).unwrap();
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let loaded = crate::config::load(&[path], &options(version, &env)).unwrap();
-    let issues = crate::config::validate(&loaded, version);
+    let validation = crate::config::validate::check(&loaded, version);
     let approvals =
         approvals.map(|doc| crate::exec::approvals::load(&crate::exec::ApprovalsInput::Document(doc), version));
-    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
+    let ctx = LintContext::new(version, &loaded, &validation.issues, approvals.as_ref())
+        .with_validation_warnings(&validation.warnings);
     lint(&ctx, &Selection { severity_min: Severity::Suggestion, ..Selection::default() }, &Default::default())
 }
 
@@ -439,4 +440,17 @@ impl RuleExample {
     fn config(&self) -> String {
         if self.body.trim_start().starts_with('{') { self.body.clone() } else { format!("{{ {} }}", self.body) }
     }
+}
+
+#[test]
+fn a_plugin_setting_the_release_ignores_is_reported_at_its_key() {
+    let text = "{\n  plugins: {\n    entries: { \"zzz-plugin\": { enabled: true } },\n  },\n}";
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    let ignored = finding(&report, "CP110");
+    assert!(ignored.message.starts_with("plugin not found: zzz-plugin"), "{}", ignored.message);
+    let location = ignored.location.as_ref().unwrap();
+    assert_eq!((location.line, location.path.as_str()), (3, "plugins.entries.zzz-plugin"), "{location:?}");
+    assert_eq!(ignored.kind, Some(ProblemKind::Migrated));
+    // 2026.2 refuses the same config: the finding is the validation issue's, not a warning.
+    assert!(codes(&lint_text(OpenClawVersion::V2026_2, text)).iter().all(|c| *c != "CP110"));
 }

@@ -246,6 +246,7 @@ fn step_edits(
             }
             StepKind::Subagent => (vec![append(list(&tools::subagent_tools_path(), ListKind::Allow))], None),
             StepKind::Runtime => (Vec::new(), Some("the run's own toolsAllow list must name it".into())),
+            StepKind::Inherited => (Vec::new(), Some(inherited_note(resolution))),
             _ => match &record.step.scope {
                 Some(scope) => {
                     let allow = list(scope, ListKind::Allow);
@@ -265,6 +266,18 @@ fn step_edits(
     }
 }
 
+/// Where an inherited removal comes from: the requester's session, which must have the tool
+/// (and not deny it) for its children to get it.
+fn inherited_note(resolution: &Resolution) -> String {
+    match &resolution.spawn {
+        Some(spawn) => format!(
+            "handed down by the requester {} at spawn time (its denies, and its effective tools when one of its layers has an allowlist): give that session the tool (`explain --agent {} --session {}`)",
+            spawn.requester_key, spawn.requester_agent, spawn.requester_key
+        ),
+        None => "handed down by the requester at spawn time".into(),
+    }
+}
+
 fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
     match kind {
         StepKind::OwnerOnly => {
@@ -278,6 +291,7 @@ fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
             "denied by the sandbox defaults: add it to tools.sandbox.tools.allow/alsoAllow, or set {} to \"off\"",
             resolution.sandbox.mode_path.as_ref().unwrap_or(&defaults_setting_path(SandboxSetting::Mode))
         ),
+        StepKind::Inherited => inherited_note(resolution),
         _ => "a built-in rule of this release".into(),
     }
 }

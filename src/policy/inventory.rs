@@ -21,7 +21,7 @@ use crate::config::view::agents::{AgentDefaults, agent_over_global};
 use crate::config::view::channels;
 use crate::config::view::located::{Located, switched_off};
 use crate::config::view::models::provider_has_base_url;
-use crate::config::view::plugins::PluginsSection;
+use crate::config::view::plugins::{MemorySlot, PluginsSection};
 use crate::config::view::tools::{ToolsScope, WebTool};
 use crate::release::pack::{BundledPlugin, OwnerOnlyPlacement, PluginToolSelection, PreFilterReport, VersionPack};
 
@@ -122,36 +122,47 @@ fn plugin_disabled(
     if switched_off(plugins.enabled().as_ref()) {
         return Some("plugins.enabled is false".into());
     }
-    if plugins.deny().iter().any(|d| d == id) {
+    // Plugin ids in `allow`, `deny` and entry keys compare as the release normalizes them.
+    let registry = version.data().plugins();
+    let names_plugin = |written: &String| registry.normalize_id(written) == id;
+    if plugins.deny().iter().any(names_plugin) {
         return Some(format!("plugins.deny names `{id}`"));
     }
     let allow = plugins.allow();
-    let is_memory_slot = plugin.enabled_by_default.is_none();
-    let entry = plugins.entry(id);
-    let entry_enabled = entry.as_ref().and_then(|e| e.enabled());
+    let is_memory_kind = plugin.enabled_by_default.is_none();
+    let slot = plugins.memory_slot_selection(&registry.default_memory_slot);
+    // A channel plugin named in the slot loads without its channel's agent tools (2026.2's
+    // `whatsapp`: the oracle's fresh process builds no `whatsapp_login`).
+    let in_slot = slot.selects(id) && !plugin.channel_agent_tools;
+    let entries = plugins.entries_for(id, |key| registry.normalize_id(key));
+    let entry_enabled = entries.iter().filter_map(|e| e.enabled()).next_back();
     // The loader enables a plugin the config uses (its `autoEnable` data), unless its entry says
     // `enabled: false`.
     let auto_enabled = entry_enabled != Some(false) && auto_enable::auto_enabled(config, uses, plugin);
     let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
-    // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
-    // plugins and entries with material settings to it.
-    let allowlisted = allow.iter().any(|a| a == id)
-        || (is_memory_slot && rules.memory_slot_bypasses_allow)
+    // 2026.9 lets the plugin in the memory slot pass plugins.allow, and its loader adds
+    // auto-enabled plugins and entries with material settings to it.
+    let allowlisted = allow.iter().any(names_plugin)
+        || (in_slot && rules.memory_slot_bypasses_allow)
         || auto_enabled
-        || (rules.material_entries_join_allow && entry.as_ref().is_some_and(|e| e.has_material_settings()));
+        || (rules.material_entries_join_allow && entries.iter().any(|e| e.has_material_settings()));
     if !allow.is_empty() && !allowlisted {
         return Some(format!("plugins.allow does not name `{id}`"));
     }
-    let slot_ignores_entry = is_memory_slot && rules.memory_slot_ignores_entry_switch;
+    let slot_ignores_entry = in_slot && rules.memory_slot_ignores_entry_switch;
     if entry_enabled == Some(false) && !slot_ignores_entry {
         return Some(format!("plugins.entries.{id}.enabled is false"));
     }
-    if is_memory_slot {
-        return match plugins.memory_slot() {
-            None | Some(Value::Null) => None,
-            Some(slot) if slot.as_str() == Some(id) => None,
-            Some(_) => Some(format!("plugins.slots.memory selects another memory plugin than `{id}`")),
-        };
+    // The memory slot switches on the plugin it names, whatever its kind; a memory plugin runs
+    // only there.
+    if in_slot {
+        return None;
+    }
+    if is_memory_kind {
+        return Some(match slot {
+            MemorySlot::Off => "plugins.slots.memory is `none`".to_string(),
+            MemorySlot::Plugin(_) => format!("plugins.slots.memory selects another memory plugin than `{id}`"),
+        });
     }
     // 2026.2 also loads a built-in chat channel's plugin that its own channel block switches on.
     let channel_on = plugin.enabled_by_channel && channels::switched_on(config, id);
@@ -220,7 +231,9 @@ fn bundled_plugin_tools(
                 "lobster" if session.sandbox.sandboxed => Some("not built in sandboxed sessions"),
                 _ => None,
             };
-            let gate = gate.map(str::to_string).or_else(|| channel_tools::gate_rejects(plugin, tool, config));
+            let gate = gate
+                .map(str::to_string)
+                .or_else(|| channel_tools::gate_rejects(plugin, tool, config, version.data().plugins()));
             match disabled.clone().or(rejected).or(gate) {
                 None => {
                     let owner = (!plugin.channel_agent_tools).then(|| plugin.id.clone());

@@ -14,6 +14,7 @@ pub mod rules;
 pub mod sandbox;
 pub mod scopes;
 pub mod session;
+pub mod spawn;
 pub mod steps;
 mod unknown;
 pub use unknown::safe_mcp_name;
@@ -87,6 +88,9 @@ pub struct Resolution {
     pub sandbox: SandboxState,
     pub subagent_role: SubagentRole,
     pub spawn_depth: u32,
+    /// For a spawned child: its requester and what the release stored for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<context::SpawnEnvelope>,
     /// Tools constructed for this run: the input of the pipeline.
     pub candidates: Vec<String>,
     /// Catalog tools not constructed here, with the reason.
@@ -131,6 +135,11 @@ pub fn resolve_in(
     roster: &Roster<'_>,
     ctx: &SessionContext,
 ) -> Result<Resolution, SessionError> {
+    if let Some(requester) = &ctx.requester {
+        let requester = resolve_in(version, config, roster, requester)?;
+        let child = spawn::child_context(version, config, ctx, &requester);
+        return resolve_in(version, config, roster, &child);
+    }
     let pack = version.policy();
     let session = Session::resolve_in(config, roster, ctx, version)?;
     let built = steps::build(version, config, &session, ctx);
@@ -208,6 +217,7 @@ pub fn resolve_in(
         sandbox: session.sandbox.clone(),
         subagent_role: session.role,
         spawn_depth: session.depth,
+        spawn: ctx.spawn.clone(),
         candidates,
         not_constructed: inventory.not_constructed,
         steps: records,
@@ -227,6 +237,9 @@ fn dedupe(items: Vec<String>) -> Vec<String> {
 /// The label of the per-run `toolsAllow` cap. OpenClaw applies it in the run attempt, outside
 /// the pipeline, so it has no pipeline label of its own.
 pub const RUNTIME_CAP_LABEL: &str = "runtime toolsAllow (per-run cap)";
+
+/// The label of pipeline step 12, the run's toolsAllow inside the pipeline (inheritance mode).
+pub const RUNTIME_STEP_LABEL: &str = "runtime tools.allow";
 
 /// The per-run `toolsAllow` cap, applied after the pipeline as OpenClaw's runner does.
 fn apply_runtime_allowlist(

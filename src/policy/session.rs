@@ -219,7 +219,8 @@ impl<'a> Session<'a> {
         let sandbox_agent = entry_of(&sandbox_agent_id);
         let sandbox_agent_tools = agents::agent_tools(config, version, sandbox_agent.as_ref());
         let sandbox = sandbox_state(config, sandbox_agent.as_ref(), &sandbox_agent_id, &session_key, ctx.sandbox);
-        let depth = key_depth(&session_key, version);
+        // A spawned child's depth is the one stored at spawn time, not its key's shape.
+        let depth = ctx.spawn.as_ref().map_or_else(|| key_depth(&session_key, version), |s| s.depth);
         let max_spawn_depth = max_spawn_depth(config, version);
         let role = match depth {
             0 if is_subagent_key(&session_key) => SubagentRole::Orchestrator,

@@ -123,6 +123,9 @@ pub struct SubagentRules {
     /// 2026.2 derives the spawn depth only from session keys with an `agent:` prefix: a bare
     /// `subagent:x` key is a sub-agent of depth 0 there.
     pub depth_needs_agent_prefix: bool,
+    /// 2026.9: a spawned child stores its requester's effective allowlist and denies (pipeline step
+    /// `inherited tools`) and, run without an external sender, skips group and sender policy.
+    pub inherits_requester_policy: bool,
 }
 
 /// How the release reads the agent roster and picks a session's agent.
@@ -400,6 +403,9 @@ pub struct RuntimeAllowRules {
     pub cap_after_pipeline: bool,
     /// A list naming `message` or `*` adds `message` to the profile steps.
     pub profiles_gain_message: bool,
+    /// A run that asks to inherit its toolsAllow (embedded runs) also gets it as the pipeline step
+    /// `runtime tools.allow`.
+    pub pipeline_step_when_inherited: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -460,6 +466,9 @@ pub enum ToolGate {
     AccountTool { flag: String, default: bool },
     /// Every credential setting is truthy directly in `channels.<id>` (accounts do not count).
     ChannelCredentials,
+    /// The plugin's own `plugins.entries.<id>.config` is an object that sets one of these keys
+    /// (2026.9's 1Password broker starts only with a vault or items configured).
+    PluginConfig { keys: Vec<String> },
 }
 
 impl BundledPlugin {
@@ -659,7 +668,10 @@ mod tests {
                 for tool in plugin.tool_gates.keys() {
                     assert!(plugin.tools.contains(tool), "{version}: {} gates unknown tool {tool}", plugin.id);
                 }
-                assert!(plugin.tool_gates.is_empty() || !plugin.credentials.is_empty(), "{}", plugin.id);
+                // The channel gates read the plugin's credential settings.
+                let reads_credentials =
+                    plugin.tool_gates.values().any(|gate| !matches!(gate, super::ToolGate::PluginConfig { .. }));
+                assert!(!reads_credentials || !plugin.credentials.is_empty(), "{}", plugin.id);
             }
         }
     }

@@ -19,6 +19,10 @@ pub const AUTH_INHERITANCE: &str = "authInheritance";
 pub const SESSION_STORE: &str = "sessionStore";
 pub const AGENT_ID: &str = "agentId";
 pub const SUBAGENTS: &str = "subagents";
+pub const AGENT_DIR: &str = "agentDir";
+pub const AVATAR: &str = "avatar";
+pub const MODEL_POLICY: &str = "modelPolicy";
+pub const ALIAS: &str = "alias";
 
 // Tool policy.
 pub const TOOLS: &str = "tools";
@@ -48,6 +52,15 @@ pub const DANGEROUSLY_ALLOW_CONTAINER_NAMESPACE_JOIN: &str = "dangerouslyAllowCo
 pub const SECCOMP_PROFILE: &str = "seccompProfile";
 pub const APPARMOR_PROFILE: &str = "apparmorProfile";
 pub const BROWSER: &str = "browser";
+pub const BACKEND: &str = "backend";
+pub const SCOPE: &str = "scope";
+pub const ENV: &str = "env";
+
+// Gateway.
+pub const GATEWAY: &str = "gateway";
+pub const BIND: &str = "bind";
+pub const CUSTOM_BIND_HOST: &str = "customBindHost";
+pub const TAILSCALE: &str = "tailscale";
 
 // Channels and routing.
 pub const CHANNELS: &str = "channels";

@@ -151,6 +151,39 @@ pub const RULES: &[Rule] = &[
         needs_valid_config: false,
         check: migrated_forms,
     },
+    Rule {
+        code: "CP110",
+        name: "plugin-setting-ignored",
+        severity: Severity::Warning,
+        category: Category::Validity,
+        summary: "A `plugins.*` setting the release ignores while loading: a plugin id it does not know or no longer \
+                  ships, a plugin that is not installed, the config of a disabled plugin.",
+        why: "The release starts and prints a warning, but the setting does nothing: a deny of a plugin that does not \
+              exist denies nothing, and a typo in an allow list leaves the intended plugin out.",
+        example: "plugins: { entries: { telegram: { enabled: false, config: {} } } }",
+        fix: "Correct the plugin id, install the plugin, or remove the setting, as the release's message says.",
+        openclaw_check: None,
+        applies: Applies::Always,
+        needs_valid_config: false,
+        check: |ctx, out| validation_warnings(ctx, out, WarningKind::Plugin),
+    },
+    Rule {
+        code: "CP111",
+        name: "no-heartbeat-owner",
+        severity: Severity::Warning,
+        category: Category::Validity,
+        summary: "A multi-agent roster in which no agent owns heartbeats.",
+        why: "2026.9 accepts the config and warns at every start: with explicit ownership and neither \
+              `agents.defaults.heartbeat.agentId` nor `agents.defaults.systemAgent.agentId` set, heartbeats stay \
+              off for every agent.",
+        example: "agents: { ownership: \"explicit\", entries: { main: {}, work: {} } }",
+        fix: "Set `agents.defaults.heartbeat.agentId` (or `agents.defaults.systemAgent.agentId`) to the agent that \
+              should run heartbeats.",
+        openclaw_check: None,
+        applies: Applies::When(|release| release.migrations().validation_warnings.contains_key("heartbeatOwner")),
+        needs_valid_config: false,
+        check: |ctx, out| validation_warnings(ctx, out, WarningKind::NoHeartbeatOwner),
+    },
 ];
 
 /// Reports the validation issues of some categories, each at the value it is about, with what
@@ -254,6 +287,18 @@ fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 .severity(if refused { Severity::Error } else { Severity::Warning })
                 .kind(ProblemKind::Doctor)
                 .help(help);
+        }
+    }
+}
+
+/// The release's validation warnings of one kind, with its own text, where the setting is written.
+fn validation_warnings(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: WarningKind) {
+    let release = ctx.version.id();
+    for warning in ctx.validation_warnings.iter().filter(|w| w.kind == kind) {
+        let finding = out.report_at(&KeyPath(warning.path.clone()), warning.origin.as_deref(), warning.message.clone());
+        finding.help(format!("OpenClaw {release} starts and prints this warning at every start"));
+        if let Some(problem) = warning.kind.problem_kind() {
+            finding.kind(problem);
         }
     }
 }
