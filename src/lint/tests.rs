@@ -69,6 +69,19 @@ fn codes_and_names_are_unique_and_well_formed() {
 }
 
 #[test]
+fn every_audit_check_a_release_lists_is_mirrored_by_a_rule() {
+    let mirrored: BTreeSet<&str> = all_rules().iter().filter_map(|r| r.openclaw_check).collect();
+    for version in OpenClawVersion::ALL {
+        for check in &version.lint().audit_checks {
+            assert!(mirrored.contains(check.as_str()), "{version}: lint.json lists {check}, which no rule mirrors");
+        }
+    }
+    for rule in all_rules().iter().filter(|r| r.openclaw_check.is_some()) {
+        assert!(matches!(rule.applies, registry::Applies::WhereAuditRuns), "{} mirrors an audit check", rule.code);
+    }
+}
+
+#[test]
 fn rules_are_found_by_code_or_name() {
     assert_eq!(find_rule("cp201").unwrap().name, "unknown-tool");
     assert_eq!(find_rule("unknown-tool").unwrap().code, "CP201");
