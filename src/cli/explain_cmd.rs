@@ -18,7 +18,7 @@ pub struct ExplainArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub context: ContextArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -33,12 +33,12 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
         .map_err(|message| miette::miette!(code = "explain::unknown-tool", "{message}"))?;
     let explanation = explain(version, &loaded.config, &ctx, &resolution, &args.tool);
     match args.format {
-        Format::Table => {
+        Format::Human => {
             output::write_stdout(&render(&explanation, &resolution.agent_id, &resolution.session_key, &loaded))?
         }
         format => output::emit_machine(format, "explain", &explanation)?,
     }
-    if explanation.tool == "exec" && explanation.present && args.format == Format::Table && !global.quiet {
+    if explanation.tool == "exec" && explanation.present && args.format == Format::Human && !global.quiet {
         output::write_stdout(&exec_note(version, &loaded.config, &resolution.agent_id))?;
     }
     Ok(ExitCode::SUCCESS)

@@ -5,35 +5,21 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 use serde::Serialize;
 
 use super::ConfigArgs;
-use super::output;
+use super::exit::Exit;
+use super::output::{self, Format};
 use crate::config::snippet::{Excerpt, Mark};
 use crate::exec::{self, ApprovalsInput};
 use crate::lint::suppress::{Suppression, Suppressions};
 use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
 use crate::report::{self, Level};
 
-/// Exit code when findings at or above `--severity-min` remain.
-pub const EXIT_FINDINGS: u8 = 1;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum LintFormat {
-    /// Diagnostics with source snippets, for a terminal.
-    #[default]
-    Human,
-    /// One JSON document with `schemaVersion` (docs/output-formats.md).
-    Json,
-    /// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
-    Sarif,
-    /// GitHub Actions workflow commands (annotations on the pull request).
-    Github,
-    /// JUnit XML: one test suite per rule, one failing case per finding.
-    Junit,
-}
+/// `--format`: diagnostics with source snippets for a terminal, JSON, or a CI format.
+const FORMATS: &[Format] = &[Format::Human, Format::Json, Format::Sarif, Format::Github, Format::Junit];
 
 #[derive(Debug, Args)]
 #[command(
@@ -42,8 +28,8 @@ pub enum LintFormat {
 pub struct LintArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
-    #[arg(long, value_enum, default_value_t)]
-    pub format: LintFormat,
+    #[arg(long, value_parser = output::formats("human", FORMATS), default_value = "human")]
+    pub format: Format,
     /// Report (and fail on) findings of at least this severity.
     #[arg(long, value_enum, default_value_t = Severity::Warning, value_name = "SEVERITY")]
     pub severity_min: Severity,
@@ -94,7 +80,7 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
             lint::no_rule_message(unknown)
         ));
     }
-    let machine = (args.format == LintFormat::Json).then_some((output::Format::Json, "lint"));
+    let machine = args.format.machine("lint");
     let files = global.load_any(&args.config.files, version, machine)?;
     let (loaded, issues) = (files.loaded(), files.issues());
     let suppressions = load_suppressions(args, loaded)?;
@@ -107,23 +93,23 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
     let text = match args.format {
-        LintFormat::Human => return finish(output::stream_stdout(|out| human(out, &report, &unused)), &report),
-        LintFormat::Json => {
+        Format::Json => {
             let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: unused };
-            return finish(output::emit_machine(output::Format::Json, "lint", &document), &report);
+            return finish(output::emit_machine(Format::Json, "lint", &document), &report);
         }
-        LintFormat::Sarif => {
+        Format::Sarif => {
             report::sarif::render("clawpolicy", env!("CARGO_PKG_VERSION"), &report_rules(), &report_findings(&report))
         }
-        LintFormat::Github => report::github::annotations(&report_findings(&report)),
-        LintFormat::Junit => junit(&report)?,
+        Format::Github => report::github::annotations(&report_findings(&report)),
+        Format::Junit => junit(&report)?,
+        _ => return finish(output::stream_stdout(|out| human(out, &report, &unused)), &report),
     };
     finish(output::write_stdout(&text), &report)
 }
 
 fn finish(written: miette::Result<()>, report: &LintReport) -> miette::Result<ExitCode> {
     written?;
-    Ok(if report.findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_FINDINGS) })
+    Ok(Exit::flagged_if(!report.findings.is_empty()).into())
 }
 
 fn load_suppressions(args: &LintArgs, loaded: &crate::config::LoadedConfig) -> miette::Result<Suppressions> {
@@ -236,7 +222,7 @@ fn junit(report: &LintReport) -> miette::Result<String> {
             Suite { name: format!("{} {}", rule.code, rule.name), cases }
         })
         .collect();
-    report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("{e}"))
+    report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("cannot write JUnit XML: {e}"))
 }
 
 /// A finding as a miette diagnostic: a few lines of the json5 source (secrets masked) with a

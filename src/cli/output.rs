@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde::Serialize;
 use serde_json::Value;
@@ -12,20 +13,26 @@ use crate::base::userfile::{self, ReadError};
 /// Version of the JSON/YAML documents the commands print; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
-    /// Readable tables and text.
-    #[default]
-    Table,
-    Json,
-    Yaml,
-}
+pub use crate::report::Format;
 
-impl Format {
-    /// The format and document kind a refusal must also be printed in, for machine formats.
-    pub fn machine(self, kind: &str) -> Option<(Format, &str)> {
-        (self != Format::Table).then_some((self, kind))
-    }
+/// What most commands offer: tables (`table`), JSON and YAML.
+pub const TABLES_AND_DOCUMENTS: &[Format] = &[Format::Human, Format::Json, Format::Yaml];
+
+/// `--format`'s value parser for a command offering `offered`. The human format is called
+/// `human_name` (`table` where the command prints tables, `human` where it prints prose), the
+/// other name being an alias.
+pub fn formats(human_name: &'static str, offered: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    let values = offered.iter().map(move |&format| {
+        let value = match format {
+            Format::Human => {
+                PossibleValue::new(human_name).alias(if human_name == "table" { "human" } else { "table" })
+            }
+            other => PossibleValue::new(other.name()),
+        };
+        value.help(format.summary())
+    });
+    PossibleValuesParser::new(values)
+        .map(move |name| offered.iter().copied().find(|f| f.name() == name).unwrap_or(Format::Human))
 }
 
 /// Prints a machine document: `{"schemaVersion": 1, "kind": …, "ok": true, …body}`.

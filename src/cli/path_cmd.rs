@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
+use super::exit::Exit;
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::config::Location;
@@ -38,7 +39,7 @@ pub struct PathArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub context: ContextArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -95,7 +96,7 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
         locations.insert("workspace", at);
     }
     match args.format {
-        Format::Table => output::write_stdout(&render_text(&access, &locations))?,
+        Format::Human => output::write_stdout(&render_text(&access, &locations))?,
         format => {
             let report = PathReport {
                 openclaw_version: version.id(),
@@ -107,11 +108,12 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
             output::emit_machine(format, "path", &report)?;
         }
     }
-    Ok(ExitCode::from(match access.verdict {
-        FileVerdict::Allowed => 0,
-        FileVerdict::Denied => 1,
-        FileVerdict::Error => 2,
-    }))
+    Ok(match access.verdict {
+        FileVerdict::Allowed => Exit::Success,
+        FileVerdict::Denied => Exit::Flagged,
+        FileVerdict::Error => Exit::CannotAnswer,
+    }
+    .into())
 }
 
 fn render_text(access: &FileAccess, locations: &std::collections::BTreeMap<&'static str, Location>) -> String {

@@ -23,7 +23,7 @@ pub struct ToolsArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub context: ContextArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
     /// Resolve many contexts: one JSON case per line (oracle field names), JSONL answers out.
     /// `-` reads standard input.
@@ -52,7 +52,7 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
     report.audience = Some(audience);
     report.reached_by = reached_by;
     match args.format {
-        Format::Table => output::write_stdout(&render(&report))?,
+        Format::Human => output::write_stdout(&render(&report))?,
         format => output::emit_machine(format, "tools", &report)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -99,7 +99,7 @@ pub struct ToolsReport {
     pub reached_by: Vec<String>,
     /// For a spawned sub-agent: its requester, stored depth and what it inherited.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub spawn: Option<crate::policy::spawn::SpawnEnvelope>,
+    pub spawn: Option<crate::policy::context::SpawnEnvelope>,
     pub tools: Vec<String>,
     pub removed: BTreeMap<String, LocatedRemoval>,
     pub not_constructed: BTreeMap<String, String>,
@@ -161,7 +161,7 @@ impl ToolsReport {
 }
 
 /// Who spawned this sub-agent and whether the release would let it.
-fn spawn_summary(spawn: &crate::policy::spawn::SpawnEnvelope) -> String {
+fn spawn_summary(spawn: &crate::policy::context::SpawnEnvelope) -> String {
     use crate::base::escape::visible;
     let mut out = format!("Spawned by: {} (depth {})\n", visible(&spawn.requester_key), spawn.depth);
     if !spawn.requester_has_spawn_tool {

@@ -332,6 +332,15 @@ fn sender_label(key: &str) -> String {
     format!("sender matching toolsBySender \"{key}\"")
 }
 
+/// A tool name that names no tool, with the closest known one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{name}` is not a tool of OpenClaw {release} (nor a declared plugin tool){}", closest.as_ref().map(|c| format!("; did you mean `{c}`?")).unwrap_or_default())]
+pub struct UnknownTool {
+    pub name: String,
+    pub release: &'static str,
+    pub closest: Option<String>,
+}
+
 /// A tool name as OpenClaw normalizes it, if the release's catalog, a bundled or declared plugin,
 /// or one of the `resolved` sessions (tools built only under some config) has such a tool;
 /// otherwise an error naming the closest known tool.
@@ -340,7 +349,7 @@ pub fn known_tool(
     name: &str,
     plugin_tools: &[PluginTool],
     resolved: &[&Resolution],
-) -> Result<String, String> {
+) -> Result<String, UnknownTool> {
     let pack = version.policy();
     let normalized = pack.normalize(name);
     let bundled = pack.plugins.iter().flat_map(|p| p.tools.iter().chain(&p.optional));
@@ -361,8 +370,7 @@ pub fn known_tool(
     let closest = known
         .iter()
         .max_by(|a, b| strsim::jaro_winkler(a, &normalized).total_cmp(&strsim::jaro_winkler(b, &normalized)));
-    let hint = closest.map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
-    Err(format!("`{name}` is not a tool of OpenClaw {} (nor a declared plugin tool){hint}", version.id()))
+    Err(UnknownTool { name: name.to_string(), release: version.id(), closest: closest.cloned() })
 }
 
 /// One context resolved.
@@ -565,7 +573,8 @@ mod tests {
         let v = OpenClawVersion::V2026_9;
         assert_eq!(known_tool(v, " EXEC ", &[], &[]).unwrap(), "exec");
         let err = known_tool(v, "exce", &[], &[]).unwrap_err();
-        assert!(err.contains("did you mean `exec`"), "{err}");
+        assert_eq!(err.closest.as_deref(), Some("exec"));
+        assert!(err.to_string().contains("did you mean `exec`"), "{err}");
         let plugin = PluginTool { plugin: "acme".into(), name: "acme_search".into(), optional: false };
         assert_eq!(known_tool(v, "acme_search", &[plugin], &[]).unwrap(), "acme_search");
     }

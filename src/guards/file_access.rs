@@ -116,7 +116,7 @@ fn agent_workspace(version: OpenClawVersion, config: &Value, session: &Session<'
     };
     match (is_default, fallback) {
         (true, Some(text)) => from_defaults(dirs.user_path(text.trim())),
-        (false, Some(text)) if version == OpenClawVersion::V2026_9 => {
+        (false, Some(text)) if version.policy().agents.nested_defaults_workspace => {
             from_defaults(dirs.user_path(text.trim()).join(&session.agent_id))
         }
         (true, None) => {
@@ -211,7 +211,7 @@ pub fn decide(
         cwd: request.cwd.clone().unwrap_or_else(|| root.value.clone()),
         home: request.dirs.home.clone(),
         container_paths: resolution.sandbox.sandboxed,
-        follow_dangling_links: version == OpenClawVersion::V2026_9,
+        follow_dangling_links: version.policy().files.follows_dangling_links,
     };
     match containment.check(&request.path) {
         Ok(landed) => {

@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use registry::{Category, Rule, Severity, all_rules, find_rule, no_rule_message};
+pub use registry::{Category, Rule, Severity, no_rule_message};
+pub use rules::{all_rules, find_rule};
 
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
@@ -316,7 +317,7 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
     let mut skipped = Vec::new();
     let mut rules_run = 0;
     for &rule in all_rules().iter().filter(|r| selection.selects(r)) {
-        if !rule.versions.contains(&ctx.version) {
+        if !rule.applies_to(ctx.version) {
             continue;
         }
         if rule.needs_valid_config && !ctx.issues.is_empty() {

@@ -63,8 +63,21 @@ fn codes_and_names_are_unique_and_well_formed() {
             rule.code
         );
         assert!(rule.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{}", rule.name);
-        assert!(!rule.versions.is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.code);
+        assert!(!rule.versions().is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.code);
         assert!(!registry::RETIRED.iter().any(|(code, _)| *code == rule.code), "{} is retired", rule.code);
+    }
+}
+
+#[test]
+fn every_audit_check_a_release_lists_is_mirrored_by_a_rule() {
+    let mirrored: BTreeSet<&str> = all_rules().iter().filter_map(|r| r.openclaw_check).collect();
+    for version in OpenClawVersion::ALL {
+        for check in &version.lint().audit_checks {
+            assert!(mirrored.contains(check.as_str()), "{version}: lint.json lists {check}, which no rule mirrors");
+        }
+    }
+    for rule in all_rules().iter().filter(|r| r.openclaw_check.is_some()) {
+        assert!(matches!(rule.applies, registry::Applies::WhereAuditRuns), "{} mirrors an audit check", rule.code);
     }
 }
 
@@ -392,7 +405,7 @@ fn each_rules_documented_example_triggers_it() {
     let describes_install = |rule: &Rule| rule.category == Category::Install || rule.example.starts_with("// <state>");
     let mut silent = Vec::new();
     for rule in all_rules().iter().filter(|r| !describes_install(r)) {
-        for &version in rule.versions {
+        for version in rule.versions() {
             let example = RuleExample::parse(rule.example, version);
             let outcome = std::panic::catch_unwind(|| {
                 lint_in_env(version, &example.config(), example.approvals.clone(), &example.env)

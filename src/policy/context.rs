@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::rules::Policy;
+
 /// Whether the session runs in a sandbox: decided from config, or forced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -91,7 +93,7 @@ pub struct SessionContext {
     pub requester: Option<Box<SessionContext>>,
     /// What the release stored for the child at spawn time; set by the resolver from `requester`.
     #[serde(skip)]
-    pub spawn: Option<super::spawn::SpawnEnvelope>,
+    pub spawn: Option<SpawnEnvelope>,
 }
 
 /// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
@@ -118,4 +120,23 @@ pub fn declared_plugin_tools(specs: &[String], file: Option<&std::path::Path>) -
         plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
     }
     Ok(plugin_tools)
+}
+
+/// What the release stores on the child's session entry when it is spawned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpawnEnvelope {
+    /// The requester's session key (`spawnedBy`).
+    pub requester_key: String,
+    pub requester_agent: String,
+    /// The stored `spawnDepth`: the requester's depth plus one.
+    pub depth: u32,
+    /// 2026.9 `inheritedToolAllow`/`inheritedToolDeny`, the policy of step `inherited tools`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inherited: Option<Policy>,
+    /// Why the release would refuse this spawn, if it would.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    /// Whether the requester's session has the `sessions_spawn` tool at all.
+    pub requester_has_spawn_tool: bool,
 }

@@ -4,9 +4,9 @@
 
 use serde_json::Value;
 
+use super::construction::{ExplicitLists, InventoryTool, allowed, passes_steps};
 use super::context::SessionContext;
 use super::image_pairing;
-use super::inventory::{ExplicitLists, InventoryTool, allowed, passes_steps};
 use super::matcher::{CompiledPolicy, PluginGroups};
 use super::rules::{Entry, Policy, Source};
 use super::session::{Session, split_agent_key};

@@ -9,13 +9,12 @@ use serde_json::Value;
 
 use super::auto_enable;
 use super::channel_tools;
+use super::construction::{ExplicitLists, InventoryTool, allowed, explicit_lists, passes_steps};
 use super::context::SessionContext;
 use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
-use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
-use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session};
-use super::steps::{Step, StepKind, is_non_owner};
+use super::steps::{Step, is_non_owner};
 use crate::OpenClawVersion;
 use crate::base::glob::glob_matches;
 use crate::config::view::agents::{AgentDefaults, agent_over_global};
@@ -25,14 +24,6 @@ use crate::config::view::models::provider_has_base_url;
 use crate::config::view::plugins::{MemorySlot, PluginsSection};
 use crate::config::view::tools::{ToolsScope, WebTool};
 use crate::release::pack::{BundledPlugin, OwnerOnlyPlacement, PluginToolSelection, PreFilterReport, VersionPack};
-
-/// A tool constructed for the run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InventoryTool {
-    pub name: String,
-    /// The owning plugin; `None` for core tools.
-    pub plugin: Option<String>,
-}
 
 /// A filter that removed a constructed tool before the pipeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,110 +40,6 @@ pub struct Inventory {
     /// Plugin ids known to exist even without tools present (for unknown-entry analysis).
     pub declared_plugins: Vec<String>,
     pub assumptions: Vec<Assumption>,
-}
-
-/// The policies that decide which plugin tools load (`collectExplicitAllowlist`).
-pub struct ExplicitLists {
-    /// Allow entries of every policy; `None` marks an alsoAllow-only policy ("include defaults").
-    pub allow: Vec<Option<String>>,
-    /// Allow entries of the non-profile policies (local-model-lean overrides).
-    override_allow: Vec<String>,
-    /// Deny entries of every policy, plus owner-only denies for non-owners.
-    pub deny: Vec<String>,
-    /// Plugin selection's view, normalized once: the named allow patterns, whether an empty or
-    /// alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
-    plugin_allow: Vec<String>,
-    includes_defaults: bool,
-    plugin_deny: Vec<String>,
-}
-
-fn explicit_lists(
-    pack: &VersionPack,
-    steps: &[Step],
-    sandbox: Option<&SandboxPolicy>,
-    ctx: &SessionContext,
-) -> ExplicitLists {
-    let mut lists = ExplicitLists {
-        allow: Vec::new(),
-        override_allow: Vec::new(),
-        deny: Vec::new(),
-        plugin_allow: Vec::new(),
-        includes_defaults: false,
-        plugin_deny: Vec::new(),
-    };
-    let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
-        allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
-        deny: None,
-    });
-    let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &s.policy));
-    let policies = steps
-        .iter()
-        .filter(|s| !matches!(s.kind, StepKind::Sandbox | StepKind::OwnerOnly))
-        .map(|s| (s.kind, &s.policy))
-        .chain(sandbox_policy)
-        .chain(runtime.as_ref().map(|p| (StepKind::Runtime, p)));
-    for (kind, policy) in policies {
-        // Profile steps count with their profile list only; their alsoAllow shows in its own scope.
-        let profile = matches!(kind, StepKind::Profile | StepKind::ProviderProfile);
-        // The sandbox resolver hands over its lists with static groups already expanded, so a
-        // sandbox `group:memory` names `memory_search` to plugin selection (other layers stay raw).
-        let as_listed = |pattern: &str| -> Vec<String> {
-            if kind == StepKind::Sandbox {
-                expand_static_groups(pack, pattern)
-            } else {
-                Some(pattern.trim().to_string()).into_iter().filter(|p| !p.is_empty()).collect()
-            }
-        };
-        let mut implicit = false;
-        for entry in policy.allow.iter().flatten() {
-            if profile && !matches!(&entry.source, Source::Builtin { .. }) {
-                continue;
-            }
-            if entry.is_implicit_star() {
-                implicit = true;
-                continue;
-            }
-            for pattern in as_listed(&entry.pattern) {
-                if !profile {
-                    lists.override_allow.push(pattern.clone());
-                }
-                lists.allow.push(Some(pattern));
-            }
-        }
-        if implicit {
-            lists.allow.push(None);
-        }
-        lists.deny.extend(policy.deny_patterns().flat_map(as_listed));
-    }
-    if is_non_owner(pack, ctx) {
-        lists.deny.extend(pack.owner_only.tools.iter().cloned());
-    }
-    lists.plugin_allow = lists.allow.iter().flatten().map(|p| pack.normalize(p)).collect();
-    lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
-    lists.plugin_deny = lists.deny.iter().map(|d| pack.normalize(d)).collect();
-    lists
-}
-
-/// The construction-time check (`allowed_by`): static groups and globs, but none of the pipeline's
-/// extras (no shipped renames, no plugin groups, no apply_patch piggyback).
-pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[String]) -> bool {
-    let name = pack.normalize(tool);
-    let hits = |patterns: &[String]| {
-        patterns.iter().any(|p| {
-            let p = pack.normalize(p);
-            match pack.group(&p) {
-                Some(members) => members.contains(&name),
-                None => pack.plain_glob_matches(&p, &name),
-            }
-        })
-    };
-    if hits(deny) {
-        return false;
-    }
-    match allow {
-        Some(allow) if allow.iter().any(|p| !pack.normalize(p).is_empty()) => hits(allow),
-        _ => true,
-    }
 }
 
 /// Builds the inventory of a session.
@@ -200,11 +87,6 @@ pub fn construct(
     }
     inventory.tools = built;
     inventory
-}
-
-/// Whether every given step's policy (with the pipeline's renames) keeps `tool`.
-pub fn passes_steps<'a>(pack: &VersionPack, mut steps: impl Iterator<Item = &'a Step>, tool: &str) -> bool {
-    steps.all(|step| CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate(tool).keeps())
 }
 
 /// Why `tool` is not built when it belongs to a bundled plugin that is off for this run. The

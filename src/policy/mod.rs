@@ -3,6 +3,7 @@
 
 mod auto_enable;
 mod channel_tools;
+mod construction;
 pub mod context;
 mod core_tools;
 pub mod explain;
@@ -89,7 +90,7 @@ pub struct Resolution {
     pub spawn_depth: u32,
     /// For a spawned child: its requester and what the release stored for it.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub spawn: Option<spawn::SpawnEnvelope>,
+    pub spawn: Option<context::SpawnEnvelope>,
     /// Tools constructed for this run: the input of the pipeline.
     pub candidates: Vec<String>,
     /// Catalog tools not constructed here, with the reason.

@@ -2,11 +2,10 @@
 //! the child at spawn time (depth; in 2026.9 the requester's effective allowlist and denies) and
 //! whether the requester may spawn it at all (`sessions_spawn` admission).
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::Resolution;
-use super::context::SessionContext;
+use super::context::{SessionContext, SpawnEnvelope};
 use super::rules::{Entry, Policy, Source};
 use super::steps::StepKind;
 use crate::OpenClawVersion;
@@ -14,25 +13,6 @@ use crate::config::view::ids::normalize_agent_id;
 
 /// The tool a session spawns sub-agents with.
 pub const SPAWN_TOOL: &str = "sessions_spawn";
-
-/// What the release stores on the child's session entry when it is spawned.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct SpawnEnvelope {
-    /// The requester's session key (`spawnedBy`).
-    pub requester_key: String,
-    pub requester_agent: String,
-    /// The stored `spawnDepth`: the requester's depth plus one.
-    pub depth: u32,
-    /// 2026.9 `inheritedToolAllow`/`inheritedToolDeny`, the policy of step `inherited tools`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub inherited: Option<Policy>,
-    /// Why the release would refuse this spawn, if it would.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub refused: Option<String>,
-    /// Whether the requester's session has the `sessions_spawn` tool at all.
-    pub requester_has_spawn_tool: bool,
-}
 
 /// The child run a requester asks for: `child_agent` (default: the requester's agent), spawned
 /// by the `requester` session, on the requester's model and with its plugin tools.
@@ -81,7 +61,7 @@ pub const MAX_ENUMERATED_SPAWNS: usize = 4096;
 /// each agent's own spawn first. Whether the requester has `sessions_spawn` is a question for
 /// its resolved session.
 pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, String)> {
-    let agents = crate::fleet::contexts::agent_ids(version, config);
+    let agents = configured_agents(version, config);
     let own = agents.iter().map(|agent| (agent.clone(), agent.clone()));
     let cross = agents.iter().flat_map(|requester| {
         let targets: std::collections::HashSet<String> =
@@ -215,7 +195,12 @@ fn refusal(version: OpenClawVersion, config: &Value, requester: &Resolution, chi
 /// The agents `requester` may name in `sessions_spawn`: its `subagents.allowAgents` (else the
 /// defaults'), intersected with the configured agents; `*` means every configured agent.
 pub fn allowed_targets(version: OpenClawVersion, config: &Value, requester: &str) -> Vec<String> {
-    targets_among(version, config, &crate::fleet::contexts::agent_ids(version, config), requester)
+    targets_among(version, config, &configured_agents(version, config), requester)
+}
+
+/// The ids of the configured agents, in roster order.
+fn configured_agents(version: OpenClawVersion, config: &Value) -> Vec<String> {
+    crate::config::view::agents::agent_list(config, version).into_iter().map(|agent| agent.id).collect()
 }
 
 /// [`allowed_targets`] with the configured agents read once by the caller.

@@ -43,6 +43,8 @@ pub struct VersionPack {
     pub image_model_pairing: Option<ImageModelPairing>,
     /// How the release reads the agent roster and picks a session's agent.
     pub agents: AgentRules,
+    /// How the file tools contain paths.
+    pub files: FileRules,
     /// Where a group conversation's candidate group ids come from.
     pub group_ids: GroupIdSource,
     /// The core tools the release's tool builder constructs, in its order, each group with the
@@ -138,6 +140,17 @@ pub struct AgentRules {
     /// When the agent named by a session key (`agent:<id>:…`) owns a session for which no agent
     /// was given.
     pub session_key_agent: SessionKeyAgent,
+    /// An agent other than the default works in `<agents.defaults.workspace>/<id>` (2026.9); else
+    /// `agents.defaults.workspace` is the default agent's only and the others get a state-dir folder.
+    pub nested_defaults_workspace: bool,
+}
+
+/// How the file tools contain paths to their root.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileRules {
+    /// A dangling symlink is judged by where it points (2026.9), not by where it stands.
+    pub follows_dangling_links: bool,
 }
 
 /// A way of writing the agent roster.

@@ -274,8 +274,8 @@ pub fn load(path: &Path) -> Result<Suite, SuiteError> {
 }
 
 /// The suite as YAML, with a comment naming the format.
-pub fn to_yaml(suite: &Suite) -> Result<String, String> {
-    let body = serde_yaml_ng::to_string(suite).map_err(|e| format!("cannot write YAML: {e}"))?;
+pub fn to_yaml(suite: &Suite) -> Result<String, serde_yaml_ng::Error> {
+    let body = serde_yaml_ng::to_string(suite)?;
     Ok(format!("# clawpolicy policy test suite (JSON Schema: `clawpolicy test --schema`)\n{body}"))
 }
 

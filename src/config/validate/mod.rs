@@ -126,7 +126,10 @@ fn registry_stage(config: &serde_json::Value, version: OpenClawVersion) -> plugi
 }
 
 /// A finding of the registry stage as a validation issue, located where it is written.
-fn located_issue(found: plugins::Finding, locate: impl Fn(&[PathSeg]) -> Option<super::Origin>) -> ValidationIssue {
+fn located_issue(
+    found: plugin_schema::Finding,
+    locate: impl Fn(&[PathSeg]) -> Option<super::Origin>,
+) -> ValidationIssue {
     let mut issue = ValidationIssue::new(found.path, found.message, found.category);
     issue.help = found.help;
     issue.origin = locate(&found.at);

@@ -20,8 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::issue::IssueCategory;
-use super::plugin_schema::{self, ConfigPlace};
+use super::plugin_schema::{self, ConfigPlace, Finding};
 use crate::OpenClawVersion;
 use crate::base::js::{js_trim, js_truthy};
 use crate::config::path::PathSeg;
@@ -29,24 +28,6 @@ use crate::config::view::agents::{AgentDefaults, roster};
 use crate::config::view::keys;
 use crate::config::view::models::{ModelSetting, configured_model_refs};
 use crate::release::plugins::{Activation, IdNormalization, PluginRecord, PluginRules, RoutedPlugin, UnknownIds};
-
-/// One issue or warning of the plugin stage of validation.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Finding {
-    /// The release's path.
-    pub path: Vec<PathSeg>,
-    /// Where it is written in the config.
-    pub at: Vec<PathSeg>,
-    pub message: String,
-    pub category: IssueCategory,
-    pub help: Option<String>,
-}
-
-impl Finding {
-    pub(super) fn new(path: Vec<PathSeg>, at: Vec<PathSeg>, message: String) -> Self {
-        Finding { path, at, message, category: IssueCategory::Refinement, help: None }
-    }
-}
 
 /// What the plugin stage says: issues refuse the config, warnings do not.
 #[derive(Debug, Default)]

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::ids::{normalize_agent_id, normalizes_to};
 use super::located::Located;
-use super::models::ModelSetting;
+use super::model_setting::ModelSetting;
 use super::tools::ToolsScope;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;

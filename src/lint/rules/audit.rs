@@ -3,6 +3,7 @@
 //! configured policies of `agents.defaults` and of each agent, decided by the resolver's own
 //! steps) and the audit's view of exec security per scope.
 
+use crate::release::pack::RosterForm;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -31,7 +32,7 @@ fn dotted_path(dotted: &str) -> KeyPath {
 /// A rule that mirrors one audit check (the registry's fields in a fixed order; every such rule
 /// runs only on a config the release accepts, as the audit does).
 macro_rules! audit_rule {
-    ($category:ident, $code:literal, $name:literal, $severity:ident, $check_id:literal, $versions:expr, $check:expr,
+    ($category:ident, $code:literal, $name:literal, $severity:ident, $check_id:literal, $check:expr,
      summary: $summary:literal, why: $why:literal, example: $example:literal, fix: $fix:literal $(,)?) => {
         $crate::lint::Rule {
             code: $code,
@@ -43,7 +44,7 @@ macro_rules! audit_rule {
             example: $example,
             fix: $fix,
             openclaw_check: Some($check_id),
-            versions: $versions,
+            applies: $crate::lint::registry::Applies::WhereAuditRuns,
             needs_valid_config: true,
             check: $check,
         }
@@ -194,9 +195,10 @@ impl ToolContext {
 
 /// The audit's label for an agent.
 pub fn agent_label(version: OpenClawVersion, id: &str) -> String {
-    match version {
-        OpenClawVersion::V2026_9 => format!("agents.entries.{id}"),
-        OpenClawVersion::V2026_2 => format!("agents.list.{id}"),
+    // The audit names an agent where the release's preferred roster form keeps it.
+    match version.policy().agents.roster.first() {
+        Some(RosterForm::Entries) => format!("agents.entries.{id}"),
+        _ => format!("agents.list.{id}"),
     }
 }
 

@@ -10,21 +10,18 @@ use serde_json::Value;
 use super::audit::audit_rule;
 use super::gateway_auth::GatewayAuth;
 use super::walk::agents;
-use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
 use crate::lint::{Emitter, LintContext, Rule};
 
-const V2: &[OpenClawVersion] = &[OpenClawVersion::V2026_2];
-
 pub const RULES: &[Rule] = &[
-    audit_rule!(Gateway, "CP742", "logging-redact-off", Security, "logging.redact_off", V2, redact_off,
+    audit_rule!(Gateway, "CP742", "logging-redact-off", Security, "logging.redact_off", redact_off,
         summary: "`logging.redactSensitive` is `off` (2026.2).",
         why: "Tool summaries in logs and status output then carry secrets in clear text.",
         example: "logging: { redactSensitive: \"off\" }",
         fix: "Set `logging.redactSensitive: \"tools\"`.",
     ),
-    audit_rule!(Gateway, "CP743", "browser-control-no-auth", Error, "browser.control_no_auth", V2, control_no_auth,
+    audit_rule!(Gateway, "CP743", "browser-control-no-auth", Error, "browser.control_no_auth", control_no_auth,
         summary: "Browser control is on (the default) and no gateway token or password resolves, from the config or \
                   the environment (2026.2).",
         why: "Any local process, or a request forged to loopback, can drive the browser through its control routes.",
@@ -32,22 +29,20 @@ pub const RULES: &[Rule] = &[
         fix: "Set `gateway.auth.token` (or `OPENCLAW_GATEWAY_TOKEN` in the gateway's environment), or \
               `browser.enabled: false`.",
     ),
-    audit_rule!(Gateway, "CP744", "browser-remote-cdp-http", Security, "browser.remote_cdp_http", V2, remote_cdp_http,
+    audit_rule!(Gateway, "CP744", "browser-remote-cdp-http", Security, "browser.remote_cdp_http", remote_cdp_http,
         summary: "A browser profile reaches a remote CDP endpoint over plain `http` (2026.2).",
         why: "The DevTools protocol controls the browser completely; over HTTP anyone on the path can read or drive it.",
         example: "browser: { cdpUrl: \"http://10.0.0.5:9222\" }",
         fix: "Use `https`, a tailnet-only address, or an encrypted tunnel.",
     ),
-    audit_rule!(Gateway, "CP745", "browser-config-invalid", Security, "browser.control_invalid_config", V2,
-        invalid_config,
+    audit_rule!(Gateway, "CP745", "browser-config-invalid", Security, "browser.control_invalid_config", invalid_config,
         summary: "The browser config cannot be resolved (2026.2): `browser.cdpUrl` is not an http(s) URL with a valid \
                   port, or the CDP port derived from `gateway.port` is above 65535.",
         why: "Browser control fails at start; the other browser checks cannot run either.",
         example: "browser: { cdpUrl: \"ftp://10.0.0.5\" }",
         fix: "Write `browser.cdpUrl` as `http(s)://host:port`.",
     ),
-    audit_rule!(Sandbox, "CP507", "sandbox-browser-cdp-bridge", Security, "sandbox.browser_cdp_bridge_unrestricted", V2,
-        cdp_bridge,
+    audit_rule!(Sandbox, "CP507", "sandbox-browser-cdp-bridge", Security, "sandbox.browser_cdp_bridge_unrestricted", cdp_bridge,
         summary: "A sandboxed browser is on the default Docker `bridge` network without `cdpSourceRange` (2026.2).",
         why: "Every container on the bridge can reach the browser's DevTools port.",
         example: "agents: { defaults: { sandbox: { browser: { enabled: true, network: \"bridge\" } } } }",

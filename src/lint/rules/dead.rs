@@ -1,14 +1,13 @@
 //! Dead and contradictory rules across the policy layers, in the spirit of cargo-deny's
 //! unmatched lints: entries that are written but can never take effect.
 
+use crate::lint::registry::Applies;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
 use super::walk::{Agent, ListKind, agents, main_session, policy_lists};
-use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::policy::matcher::{PluginGroups, Verdict, expand_entry};
 use crate::policy::rules::Source;
@@ -27,7 +26,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { subagents: { tools: { alsoAllow: [\"browser\"] } } }",
         fix: "Write the sub-agent tools as `allow` (the full list sub-agents may use).",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        applies: Applies::When(|release| release.lint().subagent_also_allow_needs_allow),
         needs_valid_config: true,
         check: subagent_also_allow,
     },
@@ -43,7 +42,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { sandbox: { tools: { allow: [], alsoAllow: [\"browser\"] } } }",
         fix: "On 2026.2, list the tools in the sandbox `allow` instead. On 2026.9, remove the empty `allow`.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: sandbox_also_allow,
     },
@@ -57,7 +56,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { allow: [\"exec\", \"read\"], deny: [\"group:runtime\"] }",
         fix: "Remove the allow entry, or narrow the deny if the tool should be allowed.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: deny_shadows_allow,
     },
@@ -74,7 +73,7 @@ pub const RULES: &[Rule] = &[
         fix: "Allow the tool at the step that removed it (`clawpolicy explain <tool>` shows the smallest edit), or \
               remove the dead entry.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: allow_after_removal,
     },
@@ -89,7 +88,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { deny: [\"*\"] }",
         fix: "Run `clawpolicy tools --agent <id>` to see which step removed everything, and fix that step.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: agent_without_tools,
     },
@@ -105,7 +104,7 @@ pub const RULES: &[Rule] = &[
         example: "// OpenClaw 2026.9:\ntools: { alsoAllow: [\"x_search\"] }\n// OpenClaw 2026.2:\ntools: { alsoAllow: [\"apply_patch\"] }",
         fix: "Enable the feature the message names, or remove the entry.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: allow_of_unbuilt_tool,
     },
@@ -124,7 +123,8 @@ pub const RULES: &[Rule] = &[
               keeps; `clawpolicy explain <tool> --agent <child> --spawned-by <requester>` shows the smallest \
               edit on either side.",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        // Where a sub-agent inherits its requester's policy (2026.9's `inherited tools` step).
+        applies: Applies::When(|release| release.policy().subagents.inherits_requester_policy),
         needs_valid_config: true,
         check: spawned_child_without_tools,
     },

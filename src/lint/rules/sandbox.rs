@@ -2,13 +2,13 @@
 //! seccomp/AppArmor, docker settings that do nothing). Like the audit, they run only on a config
 //! the release accepts; the values it refuses outright are reported by CP105.
 
+use crate::lint::registry::Applies;
 use serde_json::Value;
 
 use super::audit::{agent_label, lists, normalize_posix};
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 
 pub const RULES: &[Rule] = &[
@@ -23,7 +23,7 @@ pub const RULES: &[Rule] = &[
         example: "agents: { defaults: { sandbox: { mode: \"off\", docker: { network: \"none\" } } } }",
         fix: "Enable the sandbox mode (`non-main` or `all`) where the settings are meant to apply, or remove them.",
         openclaw_check: Some("sandbox.docker_config_mode_off"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: docker_while_off,
     },
@@ -39,7 +39,7 @@ pub const RULES: &[Rule] = &[
         example: "agents: { defaults: { sandbox: { docker: { binds: [\"/var/run/docker.sock:/var/run/docker.sock\"] } } } }",
         fix: "Remove the bind; mount project-specific directories instead.",
         openclaw_check: Some("sandbox.dangerous_bind_mount"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: blocked_binds,
     },
@@ -56,7 +56,7 @@ pub const RULES: &[Rule] = &[
                   dangerouslyAllowContainerNamespaceJoin: true } } } }",
         fix: "Use `bridge`, `none` or a custom bridge network.",
         openclaw_check: Some("sandbox.dangerous_network_mode"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: network,
     },

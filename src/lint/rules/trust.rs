@@ -4,6 +4,7 @@
 //! other's sessions. The channel `groupPolicy` defaults the release's loader adds are release data
 //! (`data/<release>/audit.json`), and 2026.9 reads each account merged over its channel.
 
+use crate::release::lint::AccountSettings;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
@@ -11,17 +12,13 @@ use serde_json::{Map, Value};
 use super::audit::{agent_tool_context, audit_rule, lists};
 use super::exposure::risky_contexts;
 use super::walk::agents;
-use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::view::ids::{normalize_account_id, normalize_channel};
-use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Emitter, LintContext, Rule, Severity};
-
-const V9: &[OpenClawVersion] = &[OpenClawVersion::V2026_9];
 
 pub const RULES: &[Rule] = &[
     audit_rule!(Exposure, "CP605", "multi-user-gateway", Security, "security.trust_model.multi_user_heuristic",
-        ALL_VERSIONS, multi_user,
+        multi_user,
         summary: "Signs that several people can reach the gateway: an open group or DM policy, an allowlist group \
                   policy (written or the loader's default) with groups configured, `\"*\"` in a sender list.",
         why: "OpenClaw's security model is one trusted operator per gateway. Users who reach the same agents share \
@@ -30,8 +27,7 @@ pub const RULES: &[Rule] = &[
         fix: "Run one gateway per trust boundary; if sharing is intended, use sandbox mode `all`, \
               `tools.fs.workspaceOnly`, and deny runtime/fs/web tools.",
     ),
-    audit_rule!(Exposure, "CP606", "group-scope-main", Security, "security.trust_model.group_scope_main", V9,
-        group_scope_main,
+    audit_rule!(Exposure, "CP606", "group-scope-main", Security, "security.trust_model.group_scope_main", group_scope_main,
         summary: "Group rooms share the agent's main session: `session.groupScope` is `main`, or a route binding \
                   that wins routing for group traffic sets `session.groupScope: \"main\"`.",
         why: "Every member of every such room sees and steers the same context as the owner's direct chat.",
@@ -40,7 +36,7 @@ pub const RULES: &[Rule] = &[
               members you trust.",
     ),
     audit_rule!(Exposure, "CP608", "cross-agent-session-access", Security,
-        "security.trust_model.cross_agent_session_access_default", V9, cross_agent_sessions,
+        "security.trust_model.cross_agent_session_access_default", cross_agent_sessions,
         summary: "Several agents, session tools visible Gateway-wide (`tools.sessions.visibility` `all`, the default) \
                   and agent-to-agent access on without an allowlist: agents can read each other's sessions.",
         why: "Any agent with session tools outside a clamped sandbox reads every other agent's transcripts, including \
@@ -104,12 +100,12 @@ fn sections(ctx: &LintContext<'_>) -> Vec<Section> {
             let Some(account_map) = value.as_object() else { continue };
             let account_path = path.key("accounts").key(account);
             let own = own_settings(account_map, &account_path, default.and_then(|d| d.account.as_deref()));
-            let settings = match ctx.version {
-                OpenClawVersion::V2026_9 => {
+            let settings = match ctx.version.lint().account_settings {
+                AccountSettings::OverChannel => {
                     let inherited = channel_settings.iter().filter(|(k, _)| k != "accounts").cloned();
                     inherited.chain(own).collect()
                 }
-                OpenClawVersion::V2026_2 => own,
+                AccountSettings::Own => own,
             };
             accounts.push(Section { path: account_path, settings });
         }

@@ -1,12 +1,11 @@
 //! Config validity: what the selected release would refuse at startup, and what its loader
 //! changes behind the user's back (duplicate keys, missing variables, retired keys).
 
-use crate::OpenClawVersion;
 use crate::config::migrate::legacy::{self, LegacyMatch};
 use crate::config::path::KeyPath;
 use crate::config::validate::{IssueCategory, ValidationIssue};
 use crate::config::{PathSeg, ProblemKind, WarningKind};
-use crate::lint::registry::ALL_VERSIONS;
+use crate::lint::registry::Applies;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::release::loader::MissingVariable;
 
@@ -22,7 +21,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { alsoAlow: [\"browser\"] }",
         fix: "Rename the key to the one suggested, or remove it.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::UnknownKey]),
     },
@@ -36,7 +35,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { deny: \"exec\" }",
         fix: "Write the value in the expected shape (`deny: [\"exec\"]`).",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::WrongType, IssueCategory::InvalidUnion]),
     },
@@ -50,7 +49,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { profile: \"default\" }",
         fix: "Use one of the values the message lists.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| {
             issues(ctx, out, &[IssueCategory::InvalidEnum, IssueCategory::OutOfRange, IssueCategory::InvalidFormat])
@@ -66,7 +65,7 @@ pub const RULES: &[Rule] = &[
         example: "auth: { profiles: { \"openai:me\": { provider: \"openai\" } } }",
         fix: "Add the key the message names.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::MissingKey]),
     },
@@ -81,7 +80,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { allow: [\"read\"], alsoAllow: [\"exec\"] }",
         fix: "Follow the message: merge `alsoAllow` into `allow`, or drop `allow` and use a profile with `alsoAllow`.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::Refinement]),
     },
@@ -96,7 +95,7 @@ pub const RULES: &[Rule] = &[
         example: "gateway: { auth: { token: \"${GATEWAY_TOKEN}\" } }",
         fix: "Set the variable (process environment, `.env`, or the config's `env` block) where the gateway runs.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: missing_env_vars,
     },
@@ -111,7 +110,7 @@ pub const RULES: &[Rule] = &[
         example: "{ tools: { deny: [\"exec\"] }, tools: { profile: \"coding\" } }",
         fix: "Merge the two entries into one.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: duplicate_keys,
     },
@@ -130,7 +129,7 @@ pub const RULES: &[Rule] = &[
         fix: "Apply the release's message (or run `openclaw doctor --fix`). An error means the release refuses to \
               start until then.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: legacy_keys,
     },
@@ -148,7 +147,7 @@ pub const RULES: &[Rule] = &[
         example: "agents: { list: [{ id: \"main\", default: true }, { id: \"work\" }] }",
         fix: "Make the rewrite permanent: edit the file as the help says, or run `openclaw doctor --fix`.",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        applies: Applies::When(|release| !release.migrations().migrated_forms.is_empty()),
         needs_valid_config: false,
         check: migrated_forms,
     },
@@ -164,7 +163,7 @@ pub const RULES: &[Rule] = &[
         example: "plugins: { entries: { telegram: { enabled: false, config: {} } } }",
         fix: "Correct the plugin id, install the plugin, or remove the setting, as the release's message says.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| validation_warnings(ctx, out, WarningKind::Plugin),
     },
@@ -181,7 +180,7 @@ pub const RULES: &[Rule] = &[
         fix: "Set `agents.defaults.heartbeat.agentId` (or `agents.defaults.systemAgent.agentId`) to the agent that \
               should run heartbeats.",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        applies: Applies::When(|release| release.migrations().validation_warnings.contains_key("heartbeatOwner")),
         needs_valid_config: false,
         check: |ctx, out| validation_warnings(ctx, out, WarningKind::NoHeartbeatOwner),
     },
@@ -269,7 +268,7 @@ fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 .iter()
                 .any(|i| i.kind == ProblemKind::Doctor && i.subjects().iter().any(|s| found.covers(s)));
             let release = ctx.version.id();
-            let consequence = if refused && ctx.version == OpenClawVersion::V2026_2 {
+            let consequence = if refused && ctx.version.lint().gateway_migrates_refused_legacy {
                 format!(
                     "OpenClaw {release} refuses it: `openclaw gateway` migrates it and rewrites the file at startup, other \
                      commands stop and ask for `openclaw doctor --fix`"

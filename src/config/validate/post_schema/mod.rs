@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::plugins::Finding;
+use super::plugin_schema::Finding;
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::PathSeg;

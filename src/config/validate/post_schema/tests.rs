@@ -3,8 +3,11 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::OpenClawVersion::{self, V2026_2, V2026_9};
+use crate::OpenClawVersion;
 use crate::config::{LoadOptions, load_inline, validate};
+
+const V2026_2: OpenClawVersion = OpenClawVersion::V2026_2;
+const V2026_9: OpenClawVersion = OpenClawVersion::V2026_9;
 
 /// `(path, message)` of each issue, in an environment whose home and state directory exist
 /// nowhere (so the real-path comparison sees no symlinks).
