@@ -53,6 +53,26 @@ pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette
     write_stdout(&text)
 }
 
+/// [`emit_machine`] in JSON for a large document, serialized straight to stdout instead of
+/// through a JSON value and a string (three copies of what may be many megabytes). `body` must
+/// serialize to an object without the envelope's own keys (`schemaVersion`, `kind`, `ok`).
+pub fn stream_machine_json(kind: &str, body: &impl Serialize) -> miette::Result<()> {
+    #[derive(Serialize)]
+    struct Envelope<'a, T> {
+        #[serde(rename = "schemaVersion")]
+        schema_version: u32,
+        kind: &'a str,
+        ok: bool,
+        #[serde(flatten)]
+        body: &'a T,
+    }
+    let envelope = Envelope { schema_version: SCHEMA_VERSION, kind, ok: true, body };
+    stream_stdout(|out| {
+        serde_json::to_writer_pretty(&mut *out, &envelope).map_err(std::io::Error::other)?;
+        out.write_all(b"\n")
+    })
+}
+
 /// `value` with every string made safe to print in a document ([`crate::base::escape::document_string`]).
 fn visible_strings(value: Value) -> Value {
     use crate::base::escape::{document_string, visible};

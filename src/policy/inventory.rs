@@ -14,10 +14,10 @@ use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
 use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
+use super::shared::NameSet;
 use super::session::{Assumption, Session};
 use super::steps::{Step, StepKind, is_non_owner};
 use crate::OpenClawVersion;
-use crate::base::glob::glob_matches;
 use crate::config::view::agents::{AgentDefaults, agent_over_global};
 use crate::config::view::channels;
 use crate::config::view::located::{Located, switched_off};
@@ -59,11 +59,11 @@ pub struct ExplicitLists {
     override_allow: Vec<String>,
     /// Deny entries of every policy, plus owner-only denies for non-owners.
     pub deny: Vec<String>,
-    /// Plugin selection's view, normalized once: the named allow patterns, whether an empty or
-    /// alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
-    plugin_allow: Vec<String>,
+    /// Plugin selection's view, normalized and compiled once: the named allow patterns, whether
+    /// an empty or alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
+    plugin_allow: NameSet,
     includes_defaults: bool,
-    plugin_deny: Vec<String>,
+    plugin_deny: NameSet,
 }
 
 fn explicit_lists(
@@ -76,9 +76,9 @@ fn explicit_lists(
         allow: Vec::new(),
         override_allow: Vec::new(),
         deny: Vec::new(),
-        plugin_allow: Vec::new(),
+        plugin_allow: NameSet::default(),
         includes_defaults: false,
-        plugin_deny: Vec::new(),
+        plugin_deny: NameSet::default(),
     };
     let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
         allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
@@ -127,30 +127,25 @@ fn explicit_lists(
     if is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
     }
-    lists.plugin_allow = lists.allow.iter().flatten().map(|p| pack.normalize(p)).collect();
+    let normalized = |patterns: &mut dyn Iterator<Item = &String>| -> Vec<String> {
+        patterns.map(|p| pack.normalize(p)).collect()
+    };
+    lists.plugin_allow = NameSet::plain(normalized(&mut lists.allow.iter().flatten()).iter().map(String::as_str));
     lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
-    lists.plugin_deny = lists.deny.iter().map(|d| pack.normalize(d)).collect();
+    lists.plugin_deny = NameSet::plain(normalized(&mut lists.deny.iter()).iter().map(String::as_str));
     lists
 }
 
-/// The construction-time check (`allowed_by`): static groups and globs, but none of the pipeline's
-/// extras (no shipped renames, no plugin groups, no apply_patch piggyback).
-pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[String]) -> bool {
+/// The construction-time check (`allowed_by`) on lists read by [`NameSet::construction`]: static
+/// groups and globs, but none of the pipeline's extras (no shipped renames, no plugin groups, no
+/// apply_patch piggyback).
+pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&NameSet>, deny: &NameSet) -> bool {
     let name = pack.normalize(tool);
-    let hits = |patterns: &[String]| {
-        patterns.iter().any(|p| {
-            let p = pack.normalize(p);
-            match pack.group(&p) {
-                Some(members) => members.contains(&name),
-                None => pack.plain_glob_matches(&p, &name),
-            }
-        })
-    };
-    if hits(deny) {
+    if deny.matches(&name) {
         return false;
     }
     match allow {
-        Some(allow) if allow.iter().any(|p| !pack.normalize(p).is_empty()) => hits(allow),
+        Some(allow) if !allow.is_blank() => allow.matches(&name),
         _ => true,
     }
 }
@@ -283,14 +278,13 @@ fn plugin_disabled(
 /// the tool is not selected, or `None` when it is.
 fn plugin_tool_rejected(plugin: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> Option<&'static str> {
     let plugin_id = plugin.trim().to_lowercase();
-    let matches_any = |name: &str, patterns: &[String]| patterns.iter().any(|p| glob_matches(p, name));
     let deny = &explicit.plugin_deny;
-    if matches_any(&plugin_id, deny) || matches_any("group:plugins", deny) || matches_any(tool, deny) {
+    if deny.matches(&plugin_id) || deny.matches("group:plugins") || deny.matches(tool) {
         return Some("a deny list names the tool, its plugin or group:plugins, so it is not loaded");
     }
     let named = &explicit.plugin_allow;
-    let wholesale = named.iter().any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
-    if wholesale || (explicit.includes_defaults && !optional) || matches_any(tool, named) {
+    let wholesale = named.lists("*") || named.lists("group:plugins") || named.lists(&plugin_id);
+    if wholesale || (explicit.includes_defaults && !optional) || named.matches(tool) {
         return None;
     }
     Some(if optional {
@@ -322,10 +316,8 @@ fn bundled_plugin_tools(
                     plugin_tool_rejected(&plugin.id, tool, optional, explicit).map(str::to_string)
                 }
                 PluginToolSelection::OptionalNamedExactly => {
-                    let named = explicit.allow.iter().flatten().any(|entry| {
-                        let name = pack.normalize(entry);
-                        name == *tool || name == plugin.id || name == "group:plugins"
-                    });
+                    let allow = &explicit.plugin_allow;
+                    let named = allow.lists(tool) || allow.lists(&plugin.id) || allow.lists("group:plugins");
                     (optional && !named).then(|| {
                         "optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist"
                             .to_string()
@@ -399,10 +391,11 @@ fn pre_filter_drops(
         let setting = agent.or_else(|| AgentDefaults::of(config).local_model_lean());
         let on = setting.and_then(|s| s.as_bool()) == Some(true);
         if on {
-            let keep: Vec<String> = explicit.override_allow.iter().filter(|p| p.as_str() != "*").cloned().collect();
+            let keep = explicit.override_allow.iter().filter(|p| p.as_str() != "*").map(String::as_str);
+            let keep = NameSet::construction(pack, keep);
             for tool in built.iter() {
                 let name = pack.normalize(&tool.name);
-                let kept = !keep.is_empty() && allowed(pack, &name, Some(&keep), &[]);
+                let kept = !keep.is_blank() && allowed(pack, &name, Some(&keep), &NameSet::default());
                 if lean.contains(&name) && !kept {
                     dropped.push((
                         tool.name.clone(),
