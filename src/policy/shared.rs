@@ -36,13 +36,15 @@ impl NameSet {
     /// normalized, a static group standing for its members, the rest plain globs (no shipped
     /// renames, no plugin groups).
     pub fn construction<'p>(pack: &VersionPack, patterns: impl IntoIterator<Item = &'p str>) -> NameSet {
-        let mut set = NameSet::default();
+        let patterns = patterns.into_iter();
+        let mut set = NameSet { exact: HashSet::with_capacity(patterns.size_hint().0), ..NameSet::default() };
         for pattern in patterns {
+            // Normalizing is idempotent (tested below), so a pattern is normalized once.
             let pattern = pack.normalize(pattern);
             set.names_something |= !pattern.is_empty();
             match pack.group(&pattern) {
                 Some(members) => set.exact.extend(members.iter().cloned()),
-                None => set.insert(&pack.normalize(&pattern)),
+                None => set.insert(&pattern),
             }
         }
         set
@@ -141,6 +143,18 @@ mod tests {
         let plain = NameSet::plain(["*", "memory-core"]);
         assert!(plain.lists("*") && plain.lists("memory-core") && !plain.lists("memory"));
         assert!(!NameSet::plain(["m*"]).lists("*"));
+    }
+
+    #[test]
+    fn normalizing_a_normalized_name_changes_nothing() {
+        for version in [OpenClawVersion::V2026_2, OpenClawVersion::V2026_9] {
+            let pack = version.policy();
+            let aliases = pack.aliases.iter().flat_map(|(from, to)| [from.as_str(), to.as_str()]);
+            for name in pack.tools.iter().map(|t| t.id.as_str()).chain(aliases).chain([" Bash ", "X"]) {
+                let once = pack.normalize(name);
+                assert_eq!(pack.normalize(&once), once, "{version:?} {name}");
+            }
+        }
     }
 
     #[test]
