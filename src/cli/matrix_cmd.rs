@@ -52,6 +52,10 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
     let rows = matrix::build(version, &loaded.config(), &contexts);
     match args.format {
         Format::Table => output::write_stdout(&render(version, &rows))?,
+        Format::Json => {
+            // 20,000 cells make megabytes of JSON: written as serialized, not held as a value.
+            output::stream_machine_json("matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
+        }
         format => {
             output::emit_machine(format, "matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
         }

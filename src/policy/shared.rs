@@ -2,9 +2,12 @@
 //! thousands of names; every session reads it several times (construction checks, plugin
 //! selection, `progress_card`, the pipeline step), and `lint` and `matrix` resolve many sessions.
 //! So a list is compiled once per session into a [`NameSet`] for the construction-time checks,
-//! and a pipeline list once per run ([`compiled_list`]), whatever the number of sessions.
+//! and a pipeline list once per run ([`compiled_list`]), whatever the number of sessions: a long
+//! one once per process, a short one (a profile, a group's list) once per thread.
 
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
 use super::matcher::{CompiledList, PluginGroups};
@@ -98,9 +101,6 @@ static CACHE: Mutex<Vec<Cached>> = Mutex::new(Vec::new());
 /// patterns in the same order, the same release and the same plugin tools, is not compiled again.
 /// The sources of the entries play no part in a compiled list (it refers to entries by position).
 pub fn compiled_list(pack: &VersionPack, entries: &[Entry], plugins: &PluginGroups) -> Arc<CompiledList> {
-    if entries.len() < SHARED_FROM {
-        return Arc::new(CompiledList::compile(pack, entries, plugins));
-    }
     let pack_id = std::ptr::from_ref(pack) as usize;
     let same = |cached: &Cached| {
         cached.pack == pack_id
@@ -109,6 +109,29 @@ pub fn compiled_list(pack: &VersionPack, entries: &[Entry], plugins: &PluginGrou
             && cached.plugins.by_plugin == plugins.by_plugin
             && cached.patterns.iter().zip(entries).all(|(pattern, entry)| *pattern == entry.pattern)
     };
+    let cached = |list: &Arc<CompiledList>| Cached {
+        pack: pack_id,
+        plugins: plugins.clone(),
+        patterns: entries.iter().map(|entry| entry.pattern.clone()).collect(),
+        list: list.clone(),
+    };
+    if entries.len() < SHARED_FROM {
+        // Short lists (profiles, group and agent lists) come back in every session of a fleet:
+        // found by a hash of their patterns, per thread, so that sessions resolved in parallel
+        // do not wait on each other.
+        let key = short_list_key(pack_id, entries, plugins);
+        return SHORT_LISTS.with_borrow_mut(|lists| {
+            if let Some(found) = lists.get(&key).and_then(|bucket| bucket.iter().find(|c| same(c))) {
+                return found.list.clone();
+            }
+            if lists.len() >= SHORT_LISTS_KEPT {
+                lists.clear();
+            }
+            let list = Arc::new(CompiledList::compile(pack, entries, plugins));
+            lists.entry(key).or_default().push(cached(&list));
+            list
+        });
+    }
     // A poisoned lock only means another thread panicked while holding it; the list is intact.
     let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(found) = cache.iter().find(|cached| same(cached)) {
@@ -118,13 +141,23 @@ pub fn compiled_list(pack: &VersionPack, entries: &[Entry], plugins: &PluginGrou
     if cache.len() == SHARED_LISTS {
         cache.remove(0);
     }
-    cache.push(Cached {
-        pack: pack_id,
-        plugins: plugins.clone(),
-        patterns: entries.iter().map(|entry| entry.pattern.clone()).collect(),
-        list: list.clone(),
-    });
+    cache.push(cached(&list));
     list
+}
+
+/// Short lists kept per thread before the cache starts over (a batch moves from config to config).
+const SHORT_LISTS_KEPT: usize = 4_096;
+
+thread_local! {
+    static SHORT_LISTS: RefCell<HashMap<u64, Vec<Cached>>> = RefCell::new(HashMap::new());
+}
+
+fn short_list_key(pack: usize, entries: &[Entry], plugins: &PluginGroups) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    pack.hash(&mut hasher);
+    entries.iter().for_each(|entry| entry.pattern.hash(&mut hasher));
+    plugins.all.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[cfg(test)]
