@@ -404,7 +404,10 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
         rules_run += 1;
         findings.extend(emitter.findings.into_iter().map(|finding| mask_secrets(ctx, finding)));
         omitted.extend(
-            emitter.omitted.into_iter().map(|((file, severity), count)| OmittedFindings::new(rule.code, file, severity, count)),
+            emitter
+                .omitted
+                .into_iter()
+                .map(|((file, severity), count)| OmittedFindings::new(rule.code, file, severity, count)),
         );
     }
     findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));

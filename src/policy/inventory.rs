@@ -14,8 +14,8 @@ use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
 use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
-use super::shared::NameSet;
 use super::session::{Assumption, Session};
+use super::shared::NameSet;
 use super::steps::{Step, StepKind, is_non_owner};
 use crate::OpenClawVersion;
 use crate::config::view::agents::{AgentDefaults, agent_over_global};
@@ -127,9 +127,8 @@ fn explicit_lists(
     if is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
     }
-    let normalized = |patterns: &mut dyn Iterator<Item = &String>| -> Vec<String> {
-        patterns.map(|p| pack.normalize(p)).collect()
-    };
+    let normalized =
+        |patterns: &mut dyn Iterator<Item = &String>| -> Vec<String> { patterns.map(|p| pack.normalize(p)).collect() };
     lists.plugin_allow = NameSet::plain(normalized(&mut lists.allow.iter().flatten()).iter().map(String::as_str));
     lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
     lists.plugin_deny = NameSet::plain(normalized(&mut lists.deny.iter()).iter().map(String::as_str));

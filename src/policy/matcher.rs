@@ -80,7 +80,8 @@ impl CompiledList {
     pub fn compile(pack: &VersionPack, entries: &[Entry], plugins: &PluginGroups) -> CompiledList {
         // Sized for the list at once: growing a map of half a million names doubles it in steps,
         // holding the old table and the new one together each time.
-        let (mut exact, mut globs, mut seen_globs) = (HashMap::with_capacity(entries.len()), Vec::new(), HashSet::new());
+        let (mut exact, mut globs, mut seen_globs) =
+            (HashMap::with_capacity(entries.len()), Vec::new(), HashSet::new());
         let mut position = 0;
         for (index, entry) in entries.iter().enumerate() {
             for (name, via) in expand_entry(pack, &entry.pattern, plugins) {

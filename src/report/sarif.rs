@@ -3,9 +3,9 @@
 
 use serde_json::json;
 use serde_sarif::sarif::{
-    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification, PhysicalLocation, PropertyBag, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, SCHEMA_URL, Sarif,
-    Suppression, Tool, ToolComponent,
+    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification, PhysicalLocation,
+    PropertyBag, Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    SCHEMA_URL, Sarif, Suppression, Tool, ToolComponent,
 };
 
 use super::{Finding, Level, Rule};
@@ -90,7 +90,12 @@ pub fn log(tool: &str, version: &str, rules: &[Rule], findings: &[Finding], note
     if !notes.is_empty() {
         let notifications = notes
             .iter()
-            .map(|note| Notification::builder().message(Message::builder().text(note.clone()).build()).level(json!("note")).build())
+            .map(|note| {
+                Notification::builder()
+                    .message(Message::builder().text(note.clone()).build())
+                    .level(json!("note"))
+                    .build()
+            })
             .collect::<Vec<_>>();
         run.invocations = Some(vec![
             Invocation::builder().execution_successful(true).tool_execution_notifications(notifications).build(),
