@@ -98,8 +98,8 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
         cwd: current_dir()?,
     };
     let report = diff::diff(
-        &diff::Config { value: &base.config, locate: &base_locate, locate_nearest: &base_nearest },
-        &diff::Config { value: &head.config, locate: &head_locate, locate_nearest: &head_nearest },
+        &diff::Config { value: base.config(), locate: &base_locate, locate_nearest: &base_nearest },
+        &diff::Config { value: head.config(), locate: &head_locate, locate_nearest: &head_nearest },
         &options,
     )?;
 
@@ -138,8 +138,8 @@ fn selected_agents(
     base: &LoadedFiles,
     head: &LoadedFiles,
 ) -> miette::Result<Vec<String>> {
-    let mut known = contexts::agent_ids(version, &head.config);
-    for agent in contexts::agent_ids(version, &base.config) {
+    let mut known = contexts::agent_ids(version, head.config());
+    for agent in contexts::agent_ids(version, base.config()) {
         if !known.contains(&agent) {
             known.push(agent);
         }

@@ -197,8 +197,8 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
     };
     let loaded = global.load(&args.config.files, args.format.machine("exec"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
-    let session = policy::resolve(version, &loaded.config, &ctx)
+    super::check_known_agent(version, loaded.config(), &ctx)?;
+    let session = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
     let cwd = match &args.what_if.cwd {
         Some(cwd) => cwd.clone(),
@@ -221,7 +221,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
             .as_ref()
             .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
     };
-    let request = match exec::request(&loaded.config, &session, command.clone(), what_if, &site, availability) {
+    let request = match exec::request(loaded.config(), &session, command.clone(), what_if, &site, availability) {
         Ok(request) => request,
         Err(unavailable) => {
             let unavailable = ExecUnavailable::of(unavailable, &loaded);

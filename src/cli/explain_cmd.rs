@@ -26,12 +26,12 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx)
+    super::check_known_agent(version, loaded.config(), &ctx)?;
+    let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
     crate::fleet::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution])
         .map_err(|message| miette::miette!(code = "explain::unknown-tool", "{message}"))?;
-    let explanation = explain(version, &loaded.config, &ctx, &resolution, &args.tool);
+    let explanation = explain(version, loaded.config(), &ctx, &resolution, &args.tool);
     match args.format {
         Format::Human => {
             output::write_stdout(&render(&explanation, &resolution.agent_id, &resolution.session_key, &loaded))?
@@ -39,7 +39,7 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
         format => output::emit_machine(format, "explain", &explanation)?,
     }
     if explanation.tool == "exec" && explanation.present && args.format == Format::Human && !global.quiet {
-        output::write_stdout(&exec_note(version, &loaded.config, &resolution.agent_id))?;
+        output::write_stdout(&exec_note(version, loaded.config(), &resolution.agent_id))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -48,6 +48,10 @@ pub struct LintArgs {
     /// The exec approvals store to check (default: the one OpenClaw itself would read, if any).
     #[arg(long, value_name = "PATH")]
     pub approvals: Option<PathBuf>,
+    /// Show every finding. By default at most 100 findings of one rule in one file are shown,
+    /// and a note counts the rest (they still count in the summary and the exit code).
+    #[arg(long)]
+    pub all_findings: bool,
 }
 
 /// The JSON document: the report plus counts.
@@ -71,7 +75,12 @@ struct Summary {
 
 pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> {
     let version = global.version;
-    let selection = Selection { severity_min: args.severity_min, only: args.only.clone(), skip: args.skip.clone() };
+    let selection = Selection {
+        severity_min: args.severity_min,
+        only: args.only.clone(),
+        skip: args.skip.clone(),
+        finding_cap: (!args.all_findings).then_some(lint::FINDINGS_PER_RULE_AND_FILE),
+    };
     if let Some(unknown) = selection.unknown_rule_names().first() {
         return Err(miette::miette!(
             code = "lint::unknown-rule",
@@ -92,19 +101,23 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         .with_validation_warnings(files.validation_warnings());
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
-    let text = match args.format {
+    let written = match args.format {
         Format::Json => {
             let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: unused };
-            return finish(output::emit_machine(Format::Json, "lint", &document), &report);
+            output::stream_machine_json("lint", &document)
         }
         Format::Sarif => {
-            report::sarif::render("clawpolicy", env!("CARGO_PKG_VERSION"), &report_rules(), &report_findings(&report))
+            let log = sarif(&report, env!("CARGO_PKG_VERSION"));
+            output::stream_stdout(|out| {
+                serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::other)?;
+                out.write_all(b"\n")
+            })
         }
-        Format::Github => report::github::annotations(&report_findings(&report)),
-        Format::Junit => junit(&report)?,
-        _ => return finish(output::stream_stdout(|out| human(out, &report, &unused)), &report),
+        Format::Github => output::write_stdout(&github(&report)),
+        Format::Junit => output::write_stdout(&junit(&report)?),
+        _ => output::stream_stdout(|out| human(out, &report, &unused)),
     };
-    finish(output::write_stdout(&text), &report)
+    finish(written, &report)
 }
 
 fn finish(written: miette::Result<()>, report: &LintReport) -> miette::Result<ExitCode> {
@@ -190,6 +203,25 @@ fn report_finding(finding: &Finding, suppressed: Option<String>) -> report::Find
     }
 }
 
+/// The notes on findings left out of the report ([`lint::OmittedFindings`]).
+fn omitted_notes(report: &LintReport) -> Vec<String> {
+    report.omitted.iter().map(|omitted| omitted.note.clone()).collect()
+}
+
+fn sarif(report: &LintReport, version: &str) -> serde_sarif::sarif::Sarif {
+    report::sarif::log("clawpolicy", version, &report_rules(), &report_findings(report), &omitted_notes(report))
+}
+
+/// The annotations, and a notice for each group of findings left out.
+fn github(report: &LintReport) -> String {
+    let mut text = report::github::annotations(&report_findings(report));
+    for note in omitted_notes(report) {
+        text.push_str(&report::github::annotation(report::Level::Note, None, None, None, "", &note));
+        text.push('\n');
+    }
+    text
+}
+
 fn report_findings(report: &LintReport) -> Vec<report::Finding> {
     let kept = report.findings.iter().map(|f| report_finding(f, None));
     let suppressed = report.suppressed.iter().map(|s| report_finding(&s.finding, Some(s.reason.clone())));
@@ -216,6 +248,11 @@ fn junit(report: &LintReport) -> miette::Result<String> {
                     }),
                 })
                 .collect();
+            for omitted in report.omitted.iter().filter(|o| o.code == rule.code) {
+                let message = format!("{}: {}", omitted.severity, omitted.note);
+                let failure = Some(Failure { body: omitted.note.clone(), message });
+                cases.push(Case { name: "more findings not shown".into(), classname: classname.clone(), failure });
+            }
             if cases.is_empty() {
                 cases.push(Case { name: "config".into(), classname: classname.clone(), failure: None });
             }
@@ -302,6 +339,9 @@ fn human(out: &mut dyn Write, report: &LintReport, unused: &[&Suppression]) -> s
         out.write_all(text.as_bytes())?;
     }
     let mut text = String::new();
+    for omitted in &report.omitted {
+        text.push_str(&format!("note: {}\n", crate::base::escape::visible(&omitted.note)));
+    }
     if let Some(first) = report.skipped.first() {
         // The codes are in `--format json`; here the count and the reason say enough.
         text.push_str(&format!("note: {} rules did not run: {}\n", report.skipped.len(), first.reason));
@@ -447,8 +487,8 @@ mod tests {
         out.push_str(&String::from_utf8(human_text).unwrap());
         let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: Vec::new() };
         out.push_str(&serde_json::to_string(&document).unwrap());
-        out.push_str(&report::sarif::render("clawpolicy", "0", &report_rules(), &report_findings(&report)));
-        out.push_str(&report::github::annotations(&report_findings(&report)));
+        out.push_str(&serde_json::to_string(&sarif(&report, "0")).unwrap());
+        out.push_str(&github(&report));
         out.push_str(&junit(&report).unwrap());
         out
     }

@@ -38,20 +38,24 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
-    let contexts = args.sweep.contexts(version, &loaded.config, &plugin_tools)?;
+    let contexts = args.sweep.contexts(version, loaded.config(), &plugin_tools)?;
     if let Some([from, to]) = args.why.as_deref() {
         let (from, to) = (matrix::find_cell(&contexts, from)?, matrix::find_cell(&contexts, to)?);
         let locate = |path: &KeyPath| loaded.locate(path);
-        let why = matrix::why(version, &loaded.config, from, to, &locate);
+        let why = matrix::why(version, loaded.config(), from, to, &locate);
         match args.format {
             Format::Human => output::write_stdout(&render_why(&why))?,
             format => output::emit_machine(format, "matrix-why", &why)?,
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let rows = matrix::build(version, &loaded.config, &contexts);
+    let rows = matrix::build(version, loaded.config(), &contexts);
     match args.format {
         Format::Human => output::write_stdout(&render(version, &rows))?,
+        Format::Json => {
+            // 20,000 cells make megabytes of JSON: written as serialized, not held as a value.
+            output::stream_machine_json("matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
+        }
         format => {
             output::emit_machine(format, "matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
         }

@@ -37,6 +37,20 @@ pub fn formats(human_name: &'static str, offered: &'static [Format]) -> impl Typ
 
 /// Prints a machine document: `{"schemaVersion": 1, "kind": …, "ok": true, …body}`.
 pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette::Result<()> {
+    let document = machine_document(kind, body)?;
+    let text = match format {
+        // YAML prints a string with line breaks as a block of lines, where a config's text
+        // could start a line of a CI log: such strings are shown escaped (JSON keeps every
+        // string exactly, escaped by JSON itself).
+        Format::Yaml => serde_yaml_ng::to_string(&visible_strings(document))
+            .map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
+        _ => serde_json::to_string_pretty(&document).map_err(|e| miette::miette!("cannot write JSON: {e}"))? + "\n",
+    };
+    write_stdout(&text)
+}
+
+/// `{"schemaVersion": 1, "kind": …, "ok": true, …body}` as a JSON value.
+fn machine_document(kind: &str, body: &impl Serialize) -> miette::Result<Value> {
     let mut document = serde_json::Map::new();
     document.insert("schemaVersion".into(), SCHEMA_VERSION.into());
     document.insert("kind".into(), kind.into());
@@ -48,16 +62,30 @@ pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette
             document.insert("data".into(), other);
         }
     }
-    let document = Value::Object(document);
-    let text = match format {
-        // YAML prints a string with line breaks as a block of lines, where a config's text
-        // could start a line of a CI log: such strings are shown escaped (JSON keeps every
-        // string exactly, escaped by JSON itself).
-        Format::Yaml => serde_yaml_ng::to_string(&visible_strings(document))
-            .map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
-        _ => serde_json::to_string_pretty(&document).map_err(|e| miette::miette!("cannot write JSON: {e}"))? + "\n",
-    };
-    write_stdout(&text)
+    Ok(Value::Object(document))
+}
+
+/// [`emit_machine`] in JSON for a large document, serialized straight to stdout instead of
+/// through a JSON value and a string (three copies of what may be many megabytes). `body` must
+/// serialize to an object without the envelope's own keys (`schemaVersion`, `kind`, `ok`).
+pub fn stream_machine_json(kind: &str, body: &impl Serialize) -> miette::Result<()> {
+    stream_stdout(|out| write_machine_json(out, kind, body))
+}
+
+/// What [`stream_machine_json`] writes, to any writer.
+fn write_machine_json(out: &mut dyn Write, kind: &str, body: &impl Serialize) -> std::io::Result<()> {
+    #[derive(Serialize)]
+    struct Envelope<'a, T> {
+        #[serde(rename = "schemaVersion")]
+        schema_version: u32,
+        kind: &'a str,
+        ok: bool,
+        #[serde(flatten)]
+        body: &'a T,
+    }
+    let envelope = Envelope { schema_version: SCHEMA_VERSION, kind, ok: true, body };
+    serde_json::to_writer_pretty(&mut *out, &envelope).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
 }
 
 /// `value` with every string made safe to print in a document ([`crate::base::escape::document_string`]).
@@ -192,5 +220,30 @@ fn broken_pipe_ok(error: std::io::Error) -> miette::Result<std::process::ExitCod
         Ok(std::process::ExitCode::SUCCESS)
     } else {
         Err(miette::miette!("cannot write output: {error}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_streamed_machine_document_is_the_document_emitted_whole() {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Body {
+            findings: Vec<Value>,
+            summary: Value,
+            empty: Vec<u8>,
+        }
+        let body = Body {
+            findings: vec![serde_json::json!({"code": "CP201", "message": "a\nb \u{1b}", "line": 3})],
+            summary: serde_json::json!({"error": 0, "warning": 1}),
+            empty: Vec::new(),
+        };
+        let whole = serde_json::to_string_pretty(&machine_document("lint", &body).unwrap()).unwrap() + "\n";
+        let mut streamed = Vec::new();
+        write_machine_json(&mut streamed, "lint", &body).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), whole);
     }
 }

@@ -75,10 +75,10 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
     };
     let loaded = global.load(&args.config.files, args.format.machine("path"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
+    super::check_known_agent(version, loaded.config(), &ctx)?;
     let session_error = |e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}");
-    let session = Session::resolve(&loaded.config, &ctx, version).map_err(session_error)?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(session_error)?;
+    let session = Session::resolve(loaded.config(), &ctx, version).map_err(session_error)?;
+    let resolution = policy::resolve(version, loaded.config(), &ctx).map_err(session_error)?;
     let request = FileRequest {
         path: args.path.clone(),
         tool,
@@ -87,7 +87,7 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
         sandbox_dir: args.sandbox_dir.clone(),
         dirs: Dirs::from_env(),
     };
-    let access = file_access::decide(version, &loaded.config, &session, &resolution, &request);
+    let access = file_access::decide(version, loaded.config(), &session, &resolution, &request);
     let mut locations = std::collections::BTreeMap::new();
     if let Some(at) = access.root.as_ref().and_then(|root| root.key.as_ref()).and_then(|key| loaded.locate(key)) {
         locations.insert("root", at);

@@ -92,7 +92,7 @@ fn scenario_config(
     files: &ConfigArgs,
 ) -> miette::Result<Value> {
     let case = match &scenario.config {
-        None => return Ok(global.load_as(&files.files, version, None)?.config),
+        None => return Ok(global.load_as(&files.files, version, None)?.config().clone()),
         Some(Value::String(path)) => json!({"configPath": path}),
         Some(inline) => json!({"config": inline}),
     };

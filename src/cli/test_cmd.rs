@@ -85,7 +85,7 @@ fn scaffold(global: &super::Global, path: &Path, suite_dir: &Path, files: &[Path
             relative_path(&absolute_dir, &absolute)
         })
         .collect();
-    let suite = bless::scaffold(version, relative, &loaded.config);
+    let suite = bless::scaffold(version, relative, loaded.config());
     write_suite(path, &suite)?;
     output::write_stderr(&format!("wrote {} case(s) to {}", suite.cases.len(), path.display()));
     Ok(ExitCode::SUCCESS)

@@ -38,10 +38,10 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
     }
     let loaded = global.load(&args.config.files, args.format.machine("tools"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx)
+    super::check_known_agent(version, loaded.config(), &ctx)?;
+    let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
-    let sessions = crate::fleet::contexts::Sessions::new(version, &loaded.config);
+    let sessions = crate::fleet::contexts::Sessions::new(version, loaded.config());
     let ctx = SessionContext {
         agent_id: Some(resolution.agent_id.clone()),
         session_key: Some(resolution.session_key.clone()),

@@ -134,7 +134,7 @@ fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<Policy
     let mut policy = SsrfPolicy::default();
     if let Some(path) = &release.web_fetch_policy_path {
         let key = KeyPath::keys(&path.iter().map(String::as_str).collect::<Vec<_>>());
-        if let Some(value) = key.lookup(&loaded.config) {
+        if let Some(value) = key.lookup(loaded.config()) {
             policy = serde_json::from_value(value.clone())
                 .map_err(|e| miette::miette!(code = "url::config", "{key}: {e}"))?;
             for field in policy.fields_set() {
@@ -172,7 +172,7 @@ fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<Policy
     policy.blocked_hostnames.extend(flags.blocked_hostnames.iter().cloned());
     policy.hostname_allowlist.extend(flags.hostname_allowlist.iter().cloned());
     let redirects_key = KeyPath::keys(&["tools", "web", "fetch", "maxRedirects"]);
-    let max_redirects = match (args.max_redirects, redirects_key.lookup(&loaded.config).and_then(Value::as_u64)) {
+    let max_redirects = match (args.max_redirects, redirects_key.lookup(loaded.config()).and_then(Value::as_u64)) {
         (Some(flag), _) => {
             sources.insert("maxRedirects".into(), "flag --max-redirects".into());
             flag

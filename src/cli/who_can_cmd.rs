@@ -38,7 +38,7 @@ pub fn run(global: &super::Global, args: &WhoCanArgs) -> miette::Result<ExitCode
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("who-can"))?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
-    let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
+    let evaluated = args.sweep.evaluate(version, loaded.config(), &plugin_tools)?;
     let resolved: Vec<_> = evaluated.iter().filter_map(|e| e.result.as_ref().ok()).collect();
     let tool = contexts::known_tool(version, &args.tool, &plugin_tools, &resolved)
         .map_err(|message| miette::miette!(code = "who-can::unknown-tool", "{message}"))?;
@@ -47,7 +47,7 @@ pub fn run(global: &super::Global, args: &WhoCanArgs) -> miette::Result<ExitCode
     }
     let prober = ExecProber::new(version, explicit_approvals(args.approvals.as_deref()), current_dir()?);
     let command = args.command.as_deref().map(|c| (c, &prober));
-    let answer = who_can::who_can(&evaluated, &tool, &loaded.config, command)?;
+    let answer = who_can::who_can(&evaluated, &tool, loaded.config(), command)?;
     match args.format {
         Format::Human => output::write_stdout(&render(&answer))?,
         format => output::emit_machine(format, "who-can", &answer)?,

@@ -123,6 +123,11 @@ impl Suppressions {
     }
 
     /// Splits findings into kept and suppressed (the first matching entry gives the reason).
+    /// Whether an entry suppresses `finding`.
+    pub fn suppresses(&self, finding: &Finding) -> bool {
+        self.entries.iter().any(|s| s.matches(finding))
+    }
+
     pub fn apply(&self, findings: Vec<Finding>) -> (Vec<Finding>, Vec<SuppressedFinding>) {
         let mut kept = Vec::new();
         let mut suppressed = Vec::new();

@@ -467,3 +467,41 @@ fn a_plugin_setting_the_release_ignores_is_reported_at_its_key() {
     // 2026.2 refuses the same config: the finding is the validation issue's, not a warning.
     assert!(codes(&lint_text(OpenClawVersion::V2026_2, text)).iter().all(|c| *c != "CP110"));
 }
+
+#[test]
+fn findings_past_the_cap_are_counted_not_kept() {
+    let names: Vec<String> = (0..130).map(|i| format!("\"nosuchtool{i}\"")).collect();
+    let text = format!("{{ tools: {{ deny: [{}] }} }}", names.join(", "));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("openclaw.json5");
+    std::fs::write(&path, text).unwrap();
+    let version = OpenClawVersion::V2026_9;
+    let loaded = crate::config::load(&[path], &options(version, &[])).unwrap();
+    let ctx = LintContext::new(version, &loaded, &[], None);
+    let only = Selection { only: vec!["CP201".into()], ..Selection::default() };
+    let capped = Selection { finding_cap: Some(FINDINGS_PER_RULE_AND_FILE), ..only.clone() };
+    // One suppressed finding is kept past the cap (as suppressed) and counts in no cap.
+    let suppress = suppress::Suppressions {
+        file: None,
+        entries: vec![suppress::Suppression {
+            rule: "CP201".into(),
+            path: Some("tools.deny[129]".into()),
+            agent: None,
+            reason: "known".into(),
+        }],
+    };
+
+    let every = lint(&ctx, &only, &Default::default());
+    assert_eq!(every.findings.len(), 130);
+    assert!(every.omitted.is_empty());
+
+    let report = lint(&ctx, &capped, &suppress);
+    assert_eq!(report.findings.len(), FINDINGS_PER_RULE_AND_FILE);
+    assert_eq!(report.suppressed.len(), 1);
+    let [omitted] = report.omitted.as_slice() else { panic!("{:?}", report.omitted) };
+    assert_eq!((omitted.code, omitted.count, omitted.severity), ("CP201", 29, Severity::Warning));
+    assert!(omitted.note.starts_with("29 more warning findings of CP201 in "), "{}", omitted.note);
+    assert!(omitted.note.ends_with("--all-findings shows every one"), "{}", omitted.note);
+    assert_eq!(report.count(Severity::Warning), 129, "the summary counts what is not shown");
+    assert!(suppress.unused(&report.suppressed).is_empty());
+}

@@ -6,6 +6,7 @@ use super::context::SessionContext;
 use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
+use super::shared::NameSet;
 use super::steps::{Step, StepKind, is_non_owner};
 use crate::release::pack::VersionPack;
 
@@ -25,11 +26,11 @@ pub struct ExplicitLists {
     pub override_allow: Vec<String>,
     /// Deny entries of every policy, plus owner-only denies for non-owners.
     pub deny: Vec<String>,
-    /// Plugin selection's view, normalized once: the named allow patterns, whether an empty or
-    /// alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
-    pub plugin_allow: Vec<String>,
+    /// Plugin selection's view, normalized and compiled once: the named allow patterns, whether
+    /// an empty or alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
+    pub plugin_allow: NameSet,
     pub includes_defaults: bool,
-    pub plugin_deny: Vec<String>,
+    pub plugin_deny: NameSet,
 }
 
 pub fn explicit_lists(
@@ -42,9 +43,9 @@ pub fn explicit_lists(
         allow: Vec::new(),
         override_allow: Vec::new(),
         deny: Vec::new(),
-        plugin_allow: Vec::new(),
+        plugin_allow: NameSet::default(),
         includes_defaults: false,
-        plugin_deny: Vec::new(),
+        plugin_deny: NameSet::default(),
     };
     let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
         allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
@@ -93,30 +94,24 @@ pub fn explicit_lists(
     if is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
     }
-    lists.plugin_allow = lists.allow.iter().flatten().map(|p| pack.normalize(p)).collect();
+    let normalized =
+        |patterns: &mut dyn Iterator<Item = &String>| -> Vec<String> { patterns.map(|p| pack.normalize(p)).collect() };
+    lists.plugin_allow = NameSet::plain(normalized(&mut lists.allow.iter().flatten()).iter().map(String::as_str));
     lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
-    lists.plugin_deny = lists.deny.iter().map(|d| pack.normalize(d)).collect();
+    lists.plugin_deny = NameSet::plain(normalized(&mut lists.deny.iter()).iter().map(String::as_str));
     lists
 }
 
-/// The construction-time check (`allowed_by`): static groups and globs, but none of the pipeline's
-/// extras (no shipped renames, no plugin groups, no apply_patch piggyback).
-pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[String]) -> bool {
+/// The construction-time check (`allowed_by`) on lists read by [`NameSet::construction`]: static
+/// groups and globs, but none of the pipeline's extras (no shipped renames, no plugin groups, no
+/// apply_patch piggyback).
+pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&NameSet>, deny: &NameSet) -> bool {
     let name = pack.normalize(tool);
-    let hits = |patterns: &[String]| {
-        patterns.iter().any(|p| {
-            let p = pack.normalize(p);
-            match pack.group(&p) {
-                Some(members) => members.contains(&name),
-                None => pack.plain_glob_matches(&p, &name),
-            }
-        })
-    };
-    if hits(deny) {
+    if deny.matches(&name) {
         return false;
     }
     match allow {
-        Some(allow) if allow.iter().any(|p| !pack.normalize(p).is_empty()) => hits(allow),
+        Some(allow) if !allow.is_blank() => allow.matches(&name),
         _ => true,
     }
 }

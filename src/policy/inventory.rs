@@ -14,9 +14,9 @@ use super::context::SessionContext;
 use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session};
+use super::shared::NameSet;
 use super::steps::{Step, is_non_owner};
 use crate::OpenClawVersion;
-use crate::base::glob::glob_matches;
 use crate::config::view::agents::{AgentDefaults, agent_over_global};
 use crate::config::view::channels;
 use crate::config::view::located::{Located, switched_off};
@@ -176,14 +176,13 @@ fn plugin_disabled(
 /// the tool is not selected, or `None` when it is.
 fn plugin_tool_rejected(plugin: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> Option<&'static str> {
     let plugin_id = plugin.trim().to_lowercase();
-    let matches_any = |name: &str, patterns: &[String]| patterns.iter().any(|p| glob_matches(p, name));
     let deny = &explicit.plugin_deny;
-    if matches_any(&plugin_id, deny) || matches_any("group:plugins", deny) || matches_any(tool, deny) {
+    if deny.matches(&plugin_id) || deny.matches("group:plugins") || deny.matches(tool) {
         return Some("a deny list names the tool, its plugin or group:plugins, so it is not loaded");
     }
     let named = &explicit.plugin_allow;
-    let wholesale = named.iter().any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
-    if wholesale || (explicit.includes_defaults && !optional) || matches_any(tool, named) {
+    let wholesale = named.lists("*") || named.lists("group:plugins") || named.lists(&plugin_id);
+    if wholesale || (explicit.includes_defaults && !optional) || named.matches(tool) {
         return None;
     }
     Some(if optional {
@@ -215,10 +214,8 @@ fn bundled_plugin_tools(
                     plugin_tool_rejected(&plugin.id, tool, optional, explicit).map(str::to_string)
                 }
                 PluginToolSelection::OptionalNamedExactly => {
-                    let named = explicit.allow.iter().flatten().any(|entry| {
-                        let name = pack.normalize(entry);
-                        name == *tool || name == plugin.id || name == "group:plugins"
-                    });
+                    let allow = &explicit.plugin_allow;
+                    let named = allow.lists(tool) || allow.lists(&plugin.id) || allow.lists("group:plugins");
                     (optional && !named).then(|| {
                         "optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist"
                             .to_string()
@@ -294,10 +291,11 @@ fn pre_filter_drops(
         let setting = agent.or_else(|| AgentDefaults::of(config).local_model_lean());
         let on = setting.and_then(|s| s.as_bool()) == Some(true);
         if on {
-            let keep: Vec<String> = explicit.override_allow.iter().filter(|p| p.as_str() != "*").cloned().collect();
+            let keep = explicit.override_allow.iter().filter(|p| p.as_str() != "*").map(String::as_str);
+            let keep = NameSet::construction(pack, keep);
             for tool in built.iter() {
                 let name = pack.normalize(&tool.name);
-                let kept = !keep.is_empty() && allowed(pack, &name, Some(&keep), &[]);
+                let kept = !keep.is_blank() && allowed(pack, &name, Some(&keep), &NameSet::default());
                 if lean.contains(&name) && !kept {
                     dropped.push((
                         tool.name.clone(),

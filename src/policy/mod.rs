@@ -14,6 +14,7 @@ pub mod rules;
 pub mod sandbox;
 pub mod scopes;
 pub mod session;
+mod shared;
 pub mod spawn;
 pub mod steps;
 mod unknown;
@@ -164,17 +165,21 @@ pub fn resolve_in(
     let mut warnings = Vec::new();
     let mut records = Vec::new();
     for step in built.steps {
-        let mut effective = step.policy.clone();
         let mut allowlist_ignored = false;
         if step.kind.analyzes_unknown_entries() {
             let analysis = unknown::analyze(pack, &step, &pipeline_input, config);
             allowlist_ignored = analysis.strip_allowlist;
-            if allowlist_ignored {
-                effective.allow = None;
-            }
             warnings.extend(analysis.warning);
         }
-        let compiled = CompiledPolicy::compile(pack, &effective, &plugins);
+        // The step's own policy, unless its allowlist is ignored (a list can be long: not copied).
+        let stripped;
+        let effective = if allowlist_ignored {
+            stripped = rules::Policy { allow: None, deny: step.policy.deny.clone() };
+            &stripped
+        } else {
+            &step.policy
+        };
+        let compiled = CompiledPolicy::compile(pack, effective, &plugins);
         let verdicts: BTreeMap<String, Verdict> =
             named.iter().map(|(name, normalized)| (name.clone(), compiled.evaluate(normalized))).collect();
         let mut step_removed = Vec::new();
@@ -183,7 +188,7 @@ pub fn resolve_in(
             if verdict.keeps() {
                 return true;
             }
-            removed.insert(name.clone(), step_removal(&step, &effective, verdict));
+            removed.insert(name.clone(), step_removal(&step, effective, verdict));
             step_removed.push(name.clone());
             false
         });

@@ -583,6 +583,11 @@ impl VersionPack {
 
     /// Members of a static group (`group:fs`), or `None` for any other name.
     pub fn group(&self, name: &str) -> Option<&[String]> {
+        // Every static group is named `group:…` (see `build_groups`): other names, which long
+        // allow and deny lists are made of, need no scan.
+        if !name.starts_with("group:") {
+            return None;
+        }
         self.groups.iter().find(|(id, _)| id == name).map(|(_, members)| members.as_slice())
     }
 

@@ -49,15 +49,16 @@ impl LegacyMatch {
 }
 
 /// Every legacy rule of `version` that matches `config` (the migrated config), in the release's
-/// order. `authored` is the file as written, for rules that need the literal there.
-pub fn find(config: &Value, authored: &Value, version: OpenClawVersion) -> Vec<LegacyMatch> {
+/// order. `authored` gives the file as written, for rules that need the literal there (asked only
+/// when such a rule matches the config).
+pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenClawVersion) -> Vec<LegacyMatch> {
     let data = version.migrations();
     let pack = version.policy();
     data.legacy_rules
         .iter()
         .filter_map(|rule| {
             let matched = rule_matches(rule, config, pack);
-            if matched.is_empty() || (rule.source_literal && rule_matches(rule, authored, pack).is_empty()) {
+            if matched.is_empty() || (rule.source_literal && rule_matches(rule, authored(), pack).is_empty()) {
                 return None;
             }
             let also = rule.patterns.iter().flatten().flat_map(|p| &p.also_covers).map(|p| parse_dotted(p));

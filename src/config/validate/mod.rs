@@ -63,7 +63,7 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         issue.origin = missing.origin.as_deref().cloned();
         return Validation { issues: vec![issue], legacy: Vec::new(), warnings: Vec::new() };
     }
-    let legacy = legacy::find(cfg.value(), cfg.authored(), version);
+    let legacy = legacy::find(cfg.value(), || cfg.authored(), version);
     let (mut issues, warnings) = if rules.validation.legacy_rules_replace_validation && !legacy.is_empty() {
         (legacy.iter().map(legacy_issue).collect(), Vec::new())
     } else {
@@ -74,7 +74,7 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         if issues.is_empty() {
             let context = post_schema::Context {
                 config: cfg.value(),
-                source: cfg.resolved(),
+                source: cfg.authored(),
                 version,
                 legacy_owner: cfg.legacy_owner(),
                 env: cfg.effective_env(),

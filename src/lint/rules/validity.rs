@@ -219,7 +219,7 @@ fn with_kind(help: Option<&str>, kind: ProblemKind) -> String {
 
 /// The doctor-fixable legacy rules that match the config as the release validates it.
 fn legacy_matches(ctx: &LintContext<'_>) -> Vec<LegacyMatch> {
-    legacy::find(ctx.config(), ctx.loaded.authored(), ctx.version)
+    legacy::find(ctx.config(), || ctx.loaded.authored(), ctx.version)
 }
 
 fn issue_path(issue: &ValidationIssue) -> String {

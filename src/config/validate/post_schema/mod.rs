@@ -23,7 +23,8 @@ use agents::{AgentPaths, roster};
 /// directory paths resolve in, and the owner a migrated legacy `default: true` marker named.
 pub(super) struct Context<'c> {
     pub config: &'c Value,
-    /// Before the release's load-time migrations: issue paths name the roster as written.
+    /// The first file as written (before `$include` and the load-time migrations, as the release
+    /// reads it): issue paths name the roster in the form it is written.
     pub source: &'c Value,
     pub version: OpenClawVersion,
     pub legacy_owner: Option<&'c str>,
