@@ -71,10 +71,12 @@ impl Piece {
         (Piece { node, shallow: OnceLock::new(), members }, weight)
     }
 
-    fn validator(&self) -> &Validator {
+    /// The compiled node, in the schema's own dialect (`$schema` of the root: a member compiled
+    /// alone would otherwise be read as the newest draft, where tuple `items` mean something else).
+    fn validator(&self, dialect: Option<&Value>) -> &Validator {
         self.shallow.get_or_init(|| {
             // The node without the split members' subschemas (never copied).
-            let shallow: serde_json::Map<String, Value> = match self.node.as_object() {
+            let mut shallow: serde_json::Map<String, Value> = match self.node.as_object() {
                 Some(obj) => obj
                     .iter()
                     .map(|(key, child)| match (key.as_str(), child.as_object()) {
@@ -90,13 +92,16 @@ impl Piece {
                     .collect(),
                 None => return jsonschema::validator_for(self.node).expect("bundled schema compiles"),
             };
+            if let Some(dialect) = dialect {
+                shallow.entry("$schema").or_insert_with(|| dialect.clone());
+            }
             jsonschema::validator_for(&Value::Object(shallow)).expect("bundled schema compiles")
         })
     }
 
     /// The issues of `value` (found at `at`), this piece's own first.
-    fn check(&self, value: &Value, at: &[PathSeg], issues: &mut Vec<ValidationIssue>) {
-        for error in self.validator().iter_errors(value) {
+    fn check(&self, value: &Value, at: &[PathSeg], dialect: Option<&Value>, issues: &mut Vec<ValidationIssue>) {
+        for error in self.validator(dialect).iter_errors(value) {
             issues.extend(translate(&error, self.node).into_iter().map(|mut issue| {
                 issue.path.splice(0..0, at.iter().cloned());
                 issue
@@ -106,7 +111,7 @@ impl Piece {
             if let Some(member) = value.as_object().and_then(|obj| obj.get(*name)) {
                 let mut path = at.to_vec();
                 path.push(PathSeg::Key((*name).to_string()));
-                piece.check(member, &path, issues);
+                piece.check(member, &path, dialect, issues);
             }
         }
     }
@@ -136,7 +141,8 @@ pub fn known_channel_ids(version: OpenClawVersion) -> Vec<&'static str> {
 
 pub fn check(value: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
     let mut issues = Vec::new();
-    release_schema(version).root.check(value, &[], &mut issues);
+    let release = release_schema(version);
+    release.root.check(value, &[], release.schema.get("$schema"), &mut issues);
     issues
 }
 
@@ -292,4 +298,39 @@ pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
         .filter(|(score, _)| *score >= 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, candidate)| candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Validating piece by piece finds exactly what the whole schema finds, on every config of the
+    /// conformance families (refused ones included), for every release.
+    #[test]
+    fn pieces_find_what_the_whole_schema_finds() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+        for version in OpenClawVersion::ALL {
+            let release = release_schema(version);
+            let whole = jsonschema::validator_for(release.schema).unwrap();
+            let mut compared = 0;
+            for family in ["", "-legacy", "-plugins", "-validation"] {
+                let cases = dir.join(format!("tools-{}{family}.cases.jsonl", version.line()));
+                for line in std::fs::read_to_string(cases).unwrap().lines() {
+                    let case: Value = serde_json::from_str(line).unwrap();
+                    let config = &case["config"];
+                    let issues = |found: Vec<ValidationIssue>| {
+                        let mut pairs: Vec<(Vec<PathSeg>, String)> =
+                            found.into_iter().map(|i| (i.path, i.message)).collect();
+                        pairs.sort();
+                        pairs
+                    };
+                    let expected =
+                        issues(whole.iter_errors(config).flat_map(|e| translate(&e, release.schema)).collect());
+                    assert_eq!(issues(check(config, version)), expected, "{}", case["id"]);
+                    compared += 1;
+                }
+            }
+            assert!(compared > 1000, "{compared}");
+        }
+    }
 }
