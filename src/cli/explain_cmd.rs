@@ -146,10 +146,11 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
     if !e.depends_on.is_empty() {
         out.push_str("\nThe answer depends on facts you did not give:\n");
         for d in &e.depends_on {
-            let outcome = if d.present {
-                "it would be available".to_string()
-            } else {
-                format!("it would be removed by `{}`", d.removed_by.as_deref().unwrap_or("?"))
+            let outcome = match (d.present, &d.removed_by, &d.not_constructed) {
+                (true, _, _) => "it would be available".to_string(),
+                (false, Some(step), _) => format!("it would be removed by `{step}`"),
+                (false, None, Some(reason)) => format!("it would not be built ({reason})"),
+                (false, None, None) => "it would not be built".to_string(),
             };
             out.push_str(&format!("  - {}, {outcome}\n", d.condition));
         }

@@ -130,6 +130,9 @@ pub struct Dependence {
     pub present: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed_by: Option<String>,
+    /// Why the tool would not be built at all in that session (no step removes it then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_constructed: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -549,6 +552,7 @@ fn dependences(
                 condition,
                 present: here,
                 removed_by: resolution.removed.get(tool).map(|r| r.step.clone()),
+                not_constructed: resolution.not_constructed.get(tool).cloned(),
             })
         })
         .collect()
