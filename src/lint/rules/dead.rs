@@ -150,7 +150,9 @@ fn subagent_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 /// Sandbox tool policies: the global one and every agent's.
 fn sandbox_scopes(ctx: &LintContext<'_>) -> Vec<KeyPath> {
     let mut scopes = vec![KeyPath::keys(&[keys::TOOLS, keys::SANDBOX, keys::TOOLS])];
-    scopes.extend(agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key(keys::TOOLS).key(keys::SANDBOX).key(keys::TOOLS)));
+    scopes.extend(
+        agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key(keys::TOOLS).key(keys::SANDBOX).key(keys::TOOLS)),
+    );
     scopes
 }
 
@@ -168,13 +170,12 @@ fn sandbox_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         } else {
             continue;
         };
-        out.report(&scope.key(keys::ALSO_ALLOW), format!("{reason}: these tools are not re-allowed in the sandbox")).help(
-            if ctx.pack.sandbox.also_allow {
+        out.report(&scope.key(keys::ALSO_ALLOW), format!("{reason}: these tools are not re-allowed in the sandbox"))
+            .help(if ctx.pack.sandbox.also_allow {
                 "remove the empty `allow` list"
             } else {
                 "list these tools in the sandbox `allow` instead"
-            },
-        );
+            });
     }
 }
 

@@ -307,7 +307,11 @@ fn host_sandbox_agents(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 fn exec_despite_read_only_fs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let global_host = ctx.get(&[keys::TOOLS, keys::EXEC, keys::HOST]).and_then(Value::as_str);
     for context in tool_contexts(ctx) {
-        let agent_host = context.agent_tools.as_ref().and_then(|t| t.get(keys::EXEC).and_then(|e| e.get(keys::HOST))).and_then(Value::as_str);
+        let agent_host = context
+            .agent_tools
+            .as_ref()
+            .and_then(|t| t.get(keys::EXEC).and_then(|e| e.get(keys::HOST)))
+            .and_then(Value::as_str);
         let host = agent_host.or(global_host).unwrap_or("auto");
         let constrained =
             context.sandbox_mode == "all" && !matches!(host, "gateway" | "node") && context.workspace_access != "rw";

@@ -145,7 +145,8 @@ pub(super) fn risky_contexts(ctx: &LintContext<'_>) -> (Vec<(ToolContext, String
     for context in tool_contexts(ctx) {
         let runtime = context.allowed(&["exec", "process"]);
         let fs = context.allowed(&["read", "write", "edit", "apply_patch"]);
-        let own = context.agent_tools.as_ref().and_then(|t| t.get(keys::FS).and_then(|fs| fs.get(keys::WORKSPACE_ONLY)));
+        let own =
+            context.agent_tools.as_ref().and_then(|t| t.get(keys::FS).and_then(|fs| fs.get(keys::WORKSPACE_ONLY)));
         let workspace_only = own.or(global_workspace_only) == Some(&Value::Bool(true));
         let sandboxed = context.sandbox_mode == "all";
         let runtime_unguarded = !runtime.is_empty() && !sandboxed;

@@ -17,8 +17,8 @@ use super::audit::{audit_rule, critical_if};
 use super::walk::agents;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
-use crate::config::view::keys;
 use crate::config::view::agents::{DefaultAgent, default_agent};
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
 
 pub const RULES: &[Rule] = &[
@@ -449,7 +449,9 @@ fn install_records(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, records: Re
         let path = base.key(id);
         match problem {
             Problem::Unpinned => {
-                let Some(spec) = record.get(keys::SPEC).and_then(Value::as_str).filter(|s| !pinned(s)) else { continue };
+                let Some(spec) = record.get(keys::SPEC).and_then(Value::as_str).filter(|s| !pinned(s)) else {
+                    continue;
+                };
                 out.report(&path.key(keys::SPEC), format!("`{id}` installs `{spec}`, which names no exact version"))
                     .help("pin it to an exact version, e.g. @scope/pkg@1.2.3");
             }

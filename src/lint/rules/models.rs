@@ -86,7 +86,8 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
             Some(value @ Value::String(_)) => add(Some(value), path, None, image),
             Some(Value::Object(model)) => {
                 add(model.get(keys::PRIMARY), path.key(keys::PRIMARY), None, image);
-                for (i, fallback) in model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
+                for (i, fallback) in
+                    model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
                 {
                     add(Some(fallback), path.key(keys::FALLBACKS).index(i), None, image);
                 }
@@ -101,7 +102,8 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
             Some(value @ Value::String(_)) => add(Some(value), path, Some(&agent.id), false),
             Some(Value::Object(model)) => {
                 add(model.get(keys::PRIMARY), path.key(keys::PRIMARY), Some(&agent.id), false);
-                for (i, fallback) in model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
+                for (i, fallback) in
+                    model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
                 {
                     add(Some(fallback), path.key(keys::FALLBACKS).index(i), Some(&agent.id), false);
                 }
@@ -233,7 +235,10 @@ fn web_search_enabled(ctx: &LintContext<'_>) -> bool {
     };
     let plugin_entries = ctx.get(&[keys::PLUGINS, keys::ENTRIES]).and_then(Value::as_object);
     has_candidate(search)
-        || plugin_entries.into_iter().flatten().any(|(_, entry)| has_candidate(entry.get(keys::CONFIG).and_then(|c| c.get(keys::WEB_SEARCH))))
+        || plugin_entries
+            .into_iter()
+            .flatten()
+            .any(|(_, entry)| has_candidate(entry.get(keys::CONFIG).and_then(|c| c.get(keys::WEB_SEARCH))))
         || lists(ctx.version).web_search_env_vars.iter().any(|name| env_var(ctx, name).is_some())
 }
 
