@@ -9,6 +9,7 @@ use super::context::{SessionContext, SpawnEnvelope};
 use super::rules::{Entry, Policy, Source};
 use super::steps::StepKind;
 use crate::OpenClawVersion;
+use crate::config::view::agents;
 use crate::config::view::ids::normalize_agent_id;
 
 /// The tool a session spawns sub-agents with.
@@ -200,15 +201,14 @@ pub fn allowed_targets(version: OpenClawVersion, config: &Value, requester: &str
 
 /// The ids of the configured agents, in roster order.
 fn configured_agents(version: OpenClawVersion, config: &Value) -> Vec<String> {
-    crate::config::view::agents::agent_list(config, version).into_iter().map(|agent| agent.id).collect()
+    agents::agent_list(config, version).into_iter().map(|agent| agent.id).collect()
 }
 
 /// [`allowed_targets`] with the configured agents read once by the caller.
 fn targets_among(version: OpenClawVersion, config: &Value, configured: &[String], requester: &str) -> Vec<String> {
-    let own = crate::config::view::agents::find_agent(config, version, requester)
-        .and_then(|a| a.value.get("subagents").and_then(|s| s.get("allowAgents")).cloned());
-    let list = own.or_else(|| config.pointer("/agents/defaults/subagents/allowAgents").cloned());
-    let Some(Value::Array(list)) = list else {
+    let requester_entry = agents::find_agent(config, version, requester);
+    let list = agents::spawn_allow_agents(config, requester_entry.as_ref());
+    let Some(Value::Array(list)) = list.map(|l| l.value) else {
         return vec![requester.to_string()];
     };
     let names: Vec<&str> = list.iter().filter_map(Value::as_str).map(str::trim).collect();

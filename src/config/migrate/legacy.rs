@@ -319,7 +319,7 @@ fn legacy_tool_names(root: &Value, root_key: &str, rename: &ToolRename<'_>) -> V
 /// QQBot entries (the channel and its accounts; `accounts.default` inherits the channel's
 /// `allowFrom`) without `execApprovals` whose `allowFrom` is empty or has `*` (`qqbot:*`).
 fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
-    let Some(qqbot) = root.get(keys::CHANNELS).and_then(|c| c.get("qqbot")).filter(|q| q.is_object()) else {
+    let Some(qqbot) = root.get(keys::CHANNELS).and_then(|c| c.get(keys::QQBOT)).filter(|q| q.is_object()) else {
         return Vec::new();
     };
     let accounts = qqbot.get(keys::ACCOUNTS).and_then(Value::as_object).into_iter().flatten();
@@ -352,7 +352,7 @@ fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
         ids.is_empty() || wildcard
     };
     if entries.into_iter().any(open) {
-        vec![vec![PathSeg::key(keys::CHANNELS), PathSeg::key("qqbot")]]
+        vec![vec![PathSeg::key(keys::CHANNELS), PathSeg::key(keys::QQBOT)]]
     } else {
         Vec::new()
     }

@@ -200,10 +200,10 @@ impl<'v> Stage<'_, 'v> {
         };
         let only = |map: &Map<String, Value>, key: &str| map.len() == 1 && map.contains_key(key);
         let config = entry.get(keys::CONFIG).and_then(Value::as_object);
-        let catalog = config.and_then(|c| c.get("sessionCatalog")).and_then(Value::as_object);
+        let catalog = config.and_then(|c| c.get(keys::SESSION_CATALOG)).and_then(Value::as_object);
         self.rules.native_session_catalog_plugin_ids.iter().any(|p| p == id)
             && only(entry, keys::CONFIG)
-            && config.is_some_and(|c| only(c, "sessionCatalog"))
+            && config.is_some_and(|c| only(c, keys::SESSION_CATALOG))
             && catalog.is_some_and(|c| only(c, keys::ENABLED) && c[keys::ENABLED] == Value::Bool(false))
     }
 

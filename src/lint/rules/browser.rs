@@ -12,6 +12,7 @@ use super::gateway_auth::GatewayAuth;
 use super::walk::agents;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
 
 pub const RULES: &[Rule] = &[
@@ -105,7 +106,7 @@ fn gateway_port(ctx: &LintContext<'_>) -> u64 {
 /// `browser.cdpUrl` names, else loopback at the browser control port + 1; the control port is the
 /// gateway port + 2 when that is a valid port, else 18791).
 fn resolved_endpoint(ctx: &LintContext<'_>) -> Result<Endpoint, String> {
-    let raw = ctx.get(&["browser", "cdpUrl"]).and_then(Value::as_str).map(js_trim).unwrap_or_default();
+    let raw = ctx.get(&[keys::BROWSER, keys::CDP_URL]).and_then(Value::as_str).map(js_trim).unwrap_or_default();
     if !raw.is_empty() {
         return parse_endpoint(raw)
             .ok_or_else(|| format!("`browser.cdpUrl` (`{raw}`) is not an http(s) URL with a valid port"));
@@ -118,8 +119,8 @@ fn resolved_endpoint(ctx: &LintContext<'_>) -> Result<Endpoint, String> {
 
 fn invalid_config(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if let Err(why) = resolved_endpoint(ctx) {
-        let path = if ctx.get(&["browser", "cdpUrl"]).is_some() {
-            KeyPath::keys(&["browser", "cdpUrl"])
+        let path = if ctx.get(&[keys::BROWSER, keys::CDP_URL]).is_some() {
+            KeyPath::keys(&[keys::BROWSER, keys::CDP_URL])
         } else {
             KeyPath::keys(&["gateway", "port"])
         };
@@ -158,22 +159,22 @@ fn remote_cdp_http(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let plain_remote = |host: &str, https: bool| !https && !loopback_host(host);
     // The default `openclaw` profile, when the config does not define it, uses the top-level endpoint.
     let configured_default = profiles.is_some_and(|p| p.contains_key("openclaw"));
-    if !configured_default && plain_remote(&top.host, top.https) && ctx.get(&["browser", "cdpUrl"]).is_some() {
+    if !configured_default && plain_remote(&top.host, top.https) && ctx.get(&[keys::BROWSER, keys::CDP_URL]).is_some() {
         out.report(
-            &KeyPath::keys(&["browser", "cdpUrl"]),
+            &KeyPath::keys(&[keys::BROWSER, keys::CDP_URL]),
             format!("the default browser profile reaches {}:{} over http", top.host, top.port),
         )
         .help("use https, a tailnet-only address, or an encrypted tunnel");
     }
     for (name, profile) in profiles.into_iter().flatten() {
-        let own = profile.get("cdpUrl").and_then(Value::as_str).map(js_trim).filter(|u| !u.is_empty());
+        let own = profile.get(keys::CDP_URL).and_then(Value::as_str).map(js_trim).filter(|u| !u.is_empty());
         let (host, https, at) = match own {
             Some(url) => {
                 let Some(endpoint) = parse_endpoint(url) else { continue };
-                (endpoint.host, endpoint.https, profiles_path.key(name).key("cdpUrl"))
+                (endpoint.host, endpoint.https, profiles_path.key(name).key(keys::CDP_URL))
             }
-            None if profile.get("cdpPort").is_some_and(|p| p.as_u64().is_some_and(|p| p > 0)) => {
-                (top.host.clone(), top.https, profiles_path.key(name).key("cdpPort"))
+            None if profile.get(keys::CDP_PORT).is_some_and(|p| p.as_u64().is_some_and(|p| p > 0)) => {
+                (top.host.clone(), top.https, profiles_path.key(name).key(keys::CDP_PORT))
             }
             None => continue,
         };

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use super::walk::{Agent, ListKind, agents, main_session, policy_lists};
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::policy::matcher::{PluginGroups, Verdict, expand_entry};
 use crate::policy::rules::Source;
@@ -135,11 +136,11 @@ fn non_empty_array(value: Option<&Value>) -> bool {
 }
 
 fn subagent_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let scope = KeyPath::keys(&["tools", "subagents", "tools"]);
+    let scope = KeyPath::keys(&[keys::TOOLS, keys::SUBAGENTS, keys::TOOLS]);
     let Some(policy) = scope.lookup(ctx.config()) else { return };
-    if non_empty_array(policy.get("alsoAllow")) && policy.get("allow").is_none() {
+    if non_empty_array(policy.get(keys::ALSO_ALLOW)) && policy.get(keys::ALLOW).is_none() {
         out.report(
-            &scope.key("alsoAllow"),
+            &scope.key(keys::ALSO_ALLOW),
             "sub-agent `alsoAllow` without `allow` is ignored: these tools stay denied",
         )
         .help("rename `alsoAllow` to `allow` and list every tool sub-agents may use");
@@ -148,18 +149,20 @@ fn subagent_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 /// Sandbox tool policies: the global one and every agent's.
 fn sandbox_scopes(ctx: &LintContext<'_>) -> Vec<KeyPath> {
-    let mut scopes = vec![KeyPath::keys(&["tools", "sandbox", "tools"])];
-    scopes.extend(agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key("tools").key("sandbox").key("tools")));
+    let mut scopes = vec![KeyPath::keys(&[keys::TOOLS, keys::SANDBOX, keys::TOOLS])];
+    scopes.extend(
+        agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key(keys::TOOLS).key(keys::SANDBOX).key(keys::TOOLS)),
+    );
     scopes
 }
 
 fn sandbox_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for scope in sandbox_scopes(ctx) {
         let Some(policy) = scope.lookup(ctx.config()) else { continue };
-        if !non_empty_array(policy.get("alsoAllow")) {
+        if !non_empty_array(policy.get(keys::ALSO_ALLOW)) {
             continue;
         }
-        let empty_allow = policy.get("allow").and_then(Value::as_array).is_some_and(Vec::is_empty);
+        let empty_allow = policy.get(keys::ALLOW).and_then(Value::as_array).is_some_and(Vec::is_empty);
         let reason = if !ctx.pack.sandbox.also_allow {
             format!("OpenClaw {} ignores sandbox `alsoAllow`", ctx.version)
         } else if empty_allow {
@@ -167,13 +170,12 @@ fn sandbox_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         } else {
             continue;
         };
-        out.report(&scope.key("alsoAllow"), format!("{reason}: these tools are not re-allowed in the sandbox")).help(
-            if ctx.pack.sandbox.also_allow {
+        out.report(&scope.key(keys::ALSO_ALLOW), format!("{reason}: these tools are not re-allowed in the sandbox"))
+            .help(if ctx.pack.sandbox.also_allow {
                 "remove the empty `allow` list"
             } else {
                 "list these tools in the sandbox `allow` instead"
-            },
-        );
+            });
     }
 }
 

@@ -13,6 +13,7 @@ use super::audit::{
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::posture::{Security, Source};
 use crate::exec::settings::{self, WhatIf};
@@ -304,9 +305,13 @@ fn host_sandbox_agents(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn exec_despite_read_only_fs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let global_host = ctx.get(&["tools", "exec", "host"]).and_then(Value::as_str);
+    let global_host = ctx.get(&[keys::TOOLS, keys::EXEC, keys::HOST]).and_then(Value::as_str);
     for context in tool_contexts(ctx) {
-        let agent_host = context.agent_tools.as_ref().and_then(|t| t.pointer("/exec/host")).and_then(Value::as_str);
+        let agent_host = context
+            .agent_tools
+            .as_ref()
+            .and_then(|t| t.get(keys::EXEC).and_then(|e| e.get(keys::HOST)))
+            .and_then(Value::as_str);
         let host = agent_host.or(global_host).unwrap_or("auto");
         let constrained =
             context.sandbox_mode == "all" && !matches!(host, "gateway" | "node") && context.workspace_access != "rw";

@@ -10,6 +10,7 @@ use super::audit::{
 };
 use super::walk::agents;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::exec::posture::Security;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 
@@ -138,13 +139,14 @@ fn open_groups_with_elevated(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 /// The contexts whose runtime or file tools are exposed, and whether any runtime tool is.
 pub(super) fn risky_contexts(ctx: &LintContext<'_>) -> (Vec<(ToolContext, String)>, bool) {
-    let global_workspace_only = ctx.get(&["tools", "fs", "workspaceOnly"]);
+    let global_workspace_only = ctx.get(&[keys::TOOLS, keys::FS, keys::WORKSPACE_ONLY]);
     let mut risky = Vec::new();
     let mut runtime_risk = false;
     for context in tool_contexts(ctx) {
         let runtime = context.allowed(&["exec", "process"]);
         let fs = context.allowed(&["read", "write", "edit", "apply_patch"]);
-        let own = context.agent_tools.as_ref().and_then(|t| t.pointer("/fs/workspaceOnly"));
+        let own =
+            context.agent_tools.as_ref().and_then(|t| t.get(keys::FS).and_then(|fs| fs.get(keys::WORKSPACE_ONLY)));
         let workspace_only = own.or(global_workspace_only) == Some(&Value::Bool(true));
         let sandboxed = context.sandbox_mode == "all";
         let runtime_unguarded = !runtime.is_empty() && !sandboxed;

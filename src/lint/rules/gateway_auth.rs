@@ -13,6 +13,7 @@ use super::audit::{audit_rule, critical_if};
 use crate::OpenClawVersion;
 use crate::base::js::{js_trim, js_truthy};
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
 
 /// A trimmed, non-empty string (`trimToUndefined`).
@@ -634,7 +635,7 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
     let config = section.lookup(ctx.config());
     let field = |key: &str| config.and_then(|c| c.get(key));
     let auto_approve = field("deviceAutoApprove");
-    let auto_approve_on = auto_approve.and_then(|a| a.get("enabled")) == Some(&Value::Bool(true));
+    let auto_approve_on = auto_approve.and_then(|a| a.get(keys::ENABLED)) == Some(&Value::Bool(true));
     let (path, message, help) = match check {
         TrustedProxyCheck::Enabled => (
             KeyPath::keys(&["gateway", "auth", "mode"]),
@@ -657,19 +658,19 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
             "enable it only for a deliberate same-host proxy",
         ),
         TrustedProxyCheck::AutoApprove if auto_approve_on => (
-            section.key("deviceAutoApprove").key("enabled"),
+            section.key("deviceAutoApprove").key(keys::ENABLED),
             "new operator devices are paired on the proxy's word".into(),
             "keep it off unless the proxy is the only ingress and `allowUsers` is set",
         ),
         TrustedProxyCheck::AutoApproveAdmin
             if auto_approve_on
                 && auto_approve
-                    .and_then(|a| a.get("scopes"))
+                    .and_then(|a| a.get(keys::SCOPES))
                     .and_then(Value::as_array)
                     .is_some_and(|s| s.iter().any(|v| v.as_str().map(js_trim) == Some("operator.admin"))) =>
         {
             (
-                section.key("deviceAutoApprove").key("scopes"),
+                section.key("deviceAutoApprove").key(keys::SCOPES),
                 "auto-approved devices get `operator.admin`".into(),
                 "remove operator.admin and grant admin per identity",
             )
@@ -710,9 +711,9 @@ fn env_token_conflict(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
     let path = auth_path("token");
     let written = path.lookup(ctx.config());
-    let env_ref = written.and_then(|v| v.get("id")).and_then(Value::as_str);
+    let env_ref = written.and_then(|v| v.get(keys::ID)).and_then(Value::as_str);
     if is_secret_ref(written)
-        && written.and_then(|v| v.get("source")).and_then(Value::as_str) == Some("env")
+        && written.and_then(|v| v.get(keys::SOURCE)).and_then(Value::as_str) == Some("env")
         && env_ref == Some("OPENCLAW_GATEWAY_TOKEN")
     {
         return;

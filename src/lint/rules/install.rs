@@ -18,6 +18,7 @@ use super::walk::agents;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
 use crate::config::view::agents::{DefaultAgent, default_agent};
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
 
 pub const RULES: &[Rule] = &[
@@ -438,22 +439,24 @@ fn pinned(spec: &str) -> bool {
 
 fn install_records(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, records: Records, problem: Problem) {
     let base = match records {
-        Records::Plugins => KeyPath::keys(&["plugins", "installs"]),
-        Records::Hooks => KeyPath::keys(&["hooks", "internal", "installs"]),
+        Records::Plugins => KeyPath::keys(&[keys::PLUGINS, keys::INSTALLS]),
+        Records::Hooks => KeyPath::keys(&[keys::HOOKS, keys::INTERNAL, keys::INSTALLS]),
     };
     for (id, record) in base.lookup(ctx.config()).and_then(Value::as_object).into_iter().flatten() {
-        if record.get("source").and_then(Value::as_str) != Some("npm") {
+        if record.get(keys::SOURCE).and_then(Value::as_str) != Some("npm") {
             continue;
         }
         let path = base.key(id);
         match problem {
             Problem::Unpinned => {
-                let Some(spec) = record.get("spec").and_then(Value::as_str).filter(|s| !pinned(s)) else { continue };
-                out.report(&path.key("spec"), format!("`{id}` installs `{spec}`, which names no exact version"))
+                let Some(spec) = record.get(keys::SPEC).and_then(Value::as_str).filter(|s| !pinned(s)) else {
+                    continue;
+                };
+                out.report(&path.key(keys::SPEC), format!("`{id}` installs `{spec}`, which names no exact version"))
                     .help("pin it to an exact version, e.g. @scope/pkg@1.2.3");
             }
             Problem::NoIntegrity => {
-                if record.get("integrity").and_then(Value::as_str).is_some_and(|i| !i.trim().is_empty()) {
+                if record.get(keys::INTEGRITY).and_then(Value::as_str).is_some_and(|i| !i.trim().is_empty()) {
                     continue;
                 }
                 out.report(&path, format!("the `{id}` install record has no integrity hash"))

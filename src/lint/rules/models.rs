@@ -13,6 +13,7 @@ use super::gateway_auth::env_var;
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule, Severity};
 
 pub const RULES: &[Rule] = &[
@@ -58,9 +59,9 @@ fn resolve_id(ctx: &LintContext<'_>, raw: &str) -> String {
     if ctx.version.lint().model_ids == ModelIds::AsWritten {
         return raw.to_string();
     }
-    let aliases = ctx.get(&["agents", "defaults", "models"]).and_then(Value::as_object);
+    let aliases = ctx.get(&[keys::AGENTS, keys::DEFAULTS, keys::MODELS]).and_then(Value::as_object);
     let alias = aliases.into_iter().flatten().find(|(_, entry)| {
-        entry.get("alias").and_then(Value::as_str).is_some_and(|a| a.trim().eq_ignore_ascii_case(raw))
+        entry.get(keys::ALIAS).and_then(Value::as_str).is_some_and(|a| a.trim().eq_ignore_ascii_case(raw))
     });
     let model = alias.map_or(raw, |(key, _)| key.as_str());
     match model.split_once('/') {
@@ -79,15 +80,16 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
         }
     };
     for key in ["model", "imageModel"] {
-        let path = KeyPath::keys(&["agents", "defaults", key]);
+        let path = KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, key]);
         let image = key == "imageModel";
         match path.lookup(ctx.config()) {
             Some(value @ Value::String(_)) => add(Some(value), path, None, image),
             Some(Value::Object(model)) => {
-                add(model.get("primary"), path.key("primary"), None, image);
-                for (i, fallback) in model.get("fallbacks").and_then(Value::as_array).into_iter().flatten().enumerate()
+                add(model.get(keys::PRIMARY), path.key(keys::PRIMARY), None, image);
+                for (i, fallback) in
+                    model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
                 {
-                    add(Some(fallback), path.key("fallbacks").index(i), None, image);
+                    add(Some(fallback), path.key(keys::FALLBACKS).index(i), None, image);
                 }
             }
             _ => {}
@@ -99,10 +101,11 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
         match path.lookup(ctx.config()) {
             Some(value @ Value::String(_)) => add(Some(value), path, Some(&agent.id), false),
             Some(Value::Object(model)) => {
-                add(model.get("primary"), path.key("primary"), Some(&agent.id), false);
-                for (i, fallback) in model.get("fallbacks").and_then(Value::as_array).into_iter().flatten().enumerate()
+                add(model.get(keys::PRIMARY), path.key(keys::PRIMARY), Some(&agent.id), false);
+                for (i, fallback) in
+                    model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
                 {
-                    add(Some(fallback), path.key("fallbacks").index(i), Some(&agent.id), false);
+                    add(Some(fallback), path.key(keys::FALLBACKS).index(i), Some(&agent.id), false);
                 }
             }
             _ => {}
@@ -208,13 +211,13 @@ const SMALL_MODEL_MAX_BILLIONS: f64 = 300.0;
 /// config or the environment.
 fn web_search_enabled(ctx: &LintContext<'_>) -> bool {
     let search = ctx.get(&["tools", "web", "search"]);
-    match search.and_then(|s| s.get("enabled")) {
+    match search.and_then(|s| s.get(keys::ENABLED)) {
         Some(Value::Bool(enabled)) => return *enabled,
         _ if ctx.version.lint().web_search == WebSearch::SearchKeys => {
             let truthy = |v: Option<&Value>| v.is_some_and(crate::base::js::js_truthy);
             let env = ctx.loaded.effective_env();
-            return truthy(search.and_then(|s| s.get("apiKey")))
-                || truthy(search.and_then(|s| s.pointer("/perplexity/apiKey")))
+            return truthy(search.and_then(|s| s.get(keys::API_KEY)))
+                || truthy(search.and_then(|s| s.get(keys::PERPLEXITY).and_then(|p| p.get(keys::API_KEY))))
                 || lists(ctx.version)
                     .web_search_env_vars
                     .iter()
@@ -228,11 +231,14 @@ fn web_search_enabled(ctx: &LintContext<'_>) -> bool {
         _ => true,
     };
     let has_candidate = |section: Option<&Value>| {
-        section.and_then(Value::as_object).is_some_and(|s| s.iter().any(|(k, v)| k != "enabled" && configured(v)))
+        section.and_then(Value::as_object).is_some_and(|s| s.iter().any(|(k, v)| k != keys::ENABLED && configured(v)))
     };
-    let plugin_entries = ctx.get(&["plugins", "entries"]).and_then(Value::as_object);
+    let plugin_entries = ctx.get(&[keys::PLUGINS, keys::ENTRIES]).and_then(Value::as_object);
     has_candidate(search)
-        || plugin_entries.into_iter().flatten().any(|(_, entry)| has_candidate(entry.pointer("/config/webSearch")))
+        || plugin_entries
+            .into_iter()
+            .flatten()
+            .any(|(_, entry)| has_candidate(entry.get(keys::CONFIG).and_then(|c| c.get(keys::WEB_SEARCH))))
         || lists(ctx.version).web_search_env_vars.iter().any(|name| env_var(ctx, name).is_some())
 }
 

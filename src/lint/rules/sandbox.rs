@@ -9,6 +9,7 @@ use super::audit::{agent_label, lists, normalize_posix};
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 
 pub const RULES: &[Rule] = &[
@@ -169,8 +170,8 @@ fn blocked_reason(version: OpenClawVersion, source: &str) -> Option<(&'static st
 
 fn blocked_binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (docker_path, docker, label, agent) in docker_blocks(ctx) {
-        let list = docker_path.key("binds");
-        for (i, bind) in docker.get("binds").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let list = docker_path.key(keys::BINDS);
+        for (i, bind) in docker.get(keys::BINDS).and_then(Value::as_array).into_iter().flatten().enumerate() {
             let Some(bind) = bind.as_str() else { continue };
             let source = bind_source(bind);
             // A non-absolute source is refused at load (`sandbox.bind_mount_non_absolute` never
@@ -193,7 +194,7 @@ fn blocked_binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 /// `dangerouslyAllowContainerNamespaceJoin` allows it).
 fn network(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (docker_path, docker, label, agent) in docker_blocks(ctx) {
-        let Some(raw) = docker.get("network").and_then(Value::as_str) else { continue };
+        let Some(raw) = docker.get(keys::NETWORK).and_then(Value::as_str) else { continue };
         if !raw.trim().to_lowercase().starts_with("container:") {
             continue;
         }

@@ -12,6 +12,7 @@ use super::audit::audit_rule;
 use super::install::install_state_dir;
 use super::walk::agents;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::exec::approvals::resolve_for_agent;
 use crate::exec::posture::Security;
 use crate::exec::settings::{self, WhatIf};
@@ -133,11 +134,11 @@ fn boundary_drift(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         return;
     }
     let mut servers: Vec<String> = ctx
-        .get(&["mcp", "servers"])
+        .get(&[keys::MCP, keys::SERVERS])
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
-        .filter(|(_, s)| s.get("enabled") != Some(&Value::Bool(false)))
+        .filter(|(_, s)| s.get(keys::ENABLED) != Some(&Value::Bool(false)))
         .map(|(name, _)| name.clone())
         .collect();
     if let Some(Ok(registry)) = mcporter_registry(ctx).map(|p| registry_servers(&p)) {
