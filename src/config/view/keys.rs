@@ -71,6 +71,20 @@ pub const BIND: &str = "bind";
 pub const CUSTOM_BIND_HOST: &str = "customBindHost";
 pub const TAILSCALE: &str = "tailscale";
 pub const SCOPES: &str = "scopes";
+pub const REMOTE: &str = "remote";
+pub const TOKEN: &str = "token";
+pub const PASSWORD: &str = "password";
+pub const RATE_LIMIT: &str = "rateLimit";
+pub const ALLOW_TAILSCALE: &str = "allowTailscale";
+pub const TRUSTED_PROXY: &str = "trustedProxy";
+pub const TRUSTED_PROXIES: &str = "trustedProxies";
+pub const USER_HEADER: &str = "userHeader";
+pub const ALLOW_LOOPBACK: &str = "allowLoopback";
+pub const ALLOW_USERS: &str = "allowUsers";
+pub const DEVICE_AUTO_APPROVE: &str = "deviceAutoApprove";
+pub const CONTROL_UI: &str = "controlUi";
+pub const ALLOWED_ORIGINS: &str = "allowedOrigins";
+pub const DANGEROUSLY_ALLOW_HOST_HEADER_ORIGIN_FALLBACK: &str = "dangerouslyAllowHostHeaderOriginFallback";
 
 // Secret references (`{ source, id }`) and install records.
 pub const SOURCE: &str = "source";
