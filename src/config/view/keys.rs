@@ -64,6 +64,8 @@ pub const WORKSPACE_ROOT: &str = "workspaceRoot";
 // Browser profiles.
 pub const CDP_URL: &str = "cdpUrl";
 pub const CDP_PORT: &str = "cdpPort";
+pub const PROFILES: &str = "profiles";
+pub const CDP_SOURCE_RANGE: &str = "cdpSourceRange";
 
 // Gateway.
 pub const GATEWAY: &str = "gateway";
@@ -71,6 +73,7 @@ pub const BIND: &str = "bind";
 pub const CUSTOM_BIND_HOST: &str = "customBindHost";
 pub const TAILSCALE: &str = "tailscale";
 pub const SCOPES: &str = "scopes";
+pub const PORT: &str = "port";
 pub const REMOTE: &str = "remote";
 pub const TOKEN: &str = "token";
 pub const PASSWORD: &str = "password";
@@ -157,3 +160,7 @@ pub const CONTEXT_ENGINE: &str = "contextEngine";
 pub const DISCOVERY: &str = "discovery";
 pub const SESSION: &str = "session";
 pub const STORE: &str = "store";
+
+// Logging.
+pub const LOGGING: &str = "logging";
+pub const REDACT_SENSITIVE: &str = "redactSensitive";
