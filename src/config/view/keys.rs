@@ -46,6 +46,11 @@ pub const MODE: &str = "mode";
 pub const SECURITY: &str = "security";
 pub const ASK: &str = "ask";
 pub const HOST: &str = "host";
+pub const SAFE_BINS: &str = "safeBins";
+pub const SAFE_BIN_PROFILES: &str = "safeBinProfiles";
+pub const SAFE_BIN_TRUSTED_DIRS: &str = "safeBinTrustedDirs";
+pub const STRICT_INLINE_EVAL: &str = "strictInlineEval";
+pub const ELEVATED: &str = "elevated";
 
 // Sandbox.
 pub const SANDBOX: &str = "sandbox";
