@@ -39,6 +39,9 @@ pub const CRITICAL_THRESHOLD: &str = "criticalThreshold";
 pub const GLOBAL_CIRCUIT_BREAKER_THRESHOLD: &str = "globalCircuitBreakerThreshold";
 pub const FS: &str = "fs";
 pub const WORKSPACE_ONLY: &str = "workspaceOnly";
+pub const SESSIONS: &str = "sessions";
+pub const VISIBILITY: &str = "visibility";
+pub const AGENT_TO_AGENT: &str = "agentToAgent";
 
 // Exec.
 pub const EXEC: &str = "exec";
@@ -65,6 +68,7 @@ pub const BACKEND: &str = "backend";
 pub const SCOPE: &str = "scope";
 pub const ENV: &str = "env";
 pub const WORKSPACE_ROOT: &str = "workspaceRoot";
+pub const SESSION_TOOLS_VISIBILITY: &str = "sessionToolsVisibility";
 
 // Browser profiles.
 pub const CDP_URL: &str = "cdpUrl";
@@ -165,6 +169,7 @@ pub const CONTEXT_ENGINE: &str = "contextEngine";
 pub const DISCOVERY: &str = "discovery";
 pub const SESSION: &str = "session";
 pub const STORE: &str = "store";
+pub const GROUP_SCOPE: &str = "groupScope";
 
 // Logging.
 pub const LOGGING: &str = "logging";
