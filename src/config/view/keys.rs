@@ -39,6 +39,9 @@ pub const CRITICAL_THRESHOLD: &str = "criticalThreshold";
 pub const GLOBAL_CIRCUIT_BREAKER_THRESHOLD: &str = "globalCircuitBreakerThreshold";
 pub const FS: &str = "fs";
 pub const WORKSPACE_ONLY: &str = "workspaceOnly";
+pub const WEB: &str = "web";
+pub const SEARCH: &str = "search";
+pub const FETCH: &str = "fetch";
 pub const SESSIONS: &str = "sessions";
 pub const VISIBILITY: &str = "visibility";
 pub const AGENT_TO_AGENT: &str = "agentToAgent";
@@ -141,6 +144,7 @@ pub const DISABLED: &str = "disabled";
 pub const CODEX: &str = "codex";
 
 // Models, plugins, session.
+pub const MODEL: &str = "model";
 pub const MODELS: &str = "models";
 pub const PROVIDERS: &str = "providers";
 pub const CONTEXT_TOKENS: &str = "contextTokens";
