@@ -39,6 +39,7 @@ pub const CRITICAL_THRESHOLD: &str = "criticalThreshold";
 pub const GLOBAL_CIRCUIT_BREAKER_THRESHOLD: &str = "globalCircuitBreakerThreshold";
 pub const FS: &str = "fs";
 pub const WORKSPACE_ONLY: &str = "workspaceOnly";
+pub const PROFILE: &str = "profile";
 pub const WEB: &str = "web";
 pub const SEARCH: &str = "search";
 pub const FETCH: &str = "fetch";
