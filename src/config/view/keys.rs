@@ -24,6 +24,7 @@ pub const AGENT_DIR: &str = "agentDir";
 pub const AVATAR: &str = "avatar";
 pub const MODEL_POLICY: &str = "modelPolicy";
 pub const ALIAS: &str = "alias";
+pub const SKILLS: &str = "skills";
 
 // Tool policy.
 pub const TOOLS: &str = "tools";
