@@ -180,3 +180,4 @@ pub const GROUP_SCOPE: &str = "groupScope";
 // Logging.
 pub const LOGGING: &str = "logging";
 pub const REDACT_SENSITIVE: &str = "redactSensitive";
+pub const FILE: &str = "file";
