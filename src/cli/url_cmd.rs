@@ -14,6 +14,7 @@ use super::exit::Exit;
 use super::output::{self, Format};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::guards::ssrf::{self, DnsTable, Guard, SsrfPolicy, UrlReport, Verdict};
 
 #[derive(Debug, Args)]
@@ -171,7 +172,7 @@ fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<Policy
     policy.allowed_hostnames.extend(flags.allowed_hostnames.iter().cloned());
     policy.blocked_hostnames.extend(flags.blocked_hostnames.iter().cloned());
     policy.hostname_allowlist.extend(flags.hostname_allowlist.iter().cloned());
-    let redirects_key = KeyPath::keys(&["tools", "web", "fetch", "maxRedirects"]);
+    let redirects_key = KeyPath::keys(&[keys::TOOLS, keys::WEB, keys::FETCH, keys::MAX_REDIRECTS]);
     let max_redirects = match (args.max_redirects, redirects_key.lookup(loaded.config()).and_then(Value::as_u64)) {
         (Some(flag), _) => {
             sources.insert("maxRedirects".into(), "flag --max-redirects".into());

@@ -139,7 +139,7 @@ fn flag(config: &Value, session: &Session<'_>, path: &[&str], default: bool) -> 
         let relative = KeyPath::keys(path);
         relative.lookup(tools.value).and_then(Value::as_bool).map(|value| (value, key))
     });
-    let global_key = KeyPath::keys(&[&["tools"], path].concat());
+    let global_key = KeyPath::keys(&[&[keys::TOOLS], path].concat());
     let found = agent.or_else(|| global_key.lookup(config).and_then(Value::as_bool).map(|value| (value, global_key)));
     match found {
         Some((value, key)) => Sourced { value, source: format!("config {key}"), key: Some(key) },
@@ -190,8 +190,8 @@ pub fn decide(
         access.rule = "sandbox-root";
         Some(Sourced { value: root, key: resolution.sandbox.mode_path.clone(), source })
     } else {
-        let fs_only = flag(config, session, &["fs", "workspaceOnly"], false);
-        let patch_only = flag(config, session, &["exec", "applyPatch", "workspaceOnly"], true);
+        let fs_only = flag(config, session, &[keys::FS, keys::WORKSPACE_ONLY], false);
+        let patch_only = flag(config, session, &[keys::EXEC, keys::APPLY_PATCH, keys::WORKSPACE_ONLY], true);
         if fs_only.value {
             access.rule = "workspace-only";
             Some(Sourced { value: workspace.value.clone(), key: fs_only.key, source: fs_only.source })

@@ -24,6 +24,7 @@ pub const AGENT_DIR: &str = "agentDir";
 pub const AVATAR: &str = "avatar";
 pub const MODEL_POLICY: &str = "modelPolicy";
 pub const ALIAS: &str = "alias";
+pub const SKILLS: &str = "skills";
 
 // Tool policy.
 pub const TOOLS: &str = "tools";
@@ -39,6 +40,14 @@ pub const CRITICAL_THRESHOLD: &str = "criticalThreshold";
 pub const GLOBAL_CIRCUIT_BREAKER_THRESHOLD: &str = "globalCircuitBreakerThreshold";
 pub const FS: &str = "fs";
 pub const WORKSPACE_ONLY: &str = "workspaceOnly";
+pub const PROFILE: &str = "profile";
+pub const WEB: &str = "web";
+pub const SEARCH: &str = "search";
+pub const FETCH: &str = "fetch";
+pub const MAX_REDIRECTS: &str = "maxRedirects";
+pub const SESSIONS: &str = "sessions";
+pub const VISIBILITY: &str = "visibility";
+pub const AGENT_TO_AGENT: &str = "agentToAgent";
 
 // Exec.
 pub const EXEC: &str = "exec";
@@ -46,6 +55,12 @@ pub const MODE: &str = "mode";
 pub const SECURITY: &str = "security";
 pub const ASK: &str = "ask";
 pub const HOST: &str = "host";
+pub const APPLY_PATCH: &str = "applyPatch";
+pub const SAFE_BINS: &str = "safeBins";
+pub const SAFE_BIN_PROFILES: &str = "safeBinProfiles";
+pub const SAFE_BIN_TRUSTED_DIRS: &str = "safeBinTrustedDirs";
+pub const STRICT_INLINE_EVAL: &str = "strictInlineEval";
+pub const ELEVATED: &str = "elevated";
 
 // Sandbox.
 pub const SANDBOX: &str = "sandbox";
@@ -60,10 +75,13 @@ pub const BACKEND: &str = "backend";
 pub const SCOPE: &str = "scope";
 pub const ENV: &str = "env";
 pub const WORKSPACE_ROOT: &str = "workspaceRoot";
+pub const SESSION_TOOLS_VISIBILITY: &str = "sessionToolsVisibility";
 
 // Browser profiles.
 pub const CDP_URL: &str = "cdpUrl";
 pub const CDP_PORT: &str = "cdpPort";
+pub const PROFILES: &str = "profiles";
+pub const CDP_SOURCE_RANGE: &str = "cdpSourceRange";
 
 // Gateway.
 pub const GATEWAY: &str = "gateway";
@@ -71,6 +89,21 @@ pub const BIND: &str = "bind";
 pub const CUSTOM_BIND_HOST: &str = "customBindHost";
 pub const TAILSCALE: &str = "tailscale";
 pub const SCOPES: &str = "scopes";
+pub const PORT: &str = "port";
+pub const REMOTE: &str = "remote";
+pub const TOKEN: &str = "token";
+pub const PASSWORD: &str = "password";
+pub const RATE_LIMIT: &str = "rateLimit";
+pub const ALLOW_TAILSCALE: &str = "allowTailscale";
+pub const TRUSTED_PROXY: &str = "trustedProxy";
+pub const TRUSTED_PROXIES: &str = "trustedProxies";
+pub const USER_HEADER: &str = "userHeader";
+pub const ALLOW_LOOPBACK: &str = "allowLoopback";
+pub const ALLOW_USERS: &str = "allowUsers";
+pub const DEVICE_AUTO_APPROVE: &str = "deviceAutoApprove";
+pub const CONTROL_UI: &str = "controlUi";
+pub const ALLOWED_ORIGINS: &str = "allowedOrigins";
+pub const DANGEROUSLY_ALLOW_HOST_HEADER_ORIGIN_FALLBACK: &str = "dangerouslyAllowHostHeaderOriginFallback";
 
 // Secret references (`{ source, id }`) and install records.
 pub const SOURCE: &str = "source";
@@ -115,6 +148,7 @@ pub const DISABLED: &str = "disabled";
 pub const CODEX: &str = "codex";
 
 // Models, plugins, session.
+pub const MODEL: &str = "model";
 pub const MODELS: &str = "models";
 pub const PROVIDERS: &str = "providers";
 pub const CONTEXT_TOKENS: &str = "contextTokens";
@@ -130,6 +164,11 @@ pub const SLOTS: &str = "slots";
 pub const SESSION_CATALOG: &str = "sessionCatalog";
 pub const INSTALLS: &str = "installs";
 pub const HOOKS: &str = "hooks";
+pub const PATH: &str = "path";
+pub const ALLOWED_AGENT_IDS: &str = "allowedAgentIds";
+pub const ALLOW_REQUEST_SESSION_KEY: &str = "allowRequestSessionKey";
+pub const ALLOWED_SESSION_KEY_PREFIXES: &str = "allowedSessionKeyPrefixes";
+pub const DEFAULT_SESSION_KEY: &str = "defaultSessionKey";
 pub const INTERNAL: &str = "internal";
 pub const SPEC: &str = "spec";
 pub const INTEGRITY: &str = "integrity";
@@ -138,3 +177,9 @@ pub const CONTEXT_ENGINE: &str = "contextEngine";
 pub const DISCOVERY: &str = "discovery";
 pub const SESSION: &str = "session";
 pub const STORE: &str = "store";
+pub const GROUP_SCOPE: &str = "groupScope";
+
+// Logging.
+pub const LOGGING: &str = "logging";
+pub const REDACT_SENSITIVE: &str = "redactSensitive";
+pub const FILE: &str = "file";

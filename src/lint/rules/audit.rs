@@ -261,7 +261,7 @@ pub fn tool_contexts(ctx: &LintContext<'_>) -> Vec<ToolContext> {
     for agent in agents(ctx) {
         let (Some(path), Some(resolution)) = (agent.path, ctx.main_resolution(&agent.id)) else { continue };
         let label = agent_label(ctx.version, &agent.id);
-        out.push(tool_context(ctx, ctx.config(), resolution, Some(&agent.id), label, path.key("tools"), false));
+        out.push(tool_context(ctx, ctx.config(), resolution, Some(&agent.id), label, path.key(keys::TOOLS), false));
     }
     out
 }
@@ -297,7 +297,7 @@ pub fn agent_tool_context(ctx: &LintContext<'_>, agent: &str, model: ProviderMod
         .into_iter()
         .find(|a| a.id == agent)
         .and_then(|a| a.path)
-        .map_or_else(|| KeyPath::keys(&["tools"]), |p| p.key("tools"));
+        .map_or_else(|| KeyPath::keys(&[keys::TOOLS]), |p| p.key(keys::TOOLS));
     let label = agent_label(ctx.version, agent);
     let context = match &model {
         Some(model) => {
@@ -317,7 +317,7 @@ pub fn defaults_tool_context(ctx: &LintContext<'_>, model: ProviderModel) -> Opt
         Some(model) => resolve_with_model(ctx, &defaults, "main", model)?,
         None => crate::policy::resolve(ctx.version, &defaults, &main_session("main")).ok()?,
     };
-    let path = KeyPath::keys(&["tools"]);
+    let path = KeyPath::keys(&[keys::TOOLS]);
     Some(tool_context(ctx, &defaults, &resolution, None, "agents.defaults".into(), path, model.is_some()))
 }
 
@@ -346,7 +346,7 @@ fn global_scope_id(ctx: &LintContext<'_>) -> String {
     let roster = agents(ctx);
     let marked = roster
         .iter()
-        .find(|a| a.path.as_ref().and_then(|p| p.key("default").lookup(ctx.config())) == Some(&Value::Bool(true)));
+        .find(|a| a.path.as_ref().and_then(|p| p.key(keys::DEFAULT).lookup(ctx.config())) == Some(&Value::Bool(true)));
     match (marked, roster.as_slice()) {
         (Some(agent), _) => agent.id.clone(),
         (None, [only]) if only.path.is_some() => only.id.clone(),

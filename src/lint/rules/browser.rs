@@ -52,7 +52,7 @@ pub const RULES: &[Rule] = &[
 ];
 
 fn redact_off(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let path = KeyPath::keys(&["logging", "redactSensitive"]);
+    let path = KeyPath::keys(&[keys::LOGGING, keys::REDACT_SENSITIVE]);
     if path.lookup(ctx.config()).and_then(Value::as_str) == Some("off") {
         out.report(&path, "sensitive values are not redacted from tool summaries").help("set it to \"tools\"");
     }
@@ -98,7 +98,8 @@ fn gateway_port(ctx: &LintContext<'_>) -> u64 {
         let digits: String = js_trim(raw).chars().take_while(char::is_ascii_digit).collect();
         digits.parse::<u64>().ok().filter(|p| *p > 0)
     });
-    let from_config = ctx.get(&["gateway", "port"]).and_then(Value::as_f64).filter(|p| *p > 0.0).map(|p| p as u64);
+    let from_config =
+        ctx.get(&[keys::GATEWAY, keys::PORT]).and_then(Value::as_f64).filter(|p| *p > 0.0).map(|p| p as u64);
     from_env.or(from_config).unwrap_or(18789)
 }
 
@@ -122,7 +123,7 @@ fn invalid_config(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         let path = if ctx.get(&[keys::BROWSER, keys::CDP_URL]).is_some() {
             KeyPath::keys(&[keys::BROWSER, keys::CDP_URL])
         } else {
-            KeyPath::keys(&["gateway", "port"])
+            KeyPath::keys(&[keys::GATEWAY, keys::PORT])
         };
         out.report(&path, format!("the browser config cannot be resolved: {why}"))
             .help("write `browser.cdpUrl` as http(s)://host:port");
@@ -130,7 +131,7 @@ fn invalid_config(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn browser_enabled(ctx: &LintContext<'_>) -> bool {
-    ctx.get(&["browser", "enabled"]).and_then(Value::as_bool).unwrap_or(true)
+    ctx.get(&[keys::BROWSER, keys::ENABLED]).and_then(Value::as_bool).unwrap_or(true)
 }
 
 fn control_no_auth(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
@@ -139,10 +140,10 @@ fn control_no_auth(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
     let auth = GatewayAuth::resolve(ctx);
     if auth.token.is_none() && auth.password.is_none() {
-        let at = if ctx.get(&["browser"]).is_some() {
-            KeyPath::keys(&["browser"])
+        let at = if ctx.get(&[keys::BROWSER]).is_some() {
+            KeyPath::keys(&[keys::BROWSER])
         } else {
-            KeyPath::keys(&["gateway", "auth"])
+            KeyPath::keys(&[keys::GATEWAY, keys::AUTH])
         };
         out.report(&at, "browser control is on and no gateway token or password resolves")
             .help("set gateway.auth.token (or OPENCLAW_GATEWAY_TOKEN), or browser.enabled: false");
@@ -154,7 +155,7 @@ fn remote_cdp_http(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if !browser_enabled(ctx) {
         return;
     }
-    let profiles_path = KeyPath::keys(&["browser", "profiles"]);
+    let profiles_path = KeyPath::keys(&[keys::BROWSER, keys::PROFILES]);
     let profiles = profiles_path.lookup(ctx.config()).and_then(Value::as_object);
     let plain_remote = |host: &str, https: bool| !https && !loopback_host(host);
     // The default `openclaw` profile, when the config does not define it, uses the top-level endpoint.
@@ -187,40 +188,40 @@ fn remote_cdp_http(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 /// A sandbox browser setting: the agent's (unless its sandbox scope is shared), else the default.
 fn sandbox_browser<'a>(ctx: &LintContext<'a>, agent: Option<&KeyPath>, key: &str) -> Option<&'a Value> {
-    let defaults = KeyPath::keys(&["agents", "defaults", "sandbox"]);
+    let defaults = KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX]);
     let scope = agent
-        .and_then(|a| a.key("sandbox").key("scope").lookup(ctx.config()))
-        .or_else(|| defaults.key("scope").lookup(ctx.config()))
+        .and_then(|a| a.key(keys::SANDBOX).key(keys::SCOPE).lookup(ctx.config()))
+        .or_else(|| defaults.key(keys::SCOPE).lookup(ctx.config()))
         .and_then(Value::as_str);
     let own = agent
         .filter(|_| scope != Some("shared"))
-        .and_then(|a| a.key("sandbox").key("browser").key(key).lookup(ctx.config()));
-    own.or_else(|| defaults.key("browser").key(key).lookup(ctx.config())).filter(|v| !v.is_null())
+        .and_then(|a| a.key(keys::SANDBOX).key(keys::BROWSER).key(key).lookup(ctx.config()));
+    own.or_else(|| defaults.key(keys::BROWSER).key(key).lookup(ctx.config())).filter(|v| !v.is_null())
 }
 
 fn cdp_bridge(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let mut scopes: Vec<(Option<KeyPath>, String)> = vec![(None, "agents.defaults".into())];
     scopes.extend(agents(ctx).into_iter().filter_map(|a| Some((Some(a.path?), a.id))));
     for (agent, label) in scopes {
-        let enabled = sandbox_browser(ctx, agent.as_ref(), "enabled").and_then(Value::as_bool).unwrap_or(false);
-        let network = sandbox_browser(ctx, agent.as_ref(), "network")
+        let enabled = sandbox_browser(ctx, agent.as_ref(), keys::ENABLED).and_then(Value::as_bool).unwrap_or(false);
+        let network = sandbox_browser(ctx, agent.as_ref(), keys::NETWORK)
             .and_then(Value::as_str)
             .unwrap_or("openclaw-sandbox-browser");
-        let range = sandbox_browser(ctx, agent.as_ref(), "cdpSourceRange")
+        let range = sandbox_browser(ctx, agent.as_ref(), keys::CDP_SOURCE_RANGE)
             .and_then(Value::as_str)
             .map(js_trim)
             .unwrap_or_default();
         if !enabled || network.trim().to_lowercase() != "bridge" || !range.is_empty() {
             continue;
         }
-        let base = agent.map_or_else(|| KeyPath::keys(&["agents", "defaults"]), |a| a.clone());
+        let base = agent.map_or_else(|| KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS]), |a| a.clone());
         let network_path = [
-            base.key("sandbox").key("browser").key("network"),
-            KeyPath::keys(&["agents", "defaults", "sandbox", "browser", "network"]),
+            base.key(keys::SANDBOX).key(keys::BROWSER).key(keys::NETWORK),
+            KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX, keys::BROWSER, keys::NETWORK]),
         ]
         .into_iter()
         .find(|p| p.lookup(ctx.config()).is_some())
-        .unwrap_or_else(|| base.key("sandbox").key("browser"));
+        .unwrap_or_else(|| base.key(keys::SANDBOX).key(keys::BROWSER));
         out.report(
             &network_path,
             format!("the sandboxed browser of {label} is on the shared `bridge` network with no CDP source range"),

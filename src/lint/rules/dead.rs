@@ -206,8 +206,8 @@ fn deny_shadows_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 /// config sets up a sandbox. Resolved once per lint run (see [`LintContext::main_resolution`]).
 fn resolutions<'c>(ctx: &'c LintContext<'_>) -> Vec<(String, &'static str, &'c Resolution)> {
     let sandbox_configured = |agent: &Agent| {
-        ctx.get(&["agents", "defaults", "sandbox"]).is_some()
-            || agent.path.as_ref().is_some_and(|p| p.key("sandbox").lookup(ctx.config()).is_some())
+        ctx.get(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX]).is_some()
+            || agent.path.as_ref().is_some_and(|p| p.key(keys::SANDBOX).lookup(ctx.config()).is_some())
     };
     let mut out = Vec::new();
     for agent in agents(ctx) {
@@ -300,7 +300,7 @@ fn agent_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         if !resolution.tools.is_empty() {
             continue;
         }
-        let path = agent.path.clone().map_or_else(|| KeyPath::keys(&["tools"]), |p| p.key("tools"));
+        let path = agent.path.clone().map_or_else(|| KeyPath::keys(&[keys::TOOLS]), |p| p.key(keys::TOOLS));
         out.report(&path, format!("agent `{}` has no tools in its main session", agent.id))
             .agent(agent.id.clone())
             .help(format!("run `clawpolicy tools --agent {}` to see which step removed them", agent.id));
@@ -338,7 +338,8 @@ fn spawned_child_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>)
         // The step that removed the last tools: the requester's list when it is the inherited one.
         let Some(emptied) = resolved.steps.iter().rev().find(|r| !r.removed.is_empty()) else { continue };
         let inherited = emptied.step.kind == StepKind::Inherited;
-        let child_tools = agents.iter().find(|a| a.id == child).and_then(|a| a.path.clone()).map(|p| p.key("tools"));
+        let child_tools =
+            agents.iter().find(|a| a.id == child).and_then(|a| a.path.clone()).map(|p| p.key(keys::TOOLS));
         let location = if inherited {
             written_allowlist(requester_main)
         } else {

@@ -259,7 +259,7 @@ fn security_full(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 /// The key that sets a scope's security (`mode` or `security`), or the exec object itself.
 fn setting_path(ctx: &LintContext<'_>, scope: &ExecScope) -> KeyPath {
-    ["mode", "security"]
+    [keys::MODE, keys::SECURITY]
         .into_iter()
         .map(|k| scope.path.key(k))
         .find(|p| p.lookup(ctx.config()).is_some())
@@ -267,11 +267,12 @@ fn setting_path(ctx: &LintContext<'_>, scope: &ExecScope) -> KeyPath {
 }
 
 fn host_sandbox_defaults(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let path = KeyPath::keys(&["tools", "exec", "host"]);
+    let path = KeyPath::keys(&[keys::TOOLS, keys::EXEC, keys::HOST]);
     if path.lookup(ctx.config()).and_then(Value::as_str) != Some("sandbox") {
         return;
     }
-    let defaults_mode = ctx.get(&["agents", "defaults", "sandbox", "mode"]).and_then(Value::as_str).unwrap_or("off");
+    let defaults_mode =
+        ctx.get(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX, keys::MODE]).and_then(Value::as_str).unwrap_or("off");
     if defaults_mode == "off" {
         out.report(&path, "exec host is `sandbox` but `agents.defaults.sandbox.mode` is off")
             .help(consequence(ctx.version));
@@ -292,7 +293,7 @@ fn consequence(version: OpenClawVersion) -> &'static str {
 fn host_sandbox_agents(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for agent in agents(ctx) {
         let Some(entry) = agent.path else { continue };
-        let path = entry.key("tools").key("exec").key("host");
+        let path = entry.key(keys::TOOLS).key(keys::EXEC).key(keys::HOST);
         if path.lookup(ctx.config()).and_then(Value::as_str) != Some("sandbox") {
             continue;
         }
@@ -335,10 +336,10 @@ fn exec_despite_read_only_fs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 /// `tools.exec` and each agent's `tools.exec`, with the agent id.
 fn exec_blocks(ctx: &LintContext<'_>) -> Vec<(KeyPath, Option<String>)> {
-    let mut blocks = vec![(KeyPath::keys(&["tools", "exec"]), None)];
+    let mut blocks = vec![(KeyPath::keys(&[keys::TOOLS, keys::EXEC]), None)];
     for agent in agents(ctx) {
         if let Some(path) = agent.path {
-            blocks.push((path.key("tools").key("exec"), Some(agent.id)));
+            blocks.push((path.key(keys::TOOLS).key(keys::EXEC), Some(agent.id)));
         }
     }
     blocks
@@ -382,7 +383,7 @@ fn is_interpreter_safe_bin(version: OpenClawVersion, bin: &str) -> bool {
 
 /// Each configured safe bin of a block with its path (trimmed, lower-cased, de-duplicated).
 fn safe_bins(ctx: &LintContext<'_>, block: &KeyPath) -> Vec<(KeyPath, String)> {
-    let list = block.key("safeBins");
+    let list = block.key(keys::SAFE_BINS);
     let mut seen = std::collections::BTreeSet::new();
     let items = list.lookup(ctx.config()).and_then(Value::as_array).into_iter().flatten().enumerate();
     items
@@ -392,9 +393,9 @@ fn safe_bins(ctx: &LintContext<'_>, block: &KeyPath) -> Vec<(KeyPath, String)> {
 }
 
 fn safe_bins_interpreters(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let global_profiles = ctx.get(&["tools", "exec", "safeBinProfiles"]).and_then(Value::as_object);
+    let global_profiles = ctx.get(&[keys::TOOLS, keys::EXEC, keys::SAFE_BIN_PROFILES]).and_then(Value::as_object);
     for (block, agent) in exec_blocks(ctx) {
-        let local_profiles = block.key("safeBinProfiles").lookup(ctx.config()).and_then(Value::as_object);
+        let local_profiles = block.key(keys::SAFE_BIN_PROFILES).lookup(ctx.config()).and_then(Value::as_object);
         let profiled = |bin: &str| {
             let has = |p: Option<&serde_json::Map<String, Value>>| {
                 p.is_some_and(|p| p.keys().any(|k| profile_name(k) == bin))
@@ -458,7 +459,7 @@ fn risky_trusted_dir(raw: &str) -> Option<&'static str> {
 
 fn trusted_dirs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (block, agent) in exec_blocks(ctx) {
-        let list = block.key("safeBinTrustedDirs");
+        let list = block.key(keys::SAFE_BIN_TRUSTED_DIRS);
         let items = list.lookup(ctx.config()).and_then(Value::as_array).into_iter().flatten().enumerate();
         for (i, dir) in items.filter_map(|(i, v)| Some((i, v.as_str()?))) {
             let Some(reason) = risky_trusted_dir(dir) else { continue };
@@ -479,10 +480,10 @@ enum ElevatedProblem {
 }
 
 fn elevated_allow_from(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, problem: ElevatedProblem) {
-    if ctx.get(&["tools", "elevated", "enabled"]) == Some(&Value::Bool(false)) {
+    if ctx.get(&[keys::TOOLS, keys::ELEVATED, keys::ENABLED]) == Some(&Value::Bool(false)) {
         return;
     }
-    let base = KeyPath::keys(&["tools", "elevated", "allowFrom"]);
+    let base = KeyPath::keys(&[keys::TOOLS, keys::ELEVATED, keys::ALLOW_FROM]);
     let large_over = lists(ctx.version).elevated_allow_from_large_over;
     for (provider, list) in base.lookup(ctx.config()).and_then(Value::as_object).into_iter().flatten() {
         let entries = string_entries(Some(list));
@@ -517,10 +518,12 @@ fn security_unset(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             continue;
         }
         let exec_path = match &agent.path {
-            Some(path) if path.key("tools").key("exec").lookup(ctx.config()).is_some() => path.key("tools").key("exec"),
-            _ if ctx.get(&["tools", "exec"]).is_some() => KeyPath::keys(&["tools", "exec"]),
+            Some(path) if path.key(keys::TOOLS).key(keys::EXEC).lookup(ctx.config()).is_some() => {
+                path.key(keys::TOOLS).key(keys::EXEC)
+            }
+            _ if ctx.get(&[keys::TOOLS, keys::EXEC]).is_some() => KeyPath::keys(&[keys::TOOLS, keys::EXEC]),
             Some(path) => path.clone(),
-            None => KeyPath::keys(&["tools"]),
+            None => KeyPath::keys(&[keys::TOOLS]),
         };
         out.report(
             &exec_path,
@@ -563,13 +566,13 @@ fn auto_allow_skills(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 fn interpreter_allowlist(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let Some(approvals) = ctx.approvals else { return };
-    let global_strict = ctx.get(&["tools", "exec", "strictInlineEval"]) == Some(&Value::Bool(true));
+    let global_strict = ctx.get(&[keys::TOOLS, keys::EXEC, keys::STRICT_INLINE_EVAL]) == Some(&Value::Bool(true));
     let roster = agents(ctx);
     for (id, agent) in approvals.document.get("agents").and_then(Value::as_object).into_iter().flatten() {
         let agent_path = roster.iter().find(|a| &a.id == id).and_then(|a| a.path.clone());
         let own_strict = agent_path
             .as_ref()
-            .and_then(|p| p.key("tools").key("exec").key("strictInlineEval").lookup(ctx.config()))
+            .and_then(|p| p.key(keys::TOOLS).key(keys::EXEC).key(keys::STRICT_INLINE_EVAL).lookup(ctx.config()))
             .and_then(Value::as_bool);
         let strict = if id == "*" { global_strict } else { own_strict.unwrap_or(global_strict) };
         if strict {
@@ -583,8 +586,8 @@ fn interpreter_allowlist(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             let at = store_field(approvals, &format!("agents.{id}.allowlist[{i}]"));
             let strict_path = agent_path
                 .as_ref()
-                .map(|p| p.key("tools").key("exec").key("strictInlineEval"))
-                .unwrap_or_else(|| KeyPath::keys(&["tools", "exec", "strictInlineEval"]));
+                .map(|p| p.key(keys::TOOLS).key(keys::EXEC).key(keys::STRICT_INLINE_EVAL))
+                .unwrap_or_else(|| KeyPath::keys(&[keys::TOOLS, keys::EXEC, keys::STRICT_INLINE_EVAL]));
             let finding = out.report(
                 &strict_path,
                 format!("interpreter `{pattern}` is allowlisted ({at}) without strictInlineEval"),
@@ -635,7 +638,7 @@ fn denied_by_approvals(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             Some(reason) => format!("OpenClaw fails closed because {reason}"),
             None => format!("{} is `deny`", resolved.security.source),
         };
-        let path = agent.path.clone().unwrap_or_else(|| KeyPath::keys(&["tools"]));
+        let path = agent.path.clone().unwrap_or_else(|| KeyPath::keys(&[keys::TOOLS]));
         out.report(&path, format!("agent `{}` is given exec, but every call is denied: {why}", agent.id))
             .agent(&agent.id)
             .help("deny `exec` for this agent, or loosen its entry in the approvals store");

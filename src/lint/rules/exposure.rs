@@ -127,7 +127,7 @@ fn dotted_key(path: &str) -> KeyPath {
 }
 
 fn open_groups_with_elevated(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    if ctx.get(&["tools", "elevated", "enabled"]) == Some(&Value::Bool(false)) {
+    if ctx.get(&[keys::TOOLS, keys::ELEVATED, keys::ENABLED]) == Some(&Value::Bool(false)) {
         return;
     }
     for path in open_inbound_paths(ctx) {
@@ -215,11 +215,11 @@ fn open_groups_with_control_plane_tools(ctx: &LintContext<'_>, out: &mut Emitter
 }
 
 fn minimal_profile_overridden(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    if ctx.get(&["tools", "profile"]).and_then(Value::as_str) != Some("minimal") {
+    if ctx.get(&[keys::TOOLS, keys::PROFILE]).and_then(Value::as_str) != Some("minimal") {
         return;
     }
     for agent in agents(ctx) {
-        let Some(path) = agent.path.map(|p| p.key("tools").key("profile")) else { continue };
+        let Some(path) = agent.path.map(|p| p.key(keys::TOOLS).key(keys::PROFILE)) else { continue };
         let Some(profile) = path.lookup(ctx.config()).and_then(Value::as_str).filter(|p| !p.is_empty()) else {
             continue;
         };

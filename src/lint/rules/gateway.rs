@@ -7,6 +7,7 @@ use serde_json::Value;
 use super::audit::{critical_if, lists, node_command_paths, string_entries};
 use super::gateway_auth::{GatewayAuth, auth_anchor, auth_path, remotely_exposed};
 use crate::config::path::{KeyPath, PathSeg};
+use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 
 pub const RULES: &[Rule] = &[
@@ -166,9 +167,9 @@ pub const RULES: &[Rule] = &[
 
 fn http_dangerous_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let deny = &lists(ctx.version).gateway_http_tool_deny;
-    let list = KeyPath::keys(&["gateway", "tools", "allow"]);
-    let bind = ctx.get(&["gateway", "bind"]).and_then(Value::as_str).unwrap_or("loopback");
-    let funnel = ctx.get(&["gateway", "tailscale", "mode"]).and_then(Value::as_str) == Some("funnel");
+    let list = KeyPath::keys(&[keys::GATEWAY, keys::TOOLS, keys::ALLOW]);
+    let bind = ctx.get(&[keys::GATEWAY, keys::BIND]).and_then(Value::as_str).unwrap_or("loopback");
+    let funnel = ctx.get(&[keys::GATEWAY, keys::TAILSCALE, keys::MODE]).and_then(Value::as_str) == Some("funnel");
     let severity = critical_if(bind != "loopback" || funnel);
     for (i, entry) in list.lookup(ctx.config()).and_then(Value::as_array).into_iter().flatten().enumerate() {
         let Some(name) = entry.as_str().map(|s| s.trim().to_lowercase()) else { continue };
@@ -185,7 +186,7 @@ fn http_no_auth(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if auth.http_guarded(ctx.version) {
         return;
     }
-    let mode = auth_path("mode");
+    let mode = auth_path(keys::MODE);
     let (at, why) = if auth.mode == "none" {
         (mode, "gateway auth is `none`".to_string())
     } else {
@@ -267,21 +268,21 @@ fn suggest_commands<'a>(entry: &str, known: impl Iterator<Item = &'a str> + Clon
 }
 
 fn hooks_enabled(ctx: &LintContext<'_>) -> bool {
-    ctx.get(&["hooks", "enabled"]) == Some(&Value::Bool(true))
+    ctx.get(&[keys::HOOKS, keys::ENABLED]) == Some(&Value::Bool(true))
 }
 
 fn hooks_any_agent(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if !hooks_enabled(ctx) {
         return;
     }
-    let path = KeyPath::keys(&["hooks", "allowedAgentIds"]);
+    let path = KeyPath::keys(&[keys::HOOKS, keys::ALLOWED_AGENT_IDS]);
     let value = path.lookup(ctx.config());
     let unrestricted = match value {
         Some(Value::Array(_)) => string_entries(value).iter().any(|e| e == "*"),
         _ => true,
     };
     if unrestricted {
-        let at = if value.is_some() { path } else { KeyPath::keys(&["hooks"]) };
+        let at = if value.is_some() { path } else { KeyPath::keys(&[keys::HOOKS]) };
         out.report(&at, "hook callers may route to any agent (`hooks.allowedAgentIds` is unset or `*`)")
             .severity(critical_if(remotely_exposed(ctx)))
             .help("set `hooks.allowedAgentIds` to the agents hooks may reach, or `[]`");
@@ -289,7 +290,7 @@ fn hooks_any_agent(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn request_session_key(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, prefixes_missing: bool) {
-    let path = KeyPath::keys(&["hooks", "allowRequestSessionKey"]);
+    let path = KeyPath::keys(&[keys::HOOKS, keys::ALLOW_REQUEST_SESSION_KEY]);
     if !hooks_enabled(ctx) || path.lookup(ctx.config()) != Some(&Value::Bool(true)) {
         return;
     }
@@ -300,7 +301,7 @@ fn request_session_key(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, prefixe
             .help("set it to false, or restrict `hooks.allowedSessionKeyPrefixes`");
         return;
     }
-    let prefixes = KeyPath::keys(&["hooks", "allowedSessionKeyPrefixes"]);
+    let prefixes = KeyPath::keys(&[keys::HOOKS, keys::ALLOWED_SESSION_KEY_PREFIXES]);
     if string_entries(prefixes.lookup(ctx.config())).is_empty() {
         out.report(&path, "hook payloads may target any session key: `hooks.allowedSessionKeyPrefixes` is empty")
             .severity(severity)
@@ -309,15 +310,16 @@ fn request_session_key(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, prefixe
 }
 
 fn default_session_key(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let key = ctx.get(&["hooks", "defaultSessionKey"]).and_then(Value::as_str).map(str::trim).unwrap_or_default();
+    let key =
+        ctx.get(&[keys::HOOKS, keys::DEFAULT_SESSION_KEY]).and_then(Value::as_str).map(str::trim).unwrap_or_default();
     if hooks_enabled(ctx) && key.is_empty() {
-        out.report(&KeyPath::keys(&["hooks"]), "webhooks are enabled without `hooks.defaultSessionKey`")
+        out.report(&KeyPath::keys(&[keys::HOOKS]), "webhooks are enabled without `hooks.defaultSessionKey`")
             .help("set `hooks.defaultSessionKey` (for example \"hook:ingress\")");
     }
 }
 
 fn hooks_path_root(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let path = KeyPath::keys(&["hooks", "path"]);
+    let path = KeyPath::keys(&[keys::HOOKS, keys::PATH]);
     if hooks_enabled(ctx) && path.lookup(ctx.config()).and_then(Value::as_str).map(str::trim) == Some("/") {
         out.report(&path, "`hooks.path` is `/`: the hook endpoint shadows every other HTTP endpoint")
             .help("use a dedicated path such as `/hooks`");

@@ -28,7 +28,7 @@ pub fn js_len(s: &str) -> usize {
 
 /// A SecretRef object (`{source, provider, id}`) written in place of a credential.
 fn is_secret_ref(value: Option<&Value>) -> bool {
-    value.and_then(Value::as_object).is_some_and(|o| o.contains_key("source") && o.contains_key("id"))
+    value.and_then(Value::as_object).is_some_and(|o| o.contains_key(keys::SOURCE) && o.contains_key(keys::ID))
 }
 
 /// One configured credential as the 2026.9 credential plan classifies it.
@@ -65,7 +65,7 @@ pub fn env_var(ctx: &LintContext<'_>, name: &str) -> Option<String> {
 
 /// `gateway.auth.<key>`.
 pub fn auth_path(key: &str) -> KeyPath {
-    KeyPath::keys(&["gateway", "auth", key])
+    KeyPath::keys(&[keys::GATEWAY, keys::AUTH, key])
 }
 
 /// The gateway's auth, resolved as the audit resolves it.
@@ -86,13 +86,14 @@ pub struct GatewayAuth {
 
 impl GatewayAuth {
     pub fn resolve(ctx: &LintContext<'_>) -> Self {
-        let explicit_mode = ctx.get(&["gateway", "auth", "mode"]).and_then(Value::as_str).map(String::from);
+        let explicit_mode = ctx.get(&[keys::GATEWAY, keys::AUTH, keys::MODE]).and_then(Value::as_str).map(String::from);
         let env_token = env_var(ctx, "OPENCLAW_GATEWAY_TOKEN");
         let env_password = env_var(ctx, "OPENCLAW_GATEWAY_PASSWORD");
-        let remote = |key: &str| KeyPath::keys(&["gateway", "remote", key]);
+        let remote = |key: &str| KeyPath::keys(&[keys::GATEWAY, keys::REMOTE, key]);
         let (local_token, local_password) =
-            (credential(ctx, &auth_path("token")), credential(ctx, &auth_path("password")));
-        let (remote_token, remote_password) = (credential(ctx, &remote("token")), credential(ctx, &remote("password")));
+            (credential(ctx, &auth_path(keys::TOKEN)), credential(ctx, &auth_path(keys::PASSWORD)));
+        let (remote_token, remote_password) =
+            (credential(ctx, &remote(keys::TOKEN)), credential(ctx, &remote(keys::PASSWORD)));
         let (token, password) = match ctx.version.lint().credentials {
             Credentials::Resolved => {
                 let token = if local_token.secret_ref {
@@ -110,8 +111,8 @@ impl GatewayAuth {
                 (token, password)
             }
             Credentials::Written => (
-                trimmed(auth_path("token").lookup(ctx.config())).or_else(|| env_token.clone()),
-                trimmed(auth_path("password").lookup(ctx.config())).or_else(|| env_password.clone()),
+                trimmed(auth_path(keys::TOKEN).lookup(ctx.config())).or_else(|| env_token.clone()),
+                trimmed(auth_path(keys::PASSWORD).lookup(ctx.config())).or_else(|| env_password.clone()),
             ),
         };
         let mode = match &explicit_mode {
@@ -121,7 +122,7 @@ impl GatewayAuth {
         };
         let tailscale = tailscale_mode(ctx);
         let allow_tailscale = ctx
-            .get(&["gateway", "auth", "allowTailscale"])
+            .get(&[keys::GATEWAY, keys::AUTH, keys::ALLOW_TAILSCALE])
             .and_then(Value::as_bool)
             .unwrap_or(tailscale == "serve" && mode != "password" && mode != "trusted-proxy");
         GatewayAuth {
@@ -143,8 +144,8 @@ impl GatewayAuth {
     fn guarded(&self, ctx: &LintContext<'_>) -> bool {
         match ctx.version.lint().credentials {
             Credentials::Resolved => {
-                let has_token = self.token.is_some() && !unresolved(ctx, &auth_path("token"));
-                let has_password = self.password.is_some() && !unresolved(ctx, &auth_path("password"));
+                let has_token = self.token.is_some() && !unresolved(ctx, &auth_path(keys::TOKEN));
+                let has_password = self.password.is_some() && !unresolved(ctx, &auth_path(keys::PASSWORD));
                 let token_configured = has_token
                     || self.env_token.is_some()
                     || self.local_token.value.is_some()
@@ -202,12 +203,12 @@ impl GatewayAuth {
 
 /// `gateway.bind` when it is a string, else `loopback`.
 pub fn bind(ctx: &LintContext<'_>) -> String {
-    ctx.get(&["gateway", "bind"]).and_then(Value::as_str).unwrap_or("loopback").to_string()
+    ctx.get(&[keys::GATEWAY, keys::BIND]).and_then(Value::as_str).unwrap_or("loopback").to_string()
 }
 
 /// `gateway.tailscale.mode`, `off` when unset.
 pub fn tailscale_mode(ctx: &LintContext<'_>) -> String {
-    ctx.get(&["gateway", "tailscale", "mode"]).and_then(Value::as_str).unwrap_or("off").to_string()
+    ctx.get(&[keys::GATEWAY, keys::TAILSCALE, keys::MODE]).and_then(Value::as_str).unwrap_or("off").to_string()
 }
 
 /// `isGatewayRemotelyExposed`: bind beyond loopback, or Tailscale serve/funnel.
@@ -216,7 +217,7 @@ pub fn remotely_exposed(ctx: &LintContext<'_>) -> bool {
 }
 
 fn control_ui_enabled(ctx: &LintContext<'_>) -> bool {
-    ctx.get(&["gateway", "controlUi", "enabled"]) != Some(&Value::Bool(false))
+    ctx.get(&[keys::GATEWAY, keys::CONTROL_UI, keys::ENABLED]) != Some(&Value::Bool(false))
 }
 
 fn is_true(ctx: &LintContext<'_>, keys: &[&str]) -> bool {
@@ -225,12 +226,15 @@ fn is_true(ctx: &LintContext<'_>, keys: &[&str]) -> bool {
 
 /// `gateway.trustedProxies` entries (an empty list when it is not a list).
 fn trusted_proxies<'a>(ctx: &LintContext<'a>) -> Vec<&'a Value> {
-    ctx.get(&["gateway", "trustedProxies"]).and_then(Value::as_array).map(|a| a.iter().collect()).unwrap_or_default()
+    ctx.get(&[keys::GATEWAY, keys::TRUSTED_PROXIES])
+        .and_then(Value::as_array)
+        .map(|a| a.iter().collect())
+        .unwrap_or_default()
 }
 
 /// The trimmed, non-empty `gateway.controlUi.allowedOrigins`.
 fn allowed_origins(ctx: &LintContext<'_>) -> Vec<String> {
-    let list = ctx.get(&["gateway", "controlUi", "allowedOrigins"]).and_then(Value::as_array);
+    let list = ctx.get(&[keys::GATEWAY, keys::CONTROL_UI, keys::ALLOWED_ORIGINS]).and_then(Value::as_array);
     list.into_iter()
         .flatten()
         .filter_map(|v| v.as_str())
@@ -447,17 +451,17 @@ fn bind_no_auth(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         Credentials::Written => !auth.shared_secret() && auth.mode != "trusted-proxy",
     };
     if unguarded {
-        out.report(&KeyPath::keys(&["gateway", "bind"]), format!("the gateway binds to `{bind}` without auth"))
+        out.report(&KeyPath::keys(&[keys::GATEWAY, keys::BIND]), format!("the gateway binds to `{bind}` without auth"))
             .help("set `gateway.auth.token` (a long random value) or bind to loopback");
     }
 }
 
 /// Where a missing auth setting would go: the auth section, else the gateway section.
 pub fn auth_anchor(ctx: &LintContext<'_>) -> KeyPath {
-    if ctx.get(&["gateway", "auth"]).is_some() {
-        KeyPath::keys(&["gateway", "auth"])
+    if ctx.get(&[keys::GATEWAY, keys::AUTH]).is_some() {
+        KeyPath::keys(&[keys::GATEWAY, keys::AUTH])
     } else {
-        KeyPath::keys(&["gateway"])
+        KeyPath::keys(&[keys::GATEWAY])
     }
 }
 
@@ -483,7 +487,7 @@ fn loopback_no_auth(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 fn trusted_proxies_missing(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if bind(ctx) == "loopback" && control_ui_enabled(ctx) && trusted_proxies(ctx).is_empty() {
         out.report(
-            &KeyPath::keys(&["gateway", "trustedProxies"]),
+            &KeyPath::keys(&[keys::GATEWAY, keys::TRUSTED_PROXIES]),
             "no reverse proxy is trusted, so proxied requests look local",
         )
         .help("set `gateway.trustedProxies` to your proxy's addresses, or keep the Control UI local-only");
@@ -491,10 +495,11 @@ fn trusted_proxies_missing(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn allowed_origins_required(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let fallback = is_true(ctx, &["gateway", "controlUi", "dangerouslyAllowHostHeaderOriginFallback"]);
+    let fallback =
+        is_true(ctx, &[keys::GATEWAY, keys::CONTROL_UI, keys::DANGEROUSLY_ALLOW_HOST_HEADER_ORIGIN_FALLBACK]);
     if bind(ctx) != "loopback" && control_ui_enabled(ctx) && allowed_origins(ctx).is_empty() && !fallback {
         out.report(
-            &KeyPath::keys(&["gateway", "controlUi", "allowedOrigins"]),
+            &KeyPath::keys(&[keys::GATEWAY, keys::CONTROL_UI, keys::ALLOWED_ORIGINS]),
             format!("the Control UI is served beyond loopback (`bind: \"{}\"`) without allowed origins", bind(ctx)),
         )
         .help("list the origins the UI is served from, e.g. [\"https://control.example.com\"]");
@@ -504,7 +509,7 @@ fn allowed_origins_required(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 fn allowed_origins_wildcard(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if allowed_origins(ctx).iter().any(|o| o == "*") {
         out.report(
-            &KeyPath::keys(&["gateway", "controlUi", "allowedOrigins"]),
+            &KeyPath::keys(&[keys::GATEWAY, keys::CONTROL_UI, keys::ALLOWED_ORIGINS]),
             "any browser origin may use the Control UI (`\"*\"`)",
         )
         .severity(critical_if(bind(ctx) != "loopback"))
@@ -553,7 +558,7 @@ fn tailscale(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, mode: &str) {
     if tailscale_mode(ctx) != mode {
         return;
     }
-    let path = KeyPath::keys(&["gateway", "tailscale", "mode"]);
+    let path = KeyPath::keys(&[keys::GATEWAY, keys::TAILSCALE, keys::MODE]);
     match mode {
         "funnel" => {
             out.report(&path, "Tailscale Funnel publishes the gateway on the internet").help("prefer `serve` or `off`")
@@ -631,34 +636,34 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
     if GatewayAuth::resolve(ctx).mode != "trusted-proxy" {
         return;
     }
-    let section = KeyPath::keys(&["gateway", "auth", "trustedProxy"]);
+    let section = KeyPath::keys(&[keys::GATEWAY, keys::AUTH, keys::TRUSTED_PROXY]);
     let config = section.lookup(ctx.config());
     let field = |key: &str| config.and_then(|c| c.get(key));
     let auto_approve = field("deviceAutoApprove");
     let auto_approve_on = auto_approve.and_then(|a| a.get(keys::ENABLED)) == Some(&Value::Bool(true));
     let (path, message, help) = match check {
         TrustedProxyCheck::Enabled => (
-            KeyPath::keys(&["gateway", "auth", "mode"]),
+            KeyPath::keys(&[keys::GATEWAY, keys::AUTH, keys::MODE]),
             "gateway auth is delegated to a reverse proxy".to_string(),
             "make sure only the proxy can reach the gateway and that it authenticates every user",
         ),
         TrustedProxyCheck::NoProxies if trusted_proxies(ctx).is_empty() => (
-            KeyPath::keys(&["gateway", "trustedProxies"]),
+            KeyPath::keys(&[keys::GATEWAY, keys::TRUSTED_PROXIES]),
             "trusted-proxy auth without trusted proxies rejects every request".into(),
             "list your proxy's addresses in `gateway.trustedProxies`",
         ),
         TrustedProxyCheck::NoUserHeader if !field("userHeader").is_some_and(js_truthy) => (
-            section.key("userHeader"),
+            section.key(keys::USER_HEADER),
             "trusted-proxy auth does not say which header names the user".into(),
             "set `gateway.auth.trustedProxy.userHeader` (e.g. x-forwarded-user)",
         ),
         TrustedProxyCheck::AllowLoopback if field("allowLoopback") == Some(&Value::Bool(true)) => (
-            section.key("allowLoopback"),
+            section.key(keys::ALLOW_LOOPBACK),
             "requests from the gateway host can pass trusted-proxy auth".into(),
             "enable it only for a deliberate same-host proxy",
         ),
         TrustedProxyCheck::AutoApprove if auto_approve_on => (
-            section.key("deviceAutoApprove").key(keys::ENABLED),
+            section.key(keys::DEVICE_AUTO_APPROVE).key(keys::ENABLED),
             "new operator devices are paired on the proxy's word".into(),
             "keep it off unless the proxy is the only ingress and `allowUsers` is set",
         ),
@@ -670,7 +675,7 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
                     .is_some_and(|s| s.iter().any(|v| v.as_str().map(js_trim) == Some("operator.admin"))) =>
         {
             (
-                section.key("deviceAutoApprove").key(keys::SCOPES),
+                section.key(keys::DEVICE_AUTO_APPROVE).key(keys::SCOPES),
                 "auto-approved devices get `operator.admin`".into(),
                 "remove operator.admin and grant admin per identity",
             )
@@ -679,7 +684,7 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
             if field("allowUsers").and_then(Value::as_array).is_none_or(|users| users.is_empty()) =>
         {
             (
-                section.key("allowUsers"),
+                section.key(keys::ALLOW_USERS),
                 "every user the proxy authenticates may use the gateway".into(),
                 "list the users in `gateway.auth.trustedProxy.allowUsers`",
             )
@@ -691,25 +696,28 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
 
 fn no_rate_limit(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let bind = bind(ctx);
-    let limit = ctx.get(&["gateway", "auth", "rateLimit"]);
+    let limit = ctx.get(&[keys::GATEWAY, keys::AUTH, keys::RATE_LIMIT]);
     if bind != "loopback" && GatewayAuth::resolve(ctx).mode != "trusted-proxy" && !limit.is_some_and(js_truthy) {
-        out.report(&auth_path("rateLimit"), format!("the gateway binds to `{bind}` and nothing limits failed logins"))
-            .help("set `gateway.auth.rateLimit`, e.g. { maxAttempts: 10, windowMs: 60000, lockoutMs: 300000 }");
+        out.report(
+            &auth_path(keys::RATE_LIMIT),
+            format!("the gateway binds to `{bind}` and nothing limits failed logins"),
+        )
+        .help("set `gateway.auth.rateLimit`, e.g. { maxAttempts: 10, windowMs: 60000, lockoutMs: 300000 }");
     }
 }
 
 fn env_token_conflict(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let Some(env_token) = env_var(ctx, "OPENCLAW_GATEWAY_TOKEN") else { return };
     if ctx.loaded.effective_env().get("OPENCLAW_SERVICE_KIND").map(|k| js_trim(k)) == Some("gateway")
-        || ctx.get(&["gateway", "mode"]).and_then(Value::as_str) == Some("remote")
+        || ctx.get(&[keys::GATEWAY, keys::MODE]).and_then(Value::as_str) == Some("remote")
         || matches!(
-            ctx.get(&["gateway", "auth", "mode"]).and_then(Value::as_str),
+            ctx.get(&[keys::GATEWAY, keys::AUTH, keys::MODE]).and_then(Value::as_str),
             Some("password" | "none" | "trusted-proxy")
         )
     {
         return;
     }
-    let path = auth_path("token");
+    let path = auth_path(keys::TOKEN);
     let written = path.lookup(ctx.config());
     let env_ref = written.and_then(|v| v.get(keys::ID)).and_then(Value::as_str);
     if is_secret_ref(written)

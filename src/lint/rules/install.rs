@@ -379,7 +379,7 @@ fn log_file_permissions(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if install(ctx).is_none() {
         return;
     }
-    let setting = KeyPath::keys(&["logging", "file"]);
+    let setting = KeyPath::keys(&[keys::LOGGING, keys::FILE]);
     let Some(file) = setting.lookup(ctx.config()).and_then(Value::as_str).map(js_trim).filter(|f| !f.is_empty()) else {
         return;
     };

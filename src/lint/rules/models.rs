@@ -97,7 +97,7 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
     }
     for agent in agents(ctx) {
         let Some(entry) = agent.path else { continue };
-        let path = entry.key("model");
+        let path = entry.key(keys::MODEL);
         match path.lookup(ctx.config()) {
             Some(value @ Value::String(_)) => add(Some(value), path, Some(&agent.id), false),
             Some(Value::Object(model)) => {
@@ -210,7 +210,7 @@ const SMALL_MODEL_MAX_BILLIONS: f64 = 300.0;
 /// Whether web search counts as configured: `tools.web.search.enabled`, else a credential in the
 /// config or the environment.
 fn web_search_enabled(ctx: &LintContext<'_>) -> bool {
-    let search = ctx.get(&["tools", "web", "search"]);
+    let search = ctx.get(&[keys::TOOLS, keys::WEB, keys::SEARCH]);
     match search.and_then(|s| s.get(keys::ENABLED)) {
         Some(Value::Bool(enabled)) => return *enabled,
         _ if ctx.version.lint().web_search == WebSearch::SearchKeys => {
@@ -245,14 +245,14 @@ fn web_search_enabled(ctx: &LintContext<'_>) -> bool {
 /// Whether the browser tool is on: `browser.enabled` is not `false` and (2026.9) the plugin policy
 /// lets the bundled browser plugin load.
 fn browser_enabled(ctx: &LintContext<'_>) -> bool {
-    if ctx.get(&["browser", "enabled"]) == Some(&Value::Bool(false)) {
+    if ctx.get(&[keys::BROWSER, keys::ENABLED]) == Some(&Value::Bool(false)) {
         return false;
     }
     // Without a bundled browser plugin, nothing but `browser.enabled` can turn the browser off.
     if ctx.version.plugins().plugin("browser").is_none() {
         return true;
     }
-    let plugins = |key: &str| ctx.get(&["plugins", key]);
+    let plugins = |key: &str| ctx.get(&[keys::PLUGINS, key]);
     let ids = |value: Option<&Value>| -> Vec<String> {
         value
             .and_then(Value::as_array)
@@ -262,10 +262,10 @@ fn browser_enabled(ctx: &LintContext<'_>) -> bool {
             .map(|s| s.trim().to_lowercase())
             .collect()
     };
-    let allow = ids(plugins("allow"));
-    plugins("enabled") != Some(&Value::Bool(false))
-        && !ids(plugins("deny")).iter().any(|id| id == "browser")
-        && ctx.get(&["plugins", "entries", "browser", "enabled"]) != Some(&Value::Bool(false))
+    let allow = ids(plugins(keys::ALLOW));
+    plugins(keys::ENABLED) != Some(&Value::Bool(false))
+        && !ids(plugins(keys::DENY)).iter().any(|id| id == "browser")
+        && ctx.get(&[keys::PLUGINS, keys::ENTRIES, "browser", keys::ENABLED]) != Some(&Value::Bool(false))
         && (allow.is_empty() || allow.iter().any(|id| id == "browser"))
 }
 
@@ -275,7 +275,9 @@ fn exposed_tools(ctx: &LintContext<'_>, context: &ToolContext) -> Vec<&'static s
     if web_search_enabled(ctx) && context.allows("web_search") {
         exposed.push("web_search");
     }
-    if ctx.get(&["tools", "web", "fetch", "enabled"]) != Some(&Value::Bool(false)) && context.allows("web_fetch") {
+    if ctx.get(&[keys::TOOLS, keys::WEB, keys::FETCH, keys::ENABLED]) != Some(&Value::Bool(false))
+        && context.allows("web_fetch")
+    {
         exposed.push("web_fetch");
     }
     if browser_enabled(ctx) && context.allows("browser") {

@@ -67,13 +67,13 @@ pub const RULES: &[Rule] = &[
 /// the audit's label and the agent id.
 fn docker_blocks<'a>(ctx: &LintContext<'a>) -> Vec<(KeyPath, &'a Value, String, Option<String>)> {
     let mut out = Vec::new();
-    let defaults = KeyPath::keys(&["agents", "defaults", "sandbox", "docker"]);
+    let defaults = KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX, keys::DOCKER]);
     if let Some(docker) = defaults.lookup(ctx.config()).filter(|d| d.is_object()) {
         out.push((defaults, docker, "agents.defaults.sandbox.docker".to_string(), None));
     }
     for agent in agents(ctx) {
         let Some(path) = agent.path else { continue };
-        let path = path.key("sandbox").key("docker");
+        let path = path.key(keys::SANDBOX).key(keys::DOCKER);
         if let Some(docker) = path.lookup(ctx.config()).filter(|d| d.is_object()) {
             let label = format!("{}.sandbox.docker", agent_label(ctx.version, &agent.id));
             out.push((path, docker, label, Some(agent.id)));
@@ -87,7 +87,8 @@ fn docker_while_off(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let roster = agents(ctx);
     let any_agent_sandboxed =
         roster.iter().filter(|a| a.path.is_some()).any(|a| ctx.sandbox_mode(&a.id).is_some_and(|mode| mode != "off"));
-    let defaults_mode = ctx.get(&["agents", "defaults", "sandbox", "mode"]).and_then(Value::as_str).unwrap_or("off");
+    let defaults_mode =
+        ctx.get(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX, keys::MODE]).and_then(Value::as_str).unwrap_or("off");
     for (path, docker, label, agent) in docker_blocks(ctx) {
         if !configured(docker) {
             continue;
@@ -199,7 +200,7 @@ fn network(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             continue;
         }
         let finding = out.report(
-            &docker_path.key("network"),
+            &docker_path.key(keys::NETWORK),
             format!("{label}.network `{raw}` joins another container's namespace"),
         );
         finding.help("use `bridge`, `none` or a custom bridge network");

@@ -9,6 +9,7 @@ use super::audit::audit_rule;
 use super::gateway_auth::{GatewayAuth, env_var, js_len, unresolved};
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
 
 pub const RULES: &[Rule] = &[
@@ -41,11 +42,11 @@ pub const RULES: &[Rule] = &[
 ];
 
 fn hooks_enabled(ctx: &LintContext<'_>) -> bool {
-    ctx.get(&["hooks", "enabled"]) == Some(&Value::Bool(true))
+    ctx.get(&[keys::HOOKS, keys::ENABLED]) == Some(&Value::Bool(true))
 }
 
 fn token_path() -> KeyPath {
-    KeyPath::keys(&["hooks", "token"])
+    KeyPath::keys(&[keys::HOOKS, keys::TOKEN])
 }
 
 /// `hooks.token`, trimmed (empty when unset or not a string).
@@ -102,7 +103,7 @@ fn written_secret(ctx: &LintContext<'_>, path: &KeyPath) -> bool {
 }
 
 fn password_in_config(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let path = KeyPath::keys(&["gateway", "auth", "password"]);
+    let path = KeyPath::keys(&[keys::GATEWAY, keys::AUTH, keys::PASSWORD]);
     if written_secret(ctx, &path) {
         out.report(&path, "the gateway password is stored in the config")
             .help("set OPENCLAW_GATEWAY_PASSWORD in the gateway's environment and remove the key");

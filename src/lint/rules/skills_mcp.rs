@@ -47,19 +47,21 @@ struct Scope {
 
 /// `collectAgentSkillMcpBoundaryScopes`.
 fn scopes(ctx: &LintContext<'_>) -> Vec<Scope> {
-    let defaults_have =
-        ctx.get(&["agents", "defaults"]).and_then(Value::as_object).is_some_and(|d| d.contains_key("skills"));
+    let defaults_have = ctx
+        .get(&[keys::AGENTS, keys::DEFAULTS])
+        .and_then(Value::as_object)
+        .is_some_and(|d| d.contains_key(keys::SKILLS));
     let mut candidates: Vec<(Option<String>, KeyPath)> = Vec::new();
     if defaults_have {
-        candidates.push((None, KeyPath::keys(&["agents", "defaults", "skills"])));
+        candidates.push((None, KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SKILLS])));
     }
     for agent in agents(ctx) {
         let Some(entry) = agent.path else { continue };
-        let own = entry.lookup(ctx.config()).and_then(Value::as_object).is_some_and(|e| e.contains_key("skills"));
+        let own = entry.lookup(ctx.config()).and_then(Value::as_object).is_some_and(|e| e.contains_key(keys::SKILLS));
         if own {
-            candidates.push((Some(agent.id), entry.key("skills")));
+            candidates.push((Some(agent.id), entry.key(keys::SKILLS)));
         } else if defaults_have {
-            candidates.push((Some(agent.id), KeyPath::keys(&["agents", "defaults", "skills"])));
+            candidates.push((Some(agent.id), KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SKILLS])));
         }
     }
     candidates
@@ -69,7 +71,7 @@ fn scopes(ctx: &LintContext<'_>) -> Vec<Scope> {
             let sandbox_mode = match &agent {
                 Some(agent) => ctx.sandbox_mode(agent)?,
                 None => ctx
-                    .get(&["agents", "defaults", "sandbox", "mode"])
+                    .get(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX, keys::MODE])
                     .and_then(Value::as_str)
                     .unwrap_or("off")
                     .to_string(),

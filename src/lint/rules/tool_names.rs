@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::walk::{ListKind, policy_lists};
 use crate::base::glob::glob_matches;
 use crate::config::validate::did_you_mean;
+use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::release::pack::UnknownEntryHandling;
 
@@ -95,9 +96,9 @@ impl Vocabulary {
             plugin_names.extend(plugin.plugin_tools().iter().cloned());
         }
         let configured_plugins =
-            ctx.get(&["plugins", "entries"]).and_then(Value::as_object).into_iter().flat_map(|m| m.keys());
+            ctx.get(&[keys::PLUGINS, keys::ENTRIES]).and_then(Value::as_object).into_iter().flat_map(|m| m.keys());
         plugin_names.extend(configured_plugins.map(|id| id.to_lowercase()));
-        let allowed_plugins = ctx.get(&["plugins", "allow"]).and_then(Value::as_array).into_iter().flatten();
+        let allowed_plugins = ctx.get(&[keys::PLUGINS, keys::ALLOW]).and_then(Value::as_array).into_iter().flatten();
         plugin_names.extend(allowed_plugins.filter_map(Value::as_str).map(str::to_lowercase));
         // A bundled plugin tool that is also a catalog tool (`browser`) counts as a core name.
         plugin_names.retain(|name| name == "group:plugins" || !pack.is_catalog_tool(name));
@@ -110,7 +111,7 @@ impl Vocabulary {
         names.extend(plugin_names.iter().cloned());
         names.extend(["*", "bundle-mcp"].map(String::from));
         let mcp_prefixes = ctx
-            .get(&["mcp", "servers"])
+            .get(&[keys::MCP, keys::SERVERS])
             .and_then(Value::as_object)
             .into_iter()
             .flat_map(|servers| servers.keys())

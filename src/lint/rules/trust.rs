@@ -366,19 +366,23 @@ fn effective_group_route_bindings(config: &Value) -> Vec<usize> {
 }
 
 fn group_scope_main(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let path = KeyPath::keys(&["session", "groupScope"]);
+    let path = KeyPath::keys(&[keys::SESSION, keys::GROUP_SCOPE]);
     if path.lookup(ctx.config()).and_then(Value::as_str) == Some("main") {
         out.report(&path, "every group room shares the agent's main session")
             .help("use `per-group`, or keep `main` only for rooms whose members you trust");
     }
     for index in effective_group_route_bindings(ctx.config()) {
-        let binding = KeyPath::keys(&["bindings"]).index(index);
-        let scope = binding.key("session").key("groupScope");
+        let binding = KeyPath::keys(&[keys::BINDINGS]).index(index);
+        let scope = binding.key(keys::SESSION).key(keys::GROUP_SCOPE);
         if scope.lookup(ctx.config()).and_then(Value::as_str) != Some("main") {
             continue;
         }
-        let channel =
-            binding.key("match").key("channel").lookup(ctx.config()).and_then(Value::as_str).unwrap_or_default();
+        let channel = binding
+            .key(keys::MATCH)
+            .key(keys::CHANNEL)
+            .lookup(ctx.config())
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         out.report(
             &scope,
             format!("group rooms this binding routes ({}) share the agent's main session", normalize_channel(channel)),
@@ -399,19 +403,21 @@ fn cross_agent_sessions(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             ids.push(agent.id.clone());
         }
     }
-    let visibility =
-        ctx.get(&["tools", "sessions", "visibility"]).and_then(Value::as_str).map(|v| v.trim().to_lowercase());
-    let a2a = |key: &str| ctx.get(&["tools", "agentToAgent", key]);
-    let a2a_allow = a2a("allow").and_then(Value::as_array).is_some_and(|a| !a.is_empty());
+    let visibility = ctx
+        .get(&[keys::TOOLS, keys::SESSIONS, keys::VISIBILITY])
+        .and_then(Value::as_str)
+        .map(|v| v.trim().to_lowercase());
+    let a2a = |key: &str| ctx.get(&[keys::TOOLS, keys::AGENT_TO_AGENT, key]);
+    let a2a_allow = a2a(keys::ALLOW).and_then(Value::as_array).is_some_and(|a| !a.is_empty());
     if ids.len() < 2
         || visibility.as_deref().unwrap_or("all") != "all"
-        || a2a("enabled") == Some(&Value::Bool(false))
+        || a2a(keys::ENABLED) == Some(&Value::Bool(false))
         || a2a_allow
     {
         return;
     }
     let clamp = ctx
-        .get(&["agents", "defaults", "sandbox", "sessionToolsVisibility"])
+        .get(&[keys::AGENTS, keys::DEFAULTS, keys::SANDBOX, keys::SESSION_TOOLS_VISIBILITY])
         .and_then(Value::as_str)
         .unwrap_or("spawned");
     let mut reachers = Vec::new();
@@ -436,10 +442,10 @@ fn cross_agent_sessions(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
     signals += multi_user_signals(ctx).len();
     let severity = if signals > 0 { Severity::Security } else { Severity::Suggestion };
-    let at = if ctx.get(&["tools", "sessions", "visibility"]).is_some() {
-        KeyPath::keys(&["tools", "sessions", "visibility"])
+    let at = if ctx.get(&[keys::TOOLS, keys::SESSIONS, keys::VISIBILITY]).is_some() {
+        KeyPath::keys(&[keys::TOOLS, keys::SESSIONS, keys::VISIBILITY])
     } else {
-        KeyPath::keys(&["tools"])
+        KeyPath::keys(&[keys::TOOLS])
     };
     out.report(
         &at,
