@@ -8,7 +8,7 @@ mod exec_cmd;
 mod exec_render;
 mod explain_cmd;
 mod global;
-mod lint_cmd;
+pub(crate) mod lint_cmd;
 mod man_cmd;
 mod matrix_cmd;
 mod output;
@@ -18,7 +18,7 @@ mod simulate_cmd;
 mod sweep;
 mod test_cmd;
 mod tools_cmd;
-mod url_cmd;
+pub(crate) mod url_cmd;
 mod who_can_cmd;
 
 use std::path::PathBuf;

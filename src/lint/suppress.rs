@@ -69,7 +69,12 @@ impl Suppressions {
     pub fn read(path: &Path) -> Result<Self, String> {
         let text = userfile::read_text(path, userfile::MAX_INPUT_BYTES)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        let parsed: SuppressionsFile = crate::base::yaml::from_str(&text)
+        Self::parse(path, &text)
+    }
+
+    /// Parses the text of the suppressions file `path` (named in messages).
+    pub fn parse(path: &Path, text: &str) -> Result<Self, String> {
+        let parsed: SuppressionsFile = crate::base::yaml::from_str(text)
             .map_err(|e| format!("{}: {}", path.display(), secrets::parse_error_message(&e.to_string())))?;
         for (index, entry) in parsed.suppressions.iter().enumerate() {
             let at = format!("{}: suppressions[{index}]", path.display());
