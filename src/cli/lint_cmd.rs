@@ -385,7 +385,6 @@ pub(crate) fn every_output(path: &std::path::Path, version: crate::OpenClawVersi
 mod tests {
     use proptest::prelude::*;
 
-    use super::*;
     use crate::OpenClawVersion;
     use crate::fuzzing::{Layout, NOISE, PLANTS, PlantedConfig};
 

@@ -19,8 +19,11 @@ pub use exec::{exec_2026_2, exec_2026_9};
 pub use ssrf::ssrf;
 pub use yaml::yaml;
 
+/// A target's body: runs one input, panics when its property fails.
+pub type Target = fn(&[u8]);
+
 /// Every target by its name (the folder names under `fuzz/corpus/`).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Target)] = &[
     ("config_load", config_load),
     ("secrets_mask", secrets_mask),
     ("exec_2026_9", exec_2026_9),
