@@ -27,7 +27,7 @@ fn fleet_benches(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("load and validate one config", |b| b.iter(|| load("fleet-50.json5")));
     group.bench_function("matrix: enumerate, resolve and tabulate", |b| {
-        b.iter(|| matrix::build(V, &base.config, &contexts::enumerate(V, &base.config, &[])))
+        b.iter(|| matrix::build(V, base.config(), &contexts::enumerate(V, base.config(), &[])))
     });
     let probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
     let (base_locate, base_nearest) = (|p: &KeyPath| base.locate(p), |p: &KeyPath| base.locate_nearest(p));
@@ -43,8 +43,8 @@ fn fleet_benches(c: &mut Criterion) {
                 cwd: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
             };
             diff::diff(
-                &diff::Config { value: &base.config, locate: &base_locate, locate_nearest: &base_nearest },
-                &diff::Config { value: &head.config, locate: &head_locate, locate_nearest: &head_nearest },
+                &diff::Config { value: base.config(), locate: &base_locate, locate_nearest: &base_nearest },
+                &diff::Config { value: head.config(), locate: &head_locate, locate_nearest: &head_nearest },
                 &options,
             )
             .unwrap()

@@ -25,7 +25,7 @@ fn single_call(c: &mut Criterion) {
         b.iter(|| {
             let opts = loading::process_options(OpenClawVersion::V2026_9);
             let loaded = loading::load_files(std::slice::from_ref(&config), &opts).unwrap();
-            policy::resolve(OpenClawVersion::V2026_9, &loaded.config, &ctx).unwrap()
+            policy::resolve(OpenClawVersion::V2026_9, loaded.config(), &ctx).unwrap()
         })
     });
 }

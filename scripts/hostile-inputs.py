@@ -16,8 +16,13 @@ Files:
   yaml-deep/            `[` x 40,000 as a suppressions side file (next to empty.json5), a suite
                         and a scenario
   fleet-2000.json5      2,000 agents shaped like fixtures/bench/fleet-50.json5
+  fleet-500.json5       the same with 500 agents
   deny-500k.json5       one global deny list of 500,000 entries, concatenated from five included
                         files of 100,000 (deny-part-N.json5; a single config file is capped at 2 MiB)
+  dup10k.json5          one key written 10,000 times
+  dollar50k.json5       `"${"` x 50,000 in one string
+  oneline12k.json5      12,500 unknown keys on one line
+  deepwide.json5        2 MiB: an array nested 500 deep holding a million numbers
 """
 import json
 import sys
@@ -66,10 +71,17 @@ def main():
     (deep / "suite.yaml").write_text("cases: " + "[" * 40_000 + "\n")
     (deep / "scenario.yaml").write_text("calls: " + "[" * 40_000 + "\n")
     (out / "fleet-2000.json5").write_text(json.dumps(fleet(2000), indent=1) + "\n")
+    (out / "fleet-500.json5").write_text(json.dumps(fleet(500), indent=1) + "\n")
     parts = [f"deny-part-{part}.json5" for part in range(5)]
     for part, name in enumerate(parts):
         (out / name).write_text(json.dumps([f"t{part}{i:05d}" for i in range(100_000)]) + "\n")
     (out / "deny-500k.json5").write_text(json.dumps({"tools": {"deny": {"$include": parts}}}) + "\n")
+    (out / "dup10k.json5").write_text("{\n" + "  tools: { profile: 'coding' },\n" * 10_000 + "}\n")
+    (out / "dollar50k.json5").write_text('{ tools: { deny: ["' + "${" * 50_000 + '"] } }\n')
+    (out / "oneline12k.json5").write_text("{" + ",".join(f"k{i}:1" for i in range(12_500)) + "}")
+    depth = 500
+    numbers = (2 * 1024 * 1024 - 2 * depth - 10) // 2
+    (out / "deepwide.json5").write_text("{a:" + "[" * depth + "1," * numbers + "1" + "]" * depth + "}")
 
 
 if __name__ == "__main__":

@@ -181,3 +181,31 @@ fn exec_fails_closed_on_a_corrupt_approvals_store() {
     assert_eq!(code, Some(4), "{out}");
     assert!(out.contains("fails closed"), "{out}");
 }
+
+/// `clawpolicy … 2>&1 | head -1` closes the pipe under the diagnostics still being written: the
+/// command keeps its exit code (2: the config is refused) instead of panicking (101).
+#[test]
+fn a_closed_stderr_does_not_panic() {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("clawpolicy"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["explain", "exec", "-c", "fixtures/real-world/kurultai/accepted-2026.2.json5"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    assert_eq!(child.wait().unwrap().code(), Some(2));
+}
+
+/// A plugin id from the config reaches the release's warning text; on stderr it is escaped like
+/// every other config string (no terminal escape, no forged CI log line).
+#[test]
+fn plugin_warnings_on_stderr_are_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("openclaw.json5");
+    std::fs::write(&path, "{ plugins: { entries: { \"zz\\u001b[31m\\n::error::x\": { enabled: true } } } }").unwrap();
+    let output = clawpolicy().args(["tools", "-c", path.to_str().unwrap()]).output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("plugin not found: zz"), "{stderr}");
+    assert!(!stderr.contains('\u{1b}') && !stderr.contains("\n::error::x"), "{stderr}");
+}

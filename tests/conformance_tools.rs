@@ -3,8 +3,10 @@
 //! compare `ok`, the tools constructed (the pipeline's input), the final tool set and the step that
 //! removed each removed tool. The legacy family (`tools-<v>-legacy.…`: load-time migrations and
 //! retired keys) also compares what the release says about the config: validity, issues, warnings
-//! and legacy issues. The plugins family (`tools-<v>-plugins.…`: `plugins.*` settings) is recorded
-//! without its tools and compares `ok` and the config only.
+//! and legacy issues. The plugins family (`tools-<v>-plugins.…`: `plugins.*` settings) compares the
+//! same, with the tools that plugin loading builds. The validation family
+//! (`tools-<v>-validation.…`: the checks after the schema) is recorded without its tools and also
+//! compares the issues, texts included, in the environment it was recorded in.
 
 mod common;
 
@@ -32,8 +34,13 @@ fn check_version(version: &str) {
 }
 
 fn check_family(version: &str, family: &str, check: ConfigCheck) {
+    let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
+    check_family_with(version, family, check, &opts);
+}
+
+fn check_family_with(version: &str, family: &str, check: ConfigCheck, opts: &clawpolicy::config::LoadOptions) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
-    let outcome = common::run_family(&dir, version, family, check);
+    let outcome = common::run_family_with(&dir, version, family, check, opts);
     let (known, failures): (Vec<_>, Vec<_>) = outcome
         .disagreements
         .into_iter()
@@ -81,4 +88,43 @@ fn plugins_conformance_2026_9() {
 #[test]
 fn plugins_conformance_2026_2() {
     check_family("2026.2", "-plugins", ConfigCheck::Full);
+}
+
+/// Where `generate_tools_cases.py` records the validation family: the oracle's HOME and state
+/// directory, and a symlink both sides create (`link` → `real`).
+const ORACLE_STATE: &str = "/tmp/clawpolicy-oracle-state";
+const LINKS: &str = "/tmp/clawpolicy-agentdir-links";
+
+fn check_validation_family(version: &str) {
+    let links = Path::new(LINKS);
+    std::fs::create_dir_all(links.join("real")).unwrap();
+    if std::fs::symlink_metadata(links.join("link")).is_err() {
+        std::os::unix::fs::symlink(links.join("real"), links.join("link")).unwrap();
+    }
+    let mut opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
+    opts.env = [("HOME", "home"), ("OPENCLAW_STATE_DIR", "state")]
+        .into_iter()
+        .map(|(name, dir)| (name.to_string(), format!("{ORACLE_STATE}/{dir}")))
+        .collect();
+    check_family_with(version, "-validation", ConfigCheck::Exact, &opts);
+}
+
+#[test]
+fn validation_conformance_2026_9() {
+    check_validation_family("2026.9");
+}
+
+#[test]
+fn validation_conformance_2026_2() {
+    check_validation_family("2026.2");
+}
+
+#[test]
+fn spawn_conformance_2026_9() {
+    check_family("2026.9", "-spawn", ConfigCheck::Validity);
+}
+
+#[test]
+fn spawn_conformance_2026_2() {
+    check_family("2026.2", "-spawn", ConfigCheck::Validity);
 }

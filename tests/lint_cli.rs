@@ -162,3 +162,35 @@ fn rule_reference_by_code_and_name() {
     let output = clawpolicy().args(["rule", "CP999"]).output().unwrap();
     assert_eq!(output.status.code(), Some(2));
 }
+
+#[test]
+fn post_schema_refusals_are_config_rule_violations_at_the_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json5");
+    let text = "{\n  gateway: {\n    bind: \"lan\",\n    auth: { mode: \"token\", token: \"x\" },\n    tailscale: { mode: \"serve\" },\n  },\n}\n";
+    std::fs::write(&config, text).unwrap();
+    let findings = |version: &str| -> Vec<serde_json::Value> {
+        let (_, stdout, stderr) = lint(&config, "json", &["--openclaw-version", version]);
+        let report: serde_json::Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+        report["findings"].as_array().unwrap().iter().filter(|f| f["code"] == "CP105").cloned().collect()
+    };
+    // 2026.9 refuses Tailscale serve on a LAN bind after its schema passes; 2026.2 has no such check.
+    let refused = findings("2026.9");
+    assert_eq!(refused.len(), 1, "{refused:?}");
+    assert_eq!(refused[0]["kind"], "fatal");
+    assert_eq!(refused[0]["path"], "gateway.bind");
+    assert_eq!(
+        (refused[0]["location"]["line"].as_u64(), refused[0]["location"]["column"].as_u64()),
+        (Some(3), Some(5))
+    );
+    assert!(
+        refused[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("gateway.bind must resolve to loopback when gateway.tailscale.mode=serve")
+    );
+    assert!(findings("2026.2").is_empty());
+    // The other commands refuse the config too (exit 2, as for any invalid config).
+    let status = clawpolicy().args(["tools", "-c"]).arg(&config).output().unwrap().status;
+    assert_eq!(status.code(), Some(2));
+}

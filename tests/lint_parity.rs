@@ -56,7 +56,7 @@ fn parse_severity(severity: &str) -> &'static str {
 
 /// Whether a concrete checkId is one a rule of `version` mirrors (`<provider>` matches one segment).
 fn mirrored(version: OpenClawVersion, check_id: &str) -> bool {
-    all_rules().iter().filter(|r| r.versions.contains(&version)).filter_map(|r| r.openclaw_check).any(|template| {
+    all_rules().iter().filter(|r| r.applies_to(version)).filter_map(|r| r.openclaw_check).any(|template| {
         let (t, c): (Vec<&str>, Vec<&str>) = (template.split('.').collect(), check_id.split('.').collect());
         t.len() == c.len() && t.iter().zip(&c).all(|(t, c)| t == c || (t.starts_with('<') && t.ends_with('>')))
     })
@@ -138,10 +138,7 @@ fn report_findings(report: &Value) -> Vec<(String, String)> {
 }
 
 fn config_name(version: OpenClawVersion) -> &'static str {
-    match version {
-        OpenClawVersion::V2026_9 => "openclaw.json5",
-        OpenClawVersion::V2026_2 => "openclaw-2026.2.json5",
-    }
+    if version == OpenClawVersion::V2026_9 { "openclaw.json5" } else { "openclaw-2026.2.json5" }
 }
 
 /// The fixtures under `fixtures/lint/` with a config for `version`.

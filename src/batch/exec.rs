@@ -17,9 +17,9 @@ use crate::config::view::exec::ExecKey;
 use crate::config::view::exec::safe_bin_profile;
 use crate::config::view::keys;
 use crate::exec::approvals::document::{self, allowlist_entry};
-use crate::exec::decide::requires_approval;
+use crate::exec::decide;
 use crate::exec::lookup::ExecEnv;
-use crate::exec::pipeline;
+use crate::exec::pipeline::requires_approval;
 use crate::exec::posture::{Ask, Security};
 use crate::exec::satisfy::allowlist::AllowlistEntry;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
@@ -142,7 +142,7 @@ impl ExecCase {
 /// Per-segment satisfaction as OpenClaw reports it: a release that stops at the first
 /// unsatisfied segment reports none after it.
 fn satisfied_by(segments: &[Segment], version: OpenClawVersion) -> Value {
-    let stops = pipeline::of(version.exec()).stops_at_first_miss();
+    let stops = decide::of(version.exec()).stops_at_first_miss();
     let mut out = Vec::new();
     for s in segments {
         out.push(s.satisfied_by.map_or(Value::Null, |b| Value::String(b.as_str().into())));
@@ -177,7 +177,7 @@ fn core_layer(case: &ExecCase, command: &str, version: OpenClawVersion) -> Resul
         auto_allow_skills: false,
         skill_bins: Vec::new(),
     };
-    let eval: Evaluation = match pipeline::analyse(command, &ctx) {
+    let eval: Evaluation = match decide::analyse(command, &ctx) {
         Ok(e) => e,
         Err(message) => return Ok(json!({"decision": "error", "error": message})),
     };

@@ -9,7 +9,7 @@ use super::output::{self, Format};
 
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -67,7 +67,7 @@ pub fn run(global: &super::Global, args: &CatalogArgs) -> miette::Result<ExitCod
         aliases: &pack.aliases,
     };
     match args.format {
-        Format::Table => output::write_stdout(&render(&catalog))?,
+        Format::Human => output::write_stdout(&render(&catalog))?,
         format => output::emit_machine(format, "catalog", &catalog)?,
     }
     Ok(ExitCode::SUCCESS)

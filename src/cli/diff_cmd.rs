@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
 
+use super::exit::Exit;
 use super::output::{self, Format};
 use super::sweep::{SweepArgs, current_dir, explicit_approvals};
 use crate::config::gitrev;
@@ -16,22 +17,8 @@ use crate::fleet::probe::{self, BUILTIN_PROBES};
 use crate::report;
 use crate::{OpenClawVersion, fleet::contexts};
 
-/// Exit code when `--fail-on new-access` finds new access.
-pub const EXIT_NEW_ACCESS: u8 = 1;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum DiffFormat {
-    /// Readable text.
-    #[default]
-    #[value(alias = "table")]
-    Human,
-    Json,
-    Yaml,
-    /// GitHub Actions annotations (workflow commands).
-    Github,
-    /// SARIF 2.1.0, for code scanning.
-    Sarif,
-}
+/// `--format`: readable text, the documents, or a CI format.
+const FORMATS: &[Format] = &[Format::Human, Format::Json, Format::Yaml, Format::Github, Format::Sarif];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
@@ -70,17 +57,13 @@ pub struct DiffArgs {
     pub approvals: Option<PathBuf>,
     #[command(flatten)]
     pub sweep: SweepArgs,
-    #[arg(long, value_enum, default_value_t)]
-    pub format: DiffFormat,
+    #[arg(long, value_parser = output::formats("human", FORMATS), default_value = "human")]
+    pub format: Format,
 }
 
 pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> {
     let version = global.version;
-    let machine = match args.format {
-        DiffFormat::Json => Some((Format::Json, "diff")),
-        DiffFormat::Yaml => Some((Format::Yaml, "diff")),
-        _ => None,
-    };
+    let machine = args.format.machine("diff");
     let head = global.load(&args.head, machine).map_err(|e| e.wrap_err("cannot load the head config"))?;
     let materialized = args.base_rev.as_deref().map(|rev| gitrev::materialize(rev, &args.head)).transpose()?;
     let base_files = materialized.as_ref().map_or(args.base.as_slice(), |m| m.files.as_slice());
@@ -104,7 +87,7 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
     if let Some(file) = &args.probe {
         probes.extend(probe::read_probe_file(file)?);
     }
-    let plugin_tools = args.sweep.plugin_tools()?;
+    let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let agents = selected_agents(version, args, &base, &head)?;
     let options = diff::Options {
         version,
@@ -115,28 +98,26 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
         cwd: current_dir()?,
     };
     let report = diff::diff(
-        &diff::Config { value: &base.config, locate: &base_locate, locate_nearest: &base_nearest },
-        &diff::Config { value: &head.config, locate: &head_locate, locate_nearest: &head_nearest },
+        &diff::Config { value: base.config(), locate: &base_locate, locate_nearest: &base_nearest },
+        &diff::Config { value: head.config(), locate: &head_locate, locate_nearest: &head_nearest },
         &options,
     )?;
 
     let failing = args.fail_on == Some(FailOn::NewAccess) && report.summary.new_access;
     let head_file = head.paths().first().map(|p| relative(p.display().to_string()));
     match args.format {
-        DiffFormat::Human => output::write_stdout(&render(&report, args.show_contexts))?,
-        DiffFormat::Json | DiffFormat::Yaml => {
-            let format = if args.format == DiffFormat::Json { Format::Json } else { Format::Yaml };
+        Format::Json | Format::Yaml => {
             let mut document = serde_json::to_value(&report).map_err(|e| miette::miette!("{e}"))?;
             if !args.show_contexts {
                 document.as_object_mut().map(|o| o.remove("contexts"));
             }
-            output::emit_machine(format, "diff", &document)?;
+            output::emit_machine(args.format, "diff", &document)?;
         }
-        DiffFormat::Github => {
+        Format::Github => {
             let findings = diff::findings(&report, args.fail_on.is_some(), head_file.as_deref());
             output::write_stdout(&report::github::annotations(&findings))?;
         }
-        DiffFormat::Sarif => {
+        Format::Sarif => {
             let findings = diff::findings(&report, args.fail_on.is_some(), head_file.as_deref());
             output::write_stdout(&report::sarif::render(
                 "clawpolicy",
@@ -145,8 +126,9 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
                 &findings,
             ))?;
         }
+        _ => output::write_stdout(&render(&report, args.show_contexts))?,
     }
-    Ok(if failing { ExitCode::from(EXIT_NEW_ACCESS) } else { ExitCode::SUCCESS })
+    Ok(Exit::flagged_if(failing).into())
 }
 
 /// `--agent` filters, checked against the agents of both sides.
@@ -156,8 +138,8 @@ fn selected_agents(
     base: &LoadedFiles,
     head: &LoadedFiles,
 ) -> miette::Result<Vec<String>> {
-    let mut known = contexts::agent_ids(version, &head.config);
-    for agent in contexts::agent_ids(version, &base.config) {
+    let mut known = contexts::agent_ids(version, head.config());
+    for agent in contexts::agent_ids(version, base.config()) {
         if !known.contains(&agent) {
             known.push(agent);
         }

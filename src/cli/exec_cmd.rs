@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
+use super::exit::Exit;
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::OpenClawVersion;
@@ -15,12 +16,6 @@ use crate::exec::{
     self, ApprovalsInput, Ask, Availability, CallSite, Decision, Elevated, ExecOutcome, Security, Unavailable,
 };
 use crate::policy::{self, Removal, Resolution};
-
-/// Exit codes of `exec`, also printed in `--help`.
-pub const EXIT_ALLOW: u8 = 0;
-pub const EXIT_ASK: u8 = 3;
-pub const EXIT_DENY: u8 = 4;
-pub const EXIT_UNAVAILABLE: u8 = 5;
 
 #[derive(Debug, Args)]
 #[command(
@@ -46,7 +41,7 @@ pub struct ExecArgs {
     /// Answer as if the session had the exec tool, looking past the tool policy that removed it.
     #[arg(long)]
     pub assume_available: bool,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
     /// Many commands: one JSON case per line (oracle field names), JSONL answers out. `-` = stdin.
     #[arg(long, value_name = "FILE.jsonl", conflicts_with_all = ["command", "file"])]
@@ -202,8 +197,8 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
     };
     let loaded = global.load(&args.config.files, args.format.machine("exec"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
-    let session = policy::resolve(version, &loaded.config, &ctx)
+    super::check_known_agent(version, loaded.config(), &ctx)?;
+    let session = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
     let cwd = match &args.what_if.cwd {
         Some(cwd) => cwd.clone(),
@@ -226,12 +221,12 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
             .as_ref()
             .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
     };
-    let request = match exec::request(&loaded.config, &session, command.clone(), what_if, &site, availability) {
+    let request = match exec::request(loaded.config(), &session, command.clone(), what_if, &site, availability) {
         Ok(request) => request,
         Err(unavailable) => {
             let unavailable = ExecUnavailable::of(unavailable, &loaded);
             match args.format {
-                Format::Table => output::write_stdout(&unavailable.render(&session))?,
+                Format::Human => output::write_stdout(&unavailable.render(&session))?,
                 format => output::emit_machine(
                     format,
                     "exec",
@@ -245,13 +240,13 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
                     }),
                 )?,
             }
-            return Ok(ExitCode::from(EXIT_UNAVAILABLE));
+            return Ok(Exit::ExecUnavailable.into());
         }
     };
     let outcome = exec::evaluate(&request, version)?;
     let locations = setting_locations(&outcome, &loaded);
     match args.format {
-        Format::Table => {
+        Format::Human => {
             let mut text = super::exec_render::render_text(&outcome);
             for (setting, location) in &locations {
                 text.push_str(&format!("{setting} is set at {location}\n"));
@@ -272,11 +267,12 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
             output::emit_machine(format, "exec", &report)?;
         }
     }
-    Ok(ExitCode::from(match outcome.decision {
-        Decision::Allow => EXIT_ALLOW,
-        Decision::Ask => EXIT_ASK,
-        Decision::Deny | Decision::Error => EXIT_DENY,
-    }))
+    Ok(match outcome.decision {
+        Decision::Allow => Exit::Success,
+        Decision::Ask => Exit::ExecAsks,
+        Decision::Deny | Decision::Error => Exit::ExecDenied,
+    }
+    .into())
 }
 
 fn read_command(file: &Path) -> miette::Result<String> {

@@ -18,7 +18,7 @@ pub struct ExplainArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub context: ContextArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -26,20 +26,20 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx)
+    super::check_known_agent(version, loaded.config(), &ctx)?;
+    let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
     crate::fleet::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution])
         .map_err(|message| miette::miette!(code = "explain::unknown-tool", "{message}"))?;
-    let explanation = explain(version, &loaded.config, &ctx, &resolution, &args.tool);
+    let explanation = explain(version, loaded.config(), &ctx, &resolution, &args.tool);
     match args.format {
-        Format::Table => {
+        Format::Human => {
             output::write_stdout(&render(&explanation, &resolution.agent_id, &resolution.session_key, &loaded))?
         }
         format => output::emit_machine(format, "explain", &explanation)?,
     }
-    if explanation.tool == "exec" && explanation.present && args.format == Format::Table && !global.quiet {
-        output::write_stdout(&exec_note(version, &loaded.config, &resolution.agent_id))?;
+    if explanation.tool == "exec" && explanation.present && args.format == Format::Human && !global.quiet {
+        output::write_stdout(&exec_note(version, loaded.config(), &resolution.agent_id))?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -140,13 +140,17 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
             }
         }
     }
+    if let Some(child) = &e.emptied_child {
+        out.push_str(&emptied_child_text(child));
+    }
     if !e.depends_on.is_empty() {
         out.push_str("\nThe answer depends on facts you did not give:\n");
         for d in &e.depends_on {
-            let outcome = if d.present {
-                "it would be available".to_string()
-            } else {
-                format!("it would be removed by `{}`", d.removed_by.as_deref().unwrap_or("?"))
+            let outcome = match (d.present, &d.removed_by, &d.not_constructed) {
+                (true, _, _) => "it would be available".to_string(),
+                (false, Some(step), _) => format!("it would be removed by `{step}`"),
+                (false, None, Some(reason)) => format!("it would not be built ({reason})"),
+                (false, None, None) => "it would not be built".to_string(),
             };
             out.push_str(&format!("  - {}, {outcome}\n", d.condition));
         }
@@ -156,6 +160,29 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
         for a in &e.assumptions {
             out.push_str(&format!("  - {}: {}\n", a.fact, a.assumed));
         }
+    }
+    out
+}
+
+/// A spawned sub-agent with no tools: the step that emptied it and the edit on its own side.
+fn emptied_child_text(child: &crate::policy::explain::EmptiedChild) -> String {
+    let visible = |text: &str| crate::base::escape::visible(text).into_owned();
+    let mut out = format!(
+        "\nThis sub-agent has no tools at all: `{}` removed the last ({}).\n",
+        child.step,
+        visible(&child.removed.join(", "))
+    );
+    match &child.child_side {
+        Some(crate::policy::explain::ChildSideFix { tool, fixes }) => {
+            out.push_str(&format!(
+                "  Or, on the sub-agent's side, the smallest edit gives it `{}`, which its requester hands down:\n",
+                visible(tool)
+            ));
+            for edit in fixes.iter().flat_map(|f| &f.edits) {
+                out.push_str(&format!("    - {}\n", visible(&edit.describe())));
+            }
+        }
+        None => out.push_str("  No edit on the sub-agent's side alone gives it a tool its requester hands down.\n"),
     }
     out
 }

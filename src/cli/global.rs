@@ -88,7 +88,7 @@ impl Global {
         self.warn(loaded.loaded());
         if !self.quiet {
             for warning in loaded.validation_warnings() {
-                eprintln!("{:?}", miette::Report::new(warning.clone()));
+                super::output::write_stderr(&format!("{:?}", miette::Report::new(warning.clone())));
             }
         }
         loaded.accepted().map_err(|refusal| self.refuse(refusal, version, machine))

@@ -5,35 +5,21 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, LabeledSpan, SourceCode};
 use serde::Serialize;
 
 use super::ConfigArgs;
-use super::output;
+use super::exit::Exit;
+use super::output::{self, Format};
 use crate::config::snippet::{Excerpt, Mark};
 use crate::exec::{self, ApprovalsInput};
 use crate::lint::suppress::{Suppression, Suppressions};
 use crate::lint::{self, Finding, LintContext, LintReport, Selection, Severity};
 use crate::report::{self, Level};
 
-/// Exit code when findings at or above `--severity-min` remain.
-pub const EXIT_FINDINGS: u8 = 1;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum LintFormat {
-    /// Diagnostics with source snippets, for a terminal.
-    #[default]
-    Human,
-    /// One JSON document with `schemaVersion` (docs/output-formats.md).
-    Json,
-    /// SARIF 2.1.0 for GitHub code scanning and other SARIF viewers.
-    Sarif,
-    /// GitHub Actions workflow commands (annotations on the pull request).
-    Github,
-    /// JUnit XML: one test suite per rule, one failing case per finding.
-    Junit,
-}
+/// `--format`: diagnostics with source snippets for a terminal, JSON, or a CI format.
+const FORMATS: &[Format] = &[Format::Human, Format::Json, Format::Sarif, Format::Github, Format::Junit];
 
 #[derive(Debug, Args)]
 #[command(
@@ -42,8 +28,8 @@ pub enum LintFormat {
 pub struct LintArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
-    #[arg(long, value_enum, default_value_t)]
-    pub format: LintFormat,
+    #[arg(long, value_parser = output::formats("human", FORMATS), default_value = "human")]
+    pub format: Format,
     /// Report (and fail on) findings of at least this severity.
     #[arg(long, value_enum, default_value_t = Severity::Warning, value_name = "SEVERITY")]
     pub severity_min: Severity,
@@ -62,6 +48,10 @@ pub struct LintArgs {
     /// The exec approvals store to check (default: the one OpenClaw itself would read, if any).
     #[arg(long, value_name = "PATH")]
     pub approvals: Option<PathBuf>,
+    /// Show every finding. By default at most 100 findings of one rule in one file are shown,
+    /// and a note counts the rest (they still count in the summary and the exit code).
+    #[arg(long)]
+    pub all_findings: bool,
 }
 
 /// The JSON document: the report plus counts.
@@ -85,7 +75,12 @@ struct Summary {
 
 pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> {
     let version = global.version;
-    let selection = Selection { severity_min: args.severity_min, only: args.only.clone(), skip: args.skip.clone() };
+    let selection = Selection {
+        severity_min: args.severity_min,
+        only: args.only.clone(),
+        skip: args.skip.clone(),
+        finding_cap: (!args.all_findings).then_some(lint::FINDINGS_PER_RULE_AND_FILE),
+    };
     if let Some(unknown) = selection.unknown_rule_names().first() {
         return Err(miette::miette!(
             code = "lint::unknown-rule",
@@ -94,7 +89,7 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
             lint::no_rule_message(unknown)
         ));
     }
-    let machine = (args.format == LintFormat::Json).then_some((output::Format::Json, "lint"));
+    let machine = args.format.machine("lint");
     let files = global.load_any(&args.config.files, version, machine)?;
     let (loaded, issues) = (files.loaded(), files.issues());
     let suppressions = load_suppressions(args, loaded)?;
@@ -102,27 +97,32 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };
-    let ctx = LintContext::new(version, loaded, issues, approvals.as_ref());
+    let ctx = LintContext::new(version, loaded, issues, approvals.as_ref())
+        .with_validation_warnings(files.validation_warnings());
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
-    let text = match args.format {
-        LintFormat::Human => return finish(output::stream_stdout(|out| human(out, &report, &unused)), &report),
-        LintFormat::Json => {
+    let written = match args.format {
+        Format::Json => {
             let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: unused };
-            return finish(output::emit_machine(output::Format::Json, "lint", &document), &report);
+            output::stream_machine_json("lint", &document)
         }
-        LintFormat::Sarif => {
-            report::sarif::render("clawpolicy", env!("CARGO_PKG_VERSION"), &report_rules(), &report_findings(&report))
+        Format::Sarif => {
+            let log = sarif(&report, env!("CARGO_PKG_VERSION"));
+            output::stream_stdout(|out| {
+                serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::other)?;
+                out.write_all(b"\n")
+            })
         }
-        LintFormat::Github => report::github::annotations(&report_findings(&report)),
-        LintFormat::Junit => junit(&report)?,
+        Format::Github => output::write_stdout(&github(&report)),
+        Format::Junit => output::write_stdout(&junit(&report)?),
+        _ => output::stream_stdout(|out| human(out, &report, &unused)),
     };
-    finish(output::write_stdout(&text), &report)
+    finish(written, &report)
 }
 
 fn finish(written: miette::Result<()>, report: &LintReport) -> miette::Result<ExitCode> {
     written?;
-    Ok(if report.findings.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_FINDINGS) })
+    Ok(Exit::flagged_if(!report.findings.is_empty()).into())
 }
 
 fn load_suppressions(args: &LintArgs, loaded: &crate::config::LoadedConfig) -> miette::Result<Suppressions> {
@@ -203,6 +203,25 @@ fn report_finding(finding: &Finding, suppressed: Option<String>) -> report::Find
     }
 }
 
+/// The notes on findings left out of the report ([`lint::OmittedFindings`]).
+fn omitted_notes(report: &LintReport) -> Vec<String> {
+    report.omitted.iter().map(|omitted| omitted.note.clone()).collect()
+}
+
+fn sarif(report: &LintReport, version: &str) -> serde_sarif::sarif::Sarif {
+    report::sarif::log("clawpolicy", version, &report_rules(), &report_findings(report), &omitted_notes(report))
+}
+
+/// The annotations, and a notice for each group of findings left out.
+fn github(report: &LintReport) -> String {
+    let mut text = report::github::annotations(&report_findings(report));
+    for note in omitted_notes(report) {
+        text.push_str(&report::github::annotation(report::Level::Note, None, None, None, "", &note));
+        text.push('\n');
+    }
+    text
+}
+
 fn report_findings(report: &LintReport) -> Vec<report::Finding> {
     let kept = report.findings.iter().map(|f| report_finding(f, None));
     let suppressed = report.suppressed.iter().map(|s| report_finding(&s.finding, Some(s.reason.clone())));
@@ -229,13 +248,18 @@ fn junit(report: &LintReport) -> miette::Result<String> {
                     }),
                 })
                 .collect();
+            for omitted in report.omitted.iter().filter(|o| o.code == rule.code) {
+                let message = format!("{}: {}", omitted.severity, omitted.note);
+                let failure = Some(Failure { body: omitted.note.clone(), message });
+                cases.push(Case { name: "more findings not shown".into(), classname: classname.clone(), failure });
+            }
             if cases.is_empty() {
                 cases.push(Case { name: "config".into(), classname: classname.clone(), failure: None });
             }
             Suite { name: format!("{} {}", rule.code, rule.name), cases }
         })
         .collect();
-    report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("{e}"))
+    report::junit::write("clawpolicy lint", &suites).map_err(|e| miette::miette!("cannot write JUnit XML: {e}"))
 }
 
 /// A finding as a miette diagnostic: a few lines of the json5 source (secrets masked) with a
@@ -315,6 +339,9 @@ fn human(out: &mut dyn Write, report: &LintReport, unused: &[&Suppression]) -> s
         out.write_all(text.as_bytes())?;
     }
     let mut text = String::new();
+    for omitted in &report.omitted {
+        text.push_str(&format!("note: {}\n", crate::base::escape::visible(&omitted.note)));
+    }
     if let Some(first) = report.skipped.first() {
         // The codes are in `--format json`; here the count and the reason say enough.
         text.push_str(&format!("note: {} rules did not run: {}\n", report.skipped.len(), first.reason));
@@ -375,8 +402,8 @@ pub(crate) fn every_output(path: &std::path::Path, version: crate::OpenClawVersi
     out.push_str(&String::from_utf8_lossy(&human_text));
     let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: Vec::new() };
     out.push_str(&serde_json::to_string(&document).unwrap_or_default());
-    out.push_str(&report::sarif::render("clawpolicy", "0", &report_rules(), &report_findings(&report)));
-    out.push_str(&report::github::annotations(&report_findings(&report)));
+    out.push_str(&serde_json::to_string(&sarif(&report, "0")).unwrap_or_default());
+    out.push_str(&github(&report));
     out.push_str(&junit(&report).unwrap_or_default());
     out
 }

@@ -23,7 +23,7 @@ pub struct MatrixArgs {
     /// (e.g. `--why support/main support/group:telegram:*`).
     #[arg(long, num_args = 2, value_names = ["CELL", "CELL"])]
     pub why: Option<Vec<String>>,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -37,21 +37,25 @@ struct MatrixReport<'a> {
 pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode> {
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
-    let plugin_tools = args.sweep.plugin_tools()?;
-    let contexts = args.sweep.contexts(version, &loaded.config, &plugin_tools)?;
+    let plugin_tools = args.sweep.plugins.plugin_tools()?;
+    let contexts = args.sweep.contexts(version, loaded.config(), &plugin_tools)?;
     if let Some([from, to]) = args.why.as_deref() {
         let (from, to) = (matrix::find_cell(&contexts, from)?, matrix::find_cell(&contexts, to)?);
         let locate = |path: &KeyPath| loaded.locate(path);
-        let why = matrix::why(version, &loaded.config, from, to, &locate);
+        let why = matrix::why(version, loaded.config(), from, to, &locate);
         match args.format {
-            Format::Table => output::write_stdout(&render_why(&why))?,
+            Format::Human => output::write_stdout(&render_why(&why))?,
             format => output::emit_machine(format, "matrix-why", &why)?,
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let rows = matrix::build(version, &loaded.config, &contexts);
+    let rows = matrix::build(version, loaded.config(), &contexts);
     match args.format {
-        Format::Table => output::write_stdout(&render(version, &rows))?,
+        Format::Human => output::write_stdout(&render(version, &rows))?,
+        Format::Json => {
+            // 20,000 cells make megabytes of JSON: written as serialized, not held as a value.
+            output::stream_machine_json("matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
+        }
         format => {
             output::emit_machine(format, "matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
         }

@@ -6,6 +6,7 @@ mod completions_cmd;
 mod diff_cmd;
 mod exec_cmd;
 mod exec_render;
+mod exit;
 mod explain_cmd;
 mod global;
 pub(crate) mod lint_cmd;
@@ -27,27 +28,17 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::OpenClawVersion;
-use crate::policy::{SandboxChoice, SessionContext};
+use crate::policy::{PluginTool, SandboxChoice, SessionContext};
 pub use global::{Global, GlobalArgs};
 pub use output::Format;
 
-const EXIT_CODES: &str = "\
-Exit codes:
-  0  answered (`tools`, `explain`, `matrix`: whatever the answer); `exec`: allowed;
-     `who-can`: some session can; `diff`: no new access (or no --fail-on); `test`: all passed
-  1  `lint`: findings at or above --severity-min; `url`: blocked by the SSRF guard; `path`: denied;
-     `simulate`: an expectation failed; `who-can`: no session can; `diff --fail-on new-access`:
-     new access; `test`: a case failed
-  3  `exec`: the command needs approval
-  4  `exec`: the command is denied
-  5  `exec`: the session has no exec tool at all (a tool-policy step removed it)
-  2  it could not answer: unreadable or invalid config, bad arguments, unknown agent";
+use exit::{EXIT_CODES, Exit};
 
 #[derive(Debug, Parser)]
 #[command(name = "clawpolicy", version, about = "Lint and simulate OpenClaw tool policy, offline.", after_help = EXIT_CODES)]
 pub struct Cli {
     /// OpenClaw release whose behaviour to simulate.
-    #[arg(long, global = true, default_value = "2026.9", value_name = "VERSION")]
+    #[arg(long, global = true, default_value_t, value_name = "VERSION")]
     pub openclaw_version: OpenClawVersion,
 
     #[command(flatten)]
@@ -152,6 +143,18 @@ pub struct ContextArgs {
     /// Per-run runtime allowlist (`toolsAllow`), comma-separated; `""` means no tools.
     #[arg(long, value_name = "LIST")]
     pub tools_allow: Option<String>,
+    #[command(flatten)]
+    pub plugins: PluginToolArgs,
+    /// Resolve the sub-agent spawned by this session: `AGENT` (its main session) or
+    /// `AGENT:SESSION` (the key after `agent:AGENT:`). The sender, channel, sandbox and toolsAllow
+    /// flags then describe the requester's run; `--agent` names the spawned agent (default: AGENT).
+    #[arg(long, value_name = "AGENT[:SESSION]", conflicts_with_all = ["session", "depth"])]
+    pub spawned_by: Option<String>,
+}
+
+/// The plugin tools present at runtime (a config does not say which tools its plugins register).
+#[derive(Debug, Args, Default)]
+pub struct PluginToolArgs {
     /// A plugin tool present at runtime, as `plugin:tool` (repeatable); `plugin:tool?` marks it optional.
     #[arg(long = "plugin-tool", value_name = "PLUGIN:TOOL")]
     pub plugin_tools: Vec<String>,
@@ -160,10 +163,16 @@ pub struct ContextArgs {
     pub plugins: Option<PathBuf>,
 }
 
+impl PluginToolArgs {
+    pub fn plugin_tools(&self) -> miette::Result<Vec<PluginTool>> {
+        crate::policy::context::declared_plugin_tools(&self.plugin_tools, self.plugins.as_deref())
+    }
+}
+
 impl ContextArgs {
     pub fn to_context(&self) -> miette::Result<SessionContext> {
-        let plugin_tools = crate::policy::context::declared_plugin_tools(&self.plugin_tools, self.plugins.as_deref())?;
-        Ok(SessionContext {
+        let plugin_tools = self.plugins.plugin_tools()?;
+        let run = SessionContext {
             agent_id: self.agent.clone(),
             session_key: self.session.clone(),
             model_provider: self.provider.clone(),
@@ -186,7 +195,13 @@ impl ContextArgs {
                 .as_ref()
                 .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
             plugin_tools,
-        })
+            ..SessionContext::default()
+        };
+        let Some(spawner) = self.spawned_by.as_deref() else {
+            return Ok(run);
+        };
+        crate::policy::spawn::spawned_by(run, spawner)
+            .map_err(|e| miette::miette!(code = "cli::spawned-by", "--spawned-by {e}"))
     }
 }
 
@@ -248,7 +263,7 @@ pub fn run() -> ExitCode {
         Ok(code) => code,
         Err(report) => {
             output::write_stderr(&format!("{report:?}"));
-            ExitCode::from(2)
+            Exit::CannotAnswer.into()
         }
     }
 }

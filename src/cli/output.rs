@@ -3,6 +3,7 @@
 
 use std::io::Write;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use comfy_table::{ContentArrangement, Table, presets::UTF8_FULL_CONDENSED};
 use serde::Serialize;
 use serde_json::Value;
@@ -12,24 +13,44 @@ use crate::base::userfile::{self, ReadError};
 /// Version of the JSON/YAML documents the commands print; bumped on incompatible changes.
 pub const SCHEMA_VERSION: u32 = 1;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
-pub enum Format {
-    /// Readable tables and text.
-    #[default]
-    Table,
-    Json,
-    Yaml,
-}
+pub use crate::report::Format;
 
-impl Format {
-    /// The format and document kind a refusal must also be printed in, for machine formats.
-    pub fn machine(self, kind: &str) -> Option<(Format, &str)> {
-        (self != Format::Table).then_some((self, kind))
-    }
+/// What most commands offer: tables (`table`), JSON and YAML.
+pub const TABLES_AND_DOCUMENTS: &[Format] = &[Format::Human, Format::Json, Format::Yaml];
+
+/// `--format`'s value parser for a command offering `offered`. The human format is called
+/// `human_name` (`table` where the command prints tables, `human` where it prints prose), the
+/// other name being an alias.
+pub fn formats(human_name: &'static str, offered: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    let values = offered.iter().map(move |&format| {
+        let value = match format {
+            Format::Human => {
+                PossibleValue::new(human_name).alias(if human_name == "table" { "human" } else { "table" })
+            }
+            other => PossibleValue::new(other.name()),
+        };
+        value.help(format.summary())
+    });
+    PossibleValuesParser::new(values)
+        .map(move |name| offered.iter().copied().find(|f| f.name() == name).unwrap_or(Format::Human))
 }
 
 /// Prints a machine document: `{"schemaVersion": 1, "kind": …, "ok": true, …body}`.
 pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette::Result<()> {
+    let document = machine_document(kind, body)?;
+    let text = match format {
+        // YAML prints a string with line breaks as a block of lines, where a config's text
+        // could start a line of a CI log: such strings are shown escaped (JSON keeps every
+        // string exactly, escaped by JSON itself).
+        Format::Yaml => serde_yaml_ng::to_string(&visible_strings(document))
+            .map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
+        _ => serde_json::to_string_pretty(&document).map_err(|e| miette::miette!("cannot write JSON: {e}"))? + "\n",
+    };
+    write_stdout(&text)
+}
+
+/// `{"schemaVersion": 1, "kind": …, "ok": true, …body}` as a JSON value.
+fn machine_document(kind: &str, body: &impl Serialize) -> miette::Result<Value> {
     let mut document = serde_json::Map::new();
     document.insert("schemaVersion".into(), SCHEMA_VERSION.into());
     document.insert("kind".into(), kind.into());
@@ -41,16 +62,30 @@ pub fn emit_machine(format: Format, kind: &str, body: &impl Serialize) -> miette
             document.insert("data".into(), other);
         }
     }
-    let document = Value::Object(document);
-    let text = match format {
-        // YAML prints a string with line breaks as a block of lines, where a config's text
-        // could start a line of a CI log: such strings are shown escaped (JSON keeps every
-        // string exactly, escaped by JSON itself).
-        Format::Yaml => serde_yaml_ng::to_string(&visible_strings(document))
-            .map_err(|e| miette::miette!("cannot write YAML: {e}"))?,
-        _ => serde_json::to_string_pretty(&document).map_err(|e| miette::miette!("cannot write JSON: {e}"))? + "\n",
-    };
-    write_stdout(&text)
+    Ok(Value::Object(document))
+}
+
+/// [`emit_machine`] in JSON for a large document, serialized straight to stdout instead of
+/// through a JSON value and a string (three copies of what may be many megabytes). `body` must
+/// serialize to an object without the envelope's own keys (`schemaVersion`, `kind`, `ok`).
+pub fn stream_machine_json(kind: &str, body: &impl Serialize) -> miette::Result<()> {
+    stream_stdout(|out| write_machine_json(out, kind, body))
+}
+
+/// What [`stream_machine_json`] writes, to any writer.
+fn write_machine_json(out: &mut dyn Write, kind: &str, body: &impl Serialize) -> std::io::Result<()> {
+    #[derive(Serialize)]
+    struct Envelope<'a, T> {
+        #[serde(rename = "schemaVersion")]
+        schema_version: u32,
+        kind: &'a str,
+        ok: bool,
+        #[serde(flatten)]
+        body: &'a T,
+    }
+    let envelope = Envelope { schema_version: SCHEMA_VERSION, kind, ok: true, body };
+    serde_json::to_writer_pretty(&mut *out, &envelope).map_err(std::io::Error::other)?;
+    out.write_all(b"\n")
 }
 
 /// `value` with every string made safe to print in a document ([`crate::base::escape::document_string`]).
@@ -119,11 +154,12 @@ pub fn stdout_styled() -> bool {
     styled(std::io::IsTerminal::is_terminal(&std::io::stdout()))
 }
 
-/// Prints a diagnostic or a note on stderr, made safe as [`write_stdout`] makes stdout.
+/// Prints a diagnostic or a note on stderr, made safe as [`write_stdout`] makes stdout. A closed
+/// stderr (`2>&1 | head`) loses the text instead of ending the process with a panic.
 pub fn write_stderr(text: &str) {
     let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let text = if styled(terminal) { std::borrow::Cow::Borrowed(text) } else { crate::base::escape::block(text) };
-    eprintln!("{text}");
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
 }
 
 /// Table cells from config text: control characters made visible (line breaks kept).
@@ -184,5 +220,30 @@ fn broken_pipe_ok(error: std::io::Error) -> miette::Result<std::process::ExitCod
         Ok(std::process::ExitCode::SUCCESS)
     } else {
         Err(miette::miette!("cannot write output: {error}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_streamed_machine_document_is_the_document_emitted_whole() {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Body {
+            findings: Vec<Value>,
+            summary: Value,
+            empty: Vec<u8>,
+        }
+        let body = Body {
+            findings: vec![serde_json::json!({"code": "CP201", "message": "a\nb \u{1b}", "line": 3})],
+            summary: serde_json::json!({"error": 0, "warning": 1}),
+            empty: Vec::new(),
+        };
+        let whole = serde_json::to_string_pretty(&machine_document("lint", &body).unwrap()).unwrap() + "\n";
+        let mut streamed = Vec::new();
+        write_machine_json(&mut streamed, "lint", &body).unwrap();
+        assert_eq!(String::from_utf8(streamed).unwrap(), whole);
     }
 }

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde::Serialize;
 
+use super::exit::Exit;
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::config::Location;
@@ -38,7 +39,7 @@ pub struct PathArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub context: ContextArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -74,10 +75,10 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
     };
     let loaded = global.load(&args.config.files, args.format.machine("path"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
+    super::check_known_agent(version, loaded.config(), &ctx)?;
     let session_error = |e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}");
-    let session = Session::resolve(&loaded.config, &ctx, version).map_err(session_error)?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(session_error)?;
+    let session = Session::resolve(loaded.config(), &ctx, version).map_err(session_error)?;
+    let resolution = policy::resolve(version, loaded.config(), &ctx).map_err(session_error)?;
     let request = FileRequest {
         path: args.path.clone(),
         tool,
@@ -86,7 +87,7 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
         sandbox_dir: args.sandbox_dir.clone(),
         dirs: Dirs::from_env(),
     };
-    let access = file_access::decide(version, &loaded.config, &session, &resolution, &request);
+    let access = file_access::decide(version, loaded.config(), &session, &resolution, &request);
     let mut locations = std::collections::BTreeMap::new();
     if let Some(at) = access.root.as_ref().and_then(|root| root.key.as_ref()).and_then(|key| loaded.locate(key)) {
         locations.insert("root", at);
@@ -95,7 +96,7 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
         locations.insert("workspace", at);
     }
     match args.format {
-        Format::Table => output::write_stdout(&render_text(&access, &locations))?,
+        Format::Human => output::write_stdout(&render_text(&access, &locations))?,
         format => {
             let report = PathReport {
                 openclaw_version: version.id(),
@@ -107,11 +108,12 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
             output::emit_machine(format, "path", &report)?;
         }
     }
-    Ok(ExitCode::from(match access.verdict {
-        FileVerdict::Allowed => 0,
-        FileVerdict::Denied => 1,
-        FileVerdict::Error => 2,
-    }))
+    Ok(match access.verdict {
+        FileVerdict::Allowed => Exit::Success,
+        FileVerdict::Denied => Exit::Flagged,
+        FileVerdict::Error => Exit::CannotAnswer,
+    }
+    .into())
 }
 
 fn render_text(access: &FileAccess, locations: &std::collections::BTreeMap<&'static str, Location>) -> String {

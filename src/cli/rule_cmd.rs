@@ -20,7 +20,7 @@ pub struct RuleArgs {
     /// Print the whole rule reference as Markdown (docs/rules.md).
     #[arg(long, conflicts_with = "rule")]
     pub markdown: bool,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -52,7 +52,7 @@ impl<'a> From<&'a Rule> for RuleDoc<'a> {
             example: rule.example,
             fix: rule.fix,
             openclaw_check: rule.openclaw_check,
-            versions: rule.versions.iter().map(ToString::to_string).collect(),
+            versions: rule.versions().iter().map(ToString::to_string).collect(),
         }
     }
 }
@@ -64,7 +64,7 @@ pub fn run(args: &RuleArgs) -> miette::Result<ExitCode> {
     }
     if args.list {
         let rules: Vec<RuleDoc> = lint::all_rules().iter().map(|r| RuleDoc::from(*r)).collect();
-        if args.format != Format::Table {
+        if args.format != Format::Human {
             output::emit_machine(args.format, "rules", &serde_json::json!({ "rules": rules }))?;
             return Ok(ExitCode::SUCCESS);
         }
@@ -91,7 +91,7 @@ pub fn run(args: &RuleArgs) -> miette::Result<ExitCode> {
         )
     })?;
     match args.format {
-        Format::Table => output::write_stdout(&lint::docs::rule_text(rule))?,
+        Format::Human => output::write_stdout(&lint::docs::rule_text(rule))?,
         format => output::emit_machine(format, "rule", &RuleDoc::from(rule))?,
     }
     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use clap::Args;
 use serde_json::{Value, json};
 
+use super::exit::Exit;
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
 use crate::OpenClawVersion;
@@ -27,7 +28,7 @@ pub struct SimulateArgs {
     /// Working directory of exec calls (default: the scenario's `cwd`, else the current directory).
     #[arg(long)]
     pub cwd: Option<PathBuf>,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
@@ -76,10 +77,10 @@ pub fn run(global: &super::Global, args: &SimulateArgs) -> miette::Result<ExitCo
     let report = simulate::run(&setup, &scenario)
         .map_err(|e| miette::miette!(code = "session", help = "set context.agent or context.session", "{e}"))?;
     match args.format {
-        Format::Table => output::write_stdout(&render_text(&report))?,
+        Format::Human => output::write_stdout(&render_text(&report))?,
         format => output::emit_machine(format, "simulate", &report)?,
     }
-    Ok(ExitCode::from(if report.failed > 0 { 1 } else { 0 }))
+    Ok(Exit::flagged_if(report.failed > 0).into())
 }
 
 /// The scenario's own config (inline, or a path relative to it), else the `--config` files.
@@ -91,7 +92,7 @@ fn scenario_config(
     files: &ConfigArgs,
 ) -> miette::Result<Value> {
     let case = match &scenario.config {
-        None => return Ok(global.load_as(&files.files, version, None)?.config),
+        None => return Ok(global.load_as(&files.files, version, None)?.config().clone()),
         Some(Value::String(path)) => json!({"configPath": path}),
         Some(inline) => json!({"config": inline}),
     };

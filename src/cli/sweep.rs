@@ -18,19 +18,11 @@ pub struct SweepArgs {
     /// Only this agent (repeatable). Default: every agent of the config.
     #[arg(long = "agent", value_name = "ID")]
     pub agents: Vec<String>,
-    /// A plugin tool present at runtime, as `plugin:tool` (repeatable); `plugin:tool?` marks it optional.
-    #[arg(long = "plugin-tool", value_name = "PLUGIN:TOOL")]
-    pub plugin_tools: Vec<String>,
-    /// A JSON file listing plugin tools: `[{"plugin": "...", "name": "...", "optional": false}]`.
-    #[arg(long, value_name = "FILE")]
-    pub plugins: Option<PathBuf>,
+    #[command(flatten)]
+    pub plugins: super::PluginToolArgs,
 }
 
 impl SweepArgs {
-    pub fn plugin_tools(&self) -> miette::Result<Vec<PluginTool>> {
-        crate::policy::context::declared_plugin_tools(&self.plugin_tools, self.plugins.as_deref())
-    }
-
     /// The contexts of the selected agents; naming an agent the config does not have is an error.
     pub fn contexts(
         &self,

@@ -3,28 +3,17 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Args, ValueEnum};
+use clap::Args;
 
 use super::ConfigArgs;
+use super::exit::Exit;
 use super::output::{self, Format};
 use crate::report;
 use crate::suite::run::{CaseResult, SuiteRun};
 use crate::suite::{self, bless};
 
-/// Exit code when a case fails.
-pub const EXIT_FAILED: u8 = 1;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, ValueEnum)]
-pub enum TestFormat {
-    /// Failures in detail, coverage, then `N passed, N failed`.
-    #[default]
-    #[value(alias = "table")]
-    Human,
-    Json,
-    Yaml,
-    /// JUnit XML for CI test reports.
-    Junit,
-}
+/// `--format`: failures in detail, coverage, then `N passed, N failed`; the documents; JUnit.
+const FORMATS: &[Format] = &[Format::Human, Format::Json, Format::Yaml, Format::Junit];
 
 #[derive(Debug, Args)]
 #[command(
@@ -44,8 +33,8 @@ pub struct TestArgs {
     /// Print the JSON Schema of the suite format and exit.
     #[arg(long, conflicts_with_all = ["suite", "bless"])]
     pub schema: bool,
-    #[arg(long, value_enum, default_value_t)]
-    pub format: TestFormat,
+    #[arg(long, value_parser = output::formats("human", FORMATS), default_value = "human")]
+    pub format: Format,
 }
 
 pub fn run(global: &super::Global, args: &TestArgs) -> miette::Result<ExitCode> {
@@ -64,16 +53,15 @@ pub fn run(global: &super::Global, args: &TestArgs) -> miette::Result<ExitCode> 
         let version = suite::run::suite_version(&suite, version)?;
         let blessed = bless::update(version, &suite, &outcome);
         write_suite(path, &blessed)?;
-        eprintln!("blessed {} case(s) in {}", blessed.cases.len(), path.display());
+        output::write_stderr(&format!("blessed {} case(s) in {}", blessed.cases.len(), path.display()));
         return Ok(ExitCode::SUCCESS);
     }
     match args.format {
-        TestFormat::Human => output::write_stdout(&render(&outcome))?,
-        TestFormat::Json => output::emit_machine(Format::Json, "test", &outcome)?,
-        TestFormat::Yaml => output::emit_machine(Format::Yaml, "test", &outcome)?,
-        TestFormat::Junit => output::write_stdout(&junit(path, &outcome)?)?,
+        Format::Json | Format::Yaml => output::emit_machine(args.format, "test", &outcome)?,
+        Format::Junit => output::write_stdout(&junit(path, &outcome)?)?,
+        _ => output::write_stdout(&render(&outcome))?,
     }
-    Ok(if outcome.failed() == 0 { ExitCode::SUCCESS } else { ExitCode::from(EXIT_FAILED) })
+    Ok(Exit::flagged_if(outcome.failed() > 0).into())
 }
 
 /// A new suite with one case per enumerated session of the given config.
@@ -97,9 +85,9 @@ fn scaffold(global: &super::Global, path: &Path, suite_dir: &Path, files: &[Path
             relative_path(&absolute_dir, &absolute)
         })
         .collect();
-    let suite = bless::scaffold(version, relative, &loaded.config);
+    let suite = bless::scaffold(version, relative, loaded.config());
     write_suite(path, &suite)?;
-    eprintln!("wrote {} case(s) to {}", suite.cases.len(), path.display());
+    output::write_stderr(&format!("wrote {} case(s) to {}", suite.cases.len(), path.display()));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -116,7 +104,7 @@ fn relative_path(from: &Path, to: &Path) -> PathBuf {
 }
 
 fn write_suite(path: &Path, suite: &suite::Suite) -> miette::Result<()> {
-    let text = suite::to_yaml(suite).map_err(|e| miette::miette!("{e}"))?;
+    let text = suite::to_yaml(suite).map_err(|e| miette::miette!("cannot write YAML: {e}"))?;
     Ok(bless::write(path, &text)?)
 }
 
@@ -164,7 +152,7 @@ fn junit(path: &Path, outcome: &SuiteRun) -> miette::Result<String> {
         })
         .collect();
     let suite = report::junit::Suite { name: path.display().to_string(), cases };
-    report::junit::write("clawpolicy test", &[suite]).map_err(|e| miette::miette!("{e}"))
+    report::junit::write("clawpolicy test", &[suite]).map_err(|e| miette::miette!("cannot write JUnit XML: {e}"))
 }
 
 #[cfg(test)]

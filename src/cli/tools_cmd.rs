@@ -23,7 +23,7 @@ pub struct ToolsArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub context: ContextArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
     /// Resolve many contexts: one JSON case per line (oracle field names), JSONL answers out.
     /// `-` reads standard input.
@@ -38,10 +38,10 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
     }
     let loaded = global.load(&args.config.files, args.format.machine("tools"))?;
     let ctx = args.context.to_context()?;
-    super::check_known_agent(version, &loaded.config, &ctx)?;
-    let resolution = policy::resolve(version, &loaded.config, &ctx)
+    super::check_known_agent(version, loaded.config(), &ctx)?;
+    let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
-    let sessions = crate::fleet::contexts::Sessions::new(version, &loaded.config);
+    let sessions = crate::fleet::contexts::Sessions::new(version, loaded.config());
     let ctx = SessionContext {
         agent_id: Some(resolution.agent_id.clone()),
         session_key: Some(resolution.session_key.clone()),
@@ -52,7 +52,7 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
     report.audience = Some(audience);
     report.reached_by = reached_by;
     match args.format {
-        Format::Table => output::write_stdout(&render(&report))?,
+        Format::Human => output::write_stdout(&render(&report))?,
         format => output::emit_machine(format, "tools", &report)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -97,6 +97,9 @@ pub struct ToolsReport {
     /// The inbound routes that reach it.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub reached_by: Vec<String>,
+    /// For a spawned sub-agent: its requester, stored depth and what it inherited.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<crate::policy::context::SpawnEnvelope>,
     pub tools: Vec<String>,
     pub removed: BTreeMap<String, LocatedRemoval>,
     pub not_constructed: BTreeMap<String, String>,
@@ -122,6 +125,7 @@ pub fn locate(source: Option<&Source>, loaded: &LoadedFiles) -> Option<Location>
 impl ToolsReport {
     pub fn new(resolution: &Resolution, loaded: &LoadedFiles) -> Self {
         ToolsReport {
+            spawn: resolution.spawn.clone(),
             openclaw_version: resolution.version.id().to_string(),
             agent_id: resolution.agent_id.clone(),
             session_key: resolution.session_key.clone(),
@@ -156,6 +160,19 @@ impl ToolsReport {
     }
 }
 
+/// Who spawned this sub-agent and whether the release would let it.
+fn spawn_summary(spawn: &crate::policy::context::SpawnEnvelope) -> String {
+    use crate::base::escape::visible;
+    let mut out = format!("Spawned by: {} (depth {})\n", visible(&spawn.requester_key), spawn.depth);
+    if !spawn.requester_has_spawn_tool {
+        out.push_str("  ✗ the requester has no sessions_spawn tool: it cannot spawn this session\n");
+    }
+    if let Some(refused) = &spawn.refused {
+        out.push_str(&format!("  ✗ sessions_spawn refuses: {}\n", visible(refused)));
+    }
+    out
+}
+
 fn render(report: &ToolsReport) -> String {
     let mut out = format!(
         "OpenClaw {} · agent {} · session {} · sandbox {}{}\n",
@@ -170,6 +187,9 @@ fn render(report: &ToolsReport) -> String {
         for route in &report.reached_by {
             out.push_str(&format!("  via {route}\n"));
         }
+    }
+    if let Some(spawn) = &report.spawn {
+        out.push_str(&spawn_summary(spawn));
     }
     out.push('\n');
     out.push_str(&format!("Available tools ({}):\n", report.tools.len()));

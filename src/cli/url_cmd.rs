@@ -10,6 +10,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::ConfigArgs;
+use super::exit::Exit;
 use super::output::{self, Format};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
@@ -39,7 +40,7 @@ pub struct UrlArgs {
     pub policy: PolicyArgs,
     #[command(flatten)]
     pub config: ConfigArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
     /// Many URLs: one JSON case per line (a URL string, or `{"url", "redirects", "dns", "policy",
     /// "maxRedirects", "id"}`), JSONL answers out. `-` = stdin.
@@ -103,7 +104,7 @@ pub fn run(global: &super::Global, args: &UrlArgs) -> miette::Result<ExitCode> {
     let guard = Guard::new(version, &setup.policy);
     let report = guard.check_chain(&guard.web_fetch_url(raw), &args.redirects, setup.max_redirects, &dns);
     match args.format {
-        Format::Table => output::write_stdout(&render_text(&report, &setup))?,
+        Format::Human => output::write_stdout(&render_text(&report, &setup))?,
         format => output::emit_machine(
             format,
             "url",
@@ -116,23 +117,24 @@ pub fn run(global: &super::Global, args: &UrlArgs) -> miette::Result<ExitCode> {
             },
         )?,
     }
-    Ok(ExitCode::from(match report.verdict {
-        Verdict::Allowed => 0,
-        Verdict::Blocked => 1,
-        Verdict::Error => 2,
-    }))
+    Ok(match report.verdict {
+        Verdict::Allowed => Exit::Success,
+        Verdict::Blocked => Exit::Flagged,
+        Verdict::Error => Exit::CannotAnswer,
+    }
+    .into())
 }
 
 /// Config (2026.9's `tools.web.fetch.ssrfPolicy`, both releases' `maxRedirects`) then flags.
 fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<PolicySetup> {
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("url"))?;
-    let release = ssrf::release(version);
+    let release = version.data().ssrf();
     let mut sources = BTreeMap::new();
     let mut policy = SsrfPolicy::default();
-    if let Some(path) = release.web_fetch_policy_path {
-        let key = KeyPath::keys(path);
-        if let Some(value) = key.lookup(&loaded.config) {
+    if let Some(path) = &release.web_fetch_policy_path {
+        let key = KeyPath::keys(&path.iter().map(String::as_str).collect::<Vec<_>>());
+        if let Some(value) = key.lookup(loaded.config()) {
             policy = serde_json::from_value(value.clone())
                 .map_err(|e| miette::miette!(code = "url::config", "{key}: {e}"))?;
             for field in policy.fields_set() {
@@ -147,7 +149,7 @@ fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<Policy
         if !active {
             return Ok(());
         }
-        if !release.policy_fields.contains(&field) {
+        if !release.reads_policy_field(field) {
             return Err(miette::miette!(
                 code = "url::policy",
                 "--{flag}: OpenClaw {} has no `{field}` SSRF policy setting",
@@ -170,7 +172,7 @@ fn policy_setup(global: &super::Global, args: &UrlArgs) -> miette::Result<Policy
     policy.blocked_hostnames.extend(flags.blocked_hostnames.iter().cloned());
     policy.hostname_allowlist.extend(flags.hostname_allowlist.iter().cloned());
     let redirects_key = KeyPath::keys(&["tools", "web", "fetch", "maxRedirects"]);
-    let max_redirects = match (args.max_redirects, redirects_key.lookup(&loaded.config).and_then(Value::as_u64)) {
+    let max_redirects = match (args.max_redirects, redirects_key.lookup(loaded.config()).and_then(Value::as_u64)) {
         (Some(flag), _) => {
             sources.insert("maxRedirects".into(), "flag --max-redirects".into());
             flag

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use clap::Args;
 
 use super::ConfigArgs;
+use super::exit::Exit;
 use super::output::{self, Format};
 use super::sweep::{SweepArgs, current_dir, explicit_approvals};
 use crate::fleet::probe::ExecProber;
@@ -29,15 +30,15 @@ pub struct WhoCanArgs {
     pub config: ConfigArgs,
     #[command(flatten)]
     pub sweep: SweepArgs,
-    #[arg(long, value_enum, default_value_t)]
+    #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
 
 pub fn run(global: &super::Global, args: &WhoCanArgs) -> miette::Result<ExitCode> {
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("who-can"))?;
-    let plugin_tools = args.sweep.plugin_tools()?;
-    let evaluated = args.sweep.evaluate(version, &loaded.config, &plugin_tools)?;
+    let plugin_tools = args.sweep.plugins.plugin_tools()?;
+    let evaluated = args.sweep.evaluate(version, loaded.config(), &plugin_tools)?;
     let resolved: Vec<_> = evaluated.iter().filter_map(|e| e.result.as_ref().ok()).collect();
     let tool = contexts::known_tool(version, &args.tool, &plugin_tools, &resolved)
         .map_err(|message| miette::miette!(code = "who-can::unknown-tool", "{message}"))?;
@@ -46,12 +47,12 @@ pub fn run(global: &super::Global, args: &WhoCanArgs) -> miette::Result<ExitCode
     }
     let prober = ExecProber::new(version, explicit_approvals(args.approvals.as_deref()), current_dir()?);
     let command = args.command.as_deref().map(|c| (c, &prober));
-    let answer = who_can::who_can(&evaluated, &tool, &loaded.config, command)?;
+    let answer = who_can::who_can(&evaluated, &tool, loaded.config(), command)?;
     match args.format {
-        Format::Table => output::write_stdout(&render(&answer))?,
+        Format::Human => output::write_stdout(&render(&answer))?,
         format => output::emit_machine(format, "who-can", &answer)?,
     }
-    Ok(if answer.matches.is_empty() { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(Exit::flagged_if(answer.matches.is_empty()).into())
 }
 
 fn render(answer: &who_can::WhoCan) -> String {

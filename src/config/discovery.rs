@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 
 use super::fspath;
 use crate::OpenClawVersion;
-use crate::release::loader::DiscoveryRules;
+use crate::base::js::js_trim;
+use crate::release::loader::{DiscoveryRules, WorkspaceLayout};
 
 const CONFIG_FILENAME: &str = "openclaw.json";
 const NEW_STATE_DIRNAME: &str = ".openclaw";
@@ -131,6 +132,33 @@ fn is_tilde_prefixed(s: &str) -> bool {
 
 fn expand_tilde(s: &str, home: &Path) -> String {
     format!("{}{}", home.display(), &s[1..])
+}
+
+/// The default agent's workspace when the config names none (`resolveDefaultAgentWorkspaceDir`).
+/// [`WorkspaceLayout::DefaultsPerAgent`]: `OPENCLAW_WORKSPACE_DIR`, else `<state dir>/workspace`
+/// when `OPENCLAW_STATE_DIR` is set, else `~/.openclaw[-<profile>]/workspace`;
+/// [`WorkspaceLayout::StatePerAgent`]: `~/.openclaw/workspace[-<profile>]`.
+pub fn default_workspace_dir(env: &HashMap<String, String>, cwd: &Path, layout: WorkspaceLayout) -> PathBuf {
+    let read = |name: &str| env.get(name).map(|v| js_trim(v)).filter(|v| !v.is_empty());
+    let home = home_dir(env, cwd);
+    let profile = read("OPENCLAW_PROFILE").filter(|p| !p.eq_ignore_ascii_case("default"));
+    match layout {
+        WorkspaceLayout::DefaultsPerAgent => {
+            if let Some(dir) = read("OPENCLAW_WORKSPACE_DIR") {
+                fspath::resolve(cwd, Path::new(dir))
+            } else if let Some(state) = read(STATE_DIR_ENV) {
+                resolve_user_path(state, &home, cwd).join("workspace")
+            } else {
+                let state =
+                    profile.map_or_else(|| NEW_STATE_DIRNAME.to_string(), |p| format!("{NEW_STATE_DIRNAME}-{p}"));
+                home.join(state).join("workspace")
+            }
+        }
+        WorkspaceLayout::StatePerAgent => {
+            let name = profile.map_or_else(|| "workspace".to_string(), |p| format!("workspace-{p}"));
+            home.join(NEW_STATE_DIRNAME).join(name)
+        }
+    }
 }
 
 /// The OpenClaw home (`~` in every path OpenClaw expands): `OPENCLAW_HOME` (itself

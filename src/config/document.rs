@@ -1,4 +1,6 @@
-//! "What each file said": every file read while loading, parsed, before includes and overlays.
+//! "What each file said": every file read while loading, as written, before includes and
+//! overlays. Only the text is kept: the parsed tree moves into the config, so a file's values are
+//! held once ([`Document::parse_as_written`] parses it again when it is asked for).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -6,15 +8,15 @@ use std::sync::Arc;
 use super::error::{ConfigError, Snippet};
 use super::json5::{self, MAX_FILE_BYTES, ParseNote};
 use super::path::PathSeg;
-use super::source::{Origin, SourceFile};
+use super::source::SourceFile;
 use super::tree::Node;
 use crate::base::userfile::{self, ReadError};
 
-/// One file as written: its source text and its own parsed tree (spans into that text).
+/// One file as written: its source text, and where its root lands in the resolved config.
 #[derive(Debug, Clone)]
 pub struct Document {
     pub source: Arc<SourceFile>,
-    pub root: Node,
+    base: Vec<PathSeg>,
 }
 
 impl Document {
@@ -22,9 +24,11 @@ impl Document {
         &self.source.path
     }
 
-    /// The origin of the value at `path` *in this file's own tree*.
-    pub fn origin(&self, path: &[PathSeg]) -> Option<&Origin> {
-        self.root.get(path)?.origin.as_deref()
+    /// The file's own tree (spans into its text), parsed again: it parsed when it was read, so
+    /// it parses now.
+    pub fn parse_as_written(&self) -> Option<Node> {
+        let outcome = json5::parse_at(self.source.path.clone(), self.source.text().to_string(), &self.base);
+        outcome.document.ok().map(|parsed| parsed.root)
     }
 }
 
@@ -64,7 +68,7 @@ impl Documents {
         match outcome.document {
             Ok(parsed) => {
                 self.notes.extend(parsed.notes);
-                self.documents.push(Document { source: outcome.source, root: parsed.root.clone() });
+                self.documents.push(Document { source: outcome.source, base: base.to_vec() });
                 Ok(parsed.root)
             }
             Err(err) => Err(ParseFailure {

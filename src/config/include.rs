@@ -323,7 +323,7 @@ mod tests {
 
     use crate::OpenClawVersion;
     use crate::config::error::{ConfigError, IncludeErrorKind};
-    use crate::config::test_support::{fixture, options};
+    use crate::config::test_support::{as_merged, fixture, options};
     use crate::config::{PathSeg, load};
 
     const BOTH: [OpenClawVersion; 2] = OpenClawVersion::ALL;
@@ -341,17 +341,19 @@ mod tests {
 
     #[test]
     fn spec_vectors_resolve() {
-        for version in BOTH {
-            let cfg = load_fixture("includes/openclaw.json5", version).unwrap();
-            assert_eq!(
-                cfg.resolved(),
-                &json!({
-                    "gateway": {"port": 1, "bind": "lan"},
-                    "agents": {"defaults": {"sandbox": {"mode": "off"}}, "list": [{"id": "main"}]},
-                    "tools": {"deny": ["exec", "browser"], "profile": "minimal"},
-                })
-            );
-        }
+        // 2026.2 has no load-time migrations, so its value in force is the merged files.
+        let cfg = load_fixture("includes/openclaw.json5", OpenClawVersion::V2026_2).unwrap();
+        assert_eq!(
+            cfg.value(),
+            &json!({
+                "gateway": {"port": 1, "bind": "lan"},
+                "agents": {"defaults": {"sandbox": {"mode": "off"}}, "list": [{"id": "main"}]},
+                "tools": {"deny": ["exec", "browser"], "profile": "minimal"},
+            })
+        );
+        let cfg = load_fixture("includes/openclaw.json5", OpenClawVersion::V2026_9).unwrap();
+        assert_eq!(cfg.value()["tools"], json!({"deny": ["exec", "browser"], "profile": "minimal"}));
+        assert_eq!(cfg.value()["gateway"], json!({"port": 1, "bind": "lan"}));
     }
 
     #[test]
@@ -372,8 +374,12 @@ mod tests {
         // The top-level file and all five includes were kept as written.
         assert_eq!(cfg.documents().len(), 5);
         assert_eq!(
-            cfg.documents()[0].root.get(&[PathSeg::key("tools"), PathSeg::key("profile")]).and_then(|n| n.as_str()),
-            Some("minimal")
+            cfg.documents()[0]
+                .parse_as_written()
+                .unwrap()
+                .get(&[PathSeg::key("tools"), PathSeg::key("profile")])
+                .and_then(|n| n.as_str().map(str::to_string)),
+            Some("minimal".to_string())
         );
     }
 
@@ -436,7 +442,7 @@ mod tests {
         let with_roots = |version| {
             load(&[fixture("escape/cfg/openclaw.json5")], &options(version, &[("OPENCLAW_INCLUDE_ROOTS", &roots)]))
         };
-        assert_eq!(with_roots(OpenClawVersion::V2026_9).unwrap().resolved(), &json!({"tools": {"profile": "full"}}));
+        assert_eq!(as_merged(&with_roots(OpenClawVersion::V2026_9).unwrap()), json!({"tools": {"profile": "full"}}));
         assert!(matches!(
             with_roots(OpenClawVersion::V2026_2),
             Err(ConfigError::Include { kind: IncludeErrorKind::Escape, .. })
@@ -467,7 +473,7 @@ mod tests {
         };
         // openclaw.json5 -> f0 -> ... -> f9 is ten levels of include files: fine.
         let (_dir, ten) = load_in_tempdir(&chain(9), OpenClawVersion::V2026_9);
-        assert_eq!(ten.unwrap().resolved(), &json!({"ok": true}));
+        assert_eq!(as_merged(&ten.unwrap()), json!({"ok": true}));
         let (_dir, eleven) = load_in_tempdir(&chain(10), OpenClawVersion::V2026_9);
         assert!(matches!(eleven, Err(ConfigError::Include { kind: IncludeErrorKind::Depth, message, .. })
             if message == "Maximum include depth (10) exceeded at: ./f10.json5"));

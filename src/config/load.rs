@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use serde_json::Value;
 
@@ -57,15 +57,17 @@ pub struct LoadedConfig {
     missing_env_vars: Vec<MissingEnvVar>,
     unset_env_vars: Vec<MissingEnvVar>,
     env: HashMap<String, String>,
+    /// The working directory relative paths in the config resolve against.
+    cwd: PathBuf,
     /// The strings in force under secret paths, to mask wherever a message repeats one.
     secret_values: Vec<String>,
     migrated_forms: Vec<MigratedForm>,
     legacy_owner: Option<String>,
     implicit_roster: bool,
-    /// The top-level file as parsed (before `$include`, overlays and `${VAR}`), or the inline value.
-    authored: Value,
-    /// After `$include`, overlays and `${VAR}`, before the release's load-time migrations.
-    resolved: Value,
+    /// The top-level file as parsed (before `$include`, overlays and `${VAR}`), or the inline
+    /// value: parsed again from the file's text when first asked for (a few legacy rules need it),
+    /// so a large config's values are not held twice.
+    authored: OnceLock<Value>,
 }
 
 impl LoadedConfig {
@@ -139,13 +141,10 @@ impl LoadedConfig {
     /// The first config file as parsed, before `$include`, overlays, `${VAR}` and migrations (the
     /// release checks a few legacy keys there); for an inline config, the value given.
     pub fn authored(&self) -> &Value {
-        &self.authored
-    }
-
-    /// The config after `$include`, overlays and `${VAR}`, before the release's load-time
-    /// migrations: what the files say, merged.
-    pub fn resolved(&self) -> &Value {
-        &self.resolved
+        self.authored.get_or_init(|| {
+            let root = self.documents.first().and_then(Document::parse_as_written);
+            root.map_or_else(|| Value::Object(Default::default()), |root| root.to_value())
+        })
     }
 
     /// Every `${VAR}` reference without a value, in config order, whatever the release does.
@@ -156,6 +155,11 @@ impl LoadedConfig {
     /// The environment after the config's `env` block was applied.
     pub fn effective_env(&self) -> &HashMap<String, String> {
         &self.env
+    }
+
+    /// The working directory relative paths in the config resolve against.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
     }
 
     /// `text` (a message about this config) with every secret value of the config and every
@@ -285,14 +289,14 @@ fn finish(
     inline: Option<Value>,
     opts: &LoadOptions,
 ) -> LoadedConfig {
-    let authored = inline
-        .or_else(|| documents.documents.first().map(|d| d.root.to_value()))
-        .unwrap_or_else(|| Value::Object(Default::default()));
+    let authored = OnceLock::new();
+    if let Some(inline) = inline {
+        let _ = authored.set(inline);
+    }
     let rules = &opts.version.loader().env;
     let mut env = opts.env.clone();
-    env::export_env_block(&tree.to_value(), &mut env, opts.version);
+    env::export_env_block(&env_block(&tree), &mut env, opts.version);
     let missing = env::substitute(&mut tree, &env);
-    let resolved = tree.to_value();
     let migration = migrate::run(&mut tree, opts.version, &MigrationEnv { env: &env, cwd: &opts.cwd });
     let mut warnings: Vec<ConfigWarning> = documents.notes.into_iter().map(note_warning).collect();
     if rules.missing_variable == MissingVariable::KeepLiteralAndWarn {
@@ -326,13 +330,22 @@ fn finish(
         },
         unset_env_vars: missing,
         env,
+        cwd: opts.cwd.clone(),
         secret_values,
         migrated_forms: migration.forms,
         legacy_owner: migration.legacy_owner,
         implicit_roster: migration.implicit_roster,
         authored,
-        resolved,
     }
+}
+
+/// The config's `env` block alone, as a config: all that exporting it reads.
+fn env_block(tree: &Node) -> Value {
+    let mut config = serde_json::Map::new();
+    if let Some(block) = tree.member("env") {
+        config.insert("env".into(), block.to_value());
+    }
+    Value::Object(config)
 }
 
 fn note_warning(note: ParseNote) -> ConfigWarning {
@@ -359,7 +372,7 @@ fn note_warning(note: ParseNote) -> ConfigWarning {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::test_support::{fixture, options};
+    use crate::config::test_support::{as_merged, fixture, options};
     use serde_json::json;
 
     const V9: OpenClawVersion = OpenClawVersion::V2026_9;
@@ -373,8 +386,8 @@ mod tests {
     fn overlays_deep_merge_in_order_with_provenance() {
         let cfg = load(&[fixture("overlays/base.json5"), fixture("overlays/prod.json5")], &options(V9, &[])).unwrap();
         assert_eq!(
-            cfg.resolved(),
-            &json!({"tools": {"profile": "coding", "deny": ["browser", "exec"]}, "gateway": {"bind": "lan"}})
+            as_merged(&cfg),
+            json!({"tools": {"profile": "coding", "deny": ["browser", "exec"]}, "gateway": {"bind": "lan"}})
         );
         assert!(cfg.origin(&key_path("tools.deny.0")).unwrap().file().ends_with("base.json5"));
         assert!(cfg.origin(&key_path("tools.deny.1")).unwrap().file().ends_with("prod.json5"));
@@ -390,7 +403,6 @@ mod tests {
         assert_eq!(cfg.value()["gateway"]["auth"]["token"], "tok");
         assert_eq!(cfg.value()["models"]["providers"]["x"]["baseUrl"], "cfg-value/v1");
         assert_eq!(cfg.value()["models"]["providers"]["x"]["apiKey"], "${LITERAL}");
-        assert_eq!(cfg.resolved()["agents"]["list"][0]["workspace"], "${MISSING_DIR}");
         // The release's order: missing variables, then what its load-time migrations did.
         let [warning, moved] = cfg.warnings() else { panic!("{:?}", cfg.warnings()) };
         assert_eq!(warning.kind, WarningKind::MissingEnvVar);
@@ -418,7 +430,7 @@ mod tests {
     fn missing_files() {
         let opts = options(V9, &[("HOME", "/nonexistent-home-for-test")]);
         let cfg = load(&[], &opts).unwrap();
-        assert_eq!(cfg.resolved(), &json!({}));
+        assert_eq!(as_merged(&cfg), json!({}));
         // Without a file, 2026.9 still gets its implicit one-agent roster.
         assert_eq!(cfg.value(), &json!({"agents": {"entries": {"main": {}}}}));
         assert!(cfg.config_paths().is_empty());

@@ -102,7 +102,6 @@ fn load_text(text: &str, opts: &LoadOptions) -> Result<LoadedConfig, Value> {
 
 /// Config files loaded, with what the release would reject in them.
 pub struct LoadedFiles {
-    pub config: Value,
     loaded: LoadedConfig,
     issues: Vec<ValidationIssue>,
     /// Warnings the release's validation adds.
@@ -110,6 +109,11 @@ pub struct LoadedFiles {
 }
 
 impl LoadedFiles {
+    /// The config in force.
+    pub fn config(&self) -> &Value {
+        self.loaded.value()
+    }
+
     /// The loaded config with its provenance, for `lint`.
     pub fn loaded(&self) -> &LoadedConfig {
         &self.loaded
@@ -182,7 +186,7 @@ pub enum Refusal {
 pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedFiles, ConfigError> {
     let loaded = config::load(paths, opts)?;
     let validation = config::validate::check(&loaded, opts.version);
-    Ok(LoadedFiles { config: loaded.value().clone(), loaded, issues: validation.issues, warnings: validation.warnings })
+    Ok(LoadedFiles { loaded, issues: validation.issues, warnings: validation.warnings })
 }
 
 /// Loads config files the release accepts: [`load_files`], refusing what the release refuses.

@@ -21,6 +21,8 @@ pub fn deep_merge(target: Node, source: Node, blocked: BlockedKeys) -> Node {
     let sanitize = blocked == BlockedKeys::Everywhere;
     match (target.kind, source.kind) {
         (NodeKind::Array(mut earlier), NodeKind::Array(later)) => {
+            // Exactly: concatenating five included lists of 100,000 must not leave room for 800,000.
+            earlier.reserve_exact(later.len());
             earlier.extend(later);
             Node::new(NodeKind::Array(earlier), target.origin)
         }

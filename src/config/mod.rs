@@ -49,6 +49,18 @@ pub(crate) mod test_support {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fixtures/config").join(relative)
     }
 
+    /// The config in force without the one-agent roster 2026.9 adds when a config has none: what
+    /// the files say, merged.
+    pub fn as_merged(cfg: &super::LoadedConfig) -> serde_json::Value {
+        let mut value = cfg.value().clone();
+        if cfg.implicit_roster()
+            && let Some(map) = value.as_object_mut()
+        {
+            map.shift_remove("agents");
+        }
+        value
+    }
+
     pub fn options(version: OpenClawVersion, env: &[(&str, &str)]) -> LoadOptions {
         LoadOptions {
             version,

@@ -3,45 +3,19 @@
 //! (`processGatewayAllowlist`; spec §2.4–§2.7, §4.9–§4.14, deltas B1, B6). Where releases differ
 //! here is the release's data (`gateway` in `data/<line>/exec.json`).
 
-use std::path::PathBuf;
-
 use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
 use crate::exec::approvals::document::allowlist_entry;
-use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
+use crate::exec::approvals::resolve_for_agent;
 use crate::exec::lookup::ExecEnv;
-use crate::exec::pipeline::{self, Gate};
+use crate::exec::pipeline::{DecisionInput, Gate, Pipeline, finish};
 use crate::exec::posture::{Ask, Security, Source, Sourced};
 use crate::exec::satisfy::allowlist::AllowlistEntry;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
-use crate::exec::segments::{EvalContext, Evaluation, SkillBin};
+use crate::exec::segments::PlanFailure;
+use crate::exec::segments::{EvalContext, Evaluation};
 use crate::exec::settings::RequestedSettings;
-use crate::release::exec::{ElevatedFull, ExecRules, NoSandbox};
-
-/// The inputs of one decision besides the config-derived settings.
-pub struct DecisionInput<'a> {
-    pub command: &'a str,
-    pub settings: &'a RequestedSettings,
-    pub approvals: &'a LoadedApprovals,
-    pub cwd: PathBuf,
-    pub path_var: String,
-    pub home: Option<String>,
-    pub windows: bool,
-    pub sandboxed: bool,
-    pub skill_bins: Vec<SkillBin>,
-    pub elevated: Elevated,
-}
-
-/// `requiresExecApproval` (2026.2 has no durable parameter: pass `false`).
-pub fn requires_approval(ask: Ask, security: Security, analysis_ok: bool, allowlist_ok: bool, durable: bool) -> bool {
-    if ask == Ask::Always {
-        return true;
-    }
-    if durable {
-        return false;
-    }
-    ask == Ask::OnMiss && security == Security::Allowlist && (!analysis_ok || !allowlist_ok)
-}
+use crate::release::exec::{ElevatedFull, ExecRules, NoSandbox, Pipeline as Kind};
 
 /// Builds the evaluation context for a gateway run.
 pub fn eval_context(
@@ -102,13 +76,6 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         approvals_fail_closed: None,
         approvals_store_problem: None,
     }
-}
-
-pub(crate) fn finish(mut out: ExecOutcome, decision: Decision, message: Option<String>) -> ExecOutcome {
-    out.decision = decision;
-    out.observed_decision = decision;
-    out.message = message;
-    out
 }
 
 /// Host selection; `Err` is a terminal outcome (deny or error) for sandbox hosts and bad values.
@@ -229,7 +196,7 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     out.warnings.extend(ctx.safe_bins.unprofiled.iter().map(|b| {
         format!("exec: ignoring unprofiled safeBins entry {b}; use allowlist or define tools.exec.safeBinProfiles.{b}")
     }));
-    let eval = match pipeline::analyse(input.command, &ctx) {
+    let eval = match analyse(input.command, &ctx) {
         Ok(e) => e,
         Err(message) => return finish(out, Decision::Error, Some(message)),
     };
@@ -247,27 +214,34 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
         ask: ask.value,
         ask_fallback: ask_fallback.value,
     };
-    pipeline::of(rules).compose(out, &gate)
+    of(rules).compose(out, &gate)
+}
+
+/// The pipeline a release runs.
+pub fn of(rules: &ExecRules) -> &'static dyn Pipeline {
+    match rules.pipeline {
+        Kind::TreeSitterPlan => &crate::exec::v2026_9::TreeSitterPlan,
+        Kind::ChainSplitter => &crate::exec::v2026_2::ChainSplitter,
+    }
+}
+
+/// Analyses `command` with the release's pipeline (Windows shells are not simulated).
+pub fn analyse(command: &str, ctx: &EvalContext) -> Result<Evaluation, String> {
+    if ctx.windows {
+        let reason = "windows shell analysis is not simulated".to_string();
+        return Ok(Evaluation {
+            analysis_ok: false,
+            allowlist_satisfied: false,
+            segments: Vec::new(),
+            plan_failure: Some(PlanFailure { reason, span: None }),
+            pinned: None,
+        });
+    }
+    of(ctx.rules).analyse(command, ctx)
 }
 
 fn min_sourced(a: &Sourced<Security>, b: &Sourced<Security>) -> Sourced<Security> {
     if b.value < a.value { b.clone() } else { a.clone() }
-}
-
-pub(crate) fn has_heredoc_token(eval: &Evaluation) -> bool {
-    eval.segments.iter().any(|s| s.argv.iter().any(|t| t.starts_with("<<")))
-}
-
-/// Which approval triggers fired (the oracle's `reasons` keys).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ApprovalFlags {
-    /// `requiresExecApproval` itself (ask=always or an allowlist-mode miss with ask=on-miss).
-    pub base: bool,
-    pub allowlist_plan: bool,
-    pub heredoc: bool,
-    pub inline_eval: bool,
-    pub audit_suppression: bool,
-    pub obfuscation: bool,
 }
 
 #[cfg(test)]
@@ -313,14 +287,5 @@ mod tests {
         assert_eq!(super::super::evaluate(&explicit, v9).unwrap().decision, Decision::Error);
         explicit.what_if.host = Some("bogus".into());
         assert_eq!(super::super::evaluate(&explicit, v9).unwrap().decision, Decision::Error);
-    }
-
-    #[test]
-    fn requires_approval_table() {
-        assert!(requires_approval(Ask::Always, Security::Full, true, true, true));
-        assert!(!requires_approval(Ask::OnMiss, Security::Full, false, false, false));
-        assert!(requires_approval(Ask::OnMiss, Security::Allowlist, true, false, false));
-        assert!(!requires_approval(Ask::OnMiss, Security::Allowlist, true, false, true));
-        assert!(!requires_approval(Ask::Off, Security::Allowlist, false, false, false));
     }
 }

@@ -33,7 +33,7 @@ pub mod v2026_9;
 use serde::Serialize;
 
 pub use approvals::ApprovalsInput;
-pub use decide::ApprovalFlags;
+pub use pipeline::ApprovalFlags;
 pub use posture::{Ask, Security, Source, Sourced};
 pub use request::{Availability, CallSite, ExecRequest, Unavailable, request};
 pub use segments::{PlanFailure, SatisfiedBy, Segment, SkillBin};
@@ -175,7 +175,7 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
     let settings = request.settings(version);
     let site = &request.site;
     let approvals = approvals::load(&site.approvals, version);
-    let input = decide::DecisionInput {
+    let input = pipeline::DecisionInput {
         command: &request.command,
         settings: &settings,
         approvals: &approvals,

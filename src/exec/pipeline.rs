@@ -3,15 +3,69 @@
 //! from that. The release's data names its pipeline (`pipeline` in `data/<line>/exec.json`);
 //! each one lives in its own folder ([`crate::exec::v2026_9`], [`crate::exec::v2026_2`]).
 //!
-//! A release whose exec analysis works differently altogether gets a new folder with a type
-//! implementing [`Pipeline`], and a variant of [`release::exec::Pipeline`](crate::release::exec::Pipeline)
-//! mapped in [`of`].
+//! This module is the contract both pipelines work to: what a decision starts from
+//! ([`DecisionInput`], [`Gate`]), the triggers it reports ([`ApprovalFlags`]) and the helpers both
+//! compositions share. A release whose exec analysis works differently altogether gets a new
+//! folder with a type implementing [`Pipeline`], and a variant of
+//! [`release::exec::Pipeline`](crate::release::exec::Pipeline) mapped in [`crate::exec::decide::of`].
 
-use super::ExecOutcome;
-use super::decide::DecisionInput;
+use std::path::PathBuf;
+
+use super::approvals::LoadedApprovals;
 use super::posture::{Ask, Security};
-use super::segments::{EvalContext, Evaluation, PlanFailure};
-use crate::release::exec::{ExecRules, Pipeline as Kind};
+use super::segments::{EvalContext, Evaluation, SkillBin};
+use super::settings::RequestedSettings;
+use super::{Decision, Elevated, ExecOutcome};
+
+/// The inputs of one decision besides the config-derived settings.
+pub struct DecisionInput<'a> {
+    pub command: &'a str,
+    pub settings: &'a RequestedSettings,
+    pub approvals: &'a LoadedApprovals,
+    pub cwd: PathBuf,
+    pub path_var: String,
+    pub home: Option<String>,
+    pub windows: bool,
+    pub sandboxed: bool,
+    pub skill_bins: Vec<SkillBin>,
+    pub elevated: Elevated,
+}
+
+/// `requiresExecApproval` (2026.2 has no durable parameter: pass `false`).
+pub fn requires_approval(ask: Ask, security: Security, analysis_ok: bool, allowlist_ok: bool, durable: bool) -> bool {
+    if ask == Ask::Always {
+        return true;
+    }
+    if durable {
+        return false;
+    }
+    ask == Ask::OnMiss && security == Security::Allowlist && (!analysis_ok || !allowlist_ok)
+}
+
+/// Sets the decision, observed as made, with its message.
+pub(crate) fn finish(mut out: ExecOutcome, decision: Decision, message: Option<String>) -> ExecOutcome {
+    out.decision = decision;
+    out.observed_decision = decision;
+    out.message = message;
+    out
+}
+
+/// Whether a segment holds a heredoc.
+pub(crate) fn has_heredoc_token(eval: &Evaluation) -> bool {
+    eval.segments.iter().any(|s| s.argv.iter().any(|t| t.starts_with("<<")))
+}
+
+/// Which approval triggers fired (the oracle's `reasons` keys).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct ApprovalFlags {
+    /// `requiresExecApproval` itself (ask=always or an allowlist-mode miss with ask=on-miss).
+    pub base: bool,
+    pub allowlist_plan: bool,
+    pub heredoc: bool,
+    pub inline_eval: bool,
+    pub audit_suppression: bool,
+    pub obfuscation: bool,
+}
 
 /// What a composition decides from, besides the outcome so far.
 pub struct Gate<'a> {
@@ -37,25 +91,16 @@ pub trait Pipeline: Sync {
     fn stops_at_first_miss(&self) -> bool;
 }
 
-/// The pipeline a release runs.
-pub fn of(rules: &ExecRules) -> &'static dyn Pipeline {
-    match rules.pipeline {
-        Kind::TreeSitterPlan => &super::v2026_9::TreeSitterPlan,
-        Kind::ChainSplitter => &super::v2026_2::ChainSplitter,
-    }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Analyses `command` with the release's pipeline (Windows shells are not simulated).
-pub fn analyse(command: &str, ctx: &EvalContext) -> Result<Evaluation, String> {
-    if ctx.windows {
-        let reason = "windows shell analysis is not simulated".to_string();
-        return Ok(Evaluation {
-            analysis_ok: false,
-            allowlist_satisfied: false,
-            segments: Vec::new(),
-            plan_failure: Some(PlanFailure { reason, span: None }),
-            candidates: Vec::new(),
-        });
+    #[test]
+    fn requires_approval_table() {
+        assert!(requires_approval(Ask::Always, Security::Full, true, true, true));
+        assert!(!requires_approval(Ask::OnMiss, Security::Full, false, false, false));
+        assert!(requires_approval(Ask::OnMiss, Security::Allowlist, true, false, false));
+        assert!(!requires_approval(Ask::OnMiss, Security::Allowlist, true, false, true));
+        assert!(!requires_approval(Ask::Off, Security::Allowlist, false, false, false));
     }
-    of(ctx.rules).analyse(command, ctx)
 }

@@ -9,7 +9,6 @@ use serde::Serialize;
 use crate::exec::lookup::ExecEnv;
 use crate::exec::satisfy::allowlist::AllowlistEntry;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
-use crate::exec::v2026_9::plan::Candidate;
 use crate::release::exec::ExecRules;
 
 /// What satisfied a segment (OpenClaw's `segmentSatisfiedBy` values).
@@ -126,6 +125,8 @@ pub struct Evaluation {
     pub allowlist_satisfied: bool,
     pub segments: Vec<Segment>,
     pub plan_failure: Option<PlanFailure>,
-    /// The 2026.9 plan candidates (empty for 2026.2 and on failure); pinning needs them.
-    pub candidates: Vec<Candidate>,
+    /// The command with each satisfied executable pinned to the path it resolved to (2026.9's
+    /// enforced mode), or why it cannot be; `None` where the release pins nothing or the analysis
+    /// failed.
+    pub pinned: Option<Result<String, String>>,
 }

@@ -1,12 +1,14 @@
 //! The sessions worth asking about, enumerated from the config itself: every session a sender
 //! can reach (each channel's DMs, groups, Slack channels and Discord guilds, per account, as
 //! routed to agents; see [`inbound`]), and for every agent its main DM, a non-main session, each
-//! sender-specific policy, the sub-agent orchestrator and leaf, a non-owner sender and each
+//! sender-specific policy, the sub-agent orchestrator and leaf, the sub-agent each allowed spawn
+//! creates (spawned by another agent's or its own main session), a non-owner sender and each
 //! `byProvider` key. Each context carries its audience: who can send messages into it. Shared by
 //! `diff`, `matrix`, `who-can` and the policy test suites, so they all ask the same questions.
 //! Every context is resolved with [`policy::resolve`].
 
 use std::collections::{BTreeSet, HashSet};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -18,7 +20,7 @@ use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
 use crate::config::view::tools::{ToolsScope, sender_keys};
 use crate::policy::session::{self, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
-use crate::policy::{self, PluginTool, Resolution, SessionContext};
+use crate::policy::{self, PluginTool, Resolution, SessionContext, spawn};
 use crate::{OpenClawVersion, base::escape};
 
 /// One enumerated session of one agent.
@@ -28,8 +30,8 @@ pub struct NamedContext {
     pub agent_id: String,
     /// Stable name of the context within the agent: `main`, `non-main`, `dm:telegram`,
     /// `group:telegram:-100`, `group:telegram@work:*`, `channel:slack:C1`, `sender:id:42`,
-    /// `group:telegram:-100+sender:id:42`, `subagent:orchestrator`, `subagent:leaf`, `non-owner`,
-    /// `provider:openai/gpt-5`.
+    /// `group:telegram:-100+sender:id:42`, `subagent:orchestrator`, `subagent:leaf`,
+    /// `spawned-by:planner`, `non-owner`, `provider:openai/gpt-5`.
     pub id: String,
     pub description: String,
     /// Who can send messages into this session.
@@ -79,6 +81,8 @@ pub struct Sessions<'a> {
     config: &'a Value,
     agents: Vec<String>,
     routes: Vec<InboundRoute>,
+    /// The spawns the config allows, as (requester, child), found on first use.
+    spawns: OnceLock<Vec<(String, String)>>,
 }
 
 impl<'a> Sessions<'a> {
@@ -87,7 +91,39 @@ impl<'a> Sessions<'a> {
         let default = default_agent(version, config);
         let roster = inbound::Roster { agents: &agents, default_agent: default.as_deref() };
         let routes = inbound::routes(config, &roster);
-        Sessions { version, config, agents, routes }
+        Sessions { version, config, agents, routes, spawns: OnceLock::new() }
+    }
+
+    /// An agent's main DM session with its owner: the session every other context is compared
+    /// with, and the requester of the spawns enumerated.
+    fn main_context(&self, agent: &str, plugin_tools: &[PluginTool]) -> SessionContext {
+        SessionContext {
+            agent_id: Some(agent.to_string()),
+            session_key: Some(inbound::main_session_key(self.config, agent)),
+            sender_is_owner: Some(true),
+            plugin_tools: plugin_tools.to_vec(),
+            ..SessionContext::default()
+        }
+    }
+
+    /// The spawns the config allows ([`spawn::allowed_pairs`]): every target `allowAgents` names,
+    /// and an agent spawning itself when its main session has `sessions_spawn` (found without
+    /// declared plugin tools, which never build it). A named target whose requester lacks the
+    /// tool stays listed: its context says the spawn cannot happen.
+    fn spawns(&self) -> &[(String, String)] {
+        self.spawns.get_or_init(|| {
+            let roster = policy::Roster::new(self.config, self.version);
+            let can_spawn: HashSet<String> = (self.agents.iter())
+                .filter(|agent| {
+                    let main = self.main_context(agent, &[]);
+                    policy::resolve_in(self.version, self.config, &roster, &main)
+                        .is_ok_and(|r| r.tools.iter().any(|t| t == spawn::SPAWN_TOOL))
+                })
+                .cloned()
+                .collect();
+            let pairs = spawn::allowed_pairs(self.version, self.config);
+            pairs.into_iter().filter(|(requester, child)| requester != child || can_spawn.contains(requester)).collect()
+        })
     }
 
     /// The config's agents, in roster order.
@@ -103,9 +139,11 @@ impl<'a> Sessions<'a> {
     /// The routes that land in a context's session. A sub-agent is driven by whoever drives its
     /// parent, so it counts as the agent's main session.
     fn landing<'s>(&'s self, agent: &'s str, ctx: &SessionContext) -> impl Iterator<Item = &'s InboundRoute> + 's {
+        let (agent, ctx) = driver(agent, ctx);
+        let agent = agent.to_string();
         let key = match (&ctx.session_key, ctx.spawn_depth) {
             (Some(key), None) => key.clone(),
-            _ => inbound::main_session_key(self.config, agent),
+            _ => inbound::main_session_key(self.config, &agent),
         };
         self.routes.iter().filter(move |r| r.agent == agent && r.session_key == key)
     }
@@ -113,6 +151,7 @@ impl<'a> Sessions<'a> {
     /// Who can send messages into a context's session: the routes that land there, and the
     /// owner when the context stands for the owner (sub-agents are the owner's too).
     pub fn audience(&self, agent: &str, ctx: &SessionContext) -> (Audience, Vec<String>) {
+        let (_, ctx) = driver(agent, ctx);
         let owner = !steps::is_non_owner(self.version.policy(), ctx) || ctx.spawn_depth.is_some();
         let start = if owner { Audience::owner() } else { Audience::unreachable() };
         self.landing(agent, ctx).fold((start, Vec::new()), |(audience, mut via), route| {
@@ -131,13 +170,7 @@ impl<'a> Sessions<'a> {
     /// The contexts of one agent, most common first.
     pub fn agent_contexts(&self, agent: &str, plugin_tools: &[PluginTool]) -> Vec<NamedContext> {
         let (version, config) = (self.version, self.config);
-        let main = SessionContext {
-            agent_id: Some(agent.to_string()),
-            session_key: Some(inbound::main_session_key(config, agent)),
-            sender_is_owner: Some(true),
-            plugin_tools: plugin_tools.to_vec(),
-            ..SessionContext::default()
-        };
+        let main = self.main_context(agent, plugin_tools);
         let main_key = inbound::main_session_key(config, agent);
         let mut out = Vec::new();
         let mut push = |id: String, description: String, ctx: SessionContext| {
@@ -209,6 +242,10 @@ impl<'a> Sessions<'a> {
         }
         let ctx = SessionContext { session_key: None, spawn_depth: Some(max_depth), ..main.clone() };
         push("subagent:leaf".into(), format!("leaf sub-agent (depth {max_depth})"), ctx);
+        for (requester, _) in self.spawns().iter().filter(|(_, child)| child == agent) {
+            let ctx = spawn::request(self.main_context(requester, plugin_tools), Some(agent.to_string()));
+            push(format!("spawned-by:{requester}"), format!("sub-agent spawned by {requester}'s main session"), ctx);
+        }
         push("non-owner".into(), "main DM, sender is not the owner".into(), outsider.clone());
 
         let [agent_providers, global_providers] = maps(ToolsScope::by_provider);
@@ -228,6 +265,15 @@ impl<'a> Sessions<'a> {
         let mut seen = HashSet::new();
         out.retain(|c| seen.insert(c.id.clone()));
         out
+    }
+}
+
+/// The agent and session whose senders drive a context: a spawned child is driven by whoever
+/// drives its requester.
+fn driver<'c>(agent: &'c str, ctx: &'c SessionContext) -> (&'c str, &'c SessionContext) {
+    match ctx.requester.as_deref() {
+        Some(requester) => driver(requester.agent_id.as_deref().unwrap_or(agent), requester),
+        None => (agent, ctx),
     }
 }
 
@@ -286,6 +332,15 @@ fn sender_label(key: &str) -> String {
     format!("sender matching toolsBySender \"{key}\"")
 }
 
+/// A tool name that names no tool, with the closest known one.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("`{name}` is not a tool of OpenClaw {release} (nor a declared plugin tool){}", closest.as_ref().map(|c| format!("; did you mean `{c}`?")).unwrap_or_default())]
+pub struct UnknownTool {
+    pub name: String,
+    pub release: &'static str,
+    pub closest: Option<String>,
+}
+
 /// A tool name as OpenClaw normalizes it, if the release's catalog, a bundled or declared plugin,
 /// or one of the `resolved` sessions (tools built only under some config) has such a tool;
 /// otherwise an error naming the closest known tool.
@@ -294,7 +349,7 @@ pub fn known_tool(
     name: &str,
     plugin_tools: &[PluginTool],
     resolved: &[&Resolution],
-) -> Result<String, String> {
+) -> Result<String, UnknownTool> {
     let pack = version.policy();
     let normalized = pack.normalize(name);
     let bundled = pack.plugins.iter().flat_map(|p| p.tools.iter().chain(&p.optional));
@@ -315,8 +370,7 @@ pub fn known_tool(
     let closest = known
         .iter()
         .max_by(|a, b| strsim::jaro_winkler(a, &normalized).total_cmp(&strsim::jaro_winkler(b, &normalized)));
-    let hint = closest.map(|c| format!("; did you mean `{c}`?")).unwrap_or_default();
-    Err(format!("`{name}` is not a tool of OpenClaw {} (nor a declared plugin tool){hint}", version.id()))
+    Err(UnknownTool { name: name.to_string(), release: version.id(), closest: closest.cloned() })
 }
 
 /// One context resolved.
@@ -348,7 +402,9 @@ pub fn evaluate_with<R: Send>(
     keep: impl Fn(&NamedContext, Result<Resolution, SessionError>) -> R + Sync,
 ) -> Vec<R> {
     let roster = policy::Roster::new(config, version);
-    par_map(contexts, |context| keep(context, policy::resolve_in(version, config, &roster, &context.ctx)))
+    par_map(contexts, |context| {
+        keep(context, policy::resolve_in(version, config, &roster, &context.ctx).and_then(spawn::made))
+    })
 }
 
 /// `items.iter().map(f)`, spread over the machine's cores: resolving hundreds of sessions is
@@ -391,6 +447,9 @@ pub fn features(version: OpenClawVersion, ctx: &SessionContext, resolution: &Res
         SubagentRole::Leaf => {
             out.insert("subagent:leaf".into());
         }
+    }
+    if let Some(spawn) = &resolution.spawn {
+        out.insert(format!("spawned-by:{}", spawn.requester_agent));
     }
     if steps::is_non_owner(version.policy(), ctx) {
         out.insert("non-owner".into());
@@ -448,6 +507,7 @@ mod tests {
                 "group:telegram@work:-100+sender:id:42",
                 "subagent:orchestrator",
                 "subagent:leaf",
+                "spawned-by:dev",
                 "non-owner",
                 "provider:openai/gpt-5",
             ]
@@ -479,6 +539,29 @@ mod tests {
     }
 
     #[test]
+    fn every_allowed_spawn_is_a_context_of_the_child() {
+        let version = OpenClawVersion::V2026_9;
+        let config = json!({"agents": {"ownership": "explicit", "entries": {
+            "lead": {"tools": {"allow": ["read", "sessions_spawn"]}, "subagents": {"allowAgents": ["writer"]}},
+            "writer": {"tools": {"allow": ["write"]}},
+            "mute": {"tools": {"allow": ["read"]}, "subagents": {"allowAgents": ["writer"]}}
+        }}});
+        let evaluated = evaluate(version, &config, enumerate(version, &config, &[]));
+        let cell = |agent: &str, id: &str| evaluated.iter().find(|e| e.context.cell() == format!("{agent}/{id}"));
+        // The P1 shape: the requester passes down read, the child only has write.
+        let spawned = cell("writer", "spawned-by:lead").unwrap();
+        assert_eq!(spawned.tools(), [] as [String; 0]);
+        assert_eq!(spawned.context.audience, Audience::owner());
+        assert!(cell("lead", "spawned-by:lead").is_some(), "an agent with sessions_spawn may spawn itself");
+        assert!(cell("writer", "spawned-by:writer").is_none(), "writer has no sessions_spawn");
+        // mute names writer but cannot call sessions_spawn: the spawn is listed as impossible.
+        let impossible = cell("writer", "spawned-by:mute").unwrap().result.as_ref().unwrap_err().to_string();
+        assert!(impossible.contains("agent:mute:main has no sessions_spawn tool"), "{impossible}");
+        let features = features(version, &spawned.context.ctx, spawned.result.as_ref().unwrap());
+        assert!(features.contains("spawned-by:lead"), "{features:?}");
+    }
+
+    #[test]
     fn par_map_keeps_order() {
         let items: Vec<usize> = (0..1000).collect();
         assert_eq!(par_map(&items, |i| i * 2), items.iter().map(|i| i * 2).collect::<Vec<_>>());
@@ -490,7 +573,8 @@ mod tests {
         let v = OpenClawVersion::V2026_9;
         assert_eq!(known_tool(v, " EXEC ", &[], &[]).unwrap(), "exec");
         let err = known_tool(v, "exce", &[], &[]).unwrap_err();
-        assert!(err.contains("did you mean `exec`"), "{err}");
+        assert_eq!(err.closest.as_deref(), Some("exec"));
+        assert!(err.to_string().contains("did you mean `exec`"), "{err}");
         let plugin = PluginTool { plugin: "acme".into(), name: "acme_search".into(), optional: false };
         assert_eq!(known_tool(v, "acme_search", &[plugin], &[]).unwrap(), "acme_search");
     }

@@ -188,7 +188,10 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         if !known.contains(&context.agent_id) {
             return Err(format!("agent {} is not in this config", context.agent_id));
         }
-        crate::policy::resolve_in(version, config, roster, &context.ctx).map_err(|e: SessionError| e.to_string())
+        // A spawn one side does not allow gives no child there: its tools are gained or lost.
+        crate::policy::resolve_in(version, config, roster, &context.ctx)
+            .and_then(crate::policy::spawn::made)
+            .map_err(|e: SessionError| e.to_string())
     };
     let verdicts = |config: &Config<'_>, side: &Result<Resolution, String>| match side {
         Ok(resolution) => prober.verdicts(config.value, resolution, options.probes),

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use crate::OpenClawVersion;
 use crate::exec::approvals::document::allowlist_entry;
+use crate::exec::decide;
 use crate::exec::lookup::ExecEnv;
-use crate::exec::pipeline;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::{EvalContext, Evaluation};
 use crate::exec::v2026_2::{obfuscation, splitter};
@@ -65,7 +65,7 @@ pub fn exec_2026_9(data: &[u8]) {
             assert_within(span, &command, "shape");
         }
     }
-    if let Ok(eval) = pipeline::analyse(&command, &ctx) {
+    if let Ok(eval) = decide::analyse(&command, &ctx) {
         assert_failure_span_within(&eval, &command);
     }
 }

@@ -11,6 +11,7 @@ use super::path::{Contained, Containment, Escape, PathError};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::view::agents::{self, DefaultAgent};
+use crate::config::view::keys;
 use crate::policy::Resolution;
 use crate::policy::session::Session;
 
@@ -101,13 +102,13 @@ pub struct FileAccess {
 /// be the default agent.
 fn agent_workspace(version: OpenClawVersion, config: &Value, session: &Session<'_>, dirs: &Dirs) -> Sourced<PathBuf> {
     if let Some(entry) = &session.agent
-        && let Some(text) = entry.value.get("workspace").and_then(Value::as_str).filter(|t| !t.trim().is_empty())
+        && let Some(text) = entry.value.get(keys::WORKSPACE).and_then(Value::as_str).filter(|t| !t.trim().is_empty())
     {
-        let key = entry.path.key("workspace");
+        let key = entry.path.key(keys::WORKSPACE);
         return Sourced { value: dirs.user_path(text.trim()), source: format!("config {key}"), key: Some(key) };
     }
     let is_default = agents::default_agent(config, version) == DefaultAgent::Agent(session.agent_id.clone());
-    let defaults_key = KeyPath::keys(&["agents", "defaults", "workspace"]);
+    let defaults_key = agents::defaults_path().key(keys::WORKSPACE);
     let fallback = defaults_key.lookup(config).and_then(Value::as_str).filter(|t| !t.trim().is_empty());
     let from_defaults = |path: PathBuf| Sourced {
         value: path,
@@ -116,7 +117,7 @@ fn agent_workspace(version: OpenClawVersion, config: &Value, session: &Session<'
     };
     match (is_default, fallback) {
         (true, Some(text)) => from_defaults(dirs.user_path(text.trim())),
-        (false, Some(text)) if version == OpenClawVersion::V2026_9 => {
+        (false, Some(text)) if version.policy().agents.nested_defaults_workspace => {
             from_defaults(dirs.user_path(text.trim()).join(&session.agent_id))
         }
         (true, None) => {
@@ -211,7 +212,7 @@ pub fn decide(
         cwd: request.cwd.clone().unwrap_or_else(|| root.value.clone()),
         home: request.dirs.home.clone(),
         container_paths: resolution.sandbox.sandboxed,
-        follow_dangling_links: version == OpenClawVersion::V2026_9,
+        follow_dangling_links: version.policy().files.follows_dangling_links,
     };
     match containment.check(&request.path) {
         Ok(landed) => {
@@ -243,9 +244,7 @@ pub fn decide(
 
 /// `sandbox.workspaceRoot`, agent over defaults, else `~/.openclaw/sandboxes`.
 fn sandbox_workspace_root(config: &Value, session: &Session<'_>, dirs: &Dirs) -> PathBuf {
-    let agent = session.agent.as_ref().and_then(|entry| entry.value.pointer("/sandbox/workspaceRoot"));
-    let global = KeyPath::keys(&["agents", "defaults", "sandbox", "workspaceRoot"]).lookup(config);
-    match agent.or(global).and_then(Value::as_str) {
+    match agents::sandbox_workspace_root(config, session.agent.as_ref()).and_then(|root| root.as_str()) {
         Some(text) => dirs.user_path(text),
         None => dirs.state_dir.join("sandboxes"),
     }

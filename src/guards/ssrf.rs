@@ -9,93 +9,7 @@ use url::Url;
 
 use super::ipaddr::{self, Ip};
 use crate::OpenClawVersion;
-
-/// What differs between releases in the guard, as data.
-#[derive(Debug)]
-pub struct SsrfRelease {
-    /// IPv6 range names (`ipaddr.js` names) blocked outright.
-    ipv6_blocked_ranges: &'static [&'static str],
-    /// Cloud-metadata addresses blocked in every form (2026.9); 2026.2 has no such list.
-    cloud_metadata: &'static [&'static str],
-    /// RFC 8215 local-use NAT64 (`64:ff9b:1::/48`) blocked as a whole (2026.9), rather than by
-    /// the IPv4 address it embeds (2026.2).
-    blocks_local_use_nat64: bool,
-    /// Hostnames lose every trailing dot (2026.9) or only one (2026.2).
-    strips_all_trailing_dots: bool,
-    /// 2026.2 retries an IPv6 literal ending in dotted IPv4 by rewriting the IPv4 as groups.
-    embedded_ipv4_fallback_parse: bool,
-    /// Policy fields the release's guard reads; a flag for any other is refused.
-    pub policy_fields: &'static [&'static str],
-    /// Explicitly allowed hostnames still may not resolve to loopback, link-local, metadata …
-    checks_trusted_hostname_addresses: bool,
-    /// Text before `Blocked hostname (not in allowlist)`, and whether the patterns follow.
-    allowlist_message_detailed: bool,
-    /// The start URL counts as visited for redirect-loop detection (2026.9).
-    start_url_visited: bool,
-    /// Where web_fetch reads its SSRF policy in config; 2026.2's web_fetch passes none.
-    pub web_fetch_policy_path: Option<&'static [&'static str]>,
-    /// 2026.9's web_fetch trims stray whitespace in the URL parameter before parsing.
-    sanitizes_web_fetch_url: bool,
-}
-
-const RELEASE_2026_9: SsrfRelease = SsrfRelease {
-    ipv6_blocked_ranges: &[
-        "unspecified",
-        "loopback",
-        "linkLocal",
-        "uniqueLocal",
-        "multicast",
-        "reserved",
-        "benchmarking",
-        "discard",
-        "orchid2",
-    ],
-    cloud_metadata: &["100.100.100.200", "fd00:ec2::254"],
-    blocks_local_use_nat64: true,
-    strips_all_trailing_dots: true,
-    embedded_ipv4_fallback_parse: false,
-    policy_fields: &[
-        "allowPrivateNetwork",
-        "dangerouslyAllowPrivateNetwork",
-        "allowRfc2544BenchmarkRange",
-        "allowIpv6UniqueLocalRange",
-        "allowedHostnames",
-        "hostnameAllowlist",
-        "blockedHostnames",
-    ],
-    checks_trusted_hostname_addresses: true,
-    allowlist_message_detailed: true,
-    start_url_visited: true,
-    web_fetch_policy_path: Some(&["tools", "web", "fetch", "ssrfPolicy"]),
-    sanitizes_web_fetch_url: true,
-};
-
-const RELEASE_2026_2: SsrfRelease = SsrfRelease {
-    ipv6_blocked_ranges: &["unspecified", "loopback", "linkLocal", "uniqueLocal", "multicast"],
-    cloud_metadata: &[],
-    blocks_local_use_nat64: false,
-    strips_all_trailing_dots: false,
-    embedded_ipv4_fallback_parse: true,
-    policy_fields: &[
-        "allowPrivateNetwork",
-        "dangerouslyAllowPrivateNetwork",
-        "allowRfc2544BenchmarkRange",
-        "allowedHostnames",
-        "hostnameAllowlist",
-    ],
-    checks_trusted_hostname_addresses: false,
-    allowlist_message_detailed: false,
-    start_url_visited: false,
-    web_fetch_policy_path: None,
-    sanitizes_web_fetch_url: false,
-};
-
-pub fn release(version: OpenClawVersion) -> &'static SsrfRelease {
-    match version {
-        OpenClawVersion::V2026_9 => &RELEASE_2026_9,
-        OpenClawVersion::V2026_2 => &RELEASE_2026_2,
-    }
-}
+use crate::release::ssrf::SsrfRules;
 
 /// Redirects followed when neither config nor caller says otherwise (both releases).
 pub const DEFAULT_MAX_REDIRECTS: u32 = 3;
@@ -231,7 +145,7 @@ const BLOCKED_SUFFIXES: [&str; 3] = [".localhost", ".local", ".internal"];
 
 /// The guard of one release with one policy.
 pub struct Guard {
-    release: &'static SsrfRelease,
+    release: &'static SsrfRules,
     /// The policy as the release reads it: fields the release does not know are dropped.
     policy: SsrfPolicy,
 }
@@ -260,9 +174,9 @@ fn block(rule: &'static str, detail: impl Into<String>) -> Block {
 
 impl Guard {
     pub fn new(version: OpenClawVersion, policy: &SsrfPolicy) -> Self {
-        let release = release(version);
+        let release = version.data().ssrf();
         let mut policy = policy.clone();
-        let known = |field: &str| release.policy_fields.contains(&field);
+        let known = |field: &str| release.reads_policy_field(field);
         if !known("allowIpv6UniqueLocalRange") {
             policy.allow_ipv6_unique_local_range = false;
         }
@@ -340,7 +254,7 @@ impl Guard {
     }
 
     fn is_cloud_metadata(&self, ip: &Ip) -> bool {
-        let listed = |ip: &Ip| self.release.cloud_metadata.contains(&ip.to_string().as_str());
+        let listed = |ip: &Ip| self.release.cloud_metadata.contains(&ip.to_string());
         let unmapped = ip.unmapped();
         listed(&unmapped) || (!unmapped.is_v4() && self.embedded_ipv4(&unmapped).is_some_and(|e| listed(&Ip::V4(e))))
     }
@@ -405,7 +319,7 @@ impl Guard {
         if range.name == "uniqueLocal" && unique_local_opt_out {
             return None;
         }
-        if self.release.ipv6_blocked_ranges.contains(&range.name) {
+        if self.release.ipv6_blocked_ranges.iter().any(|r| r == range.name) {
             let cidr = range.cidr.unwrap_or_default();
             return Some(block("ipv6-special-use", format!("{ip} is {} {cidr}", range.name)));
         }

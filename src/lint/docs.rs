@@ -11,11 +11,11 @@ use crate::OpenClawVersion;
 pub const RULES_DOC: &str = "docs/rules.md";
 
 fn versions(rule: &Rule) -> String {
-    let all = [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2];
-    if all.iter().all(|v| rule.versions.contains(v)) {
+    let versions = rule.versions();
+    if versions.len() == OpenClawVersion::ALL.len() {
         "all".to_string()
     } else {
-        rule.versions.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
+        versions.iter().map(|v| v.to_string()).collect::<Vec<_>>().join(", ")
     }
 }
 

@@ -7,18 +7,19 @@ mod registry;
 mod rules;
 pub mod suppress;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use serde::Serialize;
 use serde_json::Value;
 
-pub use registry::{Category, Rule, Severity, all_rules, find_rule, no_rule_message};
+pub use registry::{Category, Rule, Severity, no_rule_message};
+pub use rules::{all_rules, find_rule};
 
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::validate::ValidationIssue;
-use crate::config::{LoadedConfig, ProblemKind};
+use crate::config::{ConfigWarning, LoadedConfig, ProblemKind};
 use crate::exec::approvals::LoadedApprovals;
 use crate::policy::{Resolution, SandboxChoice, SessionContext};
 use crate::release::pack::VersionPack;
@@ -114,6 +115,9 @@ pub struct LintContext<'a> {
     pub issues: &'a [ValidationIssue],
     /// The exec approvals store, when one was found or given.
     pub approvals: Option<&'a LoadedApprovals>,
+    /// Warnings the release's validation adds to the config (ignored plugin settings, a roster
+    /// without a heartbeat owner), besides the loader's own ([`LoadedConfig::warnings`]).
+    pub validation_warnings: &'a [ConfigWarning],
     /// Each agent's main session, resolved once on first use and shared by every rule.
     main_sessions: OnceLock<BTreeMap<String, Resolution>>,
     /// Each agent's session with the sandbox forced on, likewise.
@@ -135,10 +139,16 @@ impl<'a> LintContext<'a> {
             loaded,
             issues,
             approvals,
+            validation_warnings: &[],
             main_sessions: OnceLock::new(),
             sandboxed_sessions: OnceLock::new(),
             roster: OnceLock::new(),
         }
+    }
+
+    /// The same context, with the warnings the release's validation adds to the config.
+    pub fn with_validation_warnings(self, warnings: &'a [ConfigWarning]) -> Self {
+        LintContext { validation_warnings: warnings, ..self }
     }
 
     pub fn config(&self) -> &'a Value {
@@ -199,9 +209,43 @@ pub struct Emitter<'c, 'a> {
     rule: &'static Rule,
     ctx: &'c LintContext<'a>,
     findings: Vec<Finding>,
+    /// What the run keeps of what the rule reports, and what it only counts.
+    keep: &'c Keep<'c>,
+    kept_per_file: HashMap<String, usize>,
+    omitted: BTreeMap<(String, Severity), usize>,
+}
+
+/// What a run keeps of each rule's findings: those at or above the severity asked for, and of
+/// them at most [`Selection::finding_cap`] per file (suppressed findings aside, so that they
+/// are still reported as suppressed); the rest is counted as it is reported, never held.
+struct Keep<'s> {
+    severity_min: Severity,
+    cap: Option<usize>,
+    suppressions: &'s suppress::Suppressions,
 }
 
 impl Emitter<'_, '_> {
+    /// Decides on the finding reported last, now that its reporter has set its severity.
+    fn settle_last(&mut self) {
+        let Some(last) = self.findings.last() else { return };
+        if last.severity < self.keep.severity_min {
+            self.findings.pop();
+            return;
+        }
+        let Some(cap) = self.keep.cap else { return };
+        let file = last.location.as_ref().map(|l| l.file.clone()).unwrap_or_default();
+        if self.keep.suppressions.suppresses(last) {
+            return;
+        }
+        let kept = self.kept_per_file.entry(file.clone()).or_default();
+        if *kept < cap {
+            *kept += 1;
+            return;
+        }
+        *self.omitted.entry((file, last.severity)).or_default() += 1;
+        self.findings.pop();
+    }
+
     /// Reports a problem about the value at `path`.
     pub fn report(&mut self, path: &KeyPath, message: impl Into<String>) -> &mut Finding {
         let location = self.ctx.locate(path);
@@ -229,6 +273,7 @@ impl Emitter<'_, '_> {
     }
 
     fn push(&mut self, path: Option<&KeyPath>, location: Option<Location>, message: String) -> &mut Finding {
+        self.settle_last();
         self.findings.push(Finding {
             code: self.rule.code,
             rule: self.rule.name,
@@ -254,6 +299,38 @@ pub struct Selection {
     pub only: Vec<String>,
     /// Never these rules (codes or names).
     pub skip: Vec<String>,
+    /// At most this many findings of one rule in one file are kept; the others are counted
+    /// ([`LintReport::omitted`]). `None` keeps every finding.
+    pub finding_cap: Option<usize>,
+}
+
+/// The findings of one rule in one file that `lint` shows by default; `--all-findings` shows
+/// every one. A config can make a rule report hundreds of thousands (a deny list of as many
+/// unknown names), which nobody reads and which would cost memory and output in proportion.
+pub const FINDINGS_PER_RULE_AND_FILE: usize = 100;
+
+/// Findings of one rule, in one file, at one severity, that were counted but not kept.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OmittedFindings {
+    pub code: &'static str,
+    /// Empty for findings about the config as a whole.
+    pub file: String,
+    pub severity: Severity,
+    pub count: usize,
+    /// What to tell the reader: how many, of which rule, and how to see them.
+    pub note: String,
+}
+
+impl OmittedFindings {
+    fn new(code: &'static str, file: String, severity: Severity, count: usize) -> Self {
+        let place = if file.is_empty() { String::new() } else { format!(" in {file}") };
+        let noun = if count == 1 { "finding" } else { "findings" };
+        let note = format!(
+            "{count} more {severity} {noun} of {code}{place} not shown (at most {FINDINGS_PER_RULE_AND_FILE} per rule and file); --all-findings shows every one"
+        );
+        OmittedFindings { code, file, severity, count, note }
+    }
 }
 
 impl Selection {
@@ -287,6 +364,9 @@ pub struct LintReport {
     /// Rules that could not run on this input.
     pub skipped: Vec<SkippedRule>,
     pub rules_run: usize,
+    /// Findings beyond [`Selection::finding_cap`], counted by rule, file and severity.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub omitted: Vec<OmittedFindings>,
 }
 
 impl LintReport {
@@ -295,8 +375,10 @@ impl LintReport {
         self.findings.iter().map(|f| f.severity).max()
     }
 
+    /// Unsuppressed findings of `severity`, those omitted from the report included.
     pub fn count(&self, severity: Severity) -> usize {
-        self.findings.iter().filter(|f| f.severity == severity).count()
+        let omitted: usize = self.omitted.iter().filter(|o| o.severity == severity).map(|o| o.count).sum();
+        self.findings.iter().filter(|f| f.severity == severity).count() + omitted
     }
 }
 
@@ -306,8 +388,10 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
     let mut findings = Vec::new();
     let mut skipped = Vec::new();
     let mut rules_run = 0;
+    let mut omitted = Vec::new();
+    let keep = Keep { severity_min: selection.severity_min, cap: selection.finding_cap, suppressions };
     for &rule in all_rules().iter().filter(|r| selection.selects(r)) {
-        if !rule.versions.contains(&ctx.version) {
+        if !rule.applies_to(ctx.version) {
             continue;
         }
         if rule.needs_valid_config && !ctx.issues.is_empty() {
@@ -317,12 +401,25 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
             });
             continue;
         }
-        let mut emitter = Emitter { rule, ctx, findings: Vec::new() };
+        let mut emitter = Emitter {
+            rule,
+            ctx,
+            findings: Vec::new(),
+            keep: &keep,
+            kept_per_file: HashMap::new(),
+            omitted: BTreeMap::new(),
+        };
         (rule.check)(ctx, &mut emitter);
+        emitter.settle_last();
         rules_run += 1;
         findings.extend(emitter.findings.into_iter().map(|finding| mask_secrets(ctx, finding)));
+        omitted.extend(
+            emitter
+                .omitted
+                .into_iter()
+                .map(|((file, severity), count)| OmittedFindings::new(rule.code, file, severity, count)),
+        );
     }
-    findings.retain(|f| f.severity >= selection.severity_min);
     findings.sort_by(|a, b| sort_key(a).cmp(&sort_key(b)));
     dedup_findings(&mut findings);
     let (findings, suppressed) = suppressions.apply(findings);
@@ -333,6 +430,7 @@ pub fn lint(ctx: &LintContext<'_>, selection: &Selection, suppressions: &suppres
         suppressed,
         skipped,
         rules_run,
+        omitted,
     }
 }
 

@@ -1,12 +1,11 @@
 //! The rule registry: every rule's stable code, name, severity, category and documentation.
 //! Codes never change meaning once released; retired codes are not reused.
 
-use std::sync::OnceLock;
-
 use serde::Serialize;
 
-use super::{Emitter, LintContext, rules};
+use super::{Emitter, LintContext};
 use crate::OpenClawVersion;
+use crate::release::Release;
 
 /// How serious a finding is, lowest first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, clap::ValueEnum)]
@@ -102,14 +101,41 @@ pub struct Rule {
     pub fix: &'static str,
     /// The `openclaw security audit` checkId this rule mirrors (`<provider>` templated).
     pub openclaw_check: Option<&'static str>,
-    /// Releases the rule applies to.
-    pub versions: &'static [OpenClawVersion],
+    /// The releases the rule applies to.
+    pub applies: Applies,
     /// Whether the rule only makes sense on a config the release accepts.
     pub needs_valid_config: bool,
     pub check: fn(&LintContext<'_>, &mut Emitter<'_, '_>),
 }
 
+/// Which releases a rule applies to, asked of each release's data.
+#[derive(Clone, Copy)]
+pub enum Applies {
+    /// Every release.
+    Always,
+    /// Releases whose security audit runs the rule's `openclaw_check` (`lint.json` → `auditChecks`).
+    WhereAuditRuns,
+    /// Releases that behave as the rule describes.
+    When(fn(&Release) -> bool),
+}
+
 impl Rule {
+    /// Whether the rule applies to `version`.
+    pub fn applies_to(&self, version: OpenClawVersion) -> bool {
+        match self.applies {
+            Applies::Always => true,
+            Applies::WhereAuditRuns => {
+                self.openclaw_check.is_some_and(|check| version.lint().audit_checks.contains(check))
+            }
+            Applies::When(applies) => applies(version.data()),
+        }
+    }
+
+    /// The releases the rule applies to, newest first.
+    pub fn versions(&self) -> Vec<OpenClawVersion> {
+        OpenClawVersion::ALL.into_iter().filter(|v| self.applies_to(*v)).collect()
+    }
+
     /// Whether `name` is this rule's code or name (codes case-insensitively).
     pub fn is_named(&self, name: &str) -> bool {
         self.code.eq_ignore_ascii_case(name) || self.name == name
@@ -125,24 +151,6 @@ impl std::fmt::Debug for Rule {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Rule({} {})", self.code, self.name)
     }
-}
-
-/// Both releases.
-pub const ALL_VERSIONS: &[OpenClawVersion] = &[OpenClawVersion::V2026_9, OpenClawVersion::V2026_2];
-
-/// Every rule, ordered by code.
-pub fn all_rules() -> &'static [&'static Rule] {
-    static RULES: OnceLock<Vec<&'static Rule>> = OnceLock::new();
-    RULES.get_or_init(|| {
-        let mut all: Vec<&'static Rule> = rules::ALL.iter().flat_map(|group| group.iter()).collect();
-        all.sort_by_key(|r| r.code);
-        all
-    })
-}
-
-/// A rule by code (any case) or name.
-pub fn find_rule(name: &str) -> Option<&'static Rule> {
-    all_rules().iter().copied().find(|r| r.is_named(name))
 }
 
 /// Codes no longer in use, with why: never given to another rule.

@@ -63,26 +63,48 @@ pub struct Suppressions {
     pub entries: Vec<Suppression>,
 }
 
+/// Why a suppressions file cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SuppressionsError {
+    #[error("cannot read {}: {error}", path.display())]
+    Read { path: PathBuf, error: userfile::ReadError },
+    /// Not a suppressions file (its text is not echoed).
+    #[error("{}: {message}", path.display())]
+    Parse { path: PathBuf, message: String },
+    #[error("{at}: {message} (see `clawpolicy rule --list`)")]
+    UnknownRule { at: String, message: String },
+    #[error("{at}: a suppression needs a `reason`")]
+    NoReason { at: String },
+    #[error(
+        "{} is a symlink to a file outside the config's folder; a suppressions file found next to the \
+         config is not followed out of it (name it with --suppressions to use it)",
+        candidate.display()
+    )]
+    SymlinkOutside { candidate: PathBuf },
+}
+
 impl Suppressions {
     /// Reads a suppressions file. Every entry needs a known rule and a non-empty reason. A file
     /// that is not a suppressions file is not echoed (see [`secrets::parse_error_message`]).
-    pub fn read(path: &Path) -> Result<Self, String> {
+    pub fn read(path: &Path) -> Result<Self, SuppressionsError> {
         let text = userfile::read_text(path, userfile::MAX_INPUT_BYTES)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+            .map_err(|error| SuppressionsError::Read { path: path.to_path_buf(), error })?;
         Self::parse(path, &text)
     }
 
     /// Parses the text of the suppressions file `path` (named in messages).
-    pub fn parse(path: &Path, text: &str) -> Result<Self, String> {
-        let parsed: SuppressionsFile = crate::base::yaml::from_str(text)
-            .map_err(|e| format!("{}: {}", path.display(), secrets::parse_error_message(&e.to_string())))?;
+    pub fn parse(path: &Path, text: &str) -> Result<Self, SuppressionsError> {
+        let parsed: SuppressionsFile = crate::base::yaml::from_str(text).map_err(|e| SuppressionsError::Parse {
+            path: path.to_path_buf(),
+            message: secrets::parse_error_message(&e.to_string()),
+        })?;
         for (index, entry) in parsed.suppressions.iter().enumerate() {
             let at = format!("{}: suppressions[{index}]", path.display());
             if find_rule(&entry.rule).is_none() {
-                return Err(format!("{at}: {} (see `clawpolicy rule --list`)", no_rule_message(&entry.rule)));
+                return Err(SuppressionsError::UnknownRule { at, message: no_rule_message(&entry.rule) });
             }
             if entry.reason.trim().is_empty() {
-                return Err(format!("{at}: a suppression needs a `reason`"));
+                return Err(SuppressionsError::NoReason { at });
             }
         }
         Ok(Suppressions { file: Some(path.to_path_buf()), entries: parsed.suppressions })
@@ -90,7 +112,7 @@ impl Suppressions {
 
     /// The side file next to `config`, if there is one. It is found, not named, so it is not
     /// followed out of the config's folder: a symlink to a file elsewhere is an error, not read.
-    pub fn discover(config: &Path) -> Result<Option<PathBuf>, String> {
+    pub fn discover(config: &Path) -> Result<Option<PathBuf>, SuppressionsError> {
         let folder = config.parent().unwrap_or(Path::new("."));
         let candidate = folder.join(SIDE_FILE);
         let is_symlink = std::fs::symlink_metadata(&candidate).is_ok_and(|m| m.file_type().is_symlink());
@@ -99,17 +121,18 @@ impl Suppressions {
                 return Ok(None);
             };
             if !target.starts_with(&folder) {
-                return Err(format!(
-                    "{} is a symlink to a file outside the config's folder; a suppressions file found next to \
-                     the config is not followed out of it (name it with --suppressions to use it)",
-                    candidate.display()
-                ));
+                return Err(SuppressionsError::SymlinkOutside { candidate });
             }
         }
         Ok(std::fs::metadata(&candidate).is_ok_and(|m| !m.is_dir()).then_some(candidate))
     }
 
     /// Splits findings into kept and suppressed (the first matching entry gives the reason).
+    /// Whether an entry suppresses `finding`.
+    pub fn suppresses(&self, finding: &Finding) -> bool {
+        self.entries.iter().any(|s| s.matches(finding))
+    }
+
     pub fn apply(&self, findings: Vec<Finding>) -> (Vec<Finding>, Vec<SuppressedFinding>) {
         let mut kept = Vec::new();
         let mut suppressed = Vec::new();
@@ -138,7 +161,7 @@ mod tests {
         let path = dir.path().join(SIDE_FILE);
         std::fs::write(&path, format!("suppressions: {}", "[".repeat(40_000))).unwrap();
         let started = std::time::Instant::now();
-        let error = Suppressions::read(&path).unwrap_err();
+        let error = Suppressions::read(&path).unwrap_err().to_string();
         assert!(error.contains("nested more than 128 deep"), "{error}");
         assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }
@@ -151,9 +174,11 @@ mod tests {
         let config = folder.path().join("openclaw.json5");
         std::os::unix::fs::symlink(outside.path().join("credentials"), folder.path().join(SIDE_FILE)).unwrap();
         let refused = Suppressions::discover(&config).unwrap_err();
+        assert!(matches!(refused, SuppressionsError::SymlinkOutside { .. }), "{refused}");
+        let refused = refused.to_string();
         assert!(refused.contains("outside the config's folder") && !refused.contains("hunter2"), "{refused}");
         // Named explicitly it is read, and its content is not echoed when it does not parse.
-        let read = Suppressions::read(&outside.path().join("credentials")).unwrap_err();
+        let read = Suppressions::read(&outside.path().join("credentials")).unwrap_err().to_string();
         assert!(!read.contains("hunter2"), "{read}");
         // A symlink inside the folder is fine.
         std::fs::remove_file(folder.path().join(SIDE_FILE)).unwrap();

@@ -25,10 +25,11 @@ fn lint_in_env(
     std::fs::write(&path, text).unwrap();
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
     let loaded = crate::config::load(&[path], &options(version, &env)).unwrap();
-    let issues = crate::config::validate(&loaded, version);
+    let validation = crate::config::validate::check(&loaded, version);
     let approvals =
         approvals.map(|doc| crate::exec::approvals::load(&crate::exec::ApprovalsInput::Document(doc), version));
-    let ctx = LintContext::new(version, &loaded, &issues, approvals.as_ref());
+    let ctx = LintContext::new(version, &loaded, &validation.issues, approvals.as_ref())
+        .with_validation_warnings(&validation.warnings);
     lint(&ctx, &Selection { severity_min: Severity::Suggestion, ..Selection::default() }, &Default::default())
 }
 
@@ -62,8 +63,21 @@ fn codes_and_names_are_unique_and_well_formed() {
             rule.code
         );
         assert!(rule.name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-'), "{}", rule.name);
-        assert!(!rule.versions.is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.code);
+        assert!(!rule.versions().is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.code);
         assert!(!registry::RETIRED.iter().any(|(code, _)| *code == rule.code), "{} is retired", rule.code);
+    }
+}
+
+#[test]
+fn every_audit_check_a_release_lists_is_mirrored_by_a_rule() {
+    let mirrored: BTreeSet<&str> = all_rules().iter().filter_map(|r| r.openclaw_check).collect();
+    for version in OpenClawVersion::ALL {
+        for check in &version.lint().audit_checks {
+            assert!(mirrored.contains(check.as_str()), "{version}: lint.json lists {check}, which no rule mirrors");
+        }
+    }
+    for rule in all_rules().iter().filter(|r| r.openclaw_check.is_some()) {
+        assert!(matches!(rule.applies, registry::Applies::WhereAuditRuns), "{} mirrors an audit check", rule.code);
     }
 }
 
@@ -391,7 +405,7 @@ fn each_rules_documented_example_triggers_it() {
     let describes_install = |rule: &Rule| rule.category == Category::Install || rule.example.starts_with("// <state>");
     let mut silent = Vec::new();
     for rule in all_rules().iter().filter(|r| !describes_install(r)) {
-        for &version in rule.versions {
+        for version in rule.versions() {
             let example = RuleExample::parse(rule.example, version);
             let outcome = std::panic::catch_unwind(|| {
                 lint_in_env(version, &example.config(), example.approvals.clone(), &example.env)
@@ -439,4 +453,55 @@ impl RuleExample {
     fn config(&self) -> String {
         if self.body.trim_start().starts_with('{') { self.body.clone() } else { format!("{{ {} }}", self.body) }
     }
+}
+
+#[test]
+fn a_plugin_setting_the_release_ignores_is_reported_at_its_key() {
+    let text = "{\n  plugins: {\n    entries: { \"zzz-plugin\": { enabled: true } },\n  },\n}";
+    let report = lint_text(OpenClawVersion::V2026_9, text);
+    let ignored = finding(&report, "CP110");
+    assert!(ignored.message.starts_with("plugin not found: zzz-plugin"), "{}", ignored.message);
+    let location = ignored.location.as_ref().unwrap();
+    assert_eq!((location.line, location.path.as_str()), (3, "plugins.entries.zzz-plugin"), "{location:?}");
+    assert_eq!(ignored.kind, Some(ProblemKind::Migrated));
+    // 2026.2 refuses the same config: the finding is the validation issue's, not a warning.
+    assert!(codes(&lint_text(OpenClawVersion::V2026_2, text)).iter().all(|c| *c != "CP110"));
+}
+
+#[test]
+fn findings_past_the_cap_are_counted_not_kept() {
+    let names: Vec<String> = (0..130).map(|i| format!("\"nosuchtool{i}\"")).collect();
+    let text = format!("{{ tools: {{ deny: [{}] }} }}", names.join(", "));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("openclaw.json5");
+    std::fs::write(&path, text).unwrap();
+    let version = OpenClawVersion::V2026_9;
+    let loaded = crate::config::load(&[path], &options(version, &[])).unwrap();
+    let ctx = LintContext::new(version, &loaded, &[], None);
+    let only = Selection { only: vec!["CP201".into()], ..Selection::default() };
+    let capped = Selection { finding_cap: Some(FINDINGS_PER_RULE_AND_FILE), ..only.clone() };
+    // One suppressed finding is kept past the cap (as suppressed) and counts in no cap.
+    let suppress = suppress::Suppressions {
+        file: None,
+        entries: vec![suppress::Suppression {
+            rule: "CP201".into(),
+            path: Some("tools.deny[129]".into()),
+            agent: None,
+            reason: "known".into(),
+        }],
+    };
+
+    let every = lint(&ctx, &only, &Default::default());
+    assert_eq!(every.findings.len(), 130);
+    assert!(every.omitted.is_empty());
+
+    let report = lint(&ctx, &capped, &suppress);
+    assert_eq!(report.findings.len(), FINDINGS_PER_RULE_AND_FILE);
+    assert_eq!(report.suppressed.len(), 1);
+    let [omitted] = report.omitted.as_slice() else { panic!("{:?}", report.omitted) };
+    assert_eq!((omitted.code, omitted.count, omitted.severity), ("CP201", 29, Severity::Warning));
+    assert!(omitted.note.starts_with("29 more warning findings of CP201 in "), "{}", omitted.note);
+    assert!(omitted.note.ends_with("--all-findings shows every one"), "{}", omitted.note);
+    assert_eq!(report.count(Severity::Warning), 129, "the summary counts what is not shown");
+    assert!(suppress.unused(&report.suppressed).is_empty());
 }

@@ -1,5 +1,5 @@
-//! The conditions under which a channel plugin registers its tools (`toolGates` in the version
-//! pack). 2026.2's Feishu plugin registers its document tools only for a configured account, each
+//! The conditions under which a plugin registers its tools (`toolGates` in the version pack): a
+//! channel plugin's account and credential switches, a plugin's own config. 2026.2's Feishu plugin registers its document tools only for a configured account, each
 //! behind a `tools.<flag>` switch of that account, and its Bitable tools only when the channel block
 //! itself holds the app credentials. Hand-written after the plugin's account resolution
 //! (`listEnabledFeishuAccounts`), whose ordering and id normalization decide which account's
@@ -12,33 +12,43 @@ use serde_json::Value;
 use crate::base::js::{js_trim, js_truthy};
 use crate::config::view::channels::{AccountSettings, ChannelAccounts};
 use crate::config::view::ids::{DEFAULT_ACCOUNT_ID, normalize_account_id};
+use crate::config::view::plugins::PluginsSection;
 use crate::release::pack::{BundledPlugin, ToolGate};
+use crate::release::plugins::PluginRules;
 
 /// Why the plugin does not register `tool`, or `None` when it does.
-pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value) -> Option<String> {
-    let gate = plugin.tool_gates.get(tool)?;
-    let channel_path = format!("channels.{}", plugin.id);
-    let channel = ChannelAccounts::of(config, &plugin.id);
-    let credentials = plugin.credentials.join(" and ");
-    match gate {
+pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value, registry: &PluginRules) -> Option<String> {
+    let channel_path = || format!("channels.{}", plugin.id);
+    let channel = || ChannelAccounts::of(config, &plugin.id);
+    let credentials = || plugin.credentials.join(" and ");
+    match plugin.tool_gates.get(tool)? {
         ToolGate::AccountTool { flag, default } => {
-            let Some((account, settings)) = channel.and_then(|c| first_enabled_account(c, &plugin.credentials)) else {
-                return Some(format!("needs an enabled `{channel_path}` account with {credentials} set"));
+            let Some((account, settings)) = channel().and_then(|c| first_enabled_account(c, &plugin.credentials))
+            else {
+                return Some(format!("needs an enabled `{}` account with {} set", channel_path(), credentials()));
             };
             match settings.tool_flag(flag) {
                 Some(value) if !js_truthy(value) => {
-                    Some(format!("the `{channel_path}` account `{account}` turns `tools.{flag}` off"))
+                    Some(format!("the `{}` account `{account}` turns `tools.{flag}` off", channel_path()))
                 }
                 None if !default => Some(format!(
-                    "the `{channel_path}` account `{account}` does not turn `tools.{flag}` on (off by default)"
+                    "the `{}` account `{account}` does not turn `tools.{flag}` on (off by default)",
+                    channel_path()
                 )),
                 _ => None,
             }
         }
         ToolGate::ChannelCredentials => {
+            let channel = channel();
             let present = |key: &String| channel.and_then(|c| c.own(key)).is_some_and(js_truthy);
-            (!plugin.credentials.iter().all(present))
-                .then(|| format!("needs {credentials} set directly in `{channel_path}` (accounts do not count)"))
+            (!plugin.credentials.iter().all(present)).then(|| {
+                format!("needs {} set directly in `{}` (accounts do not count)", credentials(), channel_path())
+            })
+        }
+        ToolGate::PluginConfig { keys } => {
+            let entries = PluginsSection::of(config).entries_for(&plugin.id, |key| registry.normalize_id(key));
+            (!entries.iter().any(|entry| entry.configures_any(keys)))
+                .then(|| format!("needs plugins.entries.{}.config with {} set", plugin.id, keys.join(" or ")))
         }
     }
 }
@@ -88,7 +98,19 @@ mod tests {
     fn rejects(tool: &str, channel: Value) -> Option<String> {
         let pack = OpenClawVersion::V2026_2.policy();
         let feishu = pack.plugins.iter().find(|p| p.id == "feishu").unwrap();
-        gate_rejects(feishu, tool, &json!({"channels": {"feishu": channel}}))
+        gate_rejects(feishu, tool, &json!({"channels": {"feishu": channel}}), OpenClawVersion::V2026_2.data().plugins())
+    }
+
+    #[test]
+    fn onepassword_registers_its_tool_once_a_vault_or_items_are_configured() {
+        let version = OpenClawVersion::V2026_9;
+        let plugin = version.policy().plugins.iter().find(|p| p.id == "onepassword").unwrap();
+        let gate = |plugins: Value| {
+            gate_rejects(plugin, "onepassword", &json!({ "plugins": plugins }), version.data().plugins())
+        };
+        assert!(gate(json!({"entries": {"onepassword": {"enabled": true}}})).unwrap().contains("vault or items"));
+        assert!(gate(json!({"entries": {"onepassword": {"config": {}}}})).is_some());
+        assert_eq!(gate(json!({"entries": {"OnePassword": {"config": {"vault": "Private"}}}})), None);
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::rules::Policy;
+
 /// Whether the session runs in a sandbox: decided from config, or forced.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -81,6 +83,17 @@ pub struct SessionContext {
     pub tools_allow: Option<Vec<String>>,
     #[serde(default)]
     pub plugin_tools: Vec<PluginTool>,
+    /// 2026.9 embedded runs: the per-run `toolsAllow` is also the pipeline step `runtime tools.allow`
+    /// (and part of what a child it spawns inherits).
+    #[serde(default)]
+    pub inherit_runtime_tools_allow: bool,
+    /// The session that spawned this one (`--spawned-by`, batch `requester`), with its own run
+    /// facts and, for a chain, its own requester. This session is then the child the release
+    /// creates for it: the fields above describe the child's run, whose key is derived.
+    pub requester: Option<Box<SessionContext>>,
+    /// What the release stored for the child at spawn time; set by the resolver from `requester`.
+    #[serde(skip)]
+    pub spawn: Option<SpawnEnvelope>,
 }
 
 /// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
@@ -107,4 +120,23 @@ pub fn declared_plugin_tools(specs: &[String], file: Option<&std::path::Path>) -
         plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
     }
     Ok(plugin_tools)
+}
+
+/// What the release stores on the child's session entry when it is spawned.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SpawnEnvelope {
+    /// The requester's session key (`spawnedBy`).
+    pub requester_key: String,
+    pub requester_agent: String,
+    /// The stored `spawnDepth`: the requester's depth plus one.
+    pub depth: u32,
+    /// 2026.9 `inheritedToolAllow`/`inheritedToolDeny`, the policy of step `inherited tools`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inherited: Option<Policy>,
+    /// Why the release would refuse this spawn, if it would.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    /// Whether the requester's session has the `sessions_spawn` tool at all.
+    pub requester_has_spawn_tool: bool,
 }

@@ -2,14 +2,17 @@
 //! `createOpenClawTools`): the groups and their conditions are the release's data
 //! (`coreTools`), each [`BuildCondition`] is decided here from the config and the session.
 
+use std::cell::OnceCell;
+
 use serde_json::Value;
 
+use super::construction::{ExplicitLists, InventoryTool, allowed, passes_steps};
 use super::context::SessionContext;
 use super::image_pairing;
-use super::inventory::{ExplicitLists, InventoryTool, allowed, passes_steps};
 use super::matcher::{CompiledPolicy, PluginGroups};
 use super::rules::{Entry, Policy, Source};
 use super::session::{Session, split_agent_key};
+use super::shared::NameSet;
 use super::steps::{Step, StepKind};
 use crate::OpenClawVersion;
 use crate::config::view::agents::AgentDefaults;
@@ -30,6 +33,8 @@ struct Builder<'s, 'a> {
     explicit: &'s ExplicitLists,
     global: Option<ToolsScope<'a>>,
     defaults: AgentDefaults<'a>,
+    /// The deny lists construction checks ([`Builder::construction_deny`]), compiled when first needed.
+    construction_deny: OnceCell<NameSet>,
 }
 
 /// The core tools built for this run, in the builder's order.
@@ -51,6 +56,7 @@ pub fn build<'a>(
         explicit,
         global: ToolsScope::global(config),
         defaults: AgentDefaults::of(config),
+        construction_deny: OnceCell::new(),
     };
     let mut tools = Vec::new();
     for group in &builder.pack.core_tools {
@@ -95,7 +101,7 @@ impl<'a> Builder<'_, 'a> {
                     && sender
             }
             BuildCondition::PrimarySession => {
-                is_primary(&session.session_key) && allowed(self.pack, tool, None, &self.construction_deny())
+                is_primary(&session.session_key) && allowed(self.pack, tool, None, self.construction_deny())
             }
             BuildCondition::ProgressCard => self.progress_card_built(tool),
             BuildCondition::PairedImageModel => self
@@ -120,8 +126,11 @@ impl<'a> Builder<'_, 'a> {
     }
 
     /// The deny lists construction checks: the global `tools.deny` and every policy's denies.
-    fn construction_deny(&self) -> Vec<String> {
-        self.global_list(ListKind::Deny).into_iter().chain(self.explicit.deny.iter().cloned()).collect()
+    fn construction_deny(&self) -> &NameSet {
+        self.construction_deny.get_or_init(|| {
+            let global = self.global_list(ListKind::Deny);
+            NameSet::construction(self.pack, global.iter().chain(&self.explicit.deny).map(String::as_str))
+        })
     }
 
     /// Whether a factory tool passes construction: plugins are on, and the global allowlist
@@ -143,8 +152,8 @@ impl<'a> Builder<'_, 'a> {
             allow.insert(0, "*".into());
         }
         allow.dedup();
-        let allow = (!allow.is_empty()).then_some(allow.as_slice());
-        allowed(self.pack, tool, allow, &self.construction_deny())
+        let allow = (!allow.is_empty()).then(|| NameSet::construction(self.pack, allow.iter().map(String::as_str)));
+        allowed(self.pack, tool, allow.as_ref(), self.construction_deny())
     }
 
     /// `progress_card` must pass the profile, provider, global, agent and sub-agent policies
@@ -162,7 +171,7 @@ impl<'a> Builder<'_, 'a> {
             return false;
         }
         if let Some(runtime) = &self.ctx.tools_allow
-            && (runtime.is_empty() || !allowed(pack, tool, Some(runtime), &[]))
+            && (runtime.is_empty() || !allowed(pack, tool, Some(&runtime_set(pack, runtime)), &NameSet::default()))
         {
             return false;
         }
@@ -177,6 +186,11 @@ impl<'a> Builder<'_, 'a> {
         ];
         passes_steps(pack, self.steps.iter().filter(|s| gating.contains(&s.kind)), tool)
     }
+}
+
+/// A runtime `toolsAllow` list as construction reads it.
+fn runtime_set(pack: &VersionPack, runtime: &[String]) -> NameSet {
+    NameSet::construction(pack, runtime.iter().map(String::as_str))
 }
 
 /// Whether `tools.updatePlan` is off (then `progress_card` is never built).

@@ -130,6 +130,9 @@ pub struct Dependence {
     pub present: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub removed_by: Option<String>,
+    /// Why the tool would not be built at all in that session (no step removes it then).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_constructed: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -146,6 +149,33 @@ pub struct Explanation {
     pub fixes: Vec<Fix>,
     pub depends_on: Vec<Dependence>,
     pub assumptions: Vec<policy::session::Assumption>,
+    /// For a spawned sub-agent left with no tools at all: the step that emptied it and the
+    /// smallest edit on its own side.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub emptied_child: Option<EmptiedChild>,
+}
+
+/// A spawned sub-agent with no tools: which step removed the last ones, and the smallest edit on
+/// the child's side that gives it one of the tools its requester hands down (the edit on the
+/// requester's side is the explained tool's fix at `inherited tools`).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EmptiedChild {
+    pub step: String,
+    /// The tools that step removed: the child's last ones.
+    pub removed: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub child_side: Option<ChildSideFix>,
+}
+
+/// The smallest edit on a spawned child's own side that gives it `tool`, one its requester
+/// hands down.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ChildSideFix {
+    pub tool: String,
+    /// Every fix needed, in order.
+    pub fixes: Vec<Fix>,
 }
 
 /// The verdict of every step about one (normalized) tool, with the entry that decided.
@@ -202,8 +232,40 @@ pub fn explain(
         fixes,
         depends_on: dependences(version, config, ctx, &name, present),
         assumptions: resolution.assumptions.clone(),
+        emptied_child: emptied_child(version, config, ctx, resolution),
         tool: name,
     }
+}
+
+/// Why a spawned child has no tools at all, and the smallest child-side edit that gives it one
+/// its requester hands down (tried for each such tool; edits on the requester's side excluded).
+fn emptied_child(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+    resolution: &Resolution,
+) -> Option<EmptiedChild> {
+    let spawn = resolution.spawn.as_ref().filter(|_| resolution.tools.is_empty())?;
+    let emptied = resolution.steps.iter().rev().find(|r| !r.removed.is_empty())?;
+    let handed_down = spawn.inherited.as_ref().and_then(|p| p.allow.as_ref()).into_iter().flatten();
+    let child_side = handed_down
+        .map(|entry| entry.pattern.clone())
+        .filter_map(|tool| {
+            let fixes = fixes(version, config, ctx, resolution, &tool);
+            let child_only = fixes.iter().all(|f| !f.edits.is_empty() && f.step != policy::INHERITED_STEP_LABEL);
+            (child_only && fixes.last().is_some_and(|f| f.restores)).then_some(ChildSideFix { tool, fixes })
+        })
+        .min_by_key(|side| side.fixes.iter().map(|f| f.edits.len()).sum::<usize>());
+    Some(EmptiedChild { step: emptied.step.label.clone(), removed: emptied.removed.clone(), child_side })
+}
+
+/// The edits that give the requester's session the tool, so that it hands it down: the
+/// requester's own fixes, in order, as one candidate (none when it cannot get the tool).
+fn requester_edits(version: OpenClawVersion, config: &Value, requester: &SessionContext, tool: &str) -> Vec<Vec<Edit>> {
+    let Ok(resolved) = policy::resolve(version, config, requester) else { return Vec::new() };
+    let fixes = fixes(version, config, requester, &resolved, tool);
+    let edits: Vec<Edit> = fixes.iter().flat_map(|f| f.edits.iter().cloned()).collect();
+    if edits.is_empty() || !fixes.last().is_some_and(|f| f.restores) { Vec::new() } else { vec![edits] }
 }
 
 /// Ways to lift one blocking step at that step's own layer, most natural first, and a note when
@@ -246,6 +308,7 @@ fn step_edits(
             }
             StepKind::Subagent => (vec![append(list(&tools::subagent_tools_path(), ListKind::Allow))], None),
             StepKind::Runtime => (Vec::new(), Some("the run's own toolsAllow list must name it".into())),
+            StepKind::Inherited => (Vec::new(), Some(inherited_note(resolution))),
             _ => match &record.step.scope {
                 Some(scope) => {
                     let allow = list(scope, ListKind::Allow);
@@ -265,6 +328,18 @@ fn step_edits(
     }
 }
 
+/// Where an inherited removal comes from: the requester's session, which must have the tool
+/// (and not deny it) for its children to get it.
+fn inherited_note(resolution: &Resolution) -> String {
+    match &resolution.spawn {
+        Some(spawn) => format!(
+            "handed down by the requester {} at spawn time (its denies, and its effective tools when one of its layers has an allowlist): give that session the tool (`explain --agent {} --session {}`)",
+            spawn.requester_key, spawn.requester_agent, spawn.requester_key
+        ),
+        None => "handed down by the requester at spawn time".into(),
+    }
+}
+
 fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
     match kind {
         StepKind::OwnerOnly => {
@@ -278,6 +353,7 @@ fn builtin_deny_note(kind: StepKind, resolution: &Resolution) -> String {
             "denied by the sandbox defaults: add it to tools.sandbox.tools.allow/alsoAllow, or set {} to \"off\"",
             resolution.sandbox.mode_path.as_ref().unwrap_or(&defaults_setting_path(SandboxSetting::Mode))
         ),
+        StepKind::Inherited => inherited_note(resolution),
         _ => "a built-in rule of this release".into(),
     }
 }
@@ -335,7 +411,19 @@ fn fixes(
                     record.verdicts.get(tool).is_some_and(|v| !v.keeps()) && !unliftable.contains(&record.step.label)
                 });
                 let Some(index) = blocking else { break };
-                let (candidates, note) = step_edits(pack, &working, &current, index, tool);
+                let (mut candidates, mut note) = step_edits(pack, &working, &current, index, tool);
+                // The requester hands down only what its own session keeps: fix it there.
+                if let (StepKind::Inherited, Some(requester)) = (current.steps[index].step.kind, &ctx.requester) {
+                    candidates = requester_edits(version, &working, requester, tool);
+                    if !candidates.is_empty() {
+                        note = current.spawn.as_ref().map(|spawn| {
+                            format!(
+                                "on the requester's side: {} hands down only what it keeps, and gets `{tool}` too",
+                                spawn.requester_key
+                            )
+                        });
+                    }
+                }
                 (current.steps[index].step.label.clone(), candidates, note)
             }
         };
@@ -464,6 +552,7 @@ fn dependences(
                 condition,
                 present: here,
                 removed_by: resolution.removed.get(tool).map(|r| r.step.clone()),
+                not_constructed: resolution.not_constructed.get(tool).cloned(),
             })
         })
         .collect()
@@ -485,6 +574,58 @@ mod tests {
         let v = OpenClawVersion::V2026_9;
         let resolution = policy::resolve(v, &config, &ctx).unwrap();
         explain(v, &config, &ctx, &resolution, tool)
+    }
+
+    /// A lead whose allowlist leaves out what its spawned writer has (the 2026.6 P1 shape).
+    fn lead_and_writer() -> (Value, SessionContext) {
+        let config = json!({"agents": {"ownership": "explicit", "entries": {
+            "lead": {"tools": {"allow": ["read", "sessions_spawn"]}, "subagents": {"allowAgents": ["writer"]}},
+            "writer": {"tools": {"allow": ["write"]}}
+        }}});
+        let ctx =
+            policy::spawn::spawned_by(SessionContext { agent_id: Some("writer".into()), ..Default::default() }, "lead")
+                .unwrap();
+        (config, ctx)
+    }
+
+    fn apply_all(config: &Value, fixes: &[Fix]) -> Value {
+        let mut edited = config.clone();
+        fixes.iter().flat_map(|f| &f.edits).for_each(|e| e.apply(&mut edited));
+        edited
+    }
+
+    #[test]
+    fn an_inherited_removal_is_fixed_in_the_requesters_policy() {
+        let (config, ctx) = lead_and_writer();
+        let explanation = run(config.clone(), ctx.clone(), "write");
+        assert_eq!(explanation.removed_by.as_ref().unwrap().step, policy::INHERITED_STEP_LABEL);
+        let fix = &explanation.fixes[0];
+        assert_eq!(fix.step, policy::INHERITED_STEP_LABEL);
+        assert_eq!(fix.edits[0].describe(), "add \"write\" to agents.entries.lead.tools.allow");
+        assert!(fix.restores, "{fix:?}");
+        // Checked the way every fix is: the edited config is accepted and the child has the tool.
+        let edited = apply_all(&config, &explanation.fixes);
+        assert!(crate::config::validate::validate_value(&edited, OpenClawVersion::V2026_9).is_empty());
+        let child = policy::resolve(OpenClawVersion::V2026_9, &edited, &ctx).unwrap();
+        assert!(child.tools.contains(&"write".to_string()), "{:?}", child.tools);
+    }
+
+    #[test]
+    fn an_emptied_child_names_the_step_and_the_edit_on_its_own_side() {
+        let (config, ctx) = lead_and_writer();
+        let explanation = run(config.clone(), ctx.clone(), "write");
+        let emptied = explanation.emptied_child.unwrap();
+        assert_eq!(emptied.step, policy::INHERITED_STEP_LABEL);
+        assert!(emptied.removed.contains(&"write".to_string()), "{:?}", emptied.removed);
+        let ChildSideFix { tool, fixes } = emptied.child_side.unwrap();
+        assert_eq!(tool, "read");
+        assert_eq!(fixes[0].edits[0].describe(), "add \"read\" to agents.entries.writer.tools.allow");
+        let child = policy::resolve(OpenClawVersion::V2026_9, &apply_all(&config, &fixes), &ctx).unwrap();
+        assert!(child.tools.contains(&"read".to_string()), "{:?}", child.tools);
+        // A child that keeps a tool is not reported as emptied.
+        let fixed = apply_all(&config, &fixes);
+        let resolution = policy::resolve(OpenClawVersion::V2026_9, &fixed, &ctx).unwrap();
+        assert!(explain(OpenClawVersion::V2026_9, &fixed, &ctx, &resolution, "write").emptied_child.is_none());
     }
 
     #[test]

@@ -9,30 +9,21 @@ use serde_json::Value;
 
 use super::auto_enable;
 use super::channel_tools;
+use super::construction::{ExplicitLists, InventoryTool, allowed, explicit_lists, passes_steps};
 use super::context::SessionContext;
 use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
-use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
-use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session};
-use super::steps::{Step, StepKind, is_non_owner};
+use super::shared::NameSet;
+use super::steps::{Step, is_non_owner};
 use crate::OpenClawVersion;
-use crate::base::glob::glob_matches;
 use crate::config::view::agents::{AgentDefaults, agent_over_global};
 use crate::config::view::channels;
 use crate::config::view::located::{Located, switched_off};
 use crate::config::view::models::provider_has_base_url;
-use crate::config::view::plugins::PluginsSection;
+use crate::config::view::plugins::{MemorySlot, PluginsSection};
 use crate::config::view::tools::{ToolsScope, WebTool};
 use crate::release::pack::{BundledPlugin, OwnerOnlyPlacement, PluginToolSelection, PreFilterReport, VersionPack};
-
-/// A tool constructed for the run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InventoryTool {
-    pub name: String,
-    /// The owning plugin; `None` for core tools.
-    pub plugin: Option<String>,
-}
 
 /// A filter that removed a constructed tool before the pipeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -49,110 +40,6 @@ pub struct Inventory {
     /// Plugin ids known to exist even without tools present (for unknown-entry analysis).
     pub declared_plugins: Vec<String>,
     pub assumptions: Vec<Assumption>,
-}
-
-/// The policies that decide which plugin tools load (`collectExplicitAllowlist`).
-pub struct ExplicitLists {
-    /// Allow entries of every policy; `None` marks an alsoAllow-only policy ("include defaults").
-    pub allow: Vec<Option<String>>,
-    /// Allow entries of the non-profile policies (local-model-lean overrides).
-    override_allow: Vec<String>,
-    /// Deny entries of every policy, plus owner-only denies for non-owners.
-    pub deny: Vec<String>,
-    /// Plugin selection's view, normalized once: the named allow patterns, whether an empty or
-    /// alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
-    plugin_allow: Vec<String>,
-    includes_defaults: bool,
-    plugin_deny: Vec<String>,
-}
-
-fn explicit_lists(
-    pack: &VersionPack,
-    steps: &[Step],
-    sandbox: Option<&SandboxPolicy>,
-    ctx: &SessionContext,
-) -> ExplicitLists {
-    let mut lists = ExplicitLists {
-        allow: Vec::new(),
-        override_allow: Vec::new(),
-        deny: Vec::new(),
-        plugin_allow: Vec::new(),
-        includes_defaults: false,
-        plugin_deny: Vec::new(),
-    };
-    let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
-        allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
-        deny: None,
-    });
-    let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &s.policy));
-    let policies = steps
-        .iter()
-        .filter(|s| !matches!(s.kind, StepKind::Sandbox | StepKind::OwnerOnly))
-        .map(|s| (s.kind, &s.policy))
-        .chain(sandbox_policy)
-        .chain(runtime.as_ref().map(|p| (StepKind::Runtime, p)));
-    for (kind, policy) in policies {
-        // Profile steps count with their profile list only; their alsoAllow shows in its own scope.
-        let profile = matches!(kind, StepKind::Profile | StepKind::ProviderProfile);
-        // The sandbox resolver hands over its lists with static groups already expanded, so a
-        // sandbox `group:memory` names `memory_search` to plugin selection (other layers stay raw).
-        let as_listed = |pattern: &str| -> Vec<String> {
-            if kind == StepKind::Sandbox {
-                expand_static_groups(pack, pattern)
-            } else {
-                Some(pattern.trim().to_string()).into_iter().filter(|p| !p.is_empty()).collect()
-            }
-        };
-        let mut implicit = false;
-        for entry in policy.allow.iter().flatten() {
-            if profile && !matches!(&entry.source, Source::Builtin { .. }) {
-                continue;
-            }
-            if entry.is_implicit_star() {
-                implicit = true;
-                continue;
-            }
-            for pattern in as_listed(&entry.pattern) {
-                if !profile {
-                    lists.override_allow.push(pattern.clone());
-                }
-                lists.allow.push(Some(pattern));
-            }
-        }
-        if implicit {
-            lists.allow.push(None);
-        }
-        lists.deny.extend(policy.deny_patterns().flat_map(as_listed));
-    }
-    if is_non_owner(pack, ctx) {
-        lists.deny.extend(pack.owner_only.tools.iter().cloned());
-    }
-    lists.plugin_allow = lists.allow.iter().flatten().map(|p| pack.normalize(p)).collect();
-    lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
-    lists.plugin_deny = lists.deny.iter().map(|d| pack.normalize(d)).collect();
-    lists
-}
-
-/// The construction-time check (`allowed_by`): static groups and globs, but none of the pipeline's
-/// extras (no shipped renames, no plugin groups, no apply_patch piggyback).
-pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&[String]>, deny: &[String]) -> bool {
-    let name = pack.normalize(tool);
-    let hits = |patterns: &[String]| {
-        patterns.iter().any(|p| {
-            let p = pack.normalize(p);
-            match pack.group(&p) {
-                Some(members) => members.contains(&name),
-                None => pack.plain_glob_matches(&p, &name),
-            }
-        })
-    };
-    if hits(deny) {
-        return false;
-    }
-    match allow {
-        Some(allow) if allow.iter().any(|p| !pack.normalize(p).is_empty()) => hits(allow),
-        _ => true,
-    }
 }
 
 /// Builds the inventory of a session.
@@ -202,11 +89,6 @@ pub fn construct(
     inventory
 }
 
-/// Whether every given step's policy (with the pipeline's renames) keeps `tool`.
-pub fn passes_steps<'a>(pack: &VersionPack, mut steps: impl Iterator<Item = &'a Step>, tool: &str) -> bool {
-    steps.all(|step| CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate(tool).keeps())
-}
-
 /// Why `tool` is not built when it belongs to a bundled plugin that is off for this run. The
 /// inventory leaves these reasons out for tools outside the catalog (see [`construct`]).
 pub fn plugin_off_reason(version: OpenClawVersion, config: &Value, ctx: &SessionContext, tool: &str) -> Option<String> {
@@ -240,36 +122,47 @@ fn plugin_disabled(
     if switched_off(plugins.enabled().as_ref()) {
         return Some("plugins.enabled is false".into());
     }
-    if plugins.deny().iter().any(|d| d == id) {
+    // Plugin ids in `allow`, `deny` and entry keys compare as the release normalizes them.
+    let registry = version.data().plugins();
+    let names_plugin = |written: &String| registry.normalize_id(written) == id;
+    if plugins.deny().iter().any(names_plugin) {
         return Some(format!("plugins.deny names `{id}`"));
     }
     let allow = plugins.allow();
-    let is_memory_slot = plugin.enabled_by_default.is_none();
-    let entry = plugins.entry(id);
-    let entry_enabled = entry.as_ref().and_then(|e| e.enabled());
+    let is_memory_kind = plugin.enabled_by_default.is_none();
+    let slot = plugins.memory_slot_selection(&registry.default_memory_slot);
+    // A channel plugin named in the slot loads without its channel's agent tools (2026.2's
+    // `whatsapp`: the oracle's fresh process builds no `whatsapp_login`).
+    let in_slot = slot.selects(id) && !plugin.channel_agent_tools;
+    let entries = plugins.entries_for(id, |key| registry.normalize_id(key));
+    let entry_enabled = entries.iter().filter_map(|e| e.enabled()).next_back();
     // The loader enables a plugin the config uses (its `autoEnable` data), unless its entry says
     // `enabled: false`.
     let auto_enabled = entry_enabled != Some(false) && auto_enable::auto_enabled(config, uses, plugin);
     let entry_enabled = if auto_enabled { Some(true) } else { entry_enabled };
-    // 2026.9 exempts the memory slot plugin from plugins.allow, and its loader adds auto-enabled
-    // plugins and entries with material settings to it.
-    let allowlisted = allow.iter().any(|a| a == id)
-        || (is_memory_slot && rules.memory_slot_bypasses_allow)
+    // 2026.9 lets the plugin in the memory slot pass plugins.allow, and its loader adds
+    // auto-enabled plugins and entries with material settings to it.
+    let allowlisted = allow.iter().any(names_plugin)
+        || (in_slot && rules.memory_slot_bypasses_allow)
         || auto_enabled
-        || (rules.material_entries_join_allow && entry.as_ref().is_some_and(|e| e.has_material_settings()));
+        || (rules.material_entries_join_allow && entries.iter().any(|e| e.has_material_settings()));
     if !allow.is_empty() && !allowlisted {
         return Some(format!("plugins.allow does not name `{id}`"));
     }
-    let slot_ignores_entry = is_memory_slot && rules.memory_slot_ignores_entry_switch;
+    let slot_ignores_entry = in_slot && rules.memory_slot_ignores_entry_switch;
     if entry_enabled == Some(false) && !slot_ignores_entry {
         return Some(format!("plugins.entries.{id}.enabled is false"));
     }
-    if is_memory_slot {
-        return match plugins.memory_slot() {
-            None | Some(Value::Null) => None,
-            Some(slot) if slot.as_str() == Some(id) => None,
-            Some(_) => Some(format!("plugins.slots.memory selects another memory plugin than `{id}`")),
-        };
+    // The memory slot switches on the plugin it names, whatever its kind; a memory plugin runs
+    // only there.
+    if in_slot {
+        return None;
+    }
+    if is_memory_kind {
+        return Some(match slot {
+            MemorySlot::Off => "plugins.slots.memory is `none`".to_string(),
+            MemorySlot::Plugin(_) => format!("plugins.slots.memory selects another memory plugin than `{id}`"),
+        });
     }
     // 2026.2 also loads a built-in chat channel's plugin that its own channel block switches on.
     let channel_on = plugin.enabled_by_channel && channels::switched_on(config, id);
@@ -283,14 +176,13 @@ fn plugin_disabled(
 /// the tool is not selected, or `None` when it is.
 fn plugin_tool_rejected(plugin: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> Option<&'static str> {
     let plugin_id = plugin.trim().to_lowercase();
-    let matches_any = |name: &str, patterns: &[String]| patterns.iter().any(|p| glob_matches(p, name));
     let deny = &explicit.plugin_deny;
-    if matches_any(&plugin_id, deny) || matches_any("group:plugins", deny) || matches_any(tool, deny) {
+    if deny.matches(&plugin_id) || deny.matches("group:plugins") || deny.matches(tool) {
         return Some("a deny list names the tool, its plugin or group:plugins, so it is not loaded");
     }
     let named = &explicit.plugin_allow;
-    let wholesale = named.iter().any(|n| n == "*" || n == "group:plugins" || *n == plugin_id);
-    if wholesale || (explicit.includes_defaults && !optional) || matches_any(tool, named) {
+    let wholesale = named.lists("*") || named.lists("group:plugins") || named.lists(&plugin_id);
+    if wholesale || (explicit.includes_defaults && !optional) || named.matches(tool) {
         return None;
     }
     Some(if optional {
@@ -322,10 +214,8 @@ fn bundled_plugin_tools(
                     plugin_tool_rejected(&plugin.id, tool, optional, explicit).map(str::to_string)
                 }
                 PluginToolSelection::OptionalNamedExactly => {
-                    let named = explicit.allow.iter().flatten().any(|entry| {
-                        let name = pack.normalize(entry);
-                        name == *tool || name == plugin.id || name == "group:plugins"
-                    });
+                    let allow = &explicit.plugin_allow;
+                    let named = allow.lists(tool) || allow.lists(&plugin.id) || allow.lists("group:plugins");
                     (optional && !named).then(|| {
                         "optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist"
                             .to_string()
@@ -338,7 +228,9 @@ fn bundled_plugin_tools(
                 "lobster" if session.sandbox.sandboxed => Some("not built in sandboxed sessions"),
                 _ => None,
             };
-            let gate = gate.map(str::to_string).or_else(|| channel_tools::gate_rejects(plugin, tool, config));
+            let gate = gate
+                .map(str::to_string)
+                .or_else(|| channel_tools::gate_rejects(plugin, tool, config, version.data().plugins()));
             match disabled.clone().or(rejected).or(gate) {
                 None => {
                     let owner = (!plugin.channel_agent_tools).then(|| plugin.id.clone());
@@ -399,10 +291,11 @@ fn pre_filter_drops(
         let setting = agent.or_else(|| AgentDefaults::of(config).local_model_lean());
         let on = setting.and_then(|s| s.as_bool()) == Some(true);
         if on {
-            let keep: Vec<String> = explicit.override_allow.iter().filter(|p| p.as_str() != "*").cloned().collect();
+            let keep = explicit.override_allow.iter().filter(|p| p.as_str() != "*").map(String::as_str);
+            let keep = NameSet::construction(pack, keep);
             for tool in built.iter() {
                 let name = pack.normalize(&tool.name);
-                let kept = !keep.is_empty() && allowed(pack, &name, Some(&keep), &[]);
+                let kept = !keep.is_blank() && allowed(pack, &name, Some(&keep), &NameSet::default());
                 if lean.contains(&name) && !kept {
                     dropped.push((
                         tool.name.clone(),

@@ -1,10 +1,12 @@
 //! Evaluating one `{allow, deny}` policy against tool names, remembering which entry decided.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::rules::{Entry, Policy};
+use super::shared;
 use crate::base::glob::Glob;
 use crate::release::pack::VersionPack;
 
@@ -76,7 +78,10 @@ pub struct CompiledList {
 impl CompiledList {
     /// Normalizes, expands (families, plugin groups, static groups) and compiles a list.
     pub fn compile(pack: &VersionPack, entries: &[Entry], plugins: &PluginGroups) -> CompiledList {
-        let (mut exact, mut globs, mut seen_globs) = (HashMap::new(), Vec::new(), HashSet::new());
+        // Sized for the list at once: growing a map of half a million names doubles it in steps,
+        // holding the old table and the new one together each time.
+        let (mut exact, mut globs, mut seen_globs) =
+            (HashMap::with_capacity(entries.len()), Vec::new(), HashSet::new());
         let mut position = 0;
         for (index, entry) in entries.iter().enumerate() {
             for (name, via) in expand_entry(pack, &entry.pattern, plugins) {
@@ -145,20 +150,20 @@ pub fn expand_static_groups(pack: &VersionPack, pattern: &str) -> Vec<String> {
     }
 }
 
-/// A whole policy compiled for one step.
+/// A whole policy compiled for one step (long lists shared, see [`shared::compiled_list`]).
 pub struct CompiledPolicy {
-    allow: Option<CompiledList>,
-    deny: CompiledList,
+    allow: Option<Arc<CompiledList>>,
+    deny: Arc<CompiledList>,
     piggyback: String,
 }
 
 impl CompiledPolicy {
     pub fn compile(pack: &VersionPack, policy: &Policy, plugins: &PluginGroups) -> CompiledPolicy {
-        let allow = policy.allow.as_deref().map(|a| CompiledList::compile(pack, a, plugins));
+        let allow = policy.allow.as_deref().map(|a| shared::compiled_list(pack, a, plugins));
         CompiledPolicy {
             // An allowlist that compiles to nothing (absent, `[]`, blanks) allows everything.
             allow: allow.filter(|list| !list.is_empty()),
-            deny: CompiledList::compile(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
+            deny: shared::compiled_list(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
             piggyback: pack.apply_patch.piggyback_on.clone(),
         }
     }

@@ -3,6 +3,7 @@
 
 mod auto_enable;
 mod channel_tools;
+mod construction;
 pub mod context;
 mod core_tools;
 pub mod explain;
@@ -13,6 +14,8 @@ pub mod rules;
 pub mod sandbox;
 pub mod scopes;
 pub mod session;
+mod shared;
+pub mod spawn;
 pub mod steps;
 mod unknown;
 pub use unknown::safe_mcp_name;
@@ -86,6 +89,9 @@ pub struct Resolution {
     pub sandbox: SandboxState,
     pub subagent_role: SubagentRole,
     pub spawn_depth: u32,
+    /// For a spawned child: its requester and what the release stored for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spawn: Option<context::SpawnEnvelope>,
     /// Tools constructed for this run: the input of the pipeline.
     pub candidates: Vec<String>,
     /// Catalog tools not constructed here, with the reason.
@@ -130,6 +136,11 @@ pub fn resolve_in(
     roster: &Roster<'_>,
     ctx: &SessionContext,
 ) -> Result<Resolution, SessionError> {
+    if let Some(requester) = &ctx.requester {
+        let requester = resolve_in(version, config, roster, requester)?;
+        let child = spawn::child_context(version, config, ctx, &requester);
+        return resolve_in(version, config, roster, &child);
+    }
     let pack = version.policy();
     let session = Session::resolve_in(config, roster, ctx, version)?;
     let built = steps::build(version, config, &session, ctx);
@@ -154,17 +165,21 @@ pub fn resolve_in(
     let mut warnings = Vec::new();
     let mut records = Vec::new();
     for step in built.steps {
-        let mut effective = step.policy.clone();
         let mut allowlist_ignored = false;
         if step.kind.analyzes_unknown_entries() {
             let analysis = unknown::analyze(pack, &step, &pipeline_input, config);
             allowlist_ignored = analysis.strip_allowlist;
-            if allowlist_ignored {
-                effective.allow = None;
-            }
             warnings.extend(analysis.warning);
         }
-        let compiled = CompiledPolicy::compile(pack, &effective, &plugins);
+        // The step's own policy, unless its allowlist is ignored (a list can be long: not copied).
+        let stripped;
+        let effective = if allowlist_ignored {
+            stripped = rules::Policy { allow: None, deny: step.policy.deny.clone() };
+            &stripped
+        } else {
+            &step.policy
+        };
+        let compiled = CompiledPolicy::compile(pack, effective, &plugins);
         let verdicts: BTreeMap<String, Verdict> =
             named.iter().map(|(name, normalized)| (name.clone(), compiled.evaluate(normalized))).collect();
         let mut step_removed = Vec::new();
@@ -173,7 +188,7 @@ pub fn resolve_in(
             if verdict.keeps() {
                 return true;
             }
-            removed.insert(name.clone(), step_removal(&step, &effective, verdict));
+            removed.insert(name.clone(), step_removal(&step, effective, verdict));
             step_removed.push(name.clone());
             false
         });
@@ -207,6 +222,7 @@ pub fn resolve_in(
         sandbox: session.sandbox.clone(),
         subagent_role: session.role,
         spawn_depth: session.depth,
+        spawn: ctx.spawn.clone(),
         candidates,
         not_constructed: inventory.not_constructed,
         steps: records,
@@ -226,6 +242,12 @@ fn dedupe(items: Vec<String>) -> Vec<String> {
 /// The label of the per-run `toolsAllow` cap. OpenClaw applies it in the run attempt, outside
 /// the pipeline, so it has no pipeline label of its own.
 pub const RUNTIME_CAP_LABEL: &str = "runtime toolsAllow (per-run cap)";
+
+/// The label of pipeline step 12, the run's toolsAllow inside the pipeline (inheritance mode).
+pub const RUNTIME_STEP_LABEL: &str = "runtime tools.allow";
+
+/// The 2026.9 step that applies what a sub-agent's requester handed down at spawn time.
+pub const INHERITED_STEP_LABEL: &str = "inherited tools";
 
 /// The per-run `toolsAllow` cap, applied after the pipeline as OpenClaw's runner does.
 fn apply_runtime_allowlist(

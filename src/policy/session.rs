@@ -74,6 +74,9 @@ pub enum SessionError {
         "Multiple agents are configured, but this session has no explicit owner. Pass --agent <id> (configured: {configured}); 2026.9 picks a default only from agents.defaults.systemAgent.agentId, not from a `default: true` marker"
     )]
     NoDefaultAgent { configured: String },
+    /// A sub-agent the release would not create (see [`super::spawn::not_made`]).
+    #[error("this spawn cannot happen: {0}")]
+    SpawnNotMade(String),
 }
 
 /// `agents.defaults.subagents.maxSpawnDepth`, or the release's default.
@@ -219,7 +222,8 @@ impl<'a> Session<'a> {
         let sandbox_agent = entry_of(&sandbox_agent_id);
         let sandbox_agent_tools = agents::agent_tools(config, version, sandbox_agent.as_ref());
         let sandbox = sandbox_state(config, sandbox_agent.as_ref(), &sandbox_agent_id, &session_key, ctx.sandbox);
-        let depth = key_depth(&session_key, version);
+        // A spawned child's depth is the one stored at spawn time, not its key's shape.
+        let depth = ctx.spawn.as_ref().map_or_else(|| key_depth(&session_key, version), |s| s.depth);
         let max_spawn_depth = max_spawn_depth(config, version);
         let role = match depth {
             0 if is_subagent_key(&session_key) => SubagentRole::Orchestrator,

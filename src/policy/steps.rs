@@ -31,6 +31,7 @@ pub enum StepKind {
     OwnerOnly,
     Subagent,
     Runtime,
+    Inherited,
 }
 
 impl StepKind {
@@ -184,7 +185,9 @@ pub fn build<'a>(
         vec![],
     );
 
-    // Steps 7–8: group and sender policy.
+    // Steps 7–8: group and sender policy. A spawned 2026.9 child without an external sender runs
+    // on its stored envelope instead (a "delegated" run).
+    let delegated = ctx.spawn.is_some() && pack.subagents.inherits_requester_policy;
     let group_scope = scopes::group_scope(pack, &session.session_key, ctx);
     let sender_channel = scopes::session_channel(&session.session_key)
         .or_else(|| ctx.message_provider.as_deref().map(crate::config::view::ids::normalize_channel));
@@ -198,9 +201,11 @@ pub fn build<'a>(
         from_entry(&selected).or_else(|| from_entry(&wildcard))
     });
     let group_path = group_block.as_ref().map(|b| b.path.clone());
-    push(StepKind::Group, "group tools.allow".into(), scope_policy(&group_block), group_path, vec![]);
+    if !delegated {
+        push(StepKind::Group, "group tools.allow".into(), scope_policy(&group_block), group_path, vec![]);
+    }
 
-    if pack.tools_by_sender.scopes.iter().any(|s| s == "global") {
+    if pack.tools_by_sender.scopes.iter().any(|s| s == "global") && !delegated {
         let webchat_owner = ctx.sender_is_owner != Some(false) && sender.channel.as_deref() == Some("webchat");
         if !webchat_owner {
             let by_sender = |scope: &Option<ToolsScope<'a>>| scope.as_ref().and_then(ToolsScope::tools_by_sender);
@@ -240,6 +245,21 @@ pub fn build<'a>(
             vec![],
         );
     }
+
+    // Step 12: the run's toolsAllow, when the run asks to inherit it (embedded runs).
+    if ctx.inherit_runtime_tools_allow && pack.runtime_tools_allow.pipeline_step_when_inherited {
+        let allow = ctx.tools_allow.as_ref().map(|list| {
+            list.iter()
+                .map(|p| Entry { pattern: p.clone(), source: Source::Context { what: "runtime toolsAllow".into() } })
+                .collect()
+        });
+        let policy = allow.map(|allow| Policy { allow: Some(allow), deny: None });
+        push(StepKind::Runtime, super::RUNTIME_STEP_LABEL.into(), policy, None, vec![]);
+    }
+
+    // Step 13: what the requester's session handed down at spawn time.
+    let inherited = ctx.spawn.as_ref().and_then(|s| s.inherited.clone());
+    push(StepKind::Inherited, super::INHERITED_STEP_LABEL.into(), inherited, None, vec![]);
 
     BuiltSteps { steps, sandbox: sandbox_policy }
 }

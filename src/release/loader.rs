@@ -137,6 +137,76 @@ pub struct ValidationRules {
     /// A matching doctor-fixable legacy rule replaces the whole validation result (its message is
     /// the issue); otherwise legacy rules only classify the issues.
     pub legacy_rules_replace_validation: bool,
+    /// The checks the release runs on the parsed config once its schema and refinements pass, in
+    /// its order: the first that finds anything is the whole answer (`validateConfigObjectRaw`).
+    pub post_schema: Vec<PostSchemaCheck>,
+    /// Which agents the duplicate-agentDir check compares and how it says so.
+    pub agent_dirs: AgentDirRules,
+    /// Where an agent without its own `workspace` works (the avatar check confines avatars there).
+    pub workspaces: WorkspaceLayout,
+}
+
+/// One check of the post-schema stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PostSchemaCheck {
+    /// Docker/Podman sandbox `docker.env`: portable names, single-line values without NUL.
+    SandboxContainerEnv,
+    /// Two agents whose effective `agentDir` is one directory.
+    DuplicateAgentDirs,
+    /// `identity.avatar`: workspace-relative path, http(s) URL or data URI, inside the workspace.
+    IdentityAvatar,
+    /// Tailscale serve/funnel needs a loopback bind.
+    TailscaleBind,
+    /// Tailscale serve/funnel refuses `auth.mode: "none"`.
+    TailscaleAuth,
+    /// `modelPolicy.allow` refs: configured alias, exact `provider/model` or prefix wildcard.
+    ModelPolicyAllow,
+}
+
+/// The duplicate-agentDir check (`findDuplicateAgentDirs`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AgentDirRules {
+    /// Whether the default agent takes part even when no entry is marked `default`.
+    pub default_agent: DefaultAgentDir,
+    /// How two directories are judged the same.
+    pub identity: AgentDirIdentity,
+    /// The message's closing lines, after the conflicts (the release's own words).
+    pub fix: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DefaultAgentDir {
+    /// The entry marked `default`, if any; the check runs from two agents on.
+    Marked,
+    /// The marked entry, else the first entry, else `main`: always compared.
+    Always,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AgentDirIdentity {
+    /// `path.resolve` only.
+    Lexical,
+    /// The real path of the longest existing prefix, following dangling symlinks, plus the
+    /// missing rest (`realpathAgentDir`): depends on the machine's filesystem.
+    Realpath,
+}
+
+/// An agent's workspace when its entry sets none (`resolveAgentWorkspaceDir`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum WorkspaceLayout {
+    /// The owner (legacy data owner, else the sole agent) gets `agents.defaults.workspace`, else
+    /// `OPENCLAW_WORKSPACE_DIR`, `<state dir>/workspace` when `OPENCLAW_STATE_DIR` is set, or
+    /// `~/.openclaw[-<profile>]/workspace`; any other agent `<agents.defaults.workspace>/<id>`,
+    /// else `<state dir>/workspace-<id>`.
+    DefaultsPerAgent,
+    /// The default agent (marked, else first) gets `agents.defaults.workspace`, else
+    /// `~/.openclaw/workspace[-<profile>]`; any other agent `<state dir>/workspace-<id>`.
+    StatePerAgent,
 }
 
 /// One hand-written validation check.

@@ -1,12 +1,14 @@
 //! What each simulated OpenClaw release does, as data: one [`Release`] per release, built from the
 //! files of `data/<line>/` ([`registry`]). Code asks the release (`version.policy()`,
-//! `version.exec()`, …), not the version number.
+//! `version.exec()`, …), never which release it is: [`version::OpenClawVersion`] is a handle to
+//! its registered `Release`.
 //!
 //! Adding a release: a new `data/<line>/` folder with every file [`registry::Files`] names, and one
 //! line in [`registry`]. A test checks that every folder is registered and complete.
 
 pub mod audit;
 pub mod exec;
+pub mod lint;
 pub mod loader;
 pub mod migrations;
 pub mod pack;
@@ -19,6 +21,7 @@ use std::sync::OnceLock;
 
 use audit::AuditLists;
 use exec::ExecRules;
+use lint::LintRules;
 use loader::LoaderRules;
 use migrations::ReleaseMigrations;
 use pack::VersionPack;
@@ -42,6 +45,7 @@ pub struct Release {
     channels: OnceLock<serde_json::Value>,
     loader: OnceLock<LoaderRules>,
     ssrf: OnceLock<SsrfRules>,
+    lint: OnceLock<LintRules>,
 }
 
 impl Release {
@@ -58,6 +62,7 @@ impl Release {
             channels: OnceLock::new(),
             loader: OnceLock::new(),
             ssrf: OnceLock::new(),
+            lint: OnceLock::new(),
         }
     }
 
@@ -106,6 +111,11 @@ impl Release {
     /// The release's SSRF guard (`ssrf.json`).
     pub fn ssrf(&self) -> &SsrfRules {
         self.ssrf.get_or_init(|| parse(self.files.ssrf, "ssrf"))
+    }
+
+    /// What lint mirrors of the release's audit and how it reads the config (`lint.json`).
+    pub fn lint(&self) -> &LintRules {
+        self.lint.get_or_init(|| parse(self.files.lint, "lint"))
     }
 }
 

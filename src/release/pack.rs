@@ -43,6 +43,8 @@ pub struct VersionPack {
     pub image_model_pairing: Option<ImageModelPairing>,
     /// How the release reads the agent roster and picks a session's agent.
     pub agents: AgentRules,
+    /// How the file tools contain paths.
+    pub files: FileRules,
     /// Where a group conversation's candidate group ids come from.
     pub group_ids: GroupIdSource,
     /// The core tools the release's tool builder constructs, in its order, each group with the
@@ -121,6 +123,9 @@ pub struct SubagentRules {
     /// 2026.2 derives the spawn depth only from session keys with an `agent:` prefix: a bare
     /// `subagent:x` key is a sub-agent of depth 0 there.
     pub depth_needs_agent_prefix: bool,
+    /// 2026.9: a spawned child stores its requester's effective allowlist and denies (pipeline step
+    /// `inherited tools`) and, run without an external sender, skips group and sender policy.
+    pub inherits_requester_policy: bool,
 }
 
 /// How the release reads the agent roster and picks a session's agent.
@@ -135,6 +140,17 @@ pub struct AgentRules {
     /// When the agent named by a session key (`agent:<id>:…`) owns a session for which no agent
     /// was given.
     pub session_key_agent: SessionKeyAgent,
+    /// An agent other than the default works in `<agents.defaults.workspace>/<id>` (2026.9); else
+    /// `agents.defaults.workspace` is the default agent's only and the others get a state-dir folder.
+    pub nested_defaults_workspace: bool,
+}
+
+/// How the file tools contain paths to their root.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FileRules {
+    /// A dangling symlink is judged by where it points (2026.9), not by where it stands.
+    pub follows_dangling_links: bool,
 }
 
 /// A way of writing the agent roster.
@@ -387,6 +403,9 @@ pub struct RuntimeAllowRules {
     pub cap_after_pipeline: bool,
     /// A list naming `message` or `*` adds `message` to the profile steps.
     pub profiles_gain_message: bool,
+    /// A run that asks to inherit its toolsAllow (embedded runs) also gets it as the pipeline step
+    /// `runtime tools.allow`.
+    pub pipeline_step_when_inherited: bool,
 }
 
 #[derive(Debug, Deserialize)]
@@ -447,6 +466,9 @@ pub enum ToolGate {
     AccountTool { flag: String, default: bool },
     /// Every credential setting is truthy directly in `channels.<id>` (accounts do not count).
     ChannelCredentials,
+    /// The plugin's own `plugins.entries.<id>.config` is an object that sets one of these keys
+    /// (2026.9's 1Password broker starts only with a vault or items configured).
+    PluginConfig { keys: Vec<String> },
 }
 
 impl BundledPlugin {
@@ -561,6 +583,11 @@ impl VersionPack {
 
     /// Members of a static group (`group:fs`), or `None` for any other name.
     pub fn group(&self, name: &str) -> Option<&[String]> {
+        // Every static group is named `group:…` (see `build_groups`): other names, which long
+        // allow and deny lists are made of, need no scan.
+        if !name.starts_with("group:") {
+            return None;
+        }
         self.groups.iter().find(|(id, _)| id == name).map(|(_, members)| members.as_slice())
     }
 
@@ -646,7 +673,10 @@ mod tests {
                 for tool in plugin.tool_gates.keys() {
                     assert!(plugin.tools.contains(tool), "{version}: {} gates unknown tool {tool}", plugin.id);
                 }
-                assert!(plugin.tool_gates.is_empty() || !plugin.credentials.is_empty(), "{}", plugin.id);
+                // The channel gates read the plugin's credential settings.
+                let reads_credentials =
+                    plugin.tool_gates.values().any(|gate| !matches!(gate, super::ToolGate::PluginConfig { .. }));
+                assert!(!reads_credentials || !plugin.credentials.is_empty(), "{}", plugin.id);
             }
         }
     }

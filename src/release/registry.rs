@@ -1,7 +1,9 @@
-//! The registered releases and the data files each is built from. To add a release, add its
-//! folder under `data/` and one `release!` line to [`RELEASES`].
+//! The registered releases, the data files each is built from, and [`OpenClawVersion`], the
+//! handle to one of them. To add a release, add its folder under `data/` and one line to the
+//! [`releases!`] call below.
 
 use super::Release;
+use std::fmt;
 
 /// The data files of one release, compiled in.
 pub struct Files {
@@ -14,6 +16,7 @@ pub struct Files {
     pub channels: &'static str,
     pub config: &'static str,
     pub ssrf: &'static str,
+    pub lint: &'static str,
 }
 
 /// The file names every release folder has.
@@ -25,6 +28,9 @@ pub const FILE_NAMES: &[&str] = &[
     "migrations.json",
     "plugins.json",
     "channels.json",
+    "config.json",
+    "ssrf.json",
+    "lint.json",
 ];
 
 macro_rules! release {
@@ -42,13 +48,114 @@ macro_rules! release {
                 channels: include_str!(concat!("../../data/", $line, "/channels.json")),
                 config: include_str!(concat!("../../data/", $line, "/config.json")),
                 ssrf: include_str!(concat!("../../data/", $line, "/ssrf.json")),
+                lint: include_str!(concat!("../../data/", $line, "/lint.json")),
             },
         )
     };
 }
 
-/// Every release clawpolicy simulates, oldest first.
-pub static RELEASES: [Release; 2] = [release!("2026.2.25", "2026.2"), release!("2026.9.6", "2026.9")];
+/// Registers releases, oldest first: [`RELEASES`], and a constant on [`OpenClawVersion`] naming
+/// each (for tests and documentation; code asks the release's data instead).
+macro_rules! releases {
+    ($($(#[$doc:meta])* $name:ident = $id:literal in $line:literal,)+) => {
+        /// Every release clawpolicy simulates, oldest first; the newest is the default.
+        pub static RELEASES: [Release; [$($line),+].len()] = [$(release!($id, $line)),+];
+
+        #[allow(non_camel_case_types)]
+        #[repr(usize)]
+        enum Position { $($name),+ }
+
+        impl OpenClawVersion {
+            $($(#[$doc])* pub const $name: OpenClawVersion = OpenClawVersion(&RELEASES[Position::$name as usize]);)+
+        }
+    };
+}
+
+releases! {
+    /// openclaw@2026.2.25, the release the design documents describe.
+    V2026_2 = "2026.2.25" in "2026.2",
+    /// openclaw@2026.9.6, the current release and the default.
+    V2026_9 = "2026.9.6" in "2026.9",
+}
+
+/// A simulated OpenClaw release: a handle to its registered [`Release`]. Code asks the release's
+/// data (`version.policy()`, `version.exec()`, …), never which release it is; the named constants
+/// (`OpenClawVersion::V2026_9`, …) are for tests and documentation.
+#[derive(Clone, Copy)]
+pub struct OpenClawVersion(&'static Release);
+
+impl OpenClawVersion {
+    /// Every registered release, newest first.
+    pub const ALL: [OpenClawVersion; RELEASES.len()] = {
+        let mut all = [OpenClawVersion(&RELEASES[0]); RELEASES.len()];
+        let mut i = 0;
+        while i < RELEASES.len() {
+            all[i] = OpenClawVersion(&RELEASES[RELEASES.len() - 1 - i]);
+            i += 1;
+        }
+        all
+    };
+
+    /// The release's data.
+    pub fn data(self) -> &'static Release {
+        self.0
+    }
+
+    /// The monthly line, used on the command line and in batch files (`2026.9`).
+    pub fn line(self) -> &'static str {
+        self.0.line
+    }
+
+    /// The exact npm release the behaviour was taken from (`2026.9.6`).
+    pub fn id(self) -> &'static str {
+        self.0.id
+    }
+
+    /// Where the release stands among the registered ones (oldest first).
+    fn position(self) -> usize {
+        RELEASES.iter().position(|r| std::ptr::eq(r, self.0)).unwrap_or(usize::MAX)
+    }
+}
+
+impl Default for OpenClawVersion {
+    /// The newest registered release.
+    fn default() -> Self {
+        OpenClawVersion::ALL[0]
+    }
+}
+
+impl PartialEq for OpenClawVersion {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for OpenClawVersion {}
+
+impl std::hash::Hash for OpenClawVersion {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.line.hash(state);
+    }
+}
+
+impl PartialOrd for OpenClawVersion {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for OpenClawVersion {
+    /// Older releases first.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.position().cmp(&other.position())
+    }
+}
+
+impl fmt::Debug for OpenClawVersion {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "OpenClaw {}", self.0.id)
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -74,8 +181,19 @@ mod tests {
             assert!(release.id.starts_with(&format!("{}.", release.line)), "{}", release.id);
             // Every part parses.
             let _ = (release.policy(), release.exec(), release.audit(), release.migrations());
-            let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf());
+            let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf(), release.lint());
             assert!(serde_json::from_str::<serde_json::Value>(release.config_schema()).is_ok());
         }
+    }
+
+    #[test]
+    fn every_registered_release_is_a_version_and_the_newest_is_the_default() {
+        let versions: Vec<&str> = OpenClawVersion::ALL.iter().map(|v| v.line()).collect();
+        let mut lines: Vec<&str> = RELEASES.iter().rev().map(|r| r.line).collect();
+        assert_eq!(versions, lines);
+        assert_eq!(OpenClawVersion::default().line(), lines.remove(0));
+        assert_eq!(OpenClawVersion::V2026_9.line(), "2026.9");
+        assert_eq!(OpenClawVersion::V2026_2.line(), "2026.2");
+        assert!(OpenClawVersion::V2026_2 < OpenClawVersion::V2026_9);
     }
 }

@@ -1,48 +1,18 @@
-//! OpenClaw releases whose behaviour clawpolicy simulates.
+//! A release as the rest of the program names it: [`OpenClawVersion`] (defined with the
+//! registry it is a handle into) answers for its release's data, prints and parses as the
+//! release's line.
 
 use std::fmt;
 use std::str::FromStr;
 
-use super::Release;
 use super::audit::AuditLists;
 use super::exec::ExecRules;
+use super::lint::LintRules;
 use super::loader::LoaderRules;
 use super::migrations::ReleaseMigrations;
 use super::pack::VersionPack;
-use super::registry::RELEASES;
-
-/// A simulated OpenClaw release. Every semantic difference between releases is keyed on this.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
-pub enum OpenClawVersion {
-    /// openclaw@2026.2.25, the release the design documents describe.
-    V2026_2,
-    /// openclaw@2026.9.6, the current release and the default.
-    #[default]
-    V2026_9,
-}
-
-impl OpenClawVersion {
-    pub const ALL: [OpenClawVersion; 2] = [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2];
-
-    /// The release's data.
-    pub fn data(self) -> &'static Release {
-        let index = match self {
-            OpenClawVersion::V2026_2 => 0,
-            OpenClawVersion::V2026_9 => 1,
-        };
-        &RELEASES[index]
-    }
-
-    /// The monthly line, used on the command line and in batch files (`2026.9`).
-    pub fn line(self) -> &'static str {
-        self.data().line
-    }
-
-    /// The exact npm release the behaviour was taken from (`2026.9.6`).
-    pub fn id(self) -> &'static str {
-        self.data().id
-    }
-}
+use super::plugins::PluginRules;
+pub use super::registry::OpenClawVersion;
 
 /// A version answers for its release's data: `version.policy()`, `version.exec()`, …
 impl OpenClawVersion {
@@ -69,6 +39,14 @@ impl OpenClawVersion {
     pub fn loader(self) -> &'static LoaderRules {
         self.data().loader()
     }
+
+    pub fn plugins(self) -> &'static PluginRules {
+        self.data().plugins()
+    }
+
+    pub fn lint(self) -> &'static LintRules {
+        self.data().lint()
+    }
 }
 
 impl serde::Serialize for OpenClawVersion {
@@ -94,7 +72,10 @@ impl FromStr for OpenClawVersion {
         OpenClawVersion::ALL
             .into_iter()
             .find(|v| s == v.line() || s.strip_prefix(v.line()).is_some_and(|rest| rest.starts_with('.')))
-            .ok_or_else(|| format!("unsupported OpenClaw version `{s}` (supported: 2026.9, 2026.2)"))
+            .ok_or_else(|| {
+                let supported: Vec<&str> = OpenClawVersion::ALL.iter().map(|v| v.line()).collect();
+                format!("unsupported OpenClaw version `{s}` (supported: {})", supported.join(", "))
+            })
     }
 }
 

@@ -1,8 +1,9 @@
-//! CI report formats shared by every command that produces findings (`lint`, `diff`, `test`):
-//! SARIF 2.1.0 for code scanning ([`sarif`]), GitHub workflow-command annotations ([`github`])
-//! and JUnit XML ([`junit`]). Commands turn their results into the generic [`Finding`] and
+//! Output formats: the one [`Format`] vocabulary of every command, and the CI report formats
+//! shared by every command that produces findings (`lint`, `diff`, `test`): SARIF 2.1.0 for code
+//! scanning ([`sarif`]), GitHub workflow-command annotations ([`github`]) and JUnit XML ([`junit`]). Commands turn their results into the generic [`Finding`] and
 //! [`Rule`] here and pick a writer; nothing here knows about policy.
 
+pub mod format;
 pub mod github;
 pub mod junit;
 pub mod sarif;
@@ -10,6 +11,8 @@ pub mod sarif;
 use std::path::Path;
 
 use serde::Serialize;
+
+pub use format::Format;
 
 /// How loud a finding is, in the vocabulary SARIF and GitHub share.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -3,9 +3,9 @@
 
 use serde_json::json;
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag, Region,
-    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, SCHEMA_URL, Sarif,
-    Suppression, Tool, ToolComponent,
+    ArtifactLocation, Invocation, Location, Message, MultiformatMessageString, Notification, PhysicalLocation,
+    PropertyBag, Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    SCHEMA_URL, Sarif, Suppression, Tool, ToolComponent,
 };
 
 use super::{Finding, Level, Rule};
@@ -69,18 +69,37 @@ fn result(finding: &Finding, rules: &[Rule]) -> SarifResult {
     result
 }
 
-/// A SARIF log with one run of `tool` (name, version, information URI).
+/// [`log`] with nothing left out, as text.
 pub fn render(tool: &str, version: &str, rules: &[Rule], findings: &[Finding]) -> String {
+    // Plain data structures always serialize.
+    serde_json::to_string_pretty(&log(tool, version, rules, findings, &[])).unwrap_or_default() + "\n"
+}
+
+/// A SARIF log with one run of `tool` (name, version, information URI); `notes` (what the
+/// results leave out) become the notifications of the run's invocation.
+pub fn log(tool: &str, version: &str, rules: &[Rule], findings: &[Finding], notes: &[String]) -> Sarif {
     let driver = ToolComponent::builder()
         .name(tool.to_string())
         .version(version.to_string())
         .rules(rules.iter().map(descriptor).collect::<Vec<_>>())
         .build();
-    let run = Run::builder()
+    let mut run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
         .results(findings.iter().map(|f| result(f, rules)).collect::<Vec<_>>())
         .build();
-    let log = Sarif::builder().schema(SCHEMA_URL).version(json!("2.1.0")).runs(vec![run]).build();
-    // Plain data structures always serialize.
-    serde_json::to_string_pretty(&log).unwrap_or_default() + "\n"
+    if !notes.is_empty() {
+        let notifications = notes
+            .iter()
+            .map(|note| {
+                Notification::builder()
+                    .message(Message::builder().text(note.clone()).build())
+                    .level(json!("note"))
+                    .build()
+            })
+            .collect::<Vec<_>>();
+        run.invocations = Some(vec![
+            Invocation::builder().execution_successful(true).tool_execution_notifications(notifications).build(),
+        ]);
+    }
+    Sarif::builder().schema(SCHEMA_URL).version(json!("2.1.0")).runs(vec![run]).build()
 }

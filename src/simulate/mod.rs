@@ -442,10 +442,9 @@ fn check(expect: &Expect, trace: &mut CallTrace) {
 }
 
 /// Plays the scenario. `Err` is a session that cannot be resolved at all (unknown agent…).
-pub fn run(setup: &Setup, scenario: &Scenario) -> Result<Report, String> {
-    let resolution = policy::resolve(setup.version, &setup.config, &setup.ctx).map_err(|e| e.to_string())?;
-    let agent_session =
-        policy::session::Session::resolve(&setup.config, &setup.ctx, setup.version).map_err(|e| e.to_string())?;
+pub fn run(setup: &Setup, scenario: &Scenario) -> Result<Report, policy::session::SessionError> {
+    let resolution = policy::resolve(setup.version, &setup.config, &setup.ctx)?;
+    let agent_session = policy::session::Session::resolve(&setup.config, &setup.ctx, setup.version)?;
     let loop_settings = LoopSettings::resolve(setup.version, &setup.config, agent_session.agent_tools.as_ref());
     let approvals = match &scenario.approvals {
         Some(document @ Value::Object(_)) => document.clone(),

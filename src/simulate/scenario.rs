@@ -99,9 +99,21 @@ pub struct Expect {
     pub reason: Option<String>,
 }
 
+/// Why a scenario cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ScenarioError {
+    #[error("not valid YAML: {0}")]
+    Yaml(String),
+    /// The first place the schema refuses (`the scenario` for the document itself).
+    #[error("{at}: {message}")]
+    Schema { at: String, message: String },
+    #[error("{0}")]
+    Shape(#[from] serde_json::Error),
+}
+
 /// Parses YAML (or JSON) text and checks it against the schema; errors name the failing place.
-pub fn parse(text: &str) -> Result<Scenario, String> {
-    let value: Value = crate::base::yaml::from_str(text).map_err(|e| format!("not valid YAML: {e}"))?;
+pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    let value: Value = crate::base::yaml::from_str(text).map_err(|e| ScenarioError::Yaml(e.to_string()))?;
     // Compiled once per process: a batch of scenarios (or a fuzzer) parses thousands.
     static VALIDATOR: std::sync::LazyLock<jsonschema::Validator> = std::sync::LazyLock::new(|| {
         let schema: Value = serde_json::from_str(SCHEMA).expect("bundled schema is JSON");
@@ -110,9 +122,9 @@ pub fn parse(text: &str) -> Result<Scenario, String> {
     if let Some(error) = VALIDATOR.iter_errors(&value).next() {
         let at = error.instance_path().to_string();
         let at = if at.is_empty() { "the scenario".to_string() } else { at };
-        return Err(format!("{at}: {error}"));
+        return Err(ScenarioError::Schema { at, message: error.to_string() });
     }
-    serde_json::from_value(value).map_err(|e| e.to_string())
+    Ok(serde_json::from_value(value)?)
 }
 
 #[cfg(test)]
@@ -124,15 +136,16 @@ mod tests {
         let scenario = parse("calls:\n  - tool: exec\n    command: ls\n    answer: allow-once\n").unwrap();
         assert_eq!(scenario.calls[0].command.as_deref(), Some("ls"));
         let error = parse("calls:\n  - tool: exec\n    answer: maybe\n").unwrap_err();
-        assert!(error.starts_with("/calls/0/answer"), "{error}");
-        assert!(parse("calls: [").unwrap_err().starts_with("not valid YAML"));
-        assert!(parse("hooks: []\n").unwrap_err().contains("calls"));
+        assert!(matches!(&error, ScenarioError::Schema { at, .. } if at == "/calls/0/answer"), "{error}");
+        assert!(error.to_string().starts_with("/calls/0/answer"), "{error}");
+        assert!(parse("calls: [").unwrap_err().to_string().starts_with("not valid YAML"));
+        assert!(parse("hooks: []\n").unwrap_err().to_string().contains("calls"));
     }
 
     #[test]
     fn a_deeply_nested_scenario_is_refused_quickly() {
         let started = std::time::Instant::now();
-        let error = parse(&format!("calls: {}", "[".repeat(40_000))).unwrap_err();
+        let error = parse(&format!("calls: {}", "[".repeat(40_000))).unwrap_err().to_string();
         assert!(error.contains("nested more than 128 deep"), "{error}");
         assert!(started.elapsed() < std::time::Duration::from_secs(1), "{:?}", started.elapsed());
     }

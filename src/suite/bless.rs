@@ -125,7 +125,7 @@ mod tests {
         std::fs::write(dir.path().join("c.json5"), config).unwrap();
         let opts = crate::config::loading::process_options(OpenClawVersion::V2026_9);
         let loaded = crate::config::loading::load_files(&[dir.path().join("c.json5")], &opts).unwrap();
-        let suite = scaffold(OpenClawVersion::V2026_9, vec!["c.json5".into()], &loaded.config);
+        let suite = scaffold(OpenClawVersion::V2026_9, vec!["c.json5".into()], loaded.config());
         let outcome =
             run::run(&suite, dir.path(), &crate::config::loading::process_options(OpenClawVersion::V2026_2), &[])
                 .unwrap();

@@ -88,6 +88,10 @@ pub struct CaseContext {
     /// Per-run runtime allowlist; `[]` means no tools.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools_allow: Option<Vec<String>>,
+    /// The session that spawned this one, `AGENT` (its main session) or `AGENT:SESSION`: the
+    /// other fields then describe the requester's run, `agent` names the spawned agent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub spawned_by: Option<String>,
     /// Plugin tools present at runtime, as `plugin:tool` (`plugin:tool?` = optional).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plugin_tool: Vec<String>,
@@ -166,7 +170,7 @@ impl CaseContext {
     /// The session facts, with plugin files resolved against `base_dir`.
     pub fn to_session(&self, base_dir: &Path) -> miette::Result<SessionContext> {
         let plugins = self.plugins.as_ref().map(|p| base_dir.join(p));
-        Ok(SessionContext {
+        let run = SessionContext {
             agent_id: self.agent.clone(),
             session_key: self.session.clone(),
             model_provider: self.provider.clone(),
@@ -188,11 +192,24 @@ impl CaseContext {
             tools_allow: self.tools_allow.clone(),
             plugin_tools: crate::policy::context::declared_plugin_tools(&self.plugin_tool, plugins.as_deref())?,
             ..SessionContext::default()
-        })
+        };
+        match &self.spawned_by {
+            Some(spawner) => crate::policy::spawn::spawned_by(run, spawner)
+                .map_err(|e| miette::miette!(code = "test::spawned-by", "spawned-by {e}")),
+            None => Ok(run),
+        }
     }
 
     /// The fields that describe `ctx` (the inverse of [`CaseContext::to_session`]).
     pub fn from_session(ctx: &SessionContext) -> CaseContext {
+        if let (Some(requester), Some(spawner)) = (ctx.requester.as_deref(), crate::policy::spawn::spawner_of(ctx)) {
+            return CaseContext {
+                agent: ctx.agent_id.clone(),
+                session: None,
+                spawned_by: Some(spawner),
+                ..CaseContext::from_session(requester)
+            };
+        }
         let sandbox = match ctx.sandbox {
             SandboxChoice::Auto => None,
             SandboxChoice::On => Some(Sandbox::On),
@@ -214,6 +231,7 @@ impl CaseContext {
             sandbox,
             depth: ctx.spawn_depth,
             tools_allow: ctx.tools_allow.clone(),
+            spawned_by: None,
             plugin_tool: ctx
                 .plugin_tools
                 .iter()
@@ -262,8 +280,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, SuiteError> {
 }
 
 /// The suite as YAML, with a comment naming the format.
-pub fn to_yaml(suite: &Suite) -> Result<String, String> {
-    let body = serde_yaml_ng::to_string(suite).map_err(|e| format!("cannot write YAML: {e}"))?;
+pub fn to_yaml(suite: &Suite) -> Result<String, serde_yaml_ng::Error> {
+    let body = serde_yaml_ng::to_string(suite)?;
     Ok(format!("# clawpolicy policy test suite (JSON Schema: `clawpolicy test --schema`)\n{body}"))
 }
 

@@ -136,8 +136,8 @@ pub fn run(
         }
         let loaded = &configs[&files];
         let ctx = case.context.to_session(suite_dir).map_err(|e| e.wrap_err(format!("case `{}`", case.name)))?;
-        let resolution = policy::resolve(version, &loaded.config, &ctx).map_err(|e| case_error(case, e))?;
-        let agents = contexts::agent_ids(version, &loaded.config);
+        let resolution = policy::resolve(version, loaded.config(), &ctx).map_err(|e| case_error(case, e))?;
+        let agents = contexts::agent_ids(version, loaded.config());
         if !agents.contains(&resolution.agent_id) {
             return Err(case_error(
                 case,
@@ -160,7 +160,7 @@ pub fn run(
     }
     let coverage = exercised
         .iter()
-        .map(|(files, sessions)| coverage::coverage(version, files, &configs[files].config, sessions))
+        .map(|(files, sessions)| coverage::coverage(version, files, configs[files].config(), sessions))
         .collect();
     Ok(SuiteRun { openclaw_version: version.id().to_string(), cases: results, coverage })
 }
@@ -245,7 +245,7 @@ fn check(
     let mut exec = Vec::new();
     for expectation in &expect.exec {
         let verdict =
-            prober.verdict(&loaded.config, resolution, &expectation.command).map_err(|e| case_error(case, e))?;
+            prober.verdict(loaded.config(), resolution, &expectation.command).map_err(|e| case_error(case, e))?;
         if verdict != expectation.decision {
             failures.push(CheckFailure {
                 check: "exec",

@@ -78,12 +78,18 @@ pub fn compare(expected: &Value, actual: &Value) -> Option<String> {
     (!diffs.is_empty()).then(|| format!("removed: {}", diffs.join("; ")))
 }
 
-/// The messages of the release's core legacy rules (`data/<v>/migrations.json`). Legacy issues
-/// from channel plugins' own doctor rules (e.g. Signal transport fields) are not simulated.
+/// The messages of the release's core legacy rules (`data/<v>/migrations.json`) that clawpolicy
+/// simulates. Legacy issues from channel plugins' own doctor rules (e.g. Signal transport fields)
+/// and rules marked `notSimulated` (model catalogs) are not.
 pub fn core_legacy_messages(version: &str) -> BTreeSet<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("data/{version}/migrations.json"));
     let data: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
-    data["legacyRules"].as_array().unwrap().iter().map(|r| r["message"].as_str().unwrap().to_string()).collect()
+    let rules = data["legacyRules"].as_array().unwrap();
+    rules
+        .iter()
+        .filter(|r| r.get("notSimulated").is_none())
+        .map(|r| r["message"].as_str().unwrap().to_string())
+        .collect()
 }
 
 /// The `config` part of an answer (`valid`, `warnings`, core `legacyIssues`), compared as the
@@ -94,19 +100,7 @@ pub fn compare_config(expected: &Value, actual: &Value, core: &BTreeSet<String>)
     if want.is_null() {
         return None;
     }
-    let pairs = |v: &Value, key: &str| -> Vec<(String, String)> {
-        v[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|i| {
-                (
-                    i["path"].as_str().unwrap_or_default().to_string(),
-                    i["message"].as_str().unwrap_or_default().to_string(),
-                )
-            })
-            .collect()
-    };
+    let pairs = issue_pairs;
     let mut diffs = Vec::new();
     if want["valid"] != got["valid"] {
         diffs.push(format!("valid: expected {}, got {}", want["valid"], got["valid"]));
@@ -119,6 +113,27 @@ pub fn compare_config(expected: &Value, actual: &Value, core: &BTreeSet<String>)
         diffs.push(format!("legacyIssues: expected {want_legacy:?}, got {:?}", pairs(got, "legacyIssues")));
     }
     (!diffs.is_empty()).then(|| diffs.join("; "))
+}
+
+/// `(path, message)` of each item of the list `config[key]` (issues, warnings, legacy issues).
+fn issue_pairs(config: &Value, key: &str) -> Vec<(String, String)> {
+    config[key]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|i| {
+            (i["path"].as_str().unwrap_or_default().to_string(), i["message"].as_str().unwrap_or_default().to_string())
+        })
+        .collect()
+}
+
+/// The release's issues (`{path, message}`) against ours, in any order.
+fn compare_issues(expected: &Value, actual: &Value) -> Option<String> {
+    // The release's schema issues come in zod's order, ours in the JSON Schema's.
+    let (mut want, mut got) = (issue_pairs(&expected["config"], "issues"), issue_pairs(&actual["config"], "issues"));
+    want.sort();
+    got.sort();
+    (want != got).then(|| format!("issues: expected {want:?}, got {got:?}"))
 }
 
 /// How many refused configs get exactly the release's issues (`{path, message}` as a set). Issue
@@ -158,6 +173,8 @@ pub enum ConfigCheck {
     Validity,
     /// Validity, warnings and legacy issues, in order.
     Full,
+    /// All of [`ConfigCheck::Full`], and the issues (`{path, message}`).
+    Exact,
 }
 
 /// The cases of one fixture family and how many agree.
@@ -189,23 +206,35 @@ fn release_warnings(dir: &Path, version: &str, family: &str, expected: &[Value])
 /// Runs every case of `<dir>/tools-<version><family>.cases.jsonl` and compares it with the same
 /// line of `….expected.jsonl`.
 pub fn run_family(dir: &Path, version: &str, family: &str, check: ConfigCheck) -> Outcome {
+    let opts = clawpolicy::config::loading::process_options(version.parse::<OpenClawVersion>().unwrap());
+    run_family_with(dir, version, family, check, &opts)
+}
+
+/// [`run_family`] with given load options (an environment of the recording's own).
+pub fn run_family_with(
+    dir: &Path,
+    version: &str,
+    family: &str,
+    check: ConfigCheck,
+    opts: &clawpolicy::config::LoadOptions,
+) -> Outcome {
     let core = core_legacy_messages(version);
     let cases = read_jsonl(&dir.join(format!("tools-{version}{family}.cases.jsonl")));
     let expected = read_jsonl(&dir.join(format!("tools-{version}{family}.expected.jsonl")));
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
-    let opts = clawpolicy::config::loading::process_options(version.parse::<OpenClawVersion>().unwrap());
     let warnings = release_warnings(dir, version, family, &expected);
     let mut outcome = Outcome { total: cases.len(), disagreements: Vec::new(), stats: IssueStats::default() };
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();
         assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
-        let got = run_tools_case(case, &opts, dir);
+        let got = run_tools_case(case, opts, dir);
         outcome.stats.add(want, &got);
         let config_diff = match check {
             ConfigCheck::None => None,
             ConfigCheck::Validity => (want["config"]["valid"] != got["config"]["valid"] && !want["config"].is_null())
                 .then(|| format!("valid: expected {}, got {}", want["config"]["valid"], got["config"]["valid"])),
             ConfigCheck::Full => compare_config(want, &got, &core),
+            ConfigCheck::Exact => compare_config(want, &got, &core).or_else(|| compare_issues(want, &got)),
         };
         let warnings_diff = warnings.get(id).filter(|_| got["ok"] == Value::Bool(true)).and_then(|want| {
             let got: Vec<&str> = got["warnings"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();

@@ -49,15 +49,16 @@ impl LegacyMatch {
 }
 
 /// Every legacy rule of `version` that matches `config` (the migrated config), in the release's
-/// order. `authored` is the file as written, for rules that need the literal there.
-pub fn find(config: &Value, authored: &Value, version: OpenClawVersion) -> Vec<LegacyMatch> {
+/// order. `authored` gives the file as written, for rules that need the literal there (asked only
+/// when such a rule matches the config).
+pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenClawVersion) -> Vec<LegacyMatch> {
     let data = version.migrations();
     let pack = version.policy();
     data.legacy_rules
         .iter()
         .filter_map(|rule| {
             let matched = rule_matches(rule, config, pack);
-            if matched.is_empty() || (rule.source_literal && rule_matches(rule, authored, pack).is_empty()) {
+            if matched.is_empty() || (rule.source_literal && rule_matches(rule, authored(), pack).is_empty()) {
                 return None;
             }
             let also = rule.patterns.iter().flatten().flat_map(|p| &p.also_covers).map(|p| parse_dotted(p));
@@ -318,7 +319,7 @@ fn legacy_tool_names(root: &Value, root_key: &str, rename: &ToolRename<'_>) -> V
 /// QQBot entries (the channel and its accounts; `accounts.default` inherits the channel's
 /// `allowFrom`) without `execApprovals` whose `allowFrom` is empty or has `*` (`qqbot:*`).
 fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
-    let Some(qqbot) = root.get(keys::CHANNELS).and_then(|c| c.get("qqbot")).filter(|q| q.is_object()) else {
+    let Some(qqbot) = root.get(keys::CHANNELS).and_then(|c| c.get(keys::QQBOT)).filter(|q| q.is_object()) else {
         return Vec::new();
     };
     let accounts = qqbot.get(keys::ACCOUNTS).and_then(Value::as_object).into_iter().flatten();
@@ -351,7 +352,7 @@ fn qqbot_open_allow_from(root: &Value) -> Vec<Vec<PathSeg>> {
         ids.is_empty() || wildcard
     };
     if entries.into_iter().any(open) {
-        vec![vec![PathSeg::key(keys::CHANNELS), PathSeg::key("qqbot")]]
+        vec![vec![PathSeg::key(keys::CHANNELS), PathSeg::key(keys::QQBOT)]]
     } else {
         Vec::new()
     }

@@ -18,6 +18,7 @@ use crate::config::source::Origin;
 use crate::config::tree::{Node, NodeKind};
 use crate::config::view::ids::normalize_agent_id;
 use crate::config::view::keys;
+use crate::release::loader::WorkspaceLayout;
 use crate::release::migrations::ReleaseMigrations;
 
 type Members = IndexMap<String, Node>;
@@ -267,28 +268,11 @@ fn first_agent_workspace_pin(agents: &Members, entries: &[&Node], env: &Migratio
         agents.get(keys::DEFAULTS).and_then(|d| d.member(keys::WORKSPACE)).and_then(Node::as_str).map(js_trim);
     Some(match configured.filter(|w| !w.is_empty()) {
         Some(dir) => dir.to_string(),
-        None => default_workspace_dir(env),
+        // The layout of the releases that migrate legacy rosters while loading.
+        None => {
+            discovery::default_workspace_dir(env.env, env.cwd, WorkspaceLayout::DefaultsPerAgent).display().to_string()
+        }
     })
-}
-
-/// `resolveDefaultAgentWorkspaceDir`: `OPENCLAW_WORKSPACE_DIR`, else `<state dir>/workspace`,
-/// else `~/.openclaw[-<profile>]/workspace`.
-fn default_workspace_dir(env: &MigrationEnv<'_>) -> String {
-    let read = |name: &str| env.env.get(name).map(|v| js_trim(v)).filter(|v| !v.is_empty());
-    let home = discovery::home_dir(env.env, env.cwd);
-    let dir = if let Some(dir) = read("OPENCLAW_WORKSPACE_DIR") {
-        crate::config::fspath::resolve(env.cwd, std::path::Path::new(dir))
-    } else if let Some(state) = read("OPENCLAW_STATE_DIR") {
-        discovery::resolve_user_path(state, &home, env.cwd).join("workspace")
-    } else {
-        let profile = read("OPENCLAW_PROFILE").filter(|p| !p.eq_ignore_ascii_case("default"));
-        let state = match profile {
-            Some(profile) => format!(".openclaw-{profile}"),
-            None => ".openclaw".to_string(),
-        };
-        home.join(state).join("workspace")
-    };
-    dir.display().to_string()
 }
 
 /// `materializeLegacyDefaultAgentRoles` as the loader runs it (no workspace, no ambient channels):

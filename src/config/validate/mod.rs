@@ -1,5 +1,6 @@
 //! Validation per release: the release's own JSON Schema ([`schema`]) plus the checks OpenClaw
-//! writes as custom refinements ([`refinements`]), run on the config as the release's loader left
+//! writes as custom refinements ([`refinements`]), then, once those pass, its post-schema checks
+//! ([`post_schema`]) and its plugin registry stage, run on the config as the release's loader left
 //! it (after its load-time migrations). An empty result means the release accepts the config.
 //!
 //! Every issue says what repairs it ([`ProblemKind`]): `doctor` when the release reports a
@@ -8,6 +9,7 @@
 mod issue;
 mod plugin_schema;
 mod plugins;
+mod post_schema;
 mod refinements;
 mod schema;
 
@@ -61,17 +63,28 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         issue.origin = missing.origin.as_deref().cloned();
         return Validation { issues: vec![issue], legacy: Vec::new(), warnings: Vec::new() };
     }
-    let legacy = legacy::find(cfg.value(), cfg.authored(), version);
+    let legacy = legacy::find(cfg.value(), || cfg.authored(), version);
     let (mut issues, warnings) = if rules.validation.legacy_rules_replace_validation && !legacy.is_empty() {
         (legacy.iter().map(legacy_issue).collect(), Vec::new())
     } else {
         let mut issues = schema::check(cfg.value(), version);
         issues.extend(refinements::check(cfg.value(), version, cfg.legacy_owner()));
         let mut warnings = Vec::new();
+        let locate = |at: &[PathSeg]| cfg.origin(at).or_else(|| cfg.nearest_origin(at));
+        if issues.is_empty() {
+            let context = post_schema::Context {
+                config: cfg.value(),
+                source: cfg.authored(),
+                version,
+                legacy_owner: cfg.legacy_owner(),
+                env: cfg.effective_env(),
+                cwd: cfg.cwd(),
+            };
+            issues = post_schema::check(&context).into_iter().map(|f| located_issue(f, locate)).collect();
+        }
         // What the release checks with its plugin registry, once the rest passes.
         if issues.is_empty() {
             let stage = registry_stage(cfg.value(), version);
-            let locate = |at: &[PathSeg]| cfg.origin(at).or_else(|| cfg.nearest_origin(at));
             issues = stage.issues.into_iter().map(|f| located_issue(f, locate)).collect();
             warnings = validation_warnings(cfg, version);
             warnings.extend(stage.warnings.into_iter().map(|found| ConfigWarning {
@@ -113,7 +126,10 @@ fn registry_stage(config: &serde_json::Value, version: OpenClawVersion) -> plugi
 }
 
 /// A finding of the registry stage as a validation issue, located where it is written.
-fn located_issue(found: plugins::Finding, locate: impl Fn(&[PathSeg]) -> Option<super::Origin>) -> ValidationIssue {
+fn located_issue(
+    found: plugin_schema::Finding,
+    locate: impl Fn(&[PathSeg]) -> Option<super::Origin>,
+) -> ValidationIssue {
     let mut issue = ValidationIssue::new(found.path, found.message, found.category);
     issue.help = found.help;
     issue.origin = locate(&found.at);
@@ -196,12 +212,13 @@ fn validation_warnings(cfg: &LoadedConfig, version: OpenClawVersion) -> Vec<Conf
 }
 
 /// What `version` would reject in a config value that has no files behind it (an edit being
-/// tried out): the release's load-time migrations, then the schema and the hand-written rules,
-/// without origins. A value taken from a loaded config is already migrated; there, a multi-agent
+/// tried out): the release's load-time migrations, then the schema, the hand-written rules and
+/// the post-schema checks (paths resolved with an empty environment from `/`), without origins. A value taken from a loaded config is already migrated; there, a multi-agent
 /// roster without ownership or markers whose system agent is set can only come from a legacy
 /// `default: true` the loader migrated (the loaded config would otherwise have been refused), so
 /// it is validated as the release validates that roster.
 pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let source = value;
     let mut tree = super::Node::from_value(value);
     let env = std::collections::HashMap::new();
     let migration =
@@ -213,8 +230,20 @@ pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Ve
         agents.get(keys::OWNERSHIP).is_none()
             && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get(keys::DEFAULT).is_none()))
     });
+    let legacy_owner = migration.legacy_owner.as_deref().or(migrated_owner);
     let mut issues = schema::check(&value, version);
-    issues.extend(refinements::check(&value, version, migration.legacy_owner.as_deref().or(migrated_owner)));
+    issues.extend(refinements::check(&value, version, legacy_owner));
+    if issues.is_empty() {
+        let context = post_schema::Context {
+            config: &value,
+            source,
+            version,
+            legacy_owner,
+            env: &env,
+            cwd: std::path::Path::new("/"),
+        };
+        issues = post_schema::check(&context).into_iter().map(|f| located_issue(f, |_| None)).collect();
+    }
     if issues.is_empty() {
         issues = registry_stage(&value, version).issues.into_iter().map(|f| located_issue(f, |_| None)).collect();
     }

@@ -17,12 +17,29 @@ use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
 
 use super::issue::IssueCategory;
-use super::plugins::Finding;
 use super::schema::did_you_mean;
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
 use crate::release::plugins::{PluginRecord, SchemaErrors};
 use crate::release::registry::RELEASES;
+
+/// One issue or warning of the plugin stage of validation.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Finding {
+    /// The release's path.
+    pub path: Vec<PathSeg>,
+    /// Where it is written in the config.
+    pub at: Vec<PathSeg>,
+    pub message: String,
+    pub category: IssueCategory,
+    pub help: Option<String>,
+}
+
+impl Finding {
+    pub(super) fn new(path: Vec<PathSeg>, at: Vec<PathSeg>, message: String) -> Self {
+        Finding { path, at, message, category: IssueCategory::Refinement, help: None }
+    }
+}
 
 /// Where a plugin's config is: the release's path (`plugins.entries.<id>.config`) and where it is
 /// written in the config.

@@ -20,8 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
-use super::issue::IssueCategory;
-use super::plugin_schema::{self, ConfigPlace};
+use super::plugin_schema::{self, ConfigPlace, Finding};
 use crate::OpenClawVersion;
 use crate::base::js::{js_trim, js_truthy};
 use crate::config::path::PathSeg;
@@ -29,24 +28,6 @@ use crate::config::view::agents::{AgentDefaults, roster};
 use crate::config::view::keys;
 use crate::config::view::models::{ModelSetting, configured_model_refs};
 use crate::release::plugins::{Activation, IdNormalization, PluginRecord, PluginRules, RoutedPlugin, UnknownIds};
-
-/// One issue or warning of the plugin stage of validation.
-#[derive(Debug, Clone, PartialEq)]
-pub(super) struct Finding {
-    /// The release's path.
-    pub path: Vec<PathSeg>,
-    /// Where it is written in the config.
-    pub at: Vec<PathSeg>,
-    pub message: String,
-    pub category: IssueCategory,
-    pub help: Option<String>,
-}
-
-impl Finding {
-    pub(super) fn new(path: Vec<PathSeg>, at: Vec<PathSeg>, message: String) -> Self {
-        Finding { path, at, message, category: IssueCategory::Refinement, help: None }
-    }
-}
 
 /// What the plugin stage says: issues refuse the config, warnings do not.
 #[derive(Debug, Default)]
@@ -219,10 +200,10 @@ impl<'v> Stage<'_, 'v> {
         };
         let only = |map: &Map<String, Value>, key: &str| map.len() == 1 && map.contains_key(key);
         let config = entry.get(keys::CONFIG).and_then(Value::as_object);
-        let catalog = config.and_then(|c| c.get("sessionCatalog")).and_then(Value::as_object);
+        let catalog = config.and_then(|c| c.get(keys::SESSION_CATALOG)).and_then(Value::as_object);
         self.rules.native_session_catalog_plugin_ids.iter().any(|p| p == id)
             && only(entry, keys::CONFIG)
-            && config.is_some_and(|c| only(c, "sessionCatalog"))
+            && config.is_some_and(|c| only(c, keys::SESSION_CATALOG))
             && catalog.is_some_and(|c| only(c, keys::ENABLED) && c[keys::ENABLED] == Value::Bool(false))
     }
 

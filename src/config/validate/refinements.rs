@@ -4,7 +4,8 @@
 use serde_json::{Map, Value};
 
 use super::issue::{IssueCategory, ValidationIssue};
-use super::plugins::{Finding, Findings};
+use super::plugin_schema::Finding;
+use super::plugins::Findings;
 use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;

@@ -12,23 +12,121 @@ use super::issue::{IssueCategory, ValidationIssue};
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
 
+/// The release's schema, compiled piece by piece as a config needs it: compiling all of 2026.9's
+/// (470 KB) took most of a command's start-up, while a config touches a few of its sections.
 struct ReleaseSchema {
-    schema: Value,
-    validator: Validator,
+    schema: &'static Value,
+    root: Piece,
 }
 
-fn compile(text: &str) -> ReleaseSchema {
-    let schema: Value = serde_json::from_str(text).expect("bundled schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("bundled schema compiles");
-    ReleaseSchema { schema, validator }
+/// A node of the schema validated on its own, with its large members split off into pieces of
+/// their own. Only plain object nodes are split (`type`, `properties`, `required`, a boolean
+/// `additionalProperties`): validating such a node is validating its own keywords, then each
+/// present member against its subschema, so the split changes nothing but the order of issues.
+struct Piece {
+    node: &'static Value,
+    /// The node with its split members accepting anything, compiled on first use.
+    shallow: OnceLock<Validator>,
+    members: Vec<(&'static str, Piece)>,
 }
 
-/// The release's schema, compiled once per release on first use.
+/// Members with fewer schema nodes than this are validated with their parent.
+const SPLIT_NODES: usize = 64;
+
+const SPLITTABLE_KEYWORDS: &[&str] = &["$schema", "type", "properties", "required", "additionalProperties"];
+
+impl Piece {
+    fn new(node: &'static Value) -> Piece {
+        Piece::weighed(node).0
+    }
+
+    /// The piece of `node` and the number of schema nodes in it, each node visited once.
+    fn weighed(node: &'static Value) -> (Piece, usize) {
+        let splittable = node.as_object().is_some_and(|obj| {
+            obj.keys().all(|k| SPLITTABLE_KEYWORDS.contains(&k.as_str()))
+                && obj.get("additionalProperties").is_none_or(Value::is_boolean)
+        });
+        let mut members = Vec::new();
+        let mut weight = 1;
+        match node {
+            Value::Object(obj) => {
+                for (key, child) in obj {
+                    let properties = child.as_object().filter(|_| splittable && key == "properties");
+                    let Some(properties) = properties else {
+                        weight += Piece::weighed(child).1;
+                        continue;
+                    };
+                    for (name, sub) in properties {
+                        let (piece, size) = Piece::weighed(sub);
+                        weight += size;
+                        if size >= SPLIT_NODES {
+                            members.push((name.as_str(), piece));
+                        }
+                    }
+                }
+            }
+            Value::Array(items) => weight += items.iter().map(|item| Piece::weighed(item).1).sum::<usize>(),
+            _ => {}
+        }
+        (Piece { node, shallow: OnceLock::new(), members }, weight)
+    }
+
+    /// The compiled node, in the schema's own dialect (`$schema` of the root: a member compiled
+    /// alone would otherwise be read as the newest draft, where tuple `items` mean something else).
+    fn validator(&self, dialect: Option<&Value>) -> &Validator {
+        self.shallow.get_or_init(|| {
+            // The node without the split members' subschemas (never copied).
+            let mut shallow: serde_json::Map<String, Value> = match self.node.as_object() {
+                Some(obj) => obj
+                    .iter()
+                    .map(|(key, child)| match (key.as_str(), child.as_object()) {
+                        ("properties", Some(properties)) if !self.members.is_empty() => {
+                            let kept = properties.iter().map(|(name, sub)| {
+                                let split = self.members.iter().any(|(member, _)| member == name);
+                                (name.clone(), if split { Value::Bool(true) } else { sub.clone() })
+                            });
+                            (key.clone(), Value::Object(kept.collect()))
+                        }
+                        _ => (key.clone(), child.clone()),
+                    })
+                    .collect(),
+                None => return jsonschema::validator_for(self.node).expect("bundled schema compiles"),
+            };
+            if let Some(dialect) = dialect {
+                shallow.entry("$schema").or_insert_with(|| dialect.clone());
+            }
+            jsonschema::validator_for(&Value::Object(shallow)).expect("bundled schema compiles")
+        })
+    }
+
+    /// The issues of `value` (found at `at`), this piece's own first.
+    fn check(&self, value: &Value, at: &[PathSeg], dialect: Option<&Value>, issues: &mut Vec<ValidationIssue>) {
+        for error in self.validator(dialect).iter_errors(value) {
+            issues.extend(translate(&error, self.node).into_iter().map(|mut issue| {
+                issue.path.splice(0..0, at.iter().cloned());
+                issue
+            }));
+        }
+        for (name, piece) in &self.members {
+            if let Some(member) = value.as_object().and_then(|obj| obj.get(*name)) {
+                let mut path = at.to_vec();
+                path.push(PathSeg::Key((*name).to_string()));
+                piece.check(member, &path, dialect, issues);
+            }
+        }
+    }
+}
+
+/// The release's schema, read once per release on first use.
 fn release_schema(version: OpenClawVersion) -> &'static ReleaseSchema {
     static COMPILED: [OnceLock<ReleaseSchema>; crate::release::registry::RELEASES.len()] =
         [const { OnceLock::new() }; crate::release::registry::RELEASES.len()];
     let index = crate::release::registry::RELEASES.iter().position(|r| r.id == version.id()).expect("registered");
-    COMPILED[index].get_or_init(|| compile(version.config_schema()))
+    COMPILED[index].get_or_init(|| {
+        let schema: &'static Value =
+            Box::leak(Box::new(serde_json::from_str(version.config_schema()).expect("bundled schema is JSON")));
+        ReleaseSchema { schema, root: Piece::new(schema) }
+    })
 }
 
 /// The top-level channel ids the release knows (`channels.<id>`): its schema's, and the ones its
@@ -42,8 +140,10 @@ pub fn known_channel_ids(version: OpenClawVersion) -> Vec<&'static str> {
 }
 
 pub fn check(value: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
+    let mut issues = Vec::new();
     let release = release_schema(version);
-    release.validator.iter_errors(value).flat_map(|error| translate(&error, &release.schema)).collect()
+    release.root.check(value, &[], release.schema.get("$schema"), &mut issues);
+    issues
 }
 
 fn to_path(location: &Location) -> Vec<PathSeg> {
@@ -198,4 +298,39 @@ pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
         .filter(|(score, _)| *score >= 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, candidate)| candidate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Validating piece by piece finds exactly what the whole schema finds, on every config of the
+    /// conformance families (refused ones included), for every release.
+    #[test]
+    fn pieces_find_what_the_whole_schema_finds() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+        for version in OpenClawVersion::ALL {
+            let release = release_schema(version);
+            let whole = jsonschema::validator_for(release.schema).unwrap();
+            let mut compared = 0;
+            for family in ["", "-legacy", "-plugins", "-validation"] {
+                let cases = dir.join(format!("tools-{}{family}.cases.jsonl", version.line()));
+                for line in std::fs::read_to_string(cases).unwrap().lines() {
+                    let case: Value = serde_json::from_str(line).unwrap();
+                    let config = &case["config"];
+                    let issues = |found: Vec<ValidationIssue>| {
+                        let mut pairs: Vec<(Vec<PathSeg>, String)> =
+                            found.into_iter().map(|i| (i.path, i.message)).collect();
+                        pairs.sort();
+                        pairs
+                    };
+                    let expected =
+                        issues(whole.iter_errors(config).flat_map(|e| translate(&e, release.schema)).collect());
+                    assert_eq!(issues(check(config, version)), expected, "{}", case["id"]);
+                    compared += 1;
+                }
+            }
+            assert!(compared > 1000, "{compared}");
+        }
+    }
 }

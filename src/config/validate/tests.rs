@@ -95,7 +95,8 @@ fn unknown_key_has_did_you_mean_and_parent_path() {
 
 #[test]
 fn stale_config_of_an_uninstalled_channel_plugin_is_accepted_in_2026_9() {
-    use OpenClawVersion::{V2026_2, V2026_9};
+    const V2026_2: OpenClawVersion = OpenClawVersion::V2026_2;
+    const V2026_9: OpenClawVersion = OpenClawVersion::V2026_9;
     let unknown =
         |config: Value, version| issues(config, version).iter().any(|(_, m)| m.starts_with("unknown channel id"));
     // Oracle answers (openclaw@2026.9.6): evidence in plugins.entries or plugins.allow, normalized.

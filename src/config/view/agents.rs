@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::ids::{normalize_agent_id, normalizes_to};
 use super::located::Located;
-use super::models::ModelSetting;
+use super::model_setting::ModelSetting;
 use super::tools::ToolsScope;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
@@ -276,6 +276,22 @@ pub fn agent_over_global<'a>(
 ) -> Option<Located<'a>> {
     let own = agent.and_then(|entry| entry.at_dotted(&setting.agent));
     own.or_else(|| Located::lookup_dotted(config, &setting.global))
+}
+
+/// A setting an agent's entry can override in `agents.defaults`: the entry's value when it is set
+/// (whatever its type), else the defaults'.
+fn over_defaults<'a>(config: &'a Value, agent: Option<&AgentEntry<'a>>, keys: &[&str]) -> Option<Located<'a>> {
+    agent.and_then(|entry| entry.at(keys)).or_else(|| AgentDefaults::of(config).at(keys))
+}
+
+/// `subagents.allowAgents`: the agents an agent may name in `sessions_spawn`.
+pub fn spawn_allow_agents<'a>(config: &'a Value, agent: Option<&AgentEntry<'a>>) -> Option<Located<'a>> {
+    over_defaults(config, agent, &["subagents", "allowAgents"])
+}
+
+/// `sandbox.workspaceRoot`: where an agent's sandbox workspaces live.
+pub fn sandbox_workspace_root<'a>(config: &'a Value, agent: Option<&AgentEntry<'a>>) -> Option<Located<'a>> {
+    over_defaults(config, agent, &["sandbox", "workspaceRoot"])
 }
 
 /// The agent of a session no agent was given for.

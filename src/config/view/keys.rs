@@ -19,6 +19,11 @@ pub const AUTH_INHERITANCE: &str = "authInheritance";
 pub const SESSION_STORE: &str = "sessionStore";
 pub const AGENT_ID: &str = "agentId";
 pub const SUBAGENTS: &str = "subagents";
+pub const ALLOW_AGENTS: &str = "allowAgents";
+pub const AGENT_DIR: &str = "agentDir";
+pub const AVATAR: &str = "avatar";
+pub const MODEL_POLICY: &str = "modelPolicy";
+pub const ALIAS: &str = "alias";
 
 // Tool policy.
 pub const TOOLS: &str = "tools";
@@ -32,12 +37,15 @@ pub const LOOP_DETECTION: &str = "loopDetection";
 pub const WARNING_THRESHOLD: &str = "warningThreshold";
 pub const CRITICAL_THRESHOLD: &str = "criticalThreshold";
 pub const GLOBAL_CIRCUIT_BREAKER_THRESHOLD: &str = "globalCircuitBreakerThreshold";
+pub const FS: &str = "fs";
+pub const WORKSPACE_ONLY: &str = "workspaceOnly";
 
 // Exec.
 pub const EXEC: &str = "exec";
 pub const MODE: &str = "mode";
 pub const SECURITY: &str = "security";
 pub const ASK: &str = "ask";
+pub const HOST: &str = "host";
 
 // Sandbox.
 pub const SANDBOX: &str = "sandbox";
@@ -48,6 +56,24 @@ pub const DANGEROUSLY_ALLOW_CONTAINER_NAMESPACE_JOIN: &str = "dangerouslyAllowCo
 pub const SECCOMP_PROFILE: &str = "seccompProfile";
 pub const APPARMOR_PROFILE: &str = "apparmorProfile";
 pub const BROWSER: &str = "browser";
+pub const BACKEND: &str = "backend";
+pub const SCOPE: &str = "scope";
+pub const ENV: &str = "env";
+pub const WORKSPACE_ROOT: &str = "workspaceRoot";
+
+// Browser profiles.
+pub const CDP_URL: &str = "cdpUrl";
+pub const CDP_PORT: &str = "cdpPort";
+
+// Gateway.
+pub const GATEWAY: &str = "gateway";
+pub const BIND: &str = "bind";
+pub const CUSTOM_BIND_HOST: &str = "customBindHost";
+pub const TAILSCALE: &str = "tailscale";
+pub const SCOPES: &str = "scopes";
+
+// Secret references (`{ source, id }`) and install records.
+pub const SOURCE: &str = "source";
 
 // Channels and routing.
 pub const CHANNELS: &str = "channels";
@@ -55,6 +81,8 @@ pub const ACCOUNTS: &str = "accounts";
 pub const GROUPS: &str = "groups";
 pub const DM: &str = "dm";
 pub const DM_POLICY: &str = "dmPolicy";
+pub const GROUP_POLICY: &str = "groupPolicy";
+pub const POLICY: &str = "policy";
 pub const ALLOW_FROM: &str = "allowFrom";
 pub const EXEC_APPROVALS: &str = "execApprovals";
 pub const ENABLED: &str = "enabled";
@@ -64,11 +92,13 @@ pub const MATCH: &str = "match";
 pub const CHANNEL: &str = "channel";
 pub const ACCOUNT_ID: &str = "accountId";
 pub const PEER: &str = "peer";
+pub const KIND: &str = "kind";
 pub const GUILD_ID: &str = "guildId";
 pub const TEAM_ID: &str = "teamId";
 pub const ROLES: &str = "roles";
 pub const TYPE: &str = "type";
 pub const TALK: &str = "talk";
+pub const QQBOT: &str = "qqbot";
 
 // MCP servers.
 pub const MCP: &str = "mcp";
@@ -89,9 +119,20 @@ pub const MODELS: &str = "models";
 pub const PROVIDERS: &str = "providers";
 pub const CONTEXT_TOKENS: &str = "contextTokens";
 pub const CONTEXT_WINDOW: &str = "contextWindow";
+pub const PRIMARY: &str = "primary";
+pub const FALLBACKS: &str = "fallbacks";
+pub const API_KEY: &str = "apiKey";
+pub const WEB_SEARCH: &str = "webSearch";
+pub const PERPLEXITY: &str = "perplexity";
 pub const PLUGINS: &str = "plugins";
 pub const CONFIG: &str = "config";
 pub const SLOTS: &str = "slots";
+pub const SESSION_CATALOG: &str = "sessionCatalog";
+pub const INSTALLS: &str = "installs";
+pub const HOOKS: &str = "hooks";
+pub const INTERNAL: &str = "internal";
+pub const SPEC: &str = "spec";
+pub const INTEGRITY: &str = "integrity";
 pub const MEMORY: &str = "memory";
 pub const CONTEXT_ENGINE: &str = "contextEngine";
 pub const DISCOVERY: &str = "discovery";

@@ -39,9 +39,46 @@ impl<'a> PluginsSection<'a> {
         self.member("entries")?.member(id).map(PluginEntry)
     }
 
+    /// The `plugins.entries` whose key, as the release normalizes plugin ids, is `id`, in the
+    /// order written (the release merges them: a later `enabled` wins).
+    pub fn entries_for(&self, id: &str, normalize: impl Fn(&str) -> String) -> Vec<PluginEntry<'a>> {
+        let Some(entries) = self.member("entries") else { return Vec::new() };
+        let keys: Vec<&String> = entries.as_object().map(|e| e.keys().collect()).unwrap_or_default();
+        keys.into_iter()
+            .filter(|key| normalize(key) == id)
+            .filter_map(|key| entries.member(key))
+            .map(PluginEntry)
+            .collect()
+    }
+
     /// `plugins.slots.memory`, whatever its type.
     pub fn memory_slot(&self) -> Option<&'a Value> {
         Some(self.member("slots")?.member("memory")?.value)
+    }
+
+    /// What `plugins.slots.memory` selects, as both releases read it: trimmed, `none` (any case)
+    /// turns the slot off, and a blank or non-string value leaves it at `default`.
+    pub fn memory_slot_selection(&self, default: &str) -> MemorySlot {
+        match self.memory_slot().and_then(Value::as_str).map(crate::base::js::js_trim) {
+            Some(slot) if slot.eq_ignore_ascii_case("none") => MemorySlot::Off,
+            Some(slot) if !slot.is_empty() => MemorySlot::Plugin(slot.to_string()),
+            _ => MemorySlot::Plugin(default.to_string()),
+        }
+    }
+}
+
+/// The plugin that holds the memory slot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MemorySlot {
+    /// `none`: no memory plugin runs.
+    Off,
+    /// This plugin id, compared as written (the releases do not normalize the slot's case).
+    Plugin(String),
+}
+
+impl MemorySlot {
+    pub fn selects(&self, id: &str) -> bool {
+        matches!(self, MemorySlot::Plugin(selected) if selected == id)
     }
 }
 

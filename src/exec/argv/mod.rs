@@ -7,6 +7,7 @@
 //! new option grammar is a [`scan::Grammar`], never another option loop.
 
 pub mod scan;
+pub mod shell_names;
 pub mod shells;
 pub mod wrappers;
 

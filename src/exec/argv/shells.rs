@@ -6,11 +6,11 @@
 
 use super::normalize_executable;
 use super::scan::{AnyFlag, Empty, Grammar, Item, Opt, Walk, scan};
+pub use super::shell_names::is_shell_wrapper_executable;
+use super::shell_names::{ShellKind, is_powershell, shell_kind};
 use super::wrappers::{Unwrap, multiplexers, unwrap_dispatch_syntax};
 use crate::release::exec::WrapperRules;
 
-const POSIX_SHELLS: &[&str] =
-    &["ash", "bash", "csh", "dash", "elvish", "fish", "ksh", "mksh", "nu", "osh", "sh", "tcsh", "xonsh", "yash", "zsh"];
 /// POSIX shells whose `-c` payload OpenClaw parses; the others are opaque.
 pub const PARSEABLE_SHELLS: &[&str] = &["ash", "bash", "dash", "fish", "ksh", "mksh", "sh", "yash", "zsh"];
 /// Shells whose startup files run before an inline command, so the payload cannot be bound to.
@@ -37,34 +37,6 @@ const POWERSHELL_VALUE_OPTIONS: &[&str] = &[
     "-configurationfile",
     "-settingsfile",
 ];
-
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum ShellKind {
-    Posix,
-    Cmd,
-    PowerShell,
-}
-
-fn shell_kind(name: &str) -> Option<ShellKind> {
-    if POSIX_SHELLS.contains(&name) {
-        Some(ShellKind::Posix)
-    } else if name == "cmd" {
-        Some(ShellKind::Cmd)
-    } else if is_powershell(name) {
-        Some(ShellKind::PowerShell)
-    } else {
-        None
-    }
-}
-
-fn is_powershell(name: &str) -> bool {
-    name == "powershell" || name == "pwsh"
-}
-
-/// `isShellWrapperExecutable`: a POSIX shell, cmd or PowerShell name.
-pub fn is_shell_wrapper_executable(token: &str) -> bool {
-    shell_kind(&normalize_executable(token)).is_some()
-}
 
 /// `sh`, `bash`, … whose payload can be parsed.
 pub fn is_parseable_shell(token: &str) -> bool {

@@ -3,8 +3,8 @@
 
 use super::obfuscation::detect_obfuscation;
 use super::splitter as legacy;
-use crate::exec::decide::{ApprovalFlags, finish, has_heredoc_token, requires_approval};
 use crate::exec::pipeline::Gate;
+use crate::exec::pipeline::{ApprovalFlags, finish, has_heredoc_token, requires_approval};
 use crate::exec::posture::{Ask, Security};
 use crate::exec::{Decision, ExecOutcome};
 

@@ -368,7 +368,7 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
         allowlist_satisfied: false,
         segments: Vec::new(),
         plan_failure: Some(PlanFailure { span: failure_span(command, &reason), reason }),
-        candidates: Vec::new(),
+        pinned: None,
     };
     if command.contains("\\\n") || command.contains("\\\r") {
         return Ok(failure("line continuation".to_string()));
@@ -398,18 +398,12 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
                     allowlist_satisfied: false,
                     segments,
                     plan_failure: None,
-                    candidates: Vec::new(),
+                    pinned: None,
                 });
             }
         }
     }
-    Ok(Evaluation {
-        analysis_ok: true,
-        allowlist_satisfied: true,
-        segments,
-        plan_failure: None,
-        candidates: Vec::new(),
-    })
+    Ok(Evaluation { analysis_ok: true, allowlist_satisfied: true, segments, plan_failure: None, pinned: None })
 }
 
 /// Where the construct a 2026.2 failure reason names first appears (a best effort: the splitter

@@ -7,11 +7,11 @@ use std::sync::LazyLock;
 use sha2::{Digest, Sha256};
 
 use super::inline_eval::detect_in_segment;
-use super::pin::{SHELL_EXPANSION, enforced_command};
+use super::pin::SHELL_EXPANSION;
 use super::plan;
 use crate::exec::argv::scan::{Empty, Item, Opt, Walk, scan};
-use crate::exec::decide::{ApprovalFlags, finish, has_heredoc_token, requires_approval};
 use crate::exec::pipeline::Gate;
+use crate::exec::pipeline::{ApprovalFlags, finish, has_heredoc_token, requires_approval};
 use crate::exec::posture::{Ask, Security};
 use crate::exec::satisfy::allowlist::{AllowlistEntry, hex};
 use crate::exec::segments::Evaluation;
@@ -130,10 +130,10 @@ pub fn compose(mut out: ExecOutcome, gate: &Gate) -> ExecOutcome {
         ));
     }
     if security == Security::Allowlist && allowlist_ok {
-        let satisfied: Vec<_> = eval.segments.iter().map(|s| s.satisfied_by).collect();
-        match enforced_command(input.command, &eval.candidates, &satisfied) {
-            Ok(cmd) => out.enforced_command = Some(cmd),
-            Err(reason) => out.plan_unavailable_reason = Some(reason),
+        match eval.pinned.clone() {
+            Some(Ok(cmd)) => out.enforced_command = Some(cmd),
+            Some(Err(reason)) => out.plan_unavailable_reason = Some(reason),
+            None => {}
         }
     }
     let needs_plan = allowlist_ok && !exact && out.plan_unavailable_reason.is_some();

@@ -23,7 +23,12 @@ pub struct TreeSitterPlan;
 
 impl Pipeline for TreeSitterPlan {
     fn analyse(&self, command: &str, ctx: &EvalContext) -> Result<Evaluation, String> {
-        Ok(plan::evaluate(command, ctx))
+        let (mut evaluation, candidates) = plan::evaluate(command, ctx);
+        if evaluation.analysis_ok {
+            let satisfied: Vec<_> = evaluation.segments.iter().map(|s| s.satisfied_by).collect();
+            evaluation.pinned = Some(pin::enforced_command(command, &candidates, &satisfied));
+        }
+        Ok(evaluation)
     }
 
     fn compose(&self, out: ExecOutcome, gate: &Gate) -> ExecOutcome {

@@ -342,11 +342,12 @@ fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Optio
 
 /// Evaluates `command` against the allowlist and safe bins the way 2026.9's
 /// `evaluateShellAllowlistWithAuthorization` does on POSIX.
-pub fn evaluate(command: &str, ctx: &EvalContext) -> Evaluation {
+/// Evaluates `command`, with the plan's candidates (none when it cannot be analysed).
+pub fn evaluate(command: &str, ctx: &EvalContext) -> (Evaluation, Vec<Candidate>) {
     match plan(command, ctx) {
         Err(failed) => {
             let (failure, explanation) = *failed;
-            Evaluation {
+            let evaluation = Evaluation {
                 analysis_ok: false,
                 allowlist_satisfied: false,
                 segments: explanation
@@ -357,8 +358,9 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Evaluation {
                     })
                     .unwrap_or_default(),
                 plan_failure: Some(failure),
-                candidates: Vec::new(),
-            }
+                pinned: None,
+            };
+            (evaluation, Vec::new())
         }
         Ok((_, candidates)) => {
             let mut segments = Vec::with_capacity(candidates.len());
@@ -380,13 +382,14 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Evaluation {
                     satisfied_by: by,
                 });
             }
-            Evaluation {
+            let evaluation = Evaluation {
                 analysis_ok: true,
                 allowlist_satisfied: segments.iter().all(|s| s.satisfied_by.is_some()),
                 segments,
                 plan_failure: None,
-                candidates,
-            }
+                pinned: None,
+            };
+            (evaluation, candidates)
         }
     }
 }

@@ -3,6 +3,7 @@
 //! configured policies of `agents.defaults` and of each agent, decided by the resolver's own
 //! steps) and the audit's view of exec security per scope.
 
+use crate::release::pack::RosterForm;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
@@ -10,6 +11,7 @@ use serde_json::Value;
 use super::walk::{agents, main_session};
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::exec::posture::{Security, mode_policy};
 use crate::lint::LintContext;
 use crate::lint::registry::Severity;
@@ -31,7 +33,7 @@ fn dotted_path(dotted: &str) -> KeyPath {
 /// A rule that mirrors one audit check (the registry's fields in a fixed order; every such rule
 /// runs only on a config the release accepts, as the audit does).
 macro_rules! audit_rule {
-    ($category:ident, $code:literal, $name:literal, $severity:ident, $check_id:literal, $versions:expr, $check:expr,
+    ($category:ident, $code:literal, $name:literal, $severity:ident, $check_id:literal, $check:expr,
      summary: $summary:literal, why: $why:literal, example: $example:literal, fix: $fix:literal $(,)?) => {
         $crate::lint::Rule {
             code: $code,
@@ -43,7 +45,7 @@ macro_rules! audit_rule {
             example: $example,
             fix: $fix,
             openclaw_check: Some($check_id),
-            versions: $versions,
+            applies: $crate::lint::registry::Applies::WhereAuditRuns,
             needs_valid_config: true,
             check: $check,
         }
@@ -78,15 +80,15 @@ pub fn string_entries(value: Option<&Value>) -> Vec<String> {
 /// `channels.<id>` and `channels.<id>.accounts.<account>` sections, with their paths.
 fn channel_sections<'a>(ctx: &LintContext<'a>) -> Vec<(KeyPath, &'a Value)> {
     let mut out = Vec::new();
-    for (id, channel) in ctx.get(&["channels"]).and_then(Value::as_object).into_iter().flatten() {
+    for (id, channel) in ctx.get(&[keys::CHANNELS]).and_then(Value::as_object).into_iter().flatten() {
         if !channel.is_object() {
             continue;
         }
-        let path = KeyPath::keys(&["channels", id]);
+        let path = KeyPath::keys(&[keys::CHANNELS, id]);
         out.push((path.clone(), channel));
-        for (account, value) in channel.get("accounts").and_then(Value::as_object).into_iter().flatten() {
+        for (account, value) in channel.get(keys::ACCOUNTS).and_then(Value::as_object).into_iter().flatten() {
             if value.is_object() {
-                out.push((path.key("accounts").key(account), value));
+                out.push((path.key(keys::ACCOUNTS).key(account), value));
             }
         }
     }
@@ -99,19 +101,19 @@ pub fn open_inbound_paths(ctx: &LintContext<'_>) -> Vec<KeyPath> {
     let with_dms = lists(ctx.version).open_inbound_includes_dms;
     let mut out = Vec::new();
     for (path, section) in channel_sections(ctx) {
-        if section.get("groupPolicy").and_then(Value::as_str) == Some("open") {
-            out.push(path.key("groupPolicy"));
+        if section.get(keys::GROUP_POLICY).and_then(Value::as_str) == Some("open") {
+            out.push(path.key(keys::GROUP_POLICY));
         }
         if !with_dms {
             continue;
         }
-        match section.get("dmPolicy") {
+        match section.get(keys::DM_POLICY) {
             Some(Value::Null) | None => {
-                if section.get("dm").and_then(|dm| dm.get("policy")).and_then(Value::as_str) == Some("open") {
-                    out.push(path.key("dm").key("policy"));
+                if section.get(keys::DM).and_then(|dm| dm.get(keys::POLICY)).and_then(Value::as_str) == Some("open") {
+                    out.push(path.key(keys::DM).key(keys::POLICY));
                 }
             }
-            Some(policy) if policy.as_str() == Some("open") => out.push(path.key("dmPolicy")),
+            Some(policy) if policy.as_str() == Some("open") => out.push(path.key(keys::DM_POLICY)),
             Some(_) => {}
         }
     }
@@ -133,7 +135,7 @@ pub fn open_exec_surface_paths(ctx: &LintContext<'_>) -> Vec<String> {
         }
     }
     let mut hits = BTreeSet::new();
-    for (id, channel) in ctx.get(&["channels"]).and_then(Value::as_object).into_iter().flatten() {
+    for (id, channel) in ctx.get(&[keys::CHANNELS]).and_then(Value::as_object).into_iter().flatten() {
         visit(channel, &format!("channels.{id}"), &mut hits);
     }
     hits.into_iter().collect()
@@ -194,9 +196,10 @@ impl ToolContext {
 
 /// The audit's label for an agent.
 pub fn agent_label(version: OpenClawVersion, id: &str) -> String {
-    match version {
-        OpenClawVersion::V2026_9 => format!("agents.entries.{id}"),
-        OpenClawVersion::V2026_2 => format!("agents.list.{id}"),
+    // The audit names an agent where the release's preferred roster form keeps it.
+    match version.policy().agents.roster.first() {
+        Some(RosterForm::Entries) => format!("agents.entries.{id}"),
+        _ => format!("agents.list.{id}"),
     }
 }
 
@@ -353,9 +356,9 @@ fn global_scope_id(ctx: &LintContext<'_>) -> String {
 
 /// The global scope then one per agent; an agent whose id is the global scope's replaces it.
 pub fn exec_scopes(ctx: &LintContext<'_>) -> Vec<ExecScope> {
-    let global_path = KeyPath::keys(&["tools", "exec"]);
+    let global_path = KeyPath::keys(&[keys::TOOLS, keys::EXEC]);
     let global = global_path.lookup(ctx.config());
-    let host_of = |exec: Option<&Value>| exec.and_then(|e| e.get("host")).and_then(Value::as_str).map(String::from);
+    let host_of = |exec: Option<&Value>| exec.and_then(|e| e.get(keys::HOST)).and_then(Value::as_str).map(String::from);
     let global_security = mode_or_security(global, Security::Deny);
     let global_host = host_of(global).unwrap_or_else(|| "auto".into());
     let mut scopes = vec![ExecScope {
@@ -366,10 +369,10 @@ pub fn exec_scopes(ctx: &LintContext<'_>) -> Vec<ExecScope> {
     }];
     for agent in agents(ctx) {
         let Some(path) = agent.path else { continue };
-        let exec_path = path.key("tools").key("exec");
+        let exec_path = path.key(keys::TOOLS).key(keys::EXEC);
         let exec = exec_path.lookup(ctx.config());
         // An agent that sets no security of its own inherits the global one: point there.
-        let sets_security = exec.is_some_and(|e| e.get("security").is_some() || e.get("mode").is_some());
+        let sets_security = exec.is_some_and(|e| e.get(keys::SECURITY).is_some() || e.get(keys::MODE).is_some());
         let scope = ExecScope {
             id: agent.id.clone(),
             path: if sets_security { exec_path } else { scopes[0].path.clone() },

@@ -10,21 +10,19 @@ use serde_json::Value;
 use super::audit::audit_rule;
 use super::gateway_auth::GatewayAuth;
 use super::walk::agents;
-use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
 
-const V2: &[OpenClawVersion] = &[OpenClawVersion::V2026_2];
-
 pub const RULES: &[Rule] = &[
-    audit_rule!(Gateway, "CP742", "logging-redact-off", Security, "logging.redact_off", V2, redact_off,
+    audit_rule!(Gateway, "CP742", "logging-redact-off", Security, "logging.redact_off", redact_off,
         summary: "`logging.redactSensitive` is `off` (2026.2).",
         why: "Tool summaries in logs and status output then carry secrets in clear text.",
         example: "logging: { redactSensitive: \"off\" }",
         fix: "Set `logging.redactSensitive: \"tools\"`.",
     ),
-    audit_rule!(Gateway, "CP743", "browser-control-no-auth", Error, "browser.control_no_auth", V2, control_no_auth,
+    audit_rule!(Gateway, "CP743", "browser-control-no-auth", Error, "browser.control_no_auth", control_no_auth,
         summary: "Browser control is on (the default) and no gateway token or password resolves, from the config or \
                   the environment (2026.2).",
         why: "Any local process, or a request forged to loopback, can drive the browser through its control routes.",
@@ -32,22 +30,20 @@ pub const RULES: &[Rule] = &[
         fix: "Set `gateway.auth.token` (or `OPENCLAW_GATEWAY_TOKEN` in the gateway's environment), or \
               `browser.enabled: false`.",
     ),
-    audit_rule!(Gateway, "CP744", "browser-remote-cdp-http", Security, "browser.remote_cdp_http", V2, remote_cdp_http,
+    audit_rule!(Gateway, "CP744", "browser-remote-cdp-http", Security, "browser.remote_cdp_http", remote_cdp_http,
         summary: "A browser profile reaches a remote CDP endpoint over plain `http` (2026.2).",
         why: "The DevTools protocol controls the browser completely; over HTTP anyone on the path can read or drive it.",
         example: "browser: { cdpUrl: \"http://10.0.0.5:9222\" }",
         fix: "Use `https`, a tailnet-only address, or an encrypted tunnel.",
     ),
-    audit_rule!(Gateway, "CP745", "browser-config-invalid", Security, "browser.control_invalid_config", V2,
-        invalid_config,
+    audit_rule!(Gateway, "CP745", "browser-config-invalid", Security, "browser.control_invalid_config", invalid_config,
         summary: "The browser config cannot be resolved (2026.2): `browser.cdpUrl` is not an http(s) URL with a valid \
                   port, or the CDP port derived from `gateway.port` is above 65535.",
         why: "Browser control fails at start; the other browser checks cannot run either.",
         example: "browser: { cdpUrl: \"ftp://10.0.0.5\" }",
         fix: "Write `browser.cdpUrl` as `http(s)://host:port`.",
     ),
-    audit_rule!(Sandbox, "CP507", "sandbox-browser-cdp-bridge", Security, "sandbox.browser_cdp_bridge_unrestricted", V2,
-        cdp_bridge,
+    audit_rule!(Sandbox, "CP507", "sandbox-browser-cdp-bridge", Security, "sandbox.browser_cdp_bridge_unrestricted", cdp_bridge,
         summary: "A sandboxed browser is on the default Docker `bridge` network without `cdpSourceRange` (2026.2).",
         why: "Every container on the bridge can reach the browser's DevTools port.",
         example: "agents: { defaults: { sandbox: { browser: { enabled: true, network: \"bridge\" } } } }",
@@ -110,7 +106,7 @@ fn gateway_port(ctx: &LintContext<'_>) -> u64 {
 /// `browser.cdpUrl` names, else loopback at the browser control port + 1; the control port is the
 /// gateway port + 2 when that is a valid port, else 18791).
 fn resolved_endpoint(ctx: &LintContext<'_>) -> Result<Endpoint, String> {
-    let raw = ctx.get(&["browser", "cdpUrl"]).and_then(Value::as_str).map(js_trim).unwrap_or_default();
+    let raw = ctx.get(&[keys::BROWSER, keys::CDP_URL]).and_then(Value::as_str).map(js_trim).unwrap_or_default();
     if !raw.is_empty() {
         return parse_endpoint(raw)
             .ok_or_else(|| format!("`browser.cdpUrl` (`{raw}`) is not an http(s) URL with a valid port"));
@@ -123,8 +119,8 @@ fn resolved_endpoint(ctx: &LintContext<'_>) -> Result<Endpoint, String> {
 
 fn invalid_config(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     if let Err(why) = resolved_endpoint(ctx) {
-        let path = if ctx.get(&["browser", "cdpUrl"]).is_some() {
-            KeyPath::keys(&["browser", "cdpUrl"])
+        let path = if ctx.get(&[keys::BROWSER, keys::CDP_URL]).is_some() {
+            KeyPath::keys(&[keys::BROWSER, keys::CDP_URL])
         } else {
             KeyPath::keys(&["gateway", "port"])
         };
@@ -163,22 +159,22 @@ fn remote_cdp_http(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let plain_remote = |host: &str, https: bool| !https && !loopback_host(host);
     // The default `openclaw` profile, when the config does not define it, uses the top-level endpoint.
     let configured_default = profiles.is_some_and(|p| p.contains_key("openclaw"));
-    if !configured_default && plain_remote(&top.host, top.https) && ctx.get(&["browser", "cdpUrl"]).is_some() {
+    if !configured_default && plain_remote(&top.host, top.https) && ctx.get(&[keys::BROWSER, keys::CDP_URL]).is_some() {
         out.report(
-            &KeyPath::keys(&["browser", "cdpUrl"]),
+            &KeyPath::keys(&[keys::BROWSER, keys::CDP_URL]),
             format!("the default browser profile reaches {}:{} over http", top.host, top.port),
         )
         .help("use https, a tailnet-only address, or an encrypted tunnel");
     }
     for (name, profile) in profiles.into_iter().flatten() {
-        let own = profile.get("cdpUrl").and_then(Value::as_str).map(js_trim).filter(|u| !u.is_empty());
+        let own = profile.get(keys::CDP_URL).and_then(Value::as_str).map(js_trim).filter(|u| !u.is_empty());
         let (host, https, at) = match own {
             Some(url) => {
                 let Some(endpoint) = parse_endpoint(url) else { continue };
-                (endpoint.host, endpoint.https, profiles_path.key(name).key("cdpUrl"))
+                (endpoint.host, endpoint.https, profiles_path.key(name).key(keys::CDP_URL))
             }
-            None if profile.get("cdpPort").is_some_and(|p| p.as_u64().is_some_and(|p| p > 0)) => {
-                (top.host.clone(), top.https, profiles_path.key(name).key("cdpPort"))
+            None if profile.get(keys::CDP_PORT).is_some_and(|p| p.as_u64().is_some_and(|p| p > 0)) => {
+                (top.host.clone(), top.https, profiles_path.key(name).key(keys::CDP_PORT))
             }
             None => continue,
         };

@@ -1,18 +1,19 @@
 //! Dead and contradictory rules across the policy layers, in the spirit of cargo-deny's
 //! unmatched lints: entries that are written but can never take effect.
 
+use crate::lint::registry::Applies;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-use super::walk::{Agent, ListKind, agents, policy_lists};
-use crate::OpenClawVersion;
+use super::walk::{Agent, ListKind, agents, main_session, policy_lists};
 use crate::config::path::KeyPath;
-use crate::lint::registry::ALL_VERSIONS;
+use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::policy::matcher::{PluginGroups, Verdict, expand_entry};
 use crate::policy::rules::Source;
-use crate::policy::{Removal, Resolution};
+use crate::policy::steps::StepKind;
+use crate::policy::{Removal, Resolution, spawn};
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -26,7 +27,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { subagents: { tools: { alsoAllow: [\"browser\"] } } }",
         fix: "Write the sub-agent tools as `allow` (the full list sub-agents may use).",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        applies: Applies::When(|release| release.lint().subagent_also_allow_needs_allow),
         needs_valid_config: true,
         check: subagent_also_allow,
     },
@@ -42,7 +43,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { sandbox: { tools: { allow: [], alsoAllow: [\"browser\"] } } }",
         fix: "On 2026.2, list the tools in the sandbox `allow` instead. On 2026.9, remove the empty `allow`.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: sandbox_also_allow,
     },
@@ -56,7 +57,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { allow: [\"exec\", \"read\"], deny: [\"group:runtime\"] }",
         fix: "Remove the allow entry, or narrow the deny if the tool should be allowed.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: deny_shadows_allow,
     },
@@ -73,7 +74,7 @@ pub const RULES: &[Rule] = &[
         fix: "Allow the tool at the step that removed it (`clawpolicy explain <tool>` shows the smallest edit), or \
               remove the dead entry.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: allow_after_removal,
     },
@@ -88,7 +89,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { deny: [\"*\"] }",
         fix: "Run `clawpolicy tools --agent <id>` to see which step removed everything, and fix that step.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: agent_without_tools,
     },
@@ -104,9 +105,29 @@ pub const RULES: &[Rule] = &[
         example: "// OpenClaw 2026.9:\ntools: { alsoAllow: [\"x_search\"] }\n// OpenClaw 2026.2:\ntools: { alsoAllow: [\"apply_patch\"] }",
         fix: "Enable the feature the message names, or remove the entry.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: allow_of_unbuilt_tool,
+    },
+    Rule {
+        code: "CP307",
+        name: "spawned-child-without-tools",
+        severity: Severity::Warning,
+        category: Category::DeadRules,
+        summary: "A spawn the config allows leaves the sub-agent with no tools.",
+        why: "OpenClaw 2026.9 hands a requester's effective allowlist and its denies down to each sub-agent it \
+              spawns (step `inherited tools`), on top of the sub-agent's own policy. When the requester's list \
+              and the child's tools do not overlap, or the sub-agent policy removes the rest, the child starts \
+              with no callable tools and the spawned run fails.",
+        example: "agents: { ownership: \"explicit\", entries: {\n  main: { tools: { allow: [\"read\", \"sessions_spawn\"] }, subagents: { allowAgents: [\"writer\"] } },\n  writer: { tools: { allow: [\"write\"] } },\n} }",
+        fix: "Allow one of the child's tools in the requester's policy, or give the child a tool the requester \
+              keeps; `clawpolicy explain <tool> --agent <child> --spawned-by <requester>` shows the smallest \
+              edit on either side.",
+        openclaw_check: None,
+        // Where a sub-agent inherits its requester's policy (2026.9's `inherited tools` step).
+        applies: Applies::When(|release| release.policy().subagents.inherits_requester_policy),
+        needs_valid_config: true,
+        check: spawned_child_without_tools,
     },
 ];
 
@@ -115,11 +136,11 @@ fn non_empty_array(value: Option<&Value>) -> bool {
 }
 
 fn subagent_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let scope = KeyPath::keys(&["tools", "subagents", "tools"]);
+    let scope = KeyPath::keys(&[keys::TOOLS, keys::SUBAGENTS, keys::TOOLS]);
     let Some(policy) = scope.lookup(ctx.config()) else { return };
-    if non_empty_array(policy.get("alsoAllow")) && policy.get("allow").is_none() {
+    if non_empty_array(policy.get(keys::ALSO_ALLOW)) && policy.get(keys::ALLOW).is_none() {
         out.report(
-            &scope.key("alsoAllow"),
+            &scope.key(keys::ALSO_ALLOW),
             "sub-agent `alsoAllow` without `allow` is ignored: these tools stay denied",
         )
         .help("rename `alsoAllow` to `allow` and list every tool sub-agents may use");
@@ -128,18 +149,20 @@ fn subagent_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 /// Sandbox tool policies: the global one and every agent's.
 fn sandbox_scopes(ctx: &LintContext<'_>) -> Vec<KeyPath> {
-    let mut scopes = vec![KeyPath::keys(&["tools", "sandbox", "tools"])];
-    scopes.extend(agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key("tools").key("sandbox").key("tools")));
+    let mut scopes = vec![KeyPath::keys(&[keys::TOOLS, keys::SANDBOX, keys::TOOLS])];
+    scopes.extend(
+        agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key(keys::TOOLS).key(keys::SANDBOX).key(keys::TOOLS)),
+    );
     scopes
 }
 
 fn sandbox_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for scope in sandbox_scopes(ctx) {
         let Some(policy) = scope.lookup(ctx.config()) else { continue };
-        if !non_empty_array(policy.get("alsoAllow")) {
+        if !non_empty_array(policy.get(keys::ALSO_ALLOW)) {
             continue;
         }
-        let empty_allow = policy.get("allow").and_then(Value::as_array).is_some_and(Vec::is_empty);
+        let empty_allow = policy.get(keys::ALLOW).and_then(Value::as_array).is_some_and(Vec::is_empty);
         let reason = if !ctx.pack.sandbox.also_allow {
             format!("OpenClaw {} ignores sandbox `alsoAllow`", ctx.version)
         } else if empty_allow {
@@ -147,13 +170,12 @@ fn sandbox_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         } else {
             continue;
         };
-        out.report(&scope.key("alsoAllow"), format!("{reason}: these tools are not re-allowed in the sandbox")).help(
-            if ctx.pack.sandbox.also_allow {
+        out.report(&scope.key(keys::ALSO_ALLOW), format!("{reason}: these tools are not re-allowed in the sandbox"))
+            .help(if ctx.pack.sandbox.also_allow {
                 "remove the empty `allow` list"
             } else {
                 "list these tools in the sandbox `allow` instead"
-            },
-        );
+            });
     }
 }
 
@@ -299,4 +321,58 @@ fn allow_of_unbuilt_tool(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             }
         }
     }
+}
+
+fn spawned_child_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let agents = agents(ctx);
+    for (requester, child) in spawn::allowed_pairs(ctx.version, ctx.config()) {
+        let Some(requester_main) = ctx.main_resolution(&requester) else { continue };
+        if !requester_main.tools.iter().any(|t| t == spawn::SPAWN_TOOL) {
+            continue;
+        }
+        let request = spawn::request(main_session(&requester), Some(child.clone()));
+        let Some(resolved) = ctx.resolve(&request).and_then(|r| spawn::made(r).ok()) else { continue };
+        if !resolved.tools.is_empty() {
+            continue;
+        }
+        // The step that removed the last tools: the requester's list when it is the inherited one.
+        let Some(emptied) = resolved.steps.iter().rev().find(|r| !r.removed.is_empty()) else { continue };
+        let inherited = emptied.step.kind == StepKind::Inherited;
+        let child_tools = agents.iter().find(|a| a.id == child).and_then(|a| a.path.clone()).map(|p| p.key("tools"));
+        let location = if inherited {
+            written_allowlist(requester_main)
+        } else {
+            emptied.removed.iter().find_map(|t| resolved.removed.get(t)?.source.as_ref()?.config_path().cloned())
+        };
+        let Some(path) = location.or(child_tools) else { continue };
+        let lost = emptied.removed.join(", ");
+        let message = if inherited {
+            format!(
+                "agent `{child}` spawned by `{requester}` has no tools: `{requester}` passes down only [{}], and \
+                 `inherited tools` removes the child's last tools ({lost})",
+                requester_main.tools.join(", ")
+            )
+        } else {
+            format!(
+                "agent `{child}` spawned by `{requester}` has no tools: `{}` removes the last ({lost})",
+                emptied.step.label
+            )
+        };
+        let tool = emptied.removed.first().map_or("<tool>", String::as_str);
+        out.report(&path, message).agent(child.clone()).help(format!(
+            "run `clawpolicy explain {tool} --agent {child} --spawned-by {requester}` for the smallest edit on \
+             either side"
+        ));
+    }
+}
+
+/// Where a session's restricting allowlist is written: the first config-written `allow` list of
+/// its steps.
+fn written_allowlist(resolution: &Resolution) -> Option<KeyPath> {
+    let entries = resolution.steps.iter().flat_map(|r| r.step.policy.allow.iter().flatten());
+    entries.filter_map(|e| e.source.config_path()).next().map(|path| {
+        let mut list = path.clone();
+        list.0.pop();
+        list
+    })
 }

@@ -3,6 +3,8 @@
 //! problems the audit misses (security left unset, approvals that contradict the tool policy,
 //! allowlist entries that never match).
 
+use crate::lint::registry::Applies;
+use crate::release::lint::HostSandboxWithoutSandbox;
 use serde_json::Value;
 
 use super::audit::{
@@ -11,15 +13,12 @@ use super::audit::{
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::posture::{Security, Source};
 use crate::exec::settings::{self, WhatIf};
 use crate::exec::v2026_9::inline_eval::is_interpreter_allowlist_pattern;
-use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
-
-const V9: &[OpenClawVersion] = &[OpenClawVersion::V2026_9];
-const V2: &[OpenClawVersion] = &[OpenClawVersion::V2026_2];
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -33,7 +32,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { exec: { mode: \"full\" } }",
         fix: "Use `mode: \"ask\"` or `\"allowlist\"`; keep `full` for tightly scoped break-glass agents.",
         openclaw_check: Some("tools.exec.security_full_configured"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: security_full,
     },
@@ -48,7 +47,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { exec: { host: \"sandbox\" } }",
         fix: "Enable `agents.defaults.sandbox.mode` (`non-main` or `all`), or set the host to `gateway` with approvals.",
         openclaw_check: Some("tools.exec.host_sandbox_no_sandbox_defaults"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: host_sandbox_defaults,
     },
@@ -63,7 +62,7 @@ pub const RULES: &[Rule] = &[
                   // OpenClaw 2026.2:\nagents: { list: [{ id: \"ops\", sandbox: { mode: \"off\" }, tools: { exec: { host: \"sandbox\" } } }] }",
         fix: "Enable the agent's `sandbox.mode`, or set its exec host to `gateway`.",
         openclaw_check: Some("tools.exec.host_sandbox_no_sandbox_agents"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: host_sandbox_agents,
     },
@@ -80,7 +79,7 @@ pub const RULES: &[Rule] = &[
         fix: "Deny `exec` and `process` too for read-only agents, or run them in sandbox mode `all` with \
               `workspaceAccess` `ro` or `none`.",
         openclaw_check: Some("tools.exec.fs_tools_disabled_but_exec_enabled"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: exec_despite_read_only_fs,
     },
@@ -95,7 +94,7 @@ pub const RULES: &[Rule] = &[
         fix: "Remove interpreters from `safeBins` (allowlist them instead), or define a hardened \
               `safeBinProfiles.<bin>`.",
         openclaw_check: Some("tools.exec.safe_bins_interpreter_unprofiled"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: safe_bins_interpreters,
     },
@@ -110,7 +109,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { exec: { safeBins: [\"jq\"] } }",
         fix: "Remove them from `safeBins`; use allowlist entries or approval-gated runs.",
         openclaw_check: Some("tools.exec.safe_bins_broad_behavior"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: safe_bins_broad,
     },
@@ -125,7 +124,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { exec: { safeBinTrustedDirs: [\"/tmp/bin\"] } }",
         fix: "Keep root-owned immutable directories (`/bin`, `/usr/bin`); avoid temp, home and package-manager paths.",
         openclaw_check: Some("tools.exec.safe_bin_trusted_dirs_risky"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: trusted_dirs,
     },
@@ -139,7 +138,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { elevated: { allowFrom: { telegram: [\"*\"] } } }",
         fix: "List the sender ids that need elevated mode, or disable it (`tools.elevated.enabled: false`).",
         openclaw_check: Some("tools.elevated.allowFrom.<provider>.wildcard"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: |ctx, out| elevated_allow_from(ctx, out, ElevatedProblem::Wildcard),
     },
@@ -154,7 +153,7 @@ pub const RULES: &[Rule] = &[
                   \"1001\", \"1002\", \"1003\", \"1004\", \"1005\", \"1006\", \"1007\", \"1008\", \"1009\", \"1010\", \"1011\", \"1012\", \"1013\", \"1014\", \"1015\", \"1016\", \"1017\", \"1018\", \"1019\", \"1020\", \"1021\", \"1022\", \"1023\", \"1024\", \"1025\", \"1026\"] } } }",
         fix: "Trim the list to the people who need elevated mode.",
         openclaw_check: Some("tools.elevated.allowFrom.<provider>.large"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: |ctx, out| elevated_allow_from(ctx, out, ElevatedProblem::Large),
     },
@@ -170,7 +169,9 @@ pub const RULES: &[Rule] = &[
         example: "tools: { exec: { host: \"gateway\" } }",
         fix: "Set `tools.exec.mode` (`ask` or `allowlist`), or deny `exec` for agents that do not need a shell.",
         openclaw_check: None,
-        versions: V9,
+        applies: Applies::When(|release| {
+            release.exec().settings.default_security == "full" && release.exec().settings.default_ask == "off"
+        }),
         needs_valid_config: true,
         check: security_unset,
     },
@@ -185,7 +186,7 @@ pub const RULES: &[Rule] = &[
         example: "// exec approvals store: { \"version\": 1, \"defaults\": { \"autoAllowSkills\": true } }",
         fix: "Disable `autoAllowSkills` (`openclaw approvals`) and keep manual allowlists tight.",
         openclaw_check: Some("tools.exec.auto_allow_skills_enabled"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: false,
         check: auto_allow_skills,
     },
@@ -202,7 +203,7 @@ pub const RULES: &[Rule] = &[
                   { \"allowlist\": [{ \"pattern\": \"/usr/bin/python3\" }] } } }",
         fix: "Set `tools.exec.strictInlineEval: true` (globally or for the agent).",
         openclaw_check: Some("tools.exec.allowlist_interpreter_without_strict_inline_eval"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: interpreter_allowlist,
     },
@@ -219,7 +220,7 @@ pub const RULES: &[Rule] = &[
                   [{ \"pattern\": \"git\" }] } } }",
         fix: "Write the absolute path (or a path glob such as `/usr/bin/git`, `~/bin/*`).",
         openclaw_check: None,
-        versions: V2,
+        applies: Applies::When(|release| release.lint().bare_allowlist_entries_never_match),
         needs_valid_config: false,
         check: never_matching_entries,
     },
@@ -235,7 +236,7 @@ pub const RULES: &[Rule] = &[
                   { \"security\": \"deny\" } }",
         fix: "Deny `exec` in the tool policy for that agent, or loosen the agent's entry in the approvals store.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: true,
         check: denied_by_approvals,
     },
@@ -278,11 +279,11 @@ fn host_sandbox_defaults(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn consequence(version: OpenClawVersion) -> &'static str {
-    match version {
-        OpenClawVersion::V2026_9 => {
+    match version.lint().host_sandbox_without_sandbox {
+        HostSandboxWithoutSandbox::FailsClosed => {
             "exec fails closed without a sandbox: enable the sandbox mode or use host `gateway`"
         }
-        OpenClawVersion::V2026_2 => {
+        HostSandboxWithoutSandbox::RunsOnGateway => {
             "exec runs directly on the gateway host: enable the sandbox mode or use host `gateway`"
         }
     }
@@ -304,9 +305,13 @@ fn host_sandbox_agents(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 fn exec_despite_read_only_fs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
-    let global_host = ctx.get(&["tools", "exec", "host"]).and_then(Value::as_str);
+    let global_host = ctx.get(&[keys::TOOLS, keys::EXEC, keys::HOST]).and_then(Value::as_str);
     for context in tool_contexts(ctx) {
-        let agent_host = context.agent_tools.as_ref().and_then(|t| t.pointer("/exec/host")).and_then(Value::as_str);
+        let agent_host = context
+            .agent_tools
+            .as_ref()
+            .and_then(|t| t.get(keys::EXEC).and_then(|e| e.get(keys::HOST)))
+            .and_then(Value::as_str);
         let host = agent_host.or(global_host).unwrap_or("auto");
         let constrained =
             context.sandbox_mode == "all" && !matches!(host, "gateway" | "node") && context.workspace_access != "rw";
@@ -344,12 +349,11 @@ fn exec_blocks(ctx: &LintContext<'_>) -> Vec<(KeyPath, Option<String>)> {
 fn safe_bin_name(version: OpenClawVersion, raw: &str) -> String {
     let lower = raw.trim().to_lowercase();
     let base = lower.rsplit(['/', '\\']).next().unwrap_or_default();
-    match version {
-        OpenClawVersion::V2026_9 => {
-            let stem = base.rsplit_once('.').filter(|(_, ext)| ["exe", "cmd", "bat", "com"].contains(ext));
-            stem.map_or(base, |(stem, _)| stem).to_string()
-        }
-        OpenClawVersion::V2026_2 => base.to_string(),
+    if version.lint().safe_bin_names_drop_windows_suffix {
+        let stem = base.rsplit_once('.').filter(|(_, ext)| ["exe", "cmd", "bat", "com"].contains(ext));
+        stem.map_or(base, |(stem, _)| stem).to_string()
+    } else {
+        base.to_string()
     }
 }
 

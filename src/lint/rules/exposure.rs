@@ -2,19 +2,17 @@
 //! runtime and filesystem tools, control-plane tools), as `openclaw security audit` reports them.
 //! The trust-model checks of the same category are in [`super::trust`].
 
+use crate::lint::registry::Applies;
 use serde_json::Value;
 
 use super::audit::{
     ToolContext, critical_if, exec_scopes, lists, open_exec_surface_paths, open_inbound_paths, preview, tool_contexts,
 };
 use super::walk::agents;
-use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::exec::posture::Security;
-use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
-
-const V9: &[OpenClawVersion] = &[OpenClawVersion::V2026_9];
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -28,7 +26,7 @@ pub const RULES: &[Rule] = &[
         example: "channels: { telegram: { groupPolicy: \"open\" } }, tools: { exec: { security: \"allowlist\" } }",
         fix: "Set the policy to `pairing` or `allowlist`, or deny exec for agents reachable from shared channels.",
         openclaw_check: Some("security.exposure.open_channels_with_exec"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: open_channels_with_exec,
     },
@@ -43,7 +41,7 @@ pub const RULES: &[Rule] = &[
         example: "channels: { discord: { groupPolicy: \"open\" } }",
         fix: "Set the policy to `allowlist`, or set `tools.elevated.enabled: false`.",
         openclaw_check: Some("security.exposure.open_groups_with_elevated"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: open_groups_with_elevated,
     },
@@ -60,7 +58,7 @@ pub const RULES: &[Rule] = &[
         fix: "Use `tools.profile: \"messaging\"` (or deny `group:runtime`/`group:fs`), set `tools.fs.workspaceOnly`, \
               and use sandbox mode `all` for exposed agents.",
         openclaw_check: Some("security.exposure.open_groups_with_runtime_or_fs"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: open_groups_with_runtime_or_fs,
     },
@@ -75,7 +73,7 @@ pub const RULES: &[Rule] = &[
         example: "channels: { whatsapp: { groupPolicy: \"open\" } }, tools: { alsoAllow: [\"gateway\"] }",
         fix: "Deny the control-plane tools for exposed agents and prefer `tools.profile: \"messaging\"`.",
         openclaw_check: Some("security.exposure.open_groups_with_control_plane_tools"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: open_groups_with_control_plane_tools,
     },
@@ -89,7 +87,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { profile: \"minimal\" },\n// OpenClaw 2026.9:\nagents: { entries: { bot: { tools: { profile: \"full\" } } } }\n// OpenClaw 2026.2:\nagents: { list: [{ id: \"bot\", tools: { profile: \"full\" } }] }",
         fix: "Set those agents to `minimal` too, or remove their override.",
         openclaw_check: Some("tools.profile_minimal_overridden"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: minimal_profile_overridden,
     },
@@ -141,13 +139,14 @@ fn open_groups_with_elevated(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 /// The contexts whose runtime or file tools are exposed, and whether any runtime tool is.
 pub(super) fn risky_contexts(ctx: &LintContext<'_>) -> (Vec<(ToolContext, String)>, bool) {
-    let global_workspace_only = ctx.get(&["tools", "fs", "workspaceOnly"]);
+    let global_workspace_only = ctx.get(&[keys::TOOLS, keys::FS, keys::WORKSPACE_ONLY]);
     let mut risky = Vec::new();
     let mut runtime_risk = false;
     for context in tool_contexts(ctx) {
         let runtime = context.allowed(&["exec", "process"]);
         let fs = context.allowed(&["read", "write", "edit", "apply_patch"]);
-        let own = context.agent_tools.as_ref().and_then(|t| t.pointer("/fs/workspaceOnly"));
+        let own =
+            context.agent_tools.as_ref().and_then(|t| t.get(keys::FS).and_then(|fs| fs.get(keys::WORKSPACE_ONLY)));
         let workspace_only = own.or(global_workspace_only) == Some(&Value::Bool(true));
         let sandboxed = context.sandbox_mode == "all";
         let runtime_unguarded = !runtime.is_empty() && !sandboxed;

@@ -1,16 +1,13 @@
 //! Gateway, hooks and dangerous flags: the HTTP `/tools/invoke` surface, node commands,
 //! webhook routing, and the config flags `openclaw security audit` calls insecure.
 
+use crate::lint::registry::Applies;
 use serde_json::Value;
 
 use super::audit::{critical_if, lists, node_command_paths, string_entries};
 use super::gateway_auth::{GatewayAuth, auth_anchor, auth_path, remotely_exposed};
-use crate::OpenClawVersion;
 use crate::config::path::{KeyPath, PathSeg};
-use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
-
-const V9: &[OpenClawVersion] = &[OpenClawVersion::V2026_9];
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -24,7 +21,7 @@ pub const RULES: &[Rule] = &[
         example: "gateway: { tools: { allow: [\"sessions_spawn\"] } }",
         fix: "Remove the entry; if you keep it, keep the gateway on loopback and treat its token as full admin.",
         openclaw_check: Some("gateway.tools_invoke_http.dangerous_allow"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: http_dangerous_tools,
     },
@@ -41,7 +38,7 @@ pub const RULES: &[Rule] = &[
         example: "gateway: { auth: { mode: \"none\" } }",
         fix: "Set `gateway.auth.token` (or the variable); if `none` is intended, keep `gateway.bind: \"loopback\"`.",
         openclaw_check: Some("gateway.http.no_auth"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: http_no_auth,
     },
@@ -57,7 +54,7 @@ pub const RULES: &[Rule] = &[
         example: "// OpenClaw 2026.9:\ngateway: { nodes: { commands: { allow: [\"camera.snap\"] } } }\n// OpenClaw 2026.2:\ngateway: { nodes: { allowCommands: [\"camera.snap\"] } }",
         fix: "Remove the command from the allowlist (or deny it).",
         openclaw_check: Some("gateway.nodes.allow_commands_dangerous"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: node_dangerous_allow,
     },
@@ -73,7 +70,7 @@ pub const RULES: &[Rule] = &[
         example: "// OpenClaw 2026.9:\ngateway: { nodes: { commands: { deny: [\"camera.*\"] } } }\n// OpenClaw 2026.2:\ngateway: { nodes: { denyCommands: [\"camera.*\"] } }",
         fix: "List exact command ids (`camera.snap`, `camera.clip`).",
         openclaw_check: Some("gateway.nodes.deny_commands_ineffective"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: node_deny_ineffective,
     },
@@ -88,7 +85,7 @@ pub const RULES: &[Rule] = &[
         example: "hooks: { enabled: true, token: \"${HOOKS_TOKEN}\" }",
         fix: "Set `hooks.allowedAgentIds` to the agents hooks may reach (or `[]`).",
         openclaw_check: Some("hooks.allowed_agent_ids_unrestricted"),
-        versions: V9,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: hooks_any_agent,
     },
@@ -103,7 +100,7 @@ pub const RULES: &[Rule] = &[
         example: "hooks: { enabled: true, allowRequestSessionKey: true }",
         fix: "Set it to `false`, or restrict `hooks.allowedSessionKeyPrefixes`.",
         openclaw_check: Some("hooks.request_session_key_enabled"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: |ctx, out| request_session_key(ctx, out, false),
     },
@@ -117,7 +114,7 @@ pub const RULES: &[Rule] = &[
         example: "hooks: { enabled: true, allowRequestSessionKey: true }",
         fix: "Set `hooks.allowedSessionKeyPrefixes` (for example `[\"hook:\"]`).",
         openclaw_check: Some("hooks.request_session_key_prefixes_missing"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: |ctx, out| request_session_key(ctx, out, true),
     },
@@ -132,7 +129,7 @@ pub const RULES: &[Rule] = &[
         example: "hooks: { enabled: true }",
         fix: "Set `hooks.defaultSessionKey` (for example `\"hook:ingress\"`).",
         openclaw_check: Some("hooks.default_session_key_unset"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: default_session_key,
     },
@@ -146,7 +143,7 @@ pub const RULES: &[Rule] = &[
         example: "hooks: { enabled: true, path: \"/\" }",
         fix: "Use a dedicated path such as `/hooks`.",
         openclaw_check: Some("hooks.path_root"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: hooks_path_root,
     },
@@ -161,7 +158,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { exec: { applyPatch: { workspaceOnly: false } } }",
         fix: "Remove the flag unless you need it and accept the risk (then suppress this finding with a reason).",
         openclaw_check: Some("config.insecure_or_dangerous_flags"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: dangerous_flags,
     },

@@ -6,17 +6,15 @@
 //! release's credential precedence decides (2026.9 `createGatewayCredentialPlan` +
 //! `resolveGatewayAuthForConfig`, 2026.2 `resolveGatewayAuth`).
 
+use crate::release::lint::Credentials;
 use serde_json::Value;
 
 use super::audit::{audit_rule, critical_if};
 use crate::OpenClawVersion;
 use crate::base::js::{js_trim, js_truthy};
 use crate::config::path::KeyPath;
-use crate::lint::registry::ALL_VERSIONS;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
-
-const V9: &[OpenClawVersion] = &[OpenClawVersion::V2026_9];
-const V2: &[OpenClawVersion] = &[OpenClawVersion::V2026_2];
 
 /// A trimmed, non-empty string (`trimToUndefined`).
 fn trimmed(value: Option<&Value>) -> Option<String> {
@@ -95,8 +93,8 @@ impl GatewayAuth {
         let (local_token, local_password) =
             (credential(ctx, &auth_path("token")), credential(ctx, &auth_path("password")));
         let (remote_token, remote_password) = (credential(ctx, &remote("token")), credential(ctx, &remote("password")));
-        let (token, password) = match ctx.version {
-            OpenClawVersion::V2026_9 => {
+        let (token, password) = match ctx.version.lint().credentials {
+            Credentials::Resolved => {
                 let token = if local_token.secret_ref {
                     None
                 } else {
@@ -111,7 +109,7 @@ impl GatewayAuth {
                 };
                 (token, password)
             }
-            OpenClawVersion::V2026_2 => (
+            Credentials::Written => (
                 trimmed(auth_path("token").lookup(ctx.config())).or_else(|| env_token.clone()),
                 trimmed(auth_path("password").lookup(ctx.config())).or_else(|| env_password.clone()),
             ),
@@ -143,8 +141,8 @@ impl GatewayAuth {
     /// Whether a shared secret (or trusted-proxy auth) guards the gateway, as the bind and
     /// loopback checks decide it.
     fn guarded(&self, ctx: &LintContext<'_>) -> bool {
-        match ctx.version {
-            OpenClawVersion::V2026_9 => {
+        match ctx.version.lint().credentials {
+            Credentials::Resolved => {
                 let has_token = self.token.is_some() && !unresolved(ctx, &auth_path("token"));
                 let has_password = self.password.is_some() && !unresolved(ctx, &auth_path("password"));
                 let token_configured = has_token
@@ -169,7 +167,7 @@ impl GatewayAuth {
                 };
                 configured || self.mode == "trusted-proxy"
             }
-            OpenClawVersion::V2026_2 => self.shared_secret(),
+            Credentials::Written => self.shared_secret(),
         }
     }
 
@@ -181,22 +179,22 @@ impl GatewayAuth {
     /// Whether the HTTP APIs take a credential (2026.9 `hasResolvedGatewayHttpAuth`; 2026.2:
     /// any mode but `none`).
     pub fn http_guarded(&self, version: OpenClawVersion) -> bool {
-        match version {
-            OpenClawVersion::V2026_9 => match self.mode.as_str() {
+        match version.lint().credentials {
+            Credentials::Resolved => match self.mode.as_str() {
                 "token" => self.token.is_some(),
                 "password" => self.password.is_some(),
                 "trusted-proxy" => true,
                 _ => false,
             },
-            OpenClawVersion::V2026_2 => self.mode != "none",
+            Credentials::Written => self.mode != "none",
         }
     }
 
     /// The credential of the active mode, for the hooks-token reuse check.
     pub fn active_secrets(&self, version: OpenClawVersion) -> Vec<(&'static str, Option<&str>)> {
-        match (version, self.mode.as_str()) {
+        match (version.lint().credentials, self.mode.as_str()) {
             (_, "token") => vec![("token", self.token.as_deref())],
-            (OpenClawVersion::V2026_9, "password" | "trusted-proxy") => vec![("password", self.password.as_deref())],
+            (Credentials::Resolved, "password" | "trusted-proxy") => vec![("password", self.password.as_deref())],
             _ => Vec::new(),
         }
     }
@@ -254,13 +252,13 @@ fn is_strict_loopback_proxy(entry: &str) -> bool {
 }
 
 pub const RULES: &[Rule] = &[
-    audit_rule!(Gateway, "CP711", "gateway-bind-no-auth", Error, "gateway.bind_no_auth", ALL_VERSIONS, bind_no_auth,
+    audit_rule!(Gateway, "CP711", "gateway-bind-no-auth", Error, "gateway.bind_no_auth", bind_no_auth,
         summary: "The gateway binds beyond loopback and no token, password or trusted-proxy auth is configured.",
         why: "Anyone on the network the gateway listens on can operate it: chat, tools, config.",
         example: "gateway: { bind: \"lan\" }",
         fix: "Set `gateway.auth` (a long random token, e.g. `token: \"${OPENCLAW_GATEWAY_TOKEN}\"`) or bind to loopback.",
     ),
-    audit_rule!(Gateway, "CP712", "gateway-loopback-no-auth", Error, "gateway.loopback_no_auth", ALL_VERSIONS, loopback_no_auth,
+    audit_rule!(Gateway, "CP712", "gateway-loopback-no-auth", Error, "gateway.loopback_no_auth", loopback_no_auth,
         summary: "The gateway binds to loopback with the Control UI on and no auth secret resolves (the default).",
         why: "Every local process, and anyone a reverse proxy forwards, reaches the Control UI and the gateway API \
               without a credential.",
@@ -268,8 +266,7 @@ pub const RULES: &[Rule] = &[
         fix: "Set `gateway.auth.token` (or `OPENCLAW_GATEWAY_TOKEN` in the gateway's environment), or disable the \
               Control UI.",
     ),
-    audit_rule!(Gateway, "CP713", "gateway-trusted-proxies-missing", Security, "gateway.trusted_proxies_missing", ALL_VERSIONS,
-        trusted_proxies_missing,
+    audit_rule!(Gateway, "CP713", "gateway-trusted-proxies-missing", Security, "gateway.trusted_proxies_missing", trusted_proxies_missing,
         summary: "Loopback gateway with the Control UI on and no `gateway.trustedProxies`.",
         why: "Behind a reverse proxy every request looks local, so local-client checks can be spoofed unless the \
               proxy's addresses are trusted explicitly.",
@@ -278,7 +275,7 @@ pub const RULES: &[Rule] = &[
               (`gateway.controlUi.enabled: false` when you never use it).",
     ),
     audit_rule!(Gateway, "CP714", "control-ui-allowed-origins-required", Error, "gateway.control_ui.allowed_origins_required",
-        ALL_VERSIONS, allowed_origins_required,
+        allowed_origins_required,
         summary: "The Control UI is on, the gateway binds beyond loopback, and `gateway.controlUi.allowedOrigins` is \
                   empty.",
         why: "Without an origin allowlist a non-loopback Control UI cannot enforce its strict origin policy.",
@@ -286,7 +283,7 @@ pub const RULES: &[Rule] = &[
         fix: "List the full origins the UI is served from in `gateway.controlUi.allowedOrigins`.",
     ),
     audit_rule!(Gateway, "CP715", "control-ui-allowed-origins-wildcard", Security, "gateway.control_ui.allowed_origins_wildcard",
-        V9, allowed_origins_wildcard,
+        allowed_origins_wildcard,
         summary: "`gateway.controlUi.allowedOrigins` contains `\"*\"`.",
         why: "Any browser origin may talk to the Control UI and WebChat: origin allowlisting is off. Critical when the \
               gateway binds beyond loopback.",
@@ -294,94 +291,84 @@ pub const RULES: &[Rule] = &[
         fix: "Replace `\"*\"` with the exact origins you use.",
     ),
     audit_rule!(Gateway, "CP716", "control-ui-host-header-fallback", Security, "gateway.control_ui.host_header_origin_fallback",
-        ALL_VERSIONS, host_header_fallback,
+        host_header_fallback,
         summary: "`gateway.controlUi.dangerouslyAllowHostHeaderOriginFallback` is `true`.",
         why: "The Host header stands in for the origin, which weakens DNS-rebinding protection. Critical when the \
               gateway binds beyond loopback.",
         example: "gateway: { controlUi: { dangerouslyAllowHostHeaderOriginFallback: true } }",
         fix: "Remove the flag and list `gateway.controlUi.allowedOrigins`.",
     ),
-    audit_rule!(Gateway, "CP717", "control-ui-insecure-auth", Security, "gateway.control_ui.insecure_auth", V2,
-        |ctx, out| control_ui_flag(ctx, out, "allowInsecureAuth"),
+    audit_rule!(Gateway, "CP717", "control-ui-insecure-auth", Security, "gateway.control_ui.insecure_auth", |ctx, out| control_ui_flag(ctx, out, "allowInsecureAuth"),
         summary: "`gateway.controlUi.allowInsecureAuth` is `true` (2026.2).",
         why: "The toggle suggests a weaker Control UI login; it protects nothing and hides the real setting \
               (`dangerouslyDisableDeviceAuth`).",
         example: "gateway: { controlUi: { allowInsecureAuth: true } }",
         fix: "Remove it; serve the UI over HTTPS (Tailscale Serve) or from localhost.",
     ),
-    audit_rule!(Gateway, "CP718", "control-ui-device-auth-disabled", Error, "gateway.control_ui.device_auth_disabled", V2,
-        |ctx, out| control_ui_flag(ctx, out, "dangerouslyDisableDeviceAuth"),
+    audit_rule!(Gateway, "CP718", "control-ui-device-auth-disabled", Error, "gateway.control_ui.device_auth_disabled", |ctx, out| control_ui_flag(ctx, out, "dangerouslyDisableDeviceAuth"),
         summary: "`gateway.controlUi.dangerouslyDisableDeviceAuth` is `true` (2026.2).",
         why: "The Control UI stops checking device identity.",
         example: "gateway: { controlUi: { dangerouslyDisableDeviceAuth: true } }",
         fix: "Remove it outside a short break-glass window.",
     ),
-    audit_rule!(Gateway, "CP719", "gateway-real-ip-fallback", Security, "gateway.real_ip_fallback_enabled", ALL_VERSIONS,
-        real_ip_fallback,
+    audit_rule!(Gateway, "CP719", "gateway-real-ip-fallback", Security, "gateway.real_ip_fallback_enabled", real_ip_fallback,
         summary: "`gateway.allowRealIpFallback` is `true`.",
         why: "`X-Real-IP` is trusted when a proxy sends no `X-Forwarded-For`; a proxy that forwards a client's header \
               lets the client spoof its address. Critical beyond loopback or behind a non-loopback trusted proxy.",
         example: "gateway: { allowRealIpFallback: true }",
         fix: "Leave it `false` unless your proxy always overwrites `X-Real-IP`.",
     ),
-    audit_rule!(Gateway, "CP720", "mdns-full-mode", Security, "discovery.mdns_full_mode", ALL_VERSIONS, mdns_full_mode,
+    audit_rule!(Gateway, "CP720", "mdns-full-mode", Security, "discovery.mdns_full_mode", mdns_full_mode,
         summary: "`discovery.mdns.mode` is `full`.",
         why: "The gateway announces its CLI path and SSH port on the local network, revealing user names and \
               management ports. Critical when the gateway binds beyond loopback.",
         example: "discovery: { mdns: { mode: \"full\" } }",
         fix: "Use `minimal` (the default) or `off`.",
     ),
-    audit_rule!(Gateway, "CP721", "tailscale-funnel", Error, "gateway.tailscale_funnel", ALL_VERSIONS,
-        |ctx, out| tailscale(ctx, out, "funnel"),
+    audit_rule!(Gateway, "CP721", "tailscale-funnel", Error, "gateway.tailscale_funnel", |ctx, out| tailscale(ctx, out, "funnel"),
         summary: "`gateway.tailscale.mode` is `funnel`: the gateway is on the public internet.",
         why: "Funnel publishes the gateway to everyone; only its auth stands in the way.",
         example: "gateway: { tailscale: { mode: \"funnel\" } }",
         fix: "Prefer `serve` (tailnet only) or `off`.",
     ),
-    audit_rule!(Gateway, "CP722", "tailscale-serve", Suggestion, "gateway.tailscale_serve", ALL_VERSIONS,
-        |ctx, out| tailscale(ctx, out, "serve"),
+    audit_rule!(Gateway, "CP722", "tailscale-serve", Suggestion, "gateway.tailscale_serve", |ctx, out| tailscale(ctx, out, "serve"),
         summary: "`gateway.tailscale.mode` is `serve`: the gateway is reachable from the tailnet.",
         why: "Every device of the tailnet reaches the gateway; worth knowing when you review who can connect.",
         example: "gateway: { tailscale: { mode: \"serve\" } }",
         fix: "Nothing to do if the tailnet is trusted; otherwise `off`.",
     ),
-    audit_rule!(Gateway, "CP723", "mcp-apps-enabled", Security, "mcp.apps.enabled", V9, mcp_apps,
+    audit_rule!(Gateway, "CP723", "mcp-apps-enabled", Security, "mcp.apps.enabled", mcp_apps,
         summary: "`mcp.apps.enabled` is `true`.",
         why: "Configured MCP servers may render interactive views that call their own app-visible tools while the \
               session runs.",
         example: "mcp: { apps: { enabled: true } }",
         fix: "Enable it only when you trust every configured MCP server.",
     ),
-    audit_rule!(Gateway, "CP724", "gateway-token-placeholder", Error, "gateway.token_placeholder_value", V9,
-        |ctx, out| credential_strength(ctx, out, "token", true),
+    audit_rule!(Gateway, "CP724", "gateway-token-placeholder", Error, "gateway.token_placeholder_value", |ctx, out| credential_strength(ctx, out, "token", true),
         summary: "The gateway token in force is blank or the text `undefined`/`null`.",
         why: "That is no secret at all, and the gateway refuses to start with it.",
         example: "gateway: { auth: { mode: \"token\", token: \"undefined\" } }",
         fix: "Generate a long random token (`openclaw doctor --fix --generate-gateway-token`).",
     ),
-    audit_rule!(Gateway, "CP725", "gateway-password-placeholder", Error, "gateway.password_placeholder_value", V9,
-        |ctx, out| credential_strength(ctx, out, "password", true),
+    audit_rule!(Gateway, "CP725", "gateway-password-placeholder", Error, "gateway.password_placeholder_value", |ctx, out| credential_strength(ctx, out, "password", true),
         summary: "The gateway password in force is blank or the text `undefined`/`null`.",
         why: "That is no secret at all, and the gateway refuses to start with it.",
         example: "gateway: { auth: { mode: \"password\", password: \"null\" } }",
         fix: "Set a real random password (`OPENCLAW_GATEWAY_PASSWORD`).",
     ),
-    audit_rule!(Gateway, "CP726", "gateway-token-too-short", Security, "gateway.token_too_short", ALL_VERSIONS,
-        |ctx, out| credential_strength(ctx, out, "token", false),
+    audit_rule!(Gateway, "CP726", "gateway-token-too-short", Security, "gateway.token_too_short", |ctx, out| credential_strength(ctx, out, "token", false),
         summary: "The gateway token in force (config or `OPENCLAW_GATEWAY_TOKEN`) is shorter than 24 characters.",
         why: "A short token can be guessed; the token is full admin access to the gateway.",
         example: "gateway: { auth: { token: \"abc123\" } }",
         fix: "Use a long random token (32+ characters, e.g. `openssl rand -hex 32`).",
     ),
-    audit_rule!(Gateway, "CP727", "gateway-password-too-short", Security, "gateway.password_too_short", V9,
-        |ctx, out| credential_strength(ctx, out, "password", false),
+    audit_rule!(Gateway, "CP727", "gateway-password-too-short", Security, "gateway.password_too_short", |ctx, out| credential_strength(ctx, out, "password", false),
         summary: "The gateway password in force (config or `OPENCLAW_GATEWAY_PASSWORD`) is shorter than 24 characters.",
         why: "A short password can be guessed; it is full admin access to the gateway.",
         example: "gateway: { auth: { mode: \"password\", password: \"hunter2\" } }",
         fix: "Use a long random password.",
     ),
-    audit_rule!(Gateway, "CP728", "trusted-proxy-auth", Error, "gateway.trusted_proxy_auth", ALL_VERSIONS,
-        |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::Enabled),
+    audit_rule!(Gateway, "CP728", "trusted-proxy-auth", Error, "gateway.trusted_proxy_auth", |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::Enabled),
         summary: "Gateway auth is delegated to a reverse proxy (`trusted-proxy` mode).",
         why: "The proxy becomes the only guard: it must authenticate every user, and nothing else may reach the \
               gateway port.",
@@ -389,58 +376,51 @@ pub const RULES: &[Rule] = &[
         fix: "Make sure the proxy terminates TLS and authenticates, `gateway.trustedProxies` lists only it, and a \
               firewall blocks direct access.",
     ),
-    audit_rule!(Gateway, "CP729", "trusted-proxy-no-proxies", Error, "gateway.trusted_proxy_no_proxies", ALL_VERSIONS,
-        |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::NoProxies),
+    audit_rule!(Gateway, "CP729", "trusted-proxy-no-proxies", Error, "gateway.trusted_proxy_no_proxies", |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::NoProxies),
         summary: "Trusted-proxy auth with an empty `gateway.trustedProxies`.",
         why: "No request can come from a trusted proxy, so every request is rejected.",
         example: "gateway: { auth: { mode: \"trusted-proxy\", trustedProxy: { userHeader: \"x-forwarded-user\" } } }",
         fix: "List your proxy's addresses in `gateway.trustedProxies`.",
     ),
-    audit_rule!(Gateway, "CP730", "trusted-proxy-no-user-header", Error, "gateway.trusted_proxy_no_user_header", ALL_VERSIONS,
-        |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::NoUserHeader),
+    audit_rule!(Gateway, "CP730", "trusted-proxy-no-user-header", Error, "gateway.trusted_proxy_no_user_header", |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::NoUserHeader),
         summary: "Trusted-proxy auth without `gateway.auth.trustedProxy.userHeader`.",
         why: "The gateway does not know which header names the authenticated user.",
         example: "gateway: { auth: { mode: \"trusted-proxy\" } }",
         fix: "Set `gateway.auth.trustedProxy.userHeader` (e.g. `x-forwarded-user`).",
     ),
-    audit_rule!(Gateway, "CP731", "trusted-proxy-allow-loopback", Security, "gateway.trusted_proxy_allow_loopback", V9,
-        |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::AllowLoopback),
+    audit_rule!(Gateway, "CP731", "trusted-proxy-allow-loopback", Security, "gateway.trusted_proxy_allow_loopback", |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::AllowLoopback),
         summary: "`gateway.auth.trustedProxy.allowLoopback` is `true`.",
         why: "Requests from the gateway host itself can satisfy trusted-proxy auth.",
         example: "gateway: { auth: { mode: \"trusted-proxy\", trustedProxy: { userHeader: \"x-user\", allowLoopback: true } } }",
         fix: "Enable it only for a deliberate same-host proxy that strips identity headers.",
     ),
     audit_rule!(Gateway, "CP732", "trusted-proxy-device-auto-approve", Security, "gateway.trusted_proxy_device_auto_approve",
-        V9, |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::AutoApprove),
+        |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::AutoApprove),
         summary: "`gateway.auth.trustedProxy.deviceAutoApprove.enabled` is `true`.",
         why: "New operator devices are paired on the proxy's word alone.",
         example: "gateway: { auth: { mode: \"trusted-proxy\", trustedProxy: { userHeader: \"x-user\", deviceAutoApprove: { enabled: true } } } }",
         fix: "Keep it off unless the proxy is the only ingress and restricts users with `allowUsers`.",
     ),
     audit_rule!(Gateway, "CP733", "trusted-proxy-device-auto-approve-admin", Error,
-        "gateway.trusted_proxy_device_auto_approve_admin", V9,
-        |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::AutoApproveAdmin),
+        "gateway.trusted_proxy_device_auto_approve_admin", |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::AutoApproveAdmin),
         summary: "Device auto-approval grants `operator.admin`.",
         why: "Every user the proxy authenticates can pair a device with full admin rights.",
         example: "gateway: { auth: { mode: \"trusted-proxy\", trustedProxy: { userHeader: \"x-user\", deviceAutoApprove: { enabled: true, scopes: [\"operator.admin\"] } } } }",
         fix: "Remove `operator.admin` from the scopes and grant admin per identity.",
     ),
-    audit_rule!(Gateway, "CP734", "trusted-proxy-no-allowlist", Security, "gateway.trusted_proxy_no_allowlist", ALL_VERSIONS,
-        |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::NoAllowlist),
+    audit_rule!(Gateway, "CP734", "trusted-proxy-no-allowlist", Security, "gateway.trusted_proxy_no_allowlist", |ctx, out| trusted_proxy(ctx, out, TrustedProxyCheck::NoAllowlist),
         summary: "Trusted-proxy auth without `gateway.auth.trustedProxy.allowUsers`.",
         why: "Every user the proxy authenticates may use the gateway.",
         example: "gateway: { auth: { mode: \"trusted-proxy\", trustedProxy: { userHeader: \"x-user\" } } }",
         fix: "List the users in `gateway.auth.trustedProxy.allowUsers`.",
     ),
-    audit_rule!(Gateway, "CP735", "gateway-auth-no-rate-limit", Security, "gateway.auth_no_rate_limit", ALL_VERSIONS,
-        no_rate_limit,
+    audit_rule!(Gateway, "CP735", "gateway-auth-no-rate-limit", Security, "gateway.auth_no_rate_limit", no_rate_limit,
         summary: "The gateway binds beyond loopback without `gateway.auth.rateLimit`.",
         why: "Nothing slows down guessing the token or password.",
         example: "gateway: { bind: \"lan\", auth: { token: \"${OPENCLAW_GATEWAY_TOKEN}\" } }\n// env: OPENCLAW_GATEWAY_TOKEN=3f9c2a7d1e6b4c8a9d0e5f1a2b3c4d5e",
         fix: "Set `gateway.auth.rateLimit` (e.g. `{ maxAttempts: 10, windowMs: 60000, lockoutMs: 300000 }`).",
     ),
-    audit_rule!(Gateway, "CP736", "gateway-env-token-conflict", Security, "gateway.env_token_overrides_config", V9,
-        env_token_conflict,
+    audit_rule!(Gateway, "CP736", "gateway-env-token-conflict", Security, "gateway.env_token_overrides_config", env_token_conflict,
         summary: "`OPENCLAW_GATEWAY_TOKEN` is set and differs from `gateway.auth.token`.",
         why: "Local clients and the gateway service use the config's token while environment-based targets use the \
               other one, so a stale value can still authenticate somewhere.",
@@ -448,7 +428,7 @@ pub const RULES: &[Rule] = &[
         fix: "Unset the variable, or write `token: \"${OPENCLAW_GATEWAY_TOKEN}\"` so one source is canonical.",
     ),
     audit_rule!(Gateway, "CP737", "http-session-key-override", Suggestion, "gateway.http.session_key_override_enabled",
-        ALL_VERSIONS, session_key_override,
+        session_key_override,
         summary: "The OpenAI-compatible HTTP endpoints are on; their callers choose the session by header.",
         why: "Whoever holds the API credential can route requests into any session.",
         example: "gateway: { http: { endpoints: { chatCompletions: { enabled: true } } } }",
@@ -462,9 +442,9 @@ fn bind_no_auth(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         return;
     }
     let auth = GatewayAuth::resolve(ctx);
-    let unguarded = match ctx.version {
-        OpenClawVersion::V2026_9 => !auth.guarded(ctx),
-        OpenClawVersion::V2026_2 => !auth.shared_secret() && auth.mode != "trusted-proxy",
+    let unguarded = match ctx.version.lint().credentials {
+        Credentials::Resolved => !auth.guarded(ctx),
+        Credentials::Written => !auth.shared_secret() && auth.mode != "trusted-proxy",
     };
     if unguarded {
         out.report(&KeyPath::keys(&["gateway", "bind"]), format!("the gateway binds to `{bind}` without auth"))
@@ -611,9 +591,9 @@ fn credential_strength(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, credent
     if auth.mode != credential {
         return;
     }
-    let input = match ctx.version {
-        OpenClawVersion::V2026_9 => credential_input(ctx, &auth, credential),
-        OpenClawVersion::V2026_2 => auth.token.clone(),
+    let input = match ctx.version.lint().credentials {
+        Credentials::Resolved => credential_input(ctx, &auth, credential),
+        Credentials::Written => auth.token.clone(),
     };
     let Some(input) = input else { return };
     let value = js_trim(&input);
@@ -655,7 +635,7 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
     let config = section.lookup(ctx.config());
     let field = |key: &str| config.and_then(|c| c.get(key));
     let auto_approve = field("deviceAutoApprove");
-    let auto_approve_on = auto_approve.and_then(|a| a.get("enabled")) == Some(&Value::Bool(true));
+    let auto_approve_on = auto_approve.and_then(|a| a.get(keys::ENABLED)) == Some(&Value::Bool(true));
     let (path, message, help) = match check {
         TrustedProxyCheck::Enabled => (
             KeyPath::keys(&["gateway", "auth", "mode"]),
@@ -678,19 +658,19 @@ fn trusted_proxy(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, check: Truste
             "enable it only for a deliberate same-host proxy",
         ),
         TrustedProxyCheck::AutoApprove if auto_approve_on => (
-            section.key("deviceAutoApprove").key("enabled"),
+            section.key("deviceAutoApprove").key(keys::ENABLED),
             "new operator devices are paired on the proxy's word".into(),
             "keep it off unless the proxy is the only ingress and `allowUsers` is set",
         ),
         TrustedProxyCheck::AutoApproveAdmin
             if auto_approve_on
                 && auto_approve
-                    .and_then(|a| a.get("scopes"))
+                    .and_then(|a| a.get(keys::SCOPES))
                     .and_then(Value::as_array)
                     .is_some_and(|s| s.iter().any(|v| v.as_str().map(js_trim) == Some("operator.admin"))) =>
         {
             (
-                section.key("deviceAutoApprove").key("scopes"),
+                section.key("deviceAutoApprove").key(keys::SCOPES),
                 "auto-approved devices get `operator.admin`".into(),
                 "remove operator.admin and grant admin per identity",
             )
@@ -731,9 +711,9 @@ fn env_token_conflict(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
     let path = auth_path("token");
     let written = path.lookup(ctx.config());
-    let env_ref = written.and_then(|v| v.get("id")).and_then(Value::as_str);
+    let env_ref = written.and_then(|v| v.get(keys::ID)).and_then(Value::as_str);
     if is_secret_ref(written)
-        && written.and_then(|v| v.get("source")).and_then(Value::as_str) == Some("env")
+        && written.and_then(|v| v.get(keys::SOURCE)).and_then(Value::as_str) == Some("env")
         && env_ref == Some("OPENCLAW_GATEWAY_TOKEN")
     {
         return;

@@ -15,18 +15,14 @@ use serde_json::Value;
 
 use super::audit::{audit_rule, critical_if};
 use super::walk::agents;
-use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
 use crate::config::view::agents::{DefaultAgent, default_agent};
-use crate::lint::registry::ALL_VERSIONS;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule};
 
-const V2: &[OpenClawVersion] = &[OpenClawVersion::V2026_2];
-
 pub const RULES: &[Rule] = &[
-    audit_rule!(Install, "CP901", "state-dir-permissions", Security, "fs.state_dir.<problem>", ALL_VERSIONS,
-        state_dir_permissions,
+    audit_rule!(Install, "CP901", "state-dir-permissions", Security, "fs.state_dir.<problem>", state_dir_permissions,
         summary: "The install's state directory is a symlink, or others may write or read it (mode not 700). Only \
                   when linting the install's own config.",
         why: "The state directory holds sessions, credentials and approvals: other users must not write (critical \
@@ -34,16 +30,14 @@ pub const RULES: &[Rule] = &[
         example: "// ~/.openclaw with mode 755",
         fix: "`chmod 700` the state directory (`openclaw security audit --fix` does it).",
     ),
-    audit_rule!(Install, "CP902", "config-file-permissions", Security, "fs.config.<problem>", ALL_VERSIONS,
-        config_permissions,
+    audit_rule!(Install, "CP902", "config-file-permissions", Security, "fs.config.<problem>", config_permissions,
         summary: "The install's config file is a symlink, writable by others (critical), or readable by others \
                   (world: critical, group: warning). Only when linting the install's own config.",
         why: "Whoever writes the config controls auth and tool policy; whoever reads it may read its tokens.",
         example: "// ~/.openclaw/openclaw.json with mode 644",
         fix: "`chmod 600` the config file.",
     ),
-    audit_rule!(Install, "CP903", "include-file-permissions", Security, "fs.config_include.<problem>", ALL_VERSIONS,
-        include_permissions,
+    audit_rule!(Install, "CP903", "include-file-permissions", Security, "fs.config_include.<problem>", include_permissions,
         summary: "A file the install's config `$include`s is writable by others (critical) or readable by others \
                   (world: critical, group: warning).",
         why: "Included files are part of the effective config, with the same secrets and the same power.",
@@ -51,15 +45,14 @@ pub const RULES: &[Rule] = &[
         fix: "`chmod 600` the included files.",
     ),
     audit_rule!(Install, "CP904", "credentials-dir-permissions", Security, "fs.credentials_dir.<problem>",
-        ALL_VERSIONS, credentials_permissions,
+        credentials_permissions,
         summary: "The credentials directory (`OPENCLAW_OAUTH_DIR` or `<state>/credentials`) is writable (critical) \
                   or readable by others.",
         why: "It holds OAuth tokens and channel allowlists; others could read or plant credentials.",
         example: "// <state>/credentials with mode 755",
         fix: "`chmod 700` the directory.",
     ),
-    audit_rule!(Install, "CP905", "auth-profiles-permissions", Security, "fs.auth_profiles.<problem>", ALL_VERSIONS,
-        auth_profile_permissions,
+    audit_rule!(Install, "CP905", "auth-profiles-permissions", Security, "fs.auth_profiles.<problem>", auth_profile_permissions,
         summary: "An agent's auth profile store (`auth-profiles.json`; 2026.9 also its SQLite files) is writable \
                   (critical) or readable by others.",
         why: "Auth profiles hold API keys and OAuth tokens.",
@@ -67,28 +60,26 @@ pub const RULES: &[Rule] = &[
         fix: "`chmod 600` the files.",
     ),
     audit_rule!(Install, "CP906", "sessions-store-permissions", Security, "fs.sessions_store.perms_readable",
-        ALL_VERSIONS, sessions_store_permissions,
+        sessions_store_permissions,
         summary: "An agent's session store (`<state>/agents/<id>/sessions/sessions.json`) is readable by others.",
         why: "Routing and transcript metadata reveal who talked to the agent about what.",
         example: "// <state>/agents/main/sessions/sessions.json with mode 644",
         fix: "`chmod 600` the file.",
     ),
-    audit_rule!(Install, "CP907", "log-file-permissions", Security, "fs.log_file.perms_readable", ALL_VERSIONS,
-        log_file_permissions,
+    audit_rule!(Install, "CP907", "log-file-permissions", Security, "fs.log_file.perms_readable", log_file_permissions,
         summary: "The file `logging.file` names is readable by others.",
         why: "Logs carry private messages and tool output.",
         example: "logging: { file: \"~/openclaw.log\" }  // with mode 644",
         fix: "`chmod 600` the log file.",
     ),
-    audit_rule!(Install, "CP908", "synced-folder", Security, "fs.synced_dir", ALL_VERSIONS, synced_folder,
+    audit_rule!(Install, "CP908", "synced-folder", Security, "fs.synced_dir", synced_folder,
         summary: "The state directory or the config path is inside a synced folder (iCloud, Dropbox, OneDrive, Google \
                   Drive).",
         why: "Sync copies tokens and transcripts onto every device of the account.",
         example: "// OPENCLAW_STATE_DIR=~/Dropbox/openclaw",
         fix: "Keep `OPENCLAW_STATE_DIR` on a local-only volume.",
     ),
-    audit_rule!(Install, "CP909", "plugin-install-unpinned", Security, "plugins.installs_unpinned_npm_specs", V2,
-        |ctx, out| install_records(ctx, out, Records::Plugins, Problem::Unpinned),
+    audit_rule!(Install, "CP909", "plugin-install-unpinned", Security, "plugins.installs_unpinned_npm_specs", |ctx, out| install_records(ctx, out, Records::Plugins, Problem::Unpinned),
         summary: "A `plugins.installs` npm record's spec names no exact version (2026.2 keeps install records in the \
                   config).",
         why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
@@ -96,21 +87,19 @@ pub const RULES: &[Rule] = &[
         fix: "Pin the spec to an exact version (`@acme/demo@1.2.3`).",
     ),
     audit_rule!(Install, "CP910", "plugin-install-missing-integrity", Security, "plugins.installs_missing_integrity",
-        V2, |ctx, out| install_records(ctx, out, Records::Plugins, Problem::NoIntegrity),
+        |ctx, out| install_records(ctx, out, Records::Plugins, Problem::NoIntegrity),
         summary: "A `plugins.installs` npm record has no `integrity` hash.",
         why: "Without the hash a changed package cannot be told from the one that was installed.",
         example: "plugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo@1.2.3\" } } }",
         fix: "Reinstall or update the plugin so the record gets its integrity hash.",
     ),
-    audit_rule!(Install, "CP911", "hook-install-unpinned", Security, "hooks.installs_unpinned_npm_specs", V2,
-        |ctx, out| install_records(ctx, out, Records::Hooks, Problem::Unpinned),
+    audit_rule!(Install, "CP911", "hook-install-unpinned", Security, "hooks.installs_unpinned_npm_specs", |ctx, out| install_records(ctx, out, Records::Hooks, Problem::Unpinned),
         summary: "A `hooks.internal.installs` npm record's spec names no exact version.",
         why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
         example: "hooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify\" } } } }",
         fix: "Pin the spec to an exact version.",
     ),
-    audit_rule!(Install, "CP912", "hook-install-missing-integrity", Security, "hooks.installs_missing_integrity", V2,
-        |ctx, out| install_records(ctx, out, Records::Hooks, Problem::NoIntegrity),
+    audit_rule!(Install, "CP912", "hook-install-missing-integrity", Security, "hooks.installs_missing_integrity", |ctx, out| install_records(ctx, out, Records::Hooks, Problem::NoIntegrity),
         summary: "A `hooks.internal.installs` npm record has no `integrity` hash.",
         why: "Without the hash a changed package cannot be told from the one that was installed.",
         example: "hooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify@1.0.0\" } } } }",
@@ -335,7 +324,7 @@ fn credentials_permissions(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 /// configured agent.
 fn state_agent_ids(ctx: &LintContext<'_>) -> Vec<String> {
     let mut ids = Vec::new();
-    if ctx.version == OpenClawVersion::V2026_9 {
+    if ctx.version.lint().main_agent_always_has_state {
         ids.push("main".to_string());
     }
     let roster = agents(ctx);
@@ -355,13 +344,7 @@ fn auth_profile_permissions(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let Some(install) = install(ctx) else { return };
     for id in state_agent_ids(ctx) {
         let agent_dir = install.state_dir.join("agents").join(&id).join("agent");
-        let mut files = vec![agent_dir.join("auth-profiles.json")];
-        if ctx.version == OpenClawVersion::V2026_9 {
-            files.extend(
-                ["", "-wal", "-shm"].iter().map(|suffix| agent_dir.join(format!("openclaw-agent.sqlite{suffix}"))),
-            );
-        }
-        for file in files {
+        for file in ctx.version.lint().agent_store_files.iter().map(|name| agent_dir.join(name)) {
             let Some(perms) = permissions(&file) else { continue };
             if let Some((problem, critical)) = grade(&perms, true, Readable::Warn) {
                 report_state_path(out, &file, "fs.auth_profiles", problem, critical, &perms, "the auth profile store");
@@ -456,22 +439,24 @@ fn pinned(spec: &str) -> bool {
 
 fn install_records(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, records: Records, problem: Problem) {
     let base = match records {
-        Records::Plugins => KeyPath::keys(&["plugins", "installs"]),
-        Records::Hooks => KeyPath::keys(&["hooks", "internal", "installs"]),
+        Records::Plugins => KeyPath::keys(&[keys::PLUGINS, keys::INSTALLS]),
+        Records::Hooks => KeyPath::keys(&[keys::HOOKS, keys::INTERNAL, keys::INSTALLS]),
     };
     for (id, record) in base.lookup(ctx.config()).and_then(Value::as_object).into_iter().flatten() {
-        if record.get("source").and_then(Value::as_str) != Some("npm") {
+        if record.get(keys::SOURCE).and_then(Value::as_str) != Some("npm") {
             continue;
         }
         let path = base.key(id);
         match problem {
             Problem::Unpinned => {
-                let Some(spec) = record.get("spec").and_then(Value::as_str).filter(|s| !pinned(s)) else { continue };
-                out.report(&path.key("spec"), format!("`{id}` installs `{spec}`, which names no exact version"))
+                let Some(spec) = record.get(keys::SPEC).and_then(Value::as_str).filter(|s| !pinned(s)) else {
+                    continue;
+                };
+                out.report(&path.key(keys::SPEC), format!("`{id}` installs `{spec}`, which names no exact version"))
                     .help("pin it to an exact version, e.g. @scope/pkg@1.2.3");
             }
             Problem::NoIntegrity => {
-                if record.get("integrity").and_then(Value::as_str).is_some_and(|i| !i.trim().is_empty()) {
+                if record.get(keys::INTEGRITY).and_then(Value::as_str).is_some_and(|i| !i.trim().is_empty()) {
                     continue;
                 }
                 out.report(&path, format!("the `{id}` install record has no integrity hash"))

@@ -1,4 +1,4 @@
-//! The rules, one module per category. Each module exports `RULES`; the registry collects them.
+//! The rules, one module per category. Each module exports `RULES`; [`all_rules`] collects them.
 
 mod audit;
 mod browser;
@@ -17,9 +17,11 @@ mod trust;
 mod validity;
 pub(super) mod walk;
 
+use std::sync::OnceLock;
+
 use super::Rule;
 
-/// Every rule group; the registry sorts the rules by code.
+/// Every rule group; [`all_rules`] sorts the rules by code.
 pub const ALL: &[&[Rule]] = &[
     validity::RULES,
     tool_names::RULES,
@@ -36,3 +38,18 @@ pub const ALL: &[&[Rule]] = &[
     browser::RULES,
     skills_mcp::RULES,
 ];
+
+/// Every rule, ordered by code.
+pub fn all_rules() -> &'static [&'static Rule] {
+    static RULES: OnceLock<Vec<&'static Rule>> = OnceLock::new();
+    RULES.get_or_init(|| {
+        let mut all: Vec<&'static Rule> = ALL.iter().flat_map(|group| group.iter()).collect();
+        all.sort_by_key(|r| r.code);
+        all
+    })
+}
+
+/// A rule by code (any case) or name.
+pub fn find_rule(name: &str) -> Option<&'static Rule> {
+    all_rules().iter().copied().find(|r| r.is_named(name))
+}

@@ -4,6 +4,7 @@
 //! release's regular expressions use JavaScript's ASCII `\b` and, for model sizes, a lookahead
 //! (2026.9) or a consumed separator (2026.2) that a regex crate does not reproduce.
 
+use crate::release::lint::{ModelIds, WebSearch};
 use regex::Regex;
 use serde_json::Value;
 
@@ -12,25 +13,25 @@ use super::gateway_auth::env_var;
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::lint::registry::ALL_VERSIONS;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule, Severity};
 
 pub const RULES: &[Rule] = &[
-    audit_rule!(Models, "CP801", "model-legacy", Security, "models.legacy", ALL_VERSIONS, legacy_models,
+    audit_rule!(Models, "CP801", "model-legacy", Security, "models.legacy", legacy_models,
         summary: "A configured model (primary, fallback, image model, or an agent's) is from a legacy family: \
                   GPT-3.5, Claude 2/Instant, or a 2023 GPT-4 snapshot.",
         why: "Older models follow injected instructions more readily and misuse tools more often.",
         example: "agents: { defaults: { model: \"openai/gpt-3.5-turbo\" } }",
         fix: "Use a current, instruction-hardened model for any agent with tools.",
     ),
-    audit_rule!(Models, "CP802", "model-weak-tier", Security, "models.weak_tier", ALL_VERSIONS, weak_tier_models,
+    audit_rule!(Models, "CP802", "model-weak-tier", Security, "models.weak_tier", weak_tier_models,
         summary: "A configured model is below the recommended tiers: a Haiku model, a GPT model before GPT-5, or a \
                   Claude model before 4.5.",
         why: "Smaller and older models are more susceptible to prompt injection and tool misuse.",
         example: "agents: { defaults: { model: \"anthropic/claude-3-5-haiku\" } }",
         fix: "Use the latest top-tier model for agents with tools or untrusted inboxes.",
     ),
-    audit_rule!(Models, "CP803", "small-model-exposed", Error, "models.small_params", ALL_VERSIONS, small_models,
+    audit_rule!(Models, "CP803", "small-model-exposed", Error, "models.small_params", small_models,
         summary: "A text model with 300B parameters or fewer (read from its name, e.g. `llama3.1:8b`) is configured; \
                   an error when it can reach web_search, web_fetch or the browser (2026.2: or runs outside a full \
                   sandbox), else a note.",
@@ -55,12 +56,12 @@ struct ModelRef {
 /// `resolveAuditModelId` (2026.9): an alias of `agents.defaults.models` gives its model, a bare
 /// id gets the default provider (`openai`).
 fn resolve_id(ctx: &LintContext<'_>, raw: &str) -> String {
-    if ctx.version == OpenClawVersion::V2026_2 {
+    if ctx.version.lint().model_ids == ModelIds::AsWritten {
         return raw.to_string();
     }
-    let aliases = ctx.get(&["agents", "defaults", "models"]).and_then(Value::as_object);
+    let aliases = ctx.get(&[keys::AGENTS, keys::DEFAULTS, keys::MODELS]).and_then(Value::as_object);
     let alias = aliases.into_iter().flatten().find(|(_, entry)| {
-        entry.get("alias").and_then(Value::as_str).is_some_and(|a| a.trim().eq_ignore_ascii_case(raw))
+        entry.get(keys::ALIAS).and_then(Value::as_str).is_some_and(|a| a.trim().eq_ignore_ascii_case(raw))
     });
     let model = alias.map_or(raw, |(key, _)| key.as_str());
     match model.split_once('/') {
@@ -79,15 +80,16 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
         }
     };
     for key in ["model", "imageModel"] {
-        let path = KeyPath::keys(&["agents", "defaults", key]);
+        let path = KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, key]);
         let image = key == "imageModel";
         match path.lookup(ctx.config()) {
             Some(value @ Value::String(_)) => add(Some(value), path, None, image),
             Some(Value::Object(model)) => {
-                add(model.get("primary"), path.key("primary"), None, image);
-                for (i, fallback) in model.get("fallbacks").and_then(Value::as_array).into_iter().flatten().enumerate()
+                add(model.get(keys::PRIMARY), path.key(keys::PRIMARY), None, image);
+                for (i, fallback) in
+                    model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
                 {
-                    add(Some(fallback), path.key("fallbacks").index(i), None, image);
+                    add(Some(fallback), path.key(keys::FALLBACKS).index(i), None, image);
                 }
             }
             _ => {}
@@ -99,10 +101,11 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
         match path.lookup(ctx.config()) {
             Some(value @ Value::String(_)) => add(Some(value), path, Some(&agent.id), false),
             Some(Value::Object(model)) => {
-                add(model.get("primary"), path.key("primary"), Some(&agent.id), false);
-                for (i, fallback) in model.get("fallbacks").and_then(Value::as_array).into_iter().flatten().enumerate()
+                add(model.get(keys::PRIMARY), path.key(keys::PRIMARY), Some(&agent.id), false);
+                for (i, fallback) in
+                    model.get(keys::FALLBACKS).and_then(Value::as_array).into_iter().flatten().enumerate()
                 {
-                    add(Some(fallback), path.key("fallbacks").index(i), Some(&agent.id), false);
+                    add(Some(fallback), path.key(keys::FALLBACKS).index(i), Some(&agent.id), false);
                 }
             }
             _ => {}
@@ -193,8 +196,8 @@ fn parameter_billions(version: OpenClawVersion, id: &str) -> Option<f64> {
         if let Some(value) = found[1].parse::<f64>().ok().filter(|v| v.is_finite() && *v > 0.0) {
             best = Some(best.map_or(value, |b| b.max(value)));
         }
-        at = match (version, next) {
-            (OpenClawVersion::V2026_2, Some(c)) => whole.end() + c.len_utf8(),
+        at = match next {
+            Some(c) if version.lint().size_scan_skips_separator => whole.end() + c.len_utf8(),
             _ => whole.end(),
         };
     }
@@ -208,13 +211,13 @@ const SMALL_MODEL_MAX_BILLIONS: f64 = 300.0;
 /// config or the environment.
 fn web_search_enabled(ctx: &LintContext<'_>) -> bool {
     let search = ctx.get(&["tools", "web", "search"]);
-    match search.and_then(|s| s.get("enabled")) {
+    match search.and_then(|s| s.get(keys::ENABLED)) {
         Some(Value::Bool(enabled)) => return *enabled,
-        _ if ctx.version == OpenClawVersion::V2026_2 => {
+        _ if ctx.version.lint().web_search == WebSearch::SearchKeys => {
             let truthy = |v: Option<&Value>| v.is_some_and(crate::base::js::js_truthy);
             let env = ctx.loaded.effective_env();
-            return truthy(search.and_then(|s| s.get("apiKey")))
-                || truthy(search.and_then(|s| s.pointer("/perplexity/apiKey")))
+            return truthy(search.and_then(|s| s.get(keys::API_KEY)))
+                || truthy(search.and_then(|s| s.get(keys::PERPLEXITY).and_then(|p| p.get(keys::API_KEY))))
                 || lists(ctx.version)
                     .web_search_env_vars
                     .iter()
@@ -228,11 +231,14 @@ fn web_search_enabled(ctx: &LintContext<'_>) -> bool {
         _ => true,
     };
     let has_candidate = |section: Option<&Value>| {
-        section.and_then(Value::as_object).is_some_and(|s| s.iter().any(|(k, v)| k != "enabled" && configured(v)))
+        section.and_then(Value::as_object).is_some_and(|s| s.iter().any(|(k, v)| k != keys::ENABLED && configured(v)))
     };
-    let plugin_entries = ctx.get(&["plugins", "entries"]).and_then(Value::as_object);
+    let plugin_entries = ctx.get(&[keys::PLUGINS, keys::ENTRIES]).and_then(Value::as_object);
     has_candidate(search)
-        || plugin_entries.into_iter().flatten().any(|(_, entry)| has_candidate(entry.pointer("/config/webSearch")))
+        || plugin_entries
+            .into_iter()
+            .flatten()
+            .any(|(_, entry)| has_candidate(entry.get(keys::CONFIG).and_then(|c| c.get(keys::WEB_SEARCH))))
         || lists(ctx.version).web_search_env_vars.iter().any(|name| env_var(ctx, name).is_some())
 }
 
@@ -242,7 +248,8 @@ fn browser_enabled(ctx: &LintContext<'_>) -> bool {
     if ctx.get(&["browser", "enabled"]) == Some(&Value::Bool(false)) {
         return false;
     }
-    if ctx.version == OpenClawVersion::V2026_2 {
+    // Without a bundled browser plugin, nothing but `browser.enabled` can turn the browser off.
+    if ctx.version.plugins().plugin("browser").is_none() {
         return true;
     }
     let plugins = |key: &str| ctx.get(&["plugins", key]);
@@ -288,17 +295,20 @@ fn small_models(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let mut verdicts = Vec::new();
     for (model, billions) in &small {
         // 2026.9 also applies the model's `byProvider` policies.
-        let provider_model = match ctx.version {
-            OpenClawVersion::V2026_9 => model.id.split_once('/').map(|(p, m)| (p.to_string(), m.to_string())),
-            OpenClawVersion::V2026_2 => None,
-        };
+        let provider_model = ctx
+            .version
+            .lint()
+            .small_models_by_provider
+            .then(|| model.id.split_once('/').map(|(p, m)| (p.to_string(), m.to_string())))
+            .flatten();
         let context = match &model.agent {
             Some(agent) => agent_tool_context(ctx, agent, provider_model),
             None => defaults_tool_context(ctx, provider_model),
         };
         let Some(context) = context else { continue };
         let exposed = exposed_tools(ctx, &context);
-        let unsafe_ = !exposed.is_empty() || (ctx.version == OpenClawVersion::V2026_2 && context.sandbox_mode != "all");
+        let unsafe_ = !exposed.is_empty()
+            || (ctx.version.lint().unsandboxed_small_models_unsafe && context.sandbox_mode != "all");
         verdicts.push((model, *billions, context.sandbox_mode.clone(), exposed, unsafe_));
     }
     let severity = if verdicts.iter().any(|v| v.4) { Severity::Error } else { Severity::Suggestion };

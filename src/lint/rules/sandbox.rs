@@ -2,13 +2,14 @@
 //! seccomp/AppArmor, docker settings that do nothing). Like the audit, they run only on a config
 //! the release accepts; the values it refuses outright are reported by CP105.
 
+use crate::lint::registry::Applies;
 use serde_json::Value;
 
 use super::audit::{agent_label, lists, normalize_posix};
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
-use crate::lint::registry::ALL_VERSIONS;
+use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 
 pub const RULES: &[Rule] = &[
@@ -23,7 +24,7 @@ pub const RULES: &[Rule] = &[
         example: "agents: { defaults: { sandbox: { mode: \"off\", docker: { network: \"none\" } } } }",
         fix: "Enable the sandbox mode (`non-main` or `all`) where the settings are meant to apply, or remove them.",
         openclaw_check: Some("sandbox.docker_config_mode_off"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: docker_while_off,
     },
@@ -39,7 +40,7 @@ pub const RULES: &[Rule] = &[
         example: "agents: { defaults: { sandbox: { docker: { binds: [\"/var/run/docker.sock:/var/run/docker.sock\"] } } } }",
         fix: "Remove the bind; mount project-specific directories instead.",
         openclaw_check: Some("sandbox.dangerous_bind_mount"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: blocked_binds,
     },
@@ -56,7 +57,7 @@ pub const RULES: &[Rule] = &[
                   dangerouslyAllowContainerNamespaceJoin: true } } } }",
         fix: "Use `bridge`, `none` or a custom bridge network.",
         openclaw_check: Some("sandbox.dangerous_network_mode"),
-        versions: ALL_VERSIONS,
+        applies: Applies::WhereAuditRuns,
         needs_valid_config: true,
         check: network,
     },
@@ -169,8 +170,8 @@ fn blocked_reason(version: OpenClawVersion, source: &str) -> Option<(&'static st
 
 fn blocked_binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (docker_path, docker, label, agent) in docker_blocks(ctx) {
-        let list = docker_path.key("binds");
-        for (i, bind) in docker.get("binds").and_then(Value::as_array).into_iter().flatten().enumerate() {
+        let list = docker_path.key(keys::BINDS);
+        for (i, bind) in docker.get(keys::BINDS).and_then(Value::as_array).into_iter().flatten().enumerate() {
             let Some(bind) = bind.as_str() else { continue };
             let source = bind_source(bind);
             // A non-absolute source is refused at load (`sandbox.bind_mount_non_absolute` never
@@ -193,7 +194,7 @@ fn blocked_binds(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 /// `dangerouslyAllowContainerNamespaceJoin` allows it).
 fn network(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (docker_path, docker, label, agent) in docker_blocks(ctx) {
-        let Some(raw) = docker.get("network").and_then(Value::as_str) else { continue };
+        let Some(raw) = docker.get(keys::NETWORK).and_then(Value::as_str) else { continue };
         if !raw.trim().to_lowercase().starts_with("container:") {
             continue;
         }

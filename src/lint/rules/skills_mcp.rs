@@ -11,18 +11,16 @@ use serde_json::Value;
 use super::audit::audit_rule;
 use super::install::install_state_dir;
 use super::walk::agents;
-use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::keys;
 use crate::exec::approvals::resolve_for_agent;
 use crate::exec::posture::Security;
 use crate::exec::settings::{self, WhatIf};
 use crate::lint::{Emitter, LintContext, Rule};
 
-const V9: &[OpenClawVersion] = &[OpenClawVersion::V2026_9];
-
 pub const RULES: &[Rule] = &[
     audit_rule!(Exec, "CP415", "skill-allowlist-not-an-mcp-boundary", Security,
-        "tools.exec.agent_skill_mcp_boundary_drift", V9, boundary_drift,
+        "tools.exec.agent_skill_mcp_boundary_drift", boundary_drift,
         summary: "An agent with a `skills` allowlist can run exec on the gateway or a node host while MCP servers are \
                   configured (`mcp.servers`, or the install's `skills/config/mcporter.json`).",
         why: "`skills` only filters which skills the agent sees; a host shell can still start any MCP client or read \
@@ -31,7 +29,7 @@ pub const RULES: &[Rule] = &[
         fix: "Give agents that need MCP isolation exec security `deny` or a tight allowlist, or run them sandboxed.",
     ),
     audit_rule!(Exec, "CP416", "mcporter-registry-unreadable", Security,
-        "tools.exec.mcporter_registry_inspection_incomplete", V9, registry_unreadable,
+        "tools.exec.mcporter_registry_inspection_incomplete", registry_unreadable,
         summary: "On the install being linted, `<state>/skills/config/mcporter.json` exists but cannot be inspected \
                   (not a regular file, unreadable, over 16 MiB, or not JSON), while an agent has a skills allowlist \
                   and host exec.",
@@ -136,11 +134,11 @@ fn boundary_drift(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         return;
     }
     let mut servers: Vec<String> = ctx
-        .get(&["mcp", "servers"])
+        .get(&[keys::MCP, keys::SERVERS])
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
-        .filter(|(_, s)| s.get("enabled") != Some(&Value::Bool(false)))
+        .filter(|(_, s)| s.get(keys::ENABLED) != Some(&Value::Bool(false)))
         .map(|(name, _)| name.clone())
         .collect();
     if let Some(Ok(registry)) = mcporter_registry(ctx).map(|p| registry_servers(&p)) {

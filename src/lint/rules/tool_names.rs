@@ -1,15 +1,14 @@
 //! Names in allow / alsoAllow / deny lists: typos, renamed tools, globs that match nothing.
 //! OpenClaw matches names silently: an entry that names nothing grants or denies nothing.
 
+use crate::lint::registry::Applies;
 use std::collections::BTreeSet;
 
 use serde_json::Value;
 
 use super::walk::{ListKind, policy_lists};
-use crate::OpenClawVersion;
 use crate::base::glob::glob_matches;
 use crate::config::validate::did_you_mean;
-use crate::lint::registry::ALL_VERSIONS;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::release::pack::UnknownEntryHandling;
 
@@ -26,7 +25,7 @@ pub const RULES: &[Rule] = &[
         fix: "Use the suggested name; `clawpolicy catalog` lists the tools and groups of the release. A plugin \
               tool is known once its plugin is named in `plugins.entries` or `plugins.allow`.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: unknown_tools,
     },
@@ -41,7 +40,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { deny: [\"image\"] }",
         fix: "Write the new name.",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        applies: Applies::When(|release| !release.policy().doctor_renames.is_empty()),
         needs_valid_config: false,
         check: legacy_tool_names,
     },
@@ -55,7 +54,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { deny: [\"shell_*\"] }",
         fix: "Fix the pattern or remove it.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: dead_globs,
     },
@@ -71,7 +70,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { profile: \"coding\", allow: [\"memory-core\"] }",
         fix: "Use `alsoAllow` to add plugin tools on top of a profile, or list the core tools the agent needs too.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: plugin_only_allowlists,
     },

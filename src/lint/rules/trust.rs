@@ -4,6 +4,7 @@
 //! other's sessions. The channel `groupPolicy` defaults the release's loader adds are release data
 //! (`data/<release>/audit.json`), and 2026.9 reads each account merged over its channel.
 
+use crate::release::lint::AccountSettings;
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
@@ -11,17 +12,14 @@ use serde_json::{Map, Value};
 use super::audit::{agent_tool_context, audit_rule, lists};
 use super::exposure::risky_contexts;
 use super::walk::agents;
-use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::view::ids::{normalize_account_id, normalize_channel};
-use crate::lint::registry::ALL_VERSIONS;
+use crate::config::view::keys;
 use crate::lint::{Emitter, LintContext, Rule, Severity};
-
-const V9: &[OpenClawVersion] = &[OpenClawVersion::V2026_9];
 
 pub const RULES: &[Rule] = &[
     audit_rule!(Exposure, "CP605", "multi-user-gateway", Security, "security.trust_model.multi_user_heuristic",
-        ALL_VERSIONS, multi_user,
+        multi_user,
         summary: "Signs that several people can reach the gateway: an open group or DM policy, an allowlist group \
                   policy (written or the loader's default) with groups configured, `\"*\"` in a sender list.",
         why: "OpenClaw's security model is one trusted operator per gateway. Users who reach the same agents share \
@@ -30,8 +28,7 @@ pub const RULES: &[Rule] = &[
         fix: "Run one gateway per trust boundary; if sharing is intended, use sandbox mode `all`, \
               `tools.fs.workspaceOnly`, and deny runtime/fs/web tools.",
     ),
-    audit_rule!(Exposure, "CP606", "group-scope-main", Security, "security.trust_model.group_scope_main", V9,
-        group_scope_main,
+    audit_rule!(Exposure, "CP606", "group-scope-main", Security, "security.trust_model.group_scope_main", group_scope_main,
         summary: "Group rooms share the agent's main session: `session.groupScope` is `main`, or a route binding \
                   that wins routing for group traffic sets `session.groupScope: \"main\"`.",
         why: "Every member of every such room sees and steers the same context as the owner's direct chat.",
@@ -40,7 +37,7 @@ pub const RULES: &[Rule] = &[
               members you trust.",
     ),
     audit_rule!(Exposure, "CP608", "cross-agent-session-access", Security,
-        "security.trust_model.cross_agent_session_access_default", V9, cross_agent_sessions,
+        "security.trust_model.cross_agent_session_access_default", cross_agent_sessions,
         summary: "Several agents, session tools visible Gateway-wide (`tools.sessions.visibility` `all`, the default) \
                   and agent-to-agent access on without an allowlist: agents can read each other's sessions.",
         why: "Any agent with session tools outside a clamped sandbox reads every other agent's transcripts, including \
@@ -83,8 +80,8 @@ impl Section {
 /// A section's own settings, with the loader's `groupPolicy` default when it writes none.
 fn own_settings(map: &Map<String, Value>, path: &KeyPath, default: Option<&str>) -> Vec<(String, Setting)> {
     let mut settings: Vec<(String, Setting)> = Vec::new();
-    if let Some(policy) = default.filter(|_| !map.contains_key("groupPolicy")) {
-        settings.push(("groupPolicy".into(), (Value::String(policy.into()), None)));
+    if let Some(policy) = default.filter(|_| !map.contains_key(keys::GROUP_POLICY)) {
+        settings.push((keys::GROUP_POLICY.into(), (Value::String(policy.into()), None)));
     }
     settings.extend(map.iter().map(|(k, v)| (k.clone(), (v.clone(), Some(path.key(k))))));
     settings
@@ -94,22 +91,22 @@ fn own_settings(map: &Map<String, Value>, path: &KeyPath, default: Option<&str>)
 fn sections(ctx: &LintContext<'_>) -> Vec<Section> {
     let defaults = &lists(ctx.version).channel_group_policy_defaults;
     let mut out = Vec::new();
-    for (id, channel) in ctx.get(&["channels"]).and_then(Value::as_object).into_iter().flatten() {
+    for (id, channel) in ctx.get(&[keys::CHANNELS]).and_then(Value::as_object).into_iter().flatten() {
         let Some(channel) = channel.as_object() else { continue };
-        let path = KeyPath::keys(&["channels", id]);
+        let path = KeyPath::keys(&[keys::CHANNELS, id]);
         let default = defaults.get(id.as_str());
         let channel_settings = own_settings(channel, &path, default.and_then(|d| d.channel.as_deref()));
         let mut accounts = Vec::new();
-        for (account, value) in channel.get("accounts").and_then(Value::as_object).into_iter().flatten() {
+        for (account, value) in channel.get(keys::ACCOUNTS).and_then(Value::as_object).into_iter().flatten() {
             let Some(account_map) = value.as_object() else { continue };
-            let account_path = path.key("accounts").key(account);
+            let account_path = path.key(keys::ACCOUNTS).key(account);
             let own = own_settings(account_map, &account_path, default.and_then(|d| d.account.as_deref()));
-            let settings = match ctx.version {
-                OpenClawVersion::V2026_9 => {
-                    let inherited = channel_settings.iter().filter(|(k, _)| k != "accounts").cloned();
+            let settings = match ctx.version.lint().account_settings {
+                AccountSettings::OverChannel => {
+                    let inherited = channel_settings.iter().filter(|(k, _)| k != keys::ACCOUNTS).cloned();
                     inherited.chain(own).collect()
                 }
-                OpenClawVersion::V2026_2 => own,
+                AccountSettings::Own => own,
             };
             accounts.push(Section { path: account_path, settings });
         }
@@ -146,28 +143,28 @@ pub fn multi_user_signals(ctx: &LintContext<'_>) -> Vec<(KeyPath, String)> {
                 signals.push((path, format!("{name}: {what}")));
             }
         };
-        match section.text("groupPolicy") {
-            Some("open") => add(section.at("groupPolicy"), "groupPolicy is open".into()),
+        match section.text(keys::GROUP_POLICY) {
+            Some("open") => add(section.at(keys::GROUP_POLICY), "groupPolicy is open".into()),
             Some("allowlist") if has_group_targets(&section) => {
-                add(section.at("groupPolicy"), "groupPolicy is allowlist with group targets".into())
+                add(section.at(keys::GROUP_POLICY), "groupPolicy is allowlist with group targets".into())
             }
             _ => {}
         }
-        if section.text("dmPolicy") == Some("open") {
-            add(section.at("dmPolicy"), "dmPolicy is open".into());
+        if section.text(keys::DM_POLICY) == Some("open") {
+            add(section.at(keys::DM_POLICY), "dmPolicy is open".into());
         }
         for key in ["allowFrom", "groupAllowFrom"] {
             if wildcard(section.get(key).map(|(v, _)| v)) {
                 add(section.at(key), format!("{key} includes \"*\""));
             }
         }
-        if let Some((dm @ Value::Object(_), dm_path)) = section.get("dm").cloned() {
+        if let Some((dm @ Value::Object(_), dm_path)) = section.get(keys::DM).cloned() {
             let dm_at = |key: &str| dm_path.as_ref().map_or_else(|| section.path.clone(), |p| p.key(key));
-            if dm.get("policy").and_then(Value::as_str) == Some("open") {
-                add(dm_at("policy"), "dm.policy is open".into());
+            if dm.get(keys::POLICY).and_then(Value::as_str) == Some("open") {
+                add(dm_at(keys::POLICY), "dm.policy is open".into());
             }
-            if wildcard(dm.get("allowFrom")) {
-                add(dm_at("allowFrom"), "dm.allowFrom includes \"*\"".into());
+            if wildcard(dm.get(keys::ALLOW_FROM)) {
+                add(dm_at(keys::ALLOW_FROM), "dm.allowFrom includes \"*\"".into());
             }
         }
     }
@@ -238,30 +235,30 @@ fn chat_type(value: Option<&Value>) -> Option<String> {
 
 impl RouteMatch {
     fn read(binding: &Value) -> Option<Self> {
-        if binding.get("type").and_then(Value::as_str) == Some("acp") {
+        if binding.get(keys::TYPE).and_then(Value::as_str) == Some("acp") {
             return None;
         }
-        let matcher = binding.get("match")?;
-        let channel = matcher.get("channel")?.as_str()?.trim().to_lowercase();
+        let matcher = binding.get(keys::MATCH)?;
+        let channel = matcher.get(keys::CHANNEL)?.as_str()?.trim().to_lowercase();
         if channel.is_empty() {
             return None;
         }
-        let pattern = matcher.get("accountId").and_then(Value::as_str).unwrap_or_default().trim();
-        let peer = match matcher.get("peer") {
+        let pattern = matcher.get(keys::ACCOUNT_ID).and_then(Value::as_str).unwrap_or_default().trim();
+        let peer = match matcher.get(keys::PEER) {
             None | Some(Value::Null) => Peer::None,
-            Some(peer) => match (chat_type(peer.get("kind")), binding_id(peer.get("id"))) {
+            Some(peer) => match (chat_type(peer.get(keys::KIND)), binding_id(peer.get(keys::ID))) {
                 (Some(kind), Some(id)) if id == "*" => Peer::AnyOf(kind),
                 (Some(kind), Some(id)) => Peer::Exact(kind, id),
                 _ => Peer::Invalid,
             },
         };
-        let roles = matcher.get("roles").and_then(Value::as_array).filter(|r| !r.is_empty());
+        let roles = matcher.get(keys::ROLES).and_then(Value::as_array).filter(|r| !r.is_empty());
         Some(RouteMatch {
             channel,
             account: if pattern == "*" { "*".into() } else { normalize_account_id(pattern) },
             peer,
-            guild: binding_id(matcher.get("guildId")),
-            team: binding_id(matcher.get("teamId")),
+            guild: binding_id(matcher.get(keys::GUILD_ID)),
+            team: binding_id(matcher.get(keys::TEAM_ID)),
             roles: roles.map(|r| r.iter().map(|v| v.as_str().map_or_else(|| v.to_string(), String::from)).collect()),
         })
     }
@@ -330,7 +327,7 @@ fn routed(matches: &[(usize, RouteMatch)], channel: &str, account: &str, probe: 
 /// `listEffectiveGroupRouteBindings`: the bindings (by index in `bindings`) that win routing for
 /// at least one group or channel conversation.
 fn effective_group_route_bindings(config: &Value) -> Vec<usize> {
-    let list = config.get("bindings").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
+    let list = config.get(keys::BINDINGS).and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default();
     let matches: Vec<(usize, RouteMatch)> =
         list.iter().enumerate().filter_map(|(i, b)| Some((i, RouteMatch::read(b)?))).collect();
     let mut used: BTreeSet<String> = matches.iter().map(|(_, m)| m.account.clone()).collect();

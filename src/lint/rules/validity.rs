@@ -1,12 +1,11 @@
 //! Config validity: what the selected release would refuse at startup, and what its loader
 //! changes behind the user's back (duplicate keys, missing variables, retired keys).
 
-use crate::OpenClawVersion;
 use crate::config::migrate::legacy::{self, LegacyMatch};
 use crate::config::path::KeyPath;
 use crate::config::validate::{IssueCategory, ValidationIssue};
 use crate::config::{PathSeg, ProblemKind, WarningKind};
-use crate::lint::registry::ALL_VERSIONS;
+use crate::lint::registry::Applies;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::release::loader::MissingVariable;
 
@@ -22,7 +21,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { alsoAlow: [\"browser\"] }",
         fix: "Rename the key to the one suggested, or remove it.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::UnknownKey]),
     },
@@ -36,7 +35,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { deny: \"exec\" }",
         fix: "Write the value in the expected shape (`deny: [\"exec\"]`).",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::WrongType, IssueCategory::InvalidUnion]),
     },
@@ -50,7 +49,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { profile: \"default\" }",
         fix: "Use one of the values the message lists.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| {
             issues(ctx, out, &[IssueCategory::InvalidEnum, IssueCategory::OutOfRange, IssueCategory::InvalidFormat])
@@ -66,7 +65,7 @@ pub const RULES: &[Rule] = &[
         example: "auth: { profiles: { \"openai:me\": { provider: \"openai\" } } }",
         fix: "Add the key the message names.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::MissingKey]),
     },
@@ -81,7 +80,7 @@ pub const RULES: &[Rule] = &[
         example: "tools: { allow: [\"read\"], alsoAllow: [\"exec\"] }",
         fix: "Follow the message: merge `alsoAllow` into `allow`, or drop `allow` and use a profile with `alsoAllow`.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: |ctx, out| issues(ctx, out, &[IssueCategory::Refinement]),
     },
@@ -96,7 +95,7 @@ pub const RULES: &[Rule] = &[
         example: "gateway: { auth: { token: \"${GATEWAY_TOKEN}\" } }",
         fix: "Set the variable (process environment, `.env`, or the config's `env` block) where the gateway runs.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: missing_env_vars,
     },
@@ -111,7 +110,7 @@ pub const RULES: &[Rule] = &[
         example: "{ tools: { deny: [\"exec\"] }, tools: { profile: \"coding\" } }",
         fix: "Merge the two entries into one.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: duplicate_keys,
     },
@@ -130,7 +129,7 @@ pub const RULES: &[Rule] = &[
         fix: "Apply the release's message (or run `openclaw doctor --fix`). An error means the release refuses to \
               start until then.",
         openclaw_check: None,
-        versions: ALL_VERSIONS,
+        applies: Applies::Always,
         needs_valid_config: false,
         check: legacy_keys,
     },
@@ -148,9 +147,42 @@ pub const RULES: &[Rule] = &[
         example: "agents: { list: [{ id: \"main\", default: true }, { id: \"work\" }] }",
         fix: "Make the rewrite permanent: edit the file as the help says, or run `openclaw doctor --fix`.",
         openclaw_check: None,
-        versions: &[OpenClawVersion::V2026_9],
+        applies: Applies::When(|release| !release.migrations().migrated_forms.is_empty()),
         needs_valid_config: false,
         check: migrated_forms,
+    },
+    Rule {
+        code: "CP110",
+        name: "plugin-setting-ignored",
+        severity: Severity::Warning,
+        category: Category::Validity,
+        summary: "A `plugins.*` setting the release ignores while loading: a plugin id it does not know or no longer \
+                  ships, a plugin that is not installed, the config of a disabled plugin.",
+        why: "The release starts and prints a warning, but the setting does nothing: a deny of a plugin that does not \
+              exist denies nothing, and a typo in an allow list leaves the intended plugin out.",
+        example: "plugins: { entries: { telegram: { enabled: false, config: {} } } }",
+        fix: "Correct the plugin id, install the plugin, or remove the setting, as the release's message says.",
+        openclaw_check: None,
+        applies: Applies::Always,
+        needs_valid_config: false,
+        check: |ctx, out| validation_warnings(ctx, out, WarningKind::Plugin),
+    },
+    Rule {
+        code: "CP111",
+        name: "no-heartbeat-owner",
+        severity: Severity::Warning,
+        category: Category::Validity,
+        summary: "A multi-agent roster in which no agent owns heartbeats.",
+        why: "2026.9 accepts the config and warns at every start: with explicit ownership and neither \
+              `agents.defaults.heartbeat.agentId` nor `agents.defaults.systemAgent.agentId` set, heartbeats stay \
+              off for every agent.",
+        example: "agents: { ownership: \"explicit\", entries: { main: {}, work: {} } }",
+        fix: "Set `agents.defaults.heartbeat.agentId` (or `agents.defaults.systemAgent.agentId`) to the agent that \
+              should run heartbeats.",
+        openclaw_check: None,
+        applies: Applies::When(|release| release.migrations().validation_warnings.contains_key("heartbeatOwner")),
+        needs_valid_config: false,
+        check: |ctx, out| validation_warnings(ctx, out, WarningKind::NoHeartbeatOwner),
     },
 ];
 
@@ -187,7 +219,7 @@ fn with_kind(help: Option<&str>, kind: ProblemKind) -> String {
 
 /// The doctor-fixable legacy rules that match the config as the release validates it.
 fn legacy_matches(ctx: &LintContext<'_>) -> Vec<LegacyMatch> {
-    legacy::find(ctx.config(), ctx.loaded.authored(), ctx.version)
+    legacy::find(ctx.config(), || ctx.loaded.authored(), ctx.version)
 }
 
 fn issue_path(issue: &ValidationIssue) -> String {
@@ -236,7 +268,7 @@ fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 .iter()
                 .any(|i| i.kind == ProblemKind::Doctor && i.subjects().iter().any(|s| found.covers(s)));
             let release = ctx.version.id();
-            let consequence = if refused && ctx.version == OpenClawVersion::V2026_2 {
+            let consequence = if refused && ctx.version.lint().gateway_migrates_refused_legacy {
                 format!(
                     "OpenClaw {release} refuses it: `openclaw gateway` migrates it and rewrites the file at startup, other \
                      commands stop and ask for `openclaw doctor --fix`"
@@ -255,6 +287,18 @@ fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 .severity(if refused { Severity::Error } else { Severity::Warning })
                 .kind(ProblemKind::Doctor)
                 .help(help);
+        }
+    }
+}
+
+/// The release's validation warnings of one kind, with its own text, where the setting is written.
+fn validation_warnings(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: WarningKind) {
+    let release = ctx.version.id();
+    for warning in ctx.validation_warnings.iter().filter(|w| w.kind == kind) {
+        let finding = out.report_at(&KeyPath(warning.path.clone()), warning.origin.as_deref(), warning.message.clone());
+        finding.help(format!("OpenClaw {release} starts and prints this warning at every start"));
+        if let Some(problem) = warning.kind.problem_kind() {
+            finding.kind(problem);
         }
     }
 }

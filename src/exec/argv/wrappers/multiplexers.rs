@@ -3,7 +3,7 @@
 
 use super::Unwrap;
 use crate::exec::argv::normalize_executable;
-use crate::exec::argv::shells::is_shell_wrapper_executable;
+use crate::exec::argv::shell_names::is_shell_wrapper_executable;
 use crate::release::exec::WrapperRules;
 
 pub fn unwrap(argv: &[String], rules: &WrapperRules) -> Unwrap {

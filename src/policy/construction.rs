@@ -1,0 +1,122 @@
+//! What tool construction checks a tool against, shared by the core-tool builder
+//! ([`super::core_tools`]) and the plugin loading of the inventory ([`super::inventory`]): the
+//! explicit lists of every policy (`collectExplicitAllowlist`) and the construction-time checks.
+
+use super::context::SessionContext;
+use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
+use super::rules::{Entry, Policy, Source};
+use super::sandbox::SandboxPolicy;
+use super::shared::NameSet;
+use super::steps::{Step, StepKind, is_non_owner};
+use crate::release::pack::VersionPack;
+
+/// A tool constructed for the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InventoryTool {
+    pub name: String,
+    /// The owning plugin; `None` for core tools.
+    pub plugin: Option<String>,
+}
+
+/// The policies that decide which plugin tools load (`collectExplicitAllowlist`).
+pub struct ExplicitLists {
+    /// Allow entries of every policy; `None` marks an alsoAllow-only policy ("include defaults").
+    pub allow: Vec<Option<String>>,
+    /// Allow entries of the non-profile policies (local-model-lean overrides).
+    pub override_allow: Vec<String>,
+    /// Deny entries of every policy, plus owner-only denies for non-owners.
+    pub deny: Vec<String>,
+    /// Plugin selection's view, normalized and compiled once: the named allow patterns, whether
+    /// an empty or alsoAllow-only allowlist includes default plugin tools, and the deny patterns.
+    pub plugin_allow: NameSet,
+    pub includes_defaults: bool,
+    pub plugin_deny: NameSet,
+}
+
+pub fn explicit_lists(
+    pack: &VersionPack,
+    steps: &[Step],
+    sandbox: Option<&SandboxPolicy>,
+    ctx: &SessionContext,
+) -> ExplicitLists {
+    let mut lists = ExplicitLists {
+        allow: Vec::new(),
+        override_allow: Vec::new(),
+        deny: Vec::new(),
+        plugin_allow: NameSet::default(),
+        includes_defaults: false,
+        plugin_deny: NameSet::default(),
+    };
+    let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
+        allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
+        deny: None,
+    });
+    let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &s.policy));
+    let policies = steps
+        .iter()
+        .filter(|s| !matches!(s.kind, StepKind::Sandbox | StepKind::OwnerOnly))
+        .map(|s| (s.kind, &s.policy))
+        .chain(sandbox_policy)
+        .chain(runtime.as_ref().map(|p| (StepKind::Runtime, p)));
+    for (kind, policy) in policies {
+        // Profile steps count with their profile list only; their alsoAllow shows in its own scope.
+        let profile = matches!(kind, StepKind::Profile | StepKind::ProviderProfile);
+        // The sandbox resolver hands over its lists with static groups already expanded, so a
+        // sandbox `group:memory` names `memory_search` to plugin selection (other layers stay raw).
+        let as_listed = |pattern: &str| -> Vec<String> {
+            if kind == StepKind::Sandbox {
+                expand_static_groups(pack, pattern)
+            } else {
+                Some(pattern.trim().to_string()).into_iter().filter(|p| !p.is_empty()).collect()
+            }
+        };
+        let mut implicit = false;
+        for entry in policy.allow.iter().flatten() {
+            if profile && !matches!(&entry.source, Source::Builtin { .. }) {
+                continue;
+            }
+            if entry.is_implicit_star() {
+                implicit = true;
+                continue;
+            }
+            for pattern in as_listed(&entry.pattern) {
+                if !profile {
+                    lists.override_allow.push(pattern.clone());
+                }
+                lists.allow.push(Some(pattern));
+            }
+        }
+        if implicit {
+            lists.allow.push(None);
+        }
+        lists.deny.extend(policy.deny_patterns().flat_map(as_listed));
+    }
+    if is_non_owner(pack, ctx) {
+        lists.deny.extend(pack.owner_only.tools.iter().cloned());
+    }
+    let normalized =
+        |patterns: &mut dyn Iterator<Item = &String>| -> Vec<String> { patterns.map(|p| pack.normalize(p)).collect() };
+    lists.plugin_allow = NameSet::plain(normalized(&mut lists.allow.iter().flatten()).iter().map(String::as_str));
+    lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
+    lists.plugin_deny = NameSet::plain(normalized(&mut lists.deny.iter()).iter().map(String::as_str));
+    lists
+}
+
+/// The construction-time check (`allowed_by`) on lists read by [`NameSet::construction`]: static
+/// groups and globs, but none of the pipeline's extras (no shipped renames, no plugin groups, no
+/// apply_patch piggyback).
+pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&NameSet>, deny: &NameSet) -> bool {
+    let name = pack.normalize(tool);
+    if deny.matches(&name) {
+        return false;
+    }
+    match allow {
+        Some(allow) if !allow.is_blank() => allow.matches(&name),
+        _ => true,
+    }
+}
+
+/// Whether every given step's policy (with the pipeline's renames) keeps `tool`.
+pub fn passes_steps<'a>(pack: &VersionPack, mut steps: impl Iterator<Item = &'a Step>, tool: &str) -> bool {
+    steps.all(|step| CompiledPolicy::compile(pack, &step.policy, &PluginGroups::default()).evaluate(tool).keeps())
+}

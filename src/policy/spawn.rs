@@ -1,0 +1,228 @@
+//! Sub-agent spawns: the child session the release creates for a requester, what it stores for
+//! the child at spawn time (depth; in 2026.9 the requester's effective allowlist and denies) and
+//! whether the requester may spawn it at all (`sessions_spawn` admission).
+
+use serde_json::Value;
+
+use super::Resolution;
+use super::context::{SessionContext, SpawnEnvelope};
+use super::rules::{Entry, Policy, Source};
+use super::steps::StepKind;
+use crate::OpenClawVersion;
+use crate::config::view::agents;
+use crate::config::view::ids::normalize_agent_id;
+
+/// The tool a session spawns sub-agents with.
+pub const SPAWN_TOOL: &str = "sessions_spawn";
+
+/// The child run a requester asks for: `child_agent` (default: the requester's agent), spawned
+/// by the `requester` session, on the requester's model and with its plugin tools.
+pub fn request(requester: SessionContext, child_agent: Option<String>) -> SessionContext {
+    SessionContext {
+        agent_id: child_agent,
+        model_provider: requester.model_provider.clone(),
+        model_id: requester.model_id.clone(),
+        plugin_tools: requester.plugin_tools.clone(),
+        requester: Some(Box::new(requester)),
+        ..SessionContext::default()
+    }
+}
+
+/// The child of `run` spawned by `spawner` (`AGENT`, its main session, or `AGENT:SESSION`, the
+/// key after `agent:AGENT:`): `run` describes the requester's run, its agent is the child's.
+pub fn spawned_by(run: SessionContext, spawner: &str) -> Result<SessionContext, String> {
+    let (agent, session) = spawner.split_once(':').unwrap_or((spawner, "main"));
+    if agent.trim().is_empty() || session.trim().is_empty() {
+        return Err(format!("wants AGENT or AGENT:SESSION, got `{spawner}`"));
+    }
+    let child_agent = run.agent_id.clone();
+    let requester = SessionContext {
+        session_key: Some(format!("agent:{}:{}", agent.trim(), session.trim())),
+        agent_id: Some(agent.trim().to_string()),
+        ..run
+    };
+    Ok(request(requester, child_agent))
+}
+
+/// The `AGENT:SESSION` form of a child's requester (the inverse of [`spawned_by`]), when it has
+/// an agent session key.
+pub fn spawner_of(ctx: &SessionContext) -> Option<String> {
+    let requester = ctx.requester.as_deref()?;
+    let key = requester.session_key.as_deref()?;
+    let (agent, rest) = super::session::split_agent_key(key)?;
+    Some(format!("{agent}:{rest}"))
+}
+
+/// At most this many spawns are enumerated per config: an `allowAgents: ["*"]` on a large fleet
+/// allows one spawn per pair of agents (four million for 2,000 agents).
+pub const MAX_ENUMERATED_SPAWNS: usize = 4096;
+
+/// The spawns the config allows, as (requester, child): every agent may spawn itself, then the
+/// targets of each agent's `allowAgents` in roster order; at most [`MAX_ENUMERATED_SPAWNS`],
+/// each agent's own spawn first. Whether the requester has `sessions_spawn` is a question for
+/// its resolved session.
+pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, String)> {
+    let agents = configured_agents(version, config);
+    let own = agents.iter().map(|agent| (agent.clone(), agent.clone()));
+    let cross = agents.iter().flat_map(|requester| {
+        let targets: std::collections::HashSet<String> =
+            targets_among(version, config, &agents, requester).into_iter().collect();
+        agents
+            .iter()
+            .filter(move |child| *child != requester && targets.contains(child.as_str()))
+            .map(move |child| (requester.clone(), child.clone()))
+    });
+    own.chain(cross).take(MAX_ENUMERATED_SPAWNS).collect()
+}
+
+/// Why the release would not create this child at all: the spawn is refused, or the requester
+/// has no `sessions_spawn` tool to ask for it.
+pub fn not_made(envelope: &SpawnEnvelope) -> Option<String> {
+    if let Some(refused) = &envelope.refused {
+        return Some(format!("{} cannot spawn it: {refused}", envelope.requester_key));
+    }
+    (!envelope.requester_has_spawn_tool).then(|| format!("{} has no sessions_spawn tool", envelope.requester_key))
+}
+
+/// `resolved`, unless it is a child the release would not create: the answer for enumerated
+/// spawns, where a spawn that cannot happen gives no session rather than a tool list.
+pub fn made(resolved: Resolution) -> Result<Resolution, super::session::SessionError> {
+    match resolved.spawn.as_ref().and_then(not_made) {
+        Some(why) => Err(super::session::SessionError::SpawnNotMade(why)),
+        None => Ok(resolved),
+    }
+}
+
+/// The session key given to a spawned child (the release uses a random id after `subagent:`).
+pub fn child_session_key(agent: &str, depth: u32) -> String {
+    format!("agent:{agent}:subagent:spawn-{depth}")
+}
+
+/// The child's run: `ctx` with its derived key, the stored envelope and no external sender.
+pub fn child_context(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+    requester: &Resolution,
+) -> SessionContext {
+    let agent = ctx.agent_id.as_deref().map_or_else(|| requester.agent_id.clone(), normalize_agent_id);
+    let depth = requester.spawn_depth + 1;
+    let envelope = SpawnEnvelope {
+        requester_key: requester.session_key.clone(),
+        requester_agent: requester.agent_id.clone(),
+        depth,
+        inherited: version.policy().subagents.inherits_requester_policy.then(|| inherited_policy(requester)).flatten(),
+        refused: refusal(version, config, requester, &agent),
+        requester_has_spawn_tool: requester.tools.iter().any(|t| t == SPAWN_TOOL),
+    };
+    SessionContext {
+        agent_id: Some(agent.clone()),
+        session_key: Some(child_session_key(&agent, depth)),
+        spawned_by: Some(requester.session_key.clone()),
+        sender_id: None,
+        sender_name: None,
+        sender_username: None,
+        sender_e164: None,
+        sender_is_owner: None,
+        spawn_depth: None,
+        requester: None,
+        spawn: Some(envelope),
+        ..ctx.clone()
+    }
+}
+
+/// The requester's effective allowlist (when some layer restricted it) and its explicit denies
+/// plus owner-only denies, as the release captures them for `sessions_spawn`.
+fn inherited_policy(requester: &Resolution) -> Option<Policy> {
+    let from =
+        |what: &str| Source::Context { what: format!("inherited from requester {} ({what})", requester.session_key) };
+    let restrictive = requester.steps.iter().any(|r| {
+        r.step.kind != StepKind::OwnerOnly
+            && (r.step.kind != StepKind::Runtime || r.step.label == super::RUNTIME_STEP_LABEL)
+            && r.step.policy.allow.as_ref().is_some_and(|allow| restricts(requester.version, allow))
+    });
+    let allow: Vec<Entry> = if restrictive {
+        // The release captures the list before the per-run cap, which runs later in the attempt.
+        let mut names: Vec<&String> = requester
+            .tools
+            .iter()
+            .chain(requester.removed.iter().filter(|(_, r)| r.step == super::RUNTIME_CAP_LABEL).map(|(t, _)| t))
+            .collect();
+        names.sort();
+        names.dedup();
+        names.into_iter().map(|t| Entry { pattern: t.clone(), source: from("its effective tools") }).collect()
+    } else {
+        Vec::new()
+    };
+    let deny: Vec<Entry> = requester
+        .steps
+        .iter()
+        .filter(|r| r.step.label != super::RUNTIME_CAP_LABEL)
+        .flat_map(|r| r.step.policy.deny.iter().flatten())
+        .filter(|e| !e.pattern.trim().is_empty())
+        .map(|e| Entry { pattern: e.pattern.trim().to_string(), source: from(&e.source.to_string()) })
+        .collect();
+    let policy = Policy { allow: (!allow.is_empty()).then_some(allow), deny: (!deny.is_empty()).then_some(deny) };
+    (!policy.is_empty()).then_some(policy)
+}
+
+/// `hasRestrictiveAllowPolicy`: an allowlist without `*` that names something.
+fn restricts(version: OpenClawVersion, allow: &[Entry]) -> bool {
+    let pack = version.policy();
+    let names: Vec<String> = allow.iter().map(|e| pack.normalize(&e.pattern)).collect();
+    !names.iter().any(|n| n == "*") && names.iter().any(|n| !n.is_empty())
+}
+
+/// Why `sessions_spawn` would refuse this child: depth, the requester's `allowAgents`, or a
+/// sandboxed requester with an unsandboxed target.
+fn refusal(version: OpenClawVersion, config: &Value, requester: &Resolution, child_agent: &str) -> Option<String> {
+    let max = super::session::max_spawn_depth(config, version);
+    if requester.spawn_depth >= max {
+        return Some(format!(
+            "sessions_spawn is not allowed at this depth (current depth: {}, max: {max})",
+            requester.spawn_depth
+        ));
+    }
+    if child_agent != requester.agent_id {
+        let allowed = allowed_targets(version, config, &requester.agent_id);
+        if !allowed.iter().any(|a| a == child_agent) {
+            let text = if allowed.is_empty() { "none".to_string() } else { allowed.join(", ") };
+            return Some(format!("agentId is not allowed for sessions_spawn (allowed: {text})"));
+        }
+    }
+    None
+}
+
+/// The agents `requester` may name in `sessions_spawn`: its `subagents.allowAgents` (else the
+/// defaults'), intersected with the configured agents; `*` means every configured agent.
+pub fn allowed_targets(version: OpenClawVersion, config: &Value, requester: &str) -> Vec<String> {
+    targets_among(version, config, &configured_agents(version, config), requester)
+}
+
+/// The ids of the configured agents, in roster order.
+fn configured_agents(version: OpenClawVersion, config: &Value) -> Vec<String> {
+    agents::agent_list(config, version).into_iter().map(|agent| agent.id).collect()
+}
+
+/// [`allowed_targets`] with the configured agents read once by the caller.
+fn targets_among(version: OpenClawVersion, config: &Value, configured: &[String], requester: &str) -> Vec<String> {
+    let requester_entry = agents::find_agent(config, version, requester);
+    let list = agents::spawn_allow_agents(config, requester_entry.as_ref());
+    let Some(Value::Array(list)) = list.map(|l| l.value) else {
+        return vec![requester.to_string()];
+    };
+    let names: Vec<&str> = list.iter().filter_map(Value::as_str).map(str::trim).collect();
+    let mut allowed: Vec<String> = if names.contains(&"*") {
+        configured.iter().cloned().chain([requester.to_string()]).collect()
+    } else {
+        names
+            .iter()
+            .filter(|n| !n.is_empty())
+            .map(|n| normalize_agent_id(n))
+            .filter(|n| configured.contains(n))
+            .collect()
+    };
+    allowed.sort();
+    allowed.dedup();
+    allowed
+}
