@@ -14,6 +14,8 @@ pub mod cli;
 pub mod config;
 pub mod exec;
 pub mod fleet;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod guards;
 pub mod lint;
 pub mod policy;

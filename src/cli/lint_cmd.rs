@@ -380,117 +380,60 @@ fn summary_line(report: &LintReport) -> String {
     )
 }
 
+/// Everything `lint` and the loader print for the config at `path`, in every format (what the
+/// secret-masking property test and fuzz target search for planted secrets).
+pub(crate) fn every_output(path: &std::path::Path, version: crate::OpenClawVersion) -> String {
+    use crate::config::{self, LoadOptions};
+    let render = crate::fuzzing::render;
+    let cwd = path.parent().unwrap_or(std::path::Path::new("/")).to_path_buf();
+    let opts = LoadOptions { version, env: Default::default(), cwd };
+    let loaded = match config::load(&[path.to_path_buf()], &opts) {
+        Ok(loaded) => loaded,
+        Err(error) => return render(&error),
+    };
+    let issues = config::validate(&loaded, version);
+    let mut out: String = issues.iter().map(|i| render(i)).collect();
+    out.extend(loaded.warnings().iter().map(|w| render(w)));
+    let ctx = LintContext::new(version, &loaded, &issues, None);
+    let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
+    let report = lint::lint(&ctx, &selection, &Suppressions::default());
+    let mut human_text = Vec::new();
+    let _ = human(&mut human_text, &report, &[]);
+    out.push_str(&String::from_utf8_lossy(&human_text));
+    let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: Vec::new() };
+    out.push_str(&serde_json::to_string(&document).unwrap_or_default());
+    out.push_str(&serde_json::to_string(&sarif(&report, "0")).unwrap_or_default());
+    out.push_str(&github(&report));
+    out.push_str(&junit(&report).unwrap_or_default());
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme};
     use proptest::prelude::*;
 
-    use super::*;
     use crate::OpenClawVersion;
-    use crate::config::{self, LoadOptions};
+    use crate::fuzzing::{Layout, NOISE, PLANTS, PlantedConfig};
 
-    /// A member of a config's root that plants `{s}` where a secret belongs (under a secret key,
-    /// misspelled or not, in an env block, in URL userinfo or a credential query parameter).
-    const PLANTS: &[&str] = &[
-        r#"gateway: { auth: { mode: "token", token: "{s}" } }"#,
-        r#"gateway: { auth: { mode: "password", password: "{s}" } }"#,
-        r#"gateway: { auth: { password: {n} } }"#,
-        r#"gateway: { remote: { url: "wss://user:{s}@gw.example:443", token: "{s}" } }"#,
-        r#"channels: { telegram: { botToken: "{s}", enabled: true } }"#,
-        r#"channels: { telegram: { botTokn: "{s}" } }"#,
-        r#"tokne: "{s}""#,
-        r#"models: { providers: { p: { baseUrl: "https://user:{s}@llm.example/v1", apiKy: "{s}" } } }"#,
-        r#"models: { providers: { q: { baseUrl: "https://u:{s}@llm.example/${NOT_SET_ANYWHERE}" } } }"#,
-        r#"tools: { web: { fetch: { url: "https://h.example/x?api_key={s}&token={s}" } } }"#,
-        r#"env: { vars: { GH_PAT: "{s}" } }"#,
-        r#"env: { MY_PLAIN_NAME: "{s}" }"#,
-        r#"skills: { entries: { x: { apiKey: "{s}" } } }"#,
-    ];
-
-    /// Members that make findings of their own.
-    const NOISE: &[&str] = &[
-        r#"tools: { alsoAlow: ["browser"], profile: "coding" }"#,
-        r#"tools: { profile: 5 }"#,
-        r#"agents: { defaults: { sandbox: { mode: "lenient" } } }"#,
-        r#"tools: { exec: { security: "full" } }"#,
-        r#"gateway: { bind: "lan" }"#,
-    ];
-
-    #[derive(Debug, Clone)]
-    struct Case {
-        text: String,
-        secrets: Vec<String>,
-    }
-
-    fn case() -> impl Strategy<Value = Case> {
+    fn case() -> impl Strategy<Value = PlantedConfig> {
         let member = (0..PLANTS.len(), "[A-Za-z0-9]{10,16}", 1_000_000_000_000u64..9_000_000_000_000_000);
         (
             prop::collection::vec(member, 1..5),
             prop::collection::vec(0..NOISE.len(), 0..3),
             any::<bool>(),
             any::<bool>(),
-            prop::option::of(any::<prop::sample::Index>()),
+            prop::option::of(any::<u16>()),
         )
             .prop_map(|(plants, noise, one_line, value_on_next_line, cut)| {
-                let mut secrets = Vec::new();
-                let mut members: Vec<String> = plants
-                    .into_iter()
-                    .map(|(template, word, number)| {
-                        let secret = format!("Pl4nt{word}");
-                        secrets.push(secret.clone());
-                        secrets.push(number.to_string());
-                        PLANTS[template].replace("{s}", &secret).replace("{n}", &number.to_string())
-                    })
-                    .collect();
-                members.extend(noise.into_iter().map(|i| NOISE[i].to_string()));
-                let separator = if one_line { ", " } else { ",\n  " };
-                let mut text = format!("{{\n  {}\n}}\n", members.join(separator));
-                if value_on_next_line {
-                    text = text.replace(": \"", ":\n      \"");
-                }
-                if let Some(cut) = cut {
-                    let mut at = cut.index(text.len());
-                    while !text.is_char_boundary(at) {
-                        at -= 1;
-                    }
-                    text.truncate(at);
-                }
-                Case { text, secrets }
+                PlantedConfig::build(&plants, &noise, Layout { one_line, value_on_next_line, cut }, "")
             })
     }
 
-    fn render(diagnostic: &dyn Diagnostic) -> String {
-        let handler = GraphicalReportHandler::new_themed(GraphicalTheme::unicode_nocolor()).with_width(usize::MAX);
-        let mut out = diagnostic.to_string();
-        let _ = handler.render_report(&mut out, diagnostic);
-        out
-    }
-
-    /// Everything `lint` and the loader print for `text`, in every format.
     fn every_output(text: &str, version: OpenClawVersion) -> String {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("openclaw.json5");
         std::fs::write(&path, text).unwrap();
-        let opts = LoadOptions { version, env: Default::default(), cwd: dir.path().to_path_buf() };
-        let loaded = match config::load(&[path], &opts) {
-            Ok(loaded) => loaded,
-            Err(error) => return render(&error),
-        };
-        let issues = config::validate(&loaded, version);
-        let mut out: String = issues.iter().map(|i| render(i)).collect();
-        out.extend(loaded.warnings().iter().map(|w| render(w)));
-        let ctx = LintContext::new(version, &loaded, &issues, None);
-        let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
-        let report = lint::lint(&ctx, &selection, &Suppressions::default());
-        let mut human_text = Vec::new();
-        human(&mut human_text, &report, &[]).unwrap();
-        out.push_str(&String::from_utf8(human_text).unwrap());
-        let document = LintDocument { report: &report, summary: summary(&report), unused_suppressions: Vec::new() };
-        out.push_str(&serde_json::to_string(&document).unwrap());
-        out.push_str(&serde_json::to_string(&sarif(&report, "0")).unwrap());
-        out.push_str(&github(&report));
-        out.push_str(&junit(&report).unwrap());
-        out
+        super::every_output(&path, version)
     }
 
     proptest! {

@@ -9,7 +9,7 @@ mod exec_render;
 mod exit;
 mod explain_cmd;
 mod global;
-mod lint_cmd;
+pub(crate) mod lint_cmd;
 mod man_cmd;
 mod matrix_cmd;
 mod output;
@@ -19,7 +19,7 @@ mod simulate_cmd;
 mod sweep;
 mod test_cmd;
 mod tools_cmd;
-mod url_cmd;
+pub(crate) mod url_cmd;
 mod who_can_cmd;
 
 use std::path::PathBuf;

@@ -287,6 +287,17 @@ fn answer_case(version: OpenClawVersion, case: &Value, setup: &PolicySetup, dns:
     serde_json::to_value(&report).map_err(|e| e.to_string())
 }
 
+/// One batch line answered with OpenClaw's default policy and no DNS lookups (the batch
+/// protocol's fuzz target).
+pub(crate) fn answer_offline_case(version: OpenClawVersion, case: &Value) -> Result<Value, String> {
+    let setup = PolicySetup {
+        policy: SsrfPolicy::default(),
+        max_redirects: ssrf::DEFAULT_MAX_REDIRECTS,
+        sources: BTreeMap::new(),
+    };
+    answer_case(version, case, &setup, &DnsTable::default())
+}
+
 fn run_batch(version: OpenClawVersion, path: &Path, setup: &PolicySetup, dns: &DnsTable) -> miette::Result<ExitCode> {
     output::run_jsonl(path, |case| {
         let id = case.as_ref().ok().and_then(|c| c.get("id")).cloned().unwrap_or(Value::Null);

@@ -89,7 +89,12 @@ impl Suppressions {
     pub fn read(path: &Path) -> Result<Self, SuppressionsError> {
         let text = userfile::read_text(path, userfile::MAX_INPUT_BYTES)
             .map_err(|error| SuppressionsError::Read { path: path.to_path_buf(), error })?;
-        let parsed: SuppressionsFile = crate::base::yaml::from_str(&text).map_err(|e| SuppressionsError::Parse {
+        Self::parse(path, &text)
+    }
+
+    /// Parses the text of the suppressions file `path` (named in messages).
+    pub fn parse(path: &Path, text: &str) -> Result<Self, SuppressionsError> {
+        let parsed: SuppressionsFile = crate::base::yaml::from_str(text).map_err(|e| SuppressionsError::Parse {
             path: path.to_path_buf(),
             message: secrets::parse_error_message(&e.to_string()),
         })?;

@@ -114,9 +114,12 @@ pub enum ScenarioError {
 /// Parses YAML (or JSON) text and checks it against the schema; errors name the failing place.
 pub fn parse(text: &str) -> Result<Scenario, ScenarioError> {
     let value: Value = crate::base::yaml::from_str(text).map_err(|e| ScenarioError::Yaml(e.to_string()))?;
-    let schema: Value = serde_json::from_str(SCHEMA).expect("bundled schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("bundled schema compiles");
-    if let Some(error) = validator.iter_errors(&value).next() {
+    // Compiled once per process: a batch of scenarios (or a fuzzer) parses thousands.
+    static VALIDATOR: std::sync::LazyLock<jsonschema::Validator> = std::sync::LazyLock::new(|| {
+        let schema: Value = serde_json::from_str(SCHEMA).expect("bundled schema is JSON");
+        jsonschema::validator_for(&schema).expect("bundled schema compiles")
+    });
+    if let Some(error) = VALIDATOR.iter_errors(&value).next() {
         let at = error.instance_path().to_string();
         let at = if at.is_empty() { "the scenario".to_string() } else { at };
         return Err(ScenarioError::Schema { at, message: error.to_string() });

@@ -256,7 +256,13 @@ pub fn load(path: &Path) -> Result<Suite, SuiteError> {
     let error = |message: String| SuiteError { path: path.display().to_string(), message };
     let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
         .map_err(|e| error(format!("cannot read: {e}")))?;
-    let suite: Suite = crate::base::yaml::from_str(&text)
+    parse(path, &text)
+}
+
+/// Parses and checks the text of the suite file `path` (named in messages).
+pub fn parse(path: &Path, text: &str) -> Result<Suite, SuiteError> {
+    let error = |message: String| SuiteError { path: path.display().to_string(), message };
+    let suite: Suite = crate::base::yaml::from_str(text)
         .map_err(|e| error(crate::config::secrets::parse_error_message(&e.to_string())))?;
     if suite.cases.is_empty() {
         return Err(error("the suite has no cases".into()));
