@@ -1,12 +1,13 @@
 //! Evaluating one `{allow, deny}` policy against tool names, remembering which entry decided.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::Arc;
+use std::hash::{Hash, Hasher};
+use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 
 use super::rules::{Entry, Policy};
-use super::shared;
 use crate::base::glob::Glob;
 use crate::release::pack::VersionPack;
 
@@ -150,7 +151,7 @@ pub fn expand_static_groups(pack: &VersionPack, pattern: &str) -> Vec<String> {
     }
 }
 
-/// A whole policy compiled for one step (long lists shared, see [`shared::compiled_list`]).
+/// A whole policy compiled for one step (long lists shared, see [`compiled_list`]).
 pub struct CompiledPolicy {
     allow: Option<Arc<CompiledList>>,
     deny: Arc<CompiledList>,
@@ -159,11 +160,11 @@ pub struct CompiledPolicy {
 
 impl CompiledPolicy {
     pub fn compile(pack: &VersionPack, policy: &Policy, plugins: &PluginGroups) -> CompiledPolicy {
-        let allow = policy.allow.as_deref().map(|a| shared::compiled_list(pack, a, plugins));
+        let allow = policy.allow.as_deref().map(|a| compiled_list(pack, a, plugins));
         CompiledPolicy {
             // An allowlist that compiles to nothing (absent, `[]`, blanks) allows everything.
             allow: allow.filter(|list| !list.is_empty()),
-            deny: shared::compiled_list(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
+            deny: compiled_list(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
             piggyback: pack.apply_patch.piggyback_on.clone(),
         }
     }
@@ -187,6 +188,84 @@ impl CompiledPolicy {
         }
         Verdict::NotInAllowlist
     }
+}
+
+/// Lists shorter than this compile faster than they are compared with the cached ones.
+const SHARED_FROM: usize = 1_000;
+/// Compiled long lists kept at once: a run has a few (a global deny list, its plugin-group
+/// variants); a batch moves on to the next case's.
+const SHARED_LISTS: usize = 8;
+
+struct Cached {
+    pack: usize,
+    plugins: PluginGroups,
+    patterns: Vec<String>,
+    list: Arc<CompiledList>,
+}
+
+static CACHE: Mutex<Vec<Cached>> = Mutex::new(Vec::new());
+
+/// [`CompiledList::compile`], shared: a long list compiled earlier in this process, with the same
+/// patterns in the same order, the same release and the same plugin tools, is not compiled again.
+/// The sources of the entries play no part in a compiled list (it refers to entries by position).
+pub fn compiled_list(pack: &VersionPack, entries: &[Entry], plugins: &PluginGroups) -> Arc<CompiledList> {
+    let pack_id = std::ptr::from_ref(pack) as usize;
+    let same = |cached: &Cached| {
+        cached.pack == pack_id
+            && cached.patterns.len() == entries.len()
+            && cached.plugins.all == plugins.all
+            && cached.plugins.by_plugin == plugins.by_plugin
+            && cached.patterns.iter().zip(entries).all(|(pattern, entry)| *pattern == entry.pattern)
+    };
+    let cached = |list: &Arc<CompiledList>| Cached {
+        pack: pack_id,
+        plugins: plugins.clone(),
+        patterns: entries.iter().map(|entry| entry.pattern.clone()).collect(),
+        list: list.clone(),
+    };
+    if entries.len() < SHARED_FROM {
+        // Short lists (profiles, group and agent lists) come back in every session of a fleet:
+        // found by a hash of their patterns, per thread, so that sessions resolved in parallel
+        // do not wait on each other.
+        let key = short_list_key(pack_id, entries, plugins);
+        return SHORT_LISTS.with_borrow_mut(|lists| {
+            if let Some(found) = lists.get(&key).and_then(|bucket| bucket.iter().find(|c| same(c))) {
+                return found.list.clone();
+            }
+            if lists.len() >= SHORT_LISTS_KEPT {
+                lists.clear();
+            }
+            let list = Arc::new(CompiledList::compile(pack, entries, plugins));
+            lists.entry(key).or_default().push(cached(&list));
+            list
+        });
+    }
+    // A poisoned lock only means another thread panicked while holding it; the list is intact.
+    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(found) = cache.iter().find(|cached| same(cached)) {
+        return found.list.clone();
+    }
+    let list = Arc::new(CompiledList::compile(pack, entries, plugins));
+    if cache.len() == SHARED_LISTS {
+        cache.remove(0);
+    }
+    cache.push(cached(&list));
+    list
+}
+
+/// Short lists kept per thread before the cache starts over (a batch moves from config to config).
+const SHORT_LISTS_KEPT: usize = 4_096;
+
+thread_local! {
+    static SHORT_LISTS: RefCell<HashMap<u64, Vec<Cached>>> = RefCell::new(HashMap::new());
+}
+
+fn short_list_key(pack: usize, entries: &[Entry], plugins: &PluginGroups) -> u64 {
+    let mut hasher = std::hash::DefaultHasher::new();
+    pack.hash(&mut hasher);
+    entries.iter().for_each(|entry| entry.pattern.hash(&mut hasher));
+    plugins.all.hash(&mut hasher);
+    hasher.finish()
 }
 
 #[cfg(test)]
@@ -290,5 +369,24 @@ mod tests {
             all.evaluate("other_plugin_tool"),
             Verdict::Allowed { by: MatchRef { entry: 0, via: Some("group:plugins".into()) } }
         );
+    }
+
+    #[test]
+    fn a_long_list_compiles_once_per_content() {
+        let pack = OpenClawVersion::V2026_9.policy();
+        let entries = |prefix: &str| -> Vec<Entry> {
+            (0..SHARED_FROM)
+                .map(|i| Entry { pattern: format!("{prefix}{i}"), source: Source::builtin("test") })
+                .collect()
+        };
+        let plugins = PluginGroups::default();
+        let first = compiled_list(pack, &entries("t"), &plugins);
+        assert!(Arc::ptr_eq(&first, &compiled_list(pack, &entries("t"), &plugins)));
+        let other = compiled_list(pack, &entries("u"), &plugins);
+        assert!(!Arc::ptr_eq(&first, &other));
+        assert_eq!(other.find("u7").map(|m| m.entry), Some(7));
+        let mut with_plugin = PluginGroups::default();
+        with_plugin.add("p", "p_tool");
+        assert!(!Arc::ptr_eq(&first, &compiled_list(pack, &entries("t"), &with_plugin)));
     }
 }
