@@ -36,6 +36,14 @@ impl SweepArgs {
         if let Some(unknown) = wanted.iter().find(|a| !all.contains(a)) {
             return Err(super::unknown_agent(unknown, all, "this config"));
         }
+        let beyond = crate::policy::spawn::spawns_beyond_cap(version, config);
+        if beyond > 0 {
+            super::output::write_stderr(&format!(
+                "note: the config allows {beyond} more sub-agent spawns than the {} enumerated (each agent's own \
+                 spawn first, then allowAgents targets in roster order); their spawned-by contexts are not listed",
+                crate::policy::spawn::MAX_ENUMERATED_SPAWNS
+            ));
+        }
         let selected = all.iter().filter(|a| wanted.is_empty() || wanted.contains(a));
         Ok(selected.flat_map(|agent| sessions.agent_contexts(agent, plugin_tools)).collect())
     }

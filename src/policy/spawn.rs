@@ -75,6 +75,20 @@ pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, S
     own.chain(cross).take(MAX_ENUMERATED_SPAWNS).collect()
 }
 
+/// How many spawns the config allows beyond [`MAX_ENUMERATED_SPAWNS`] (counted, not listed).
+pub fn spawns_beyond_cap(version: OpenClawVersion, config: &Value) -> usize {
+    let agents = configured_agents(version, config);
+    let cross: usize = agents
+        .iter()
+        .map(|requester| {
+            let targets: std::collections::HashSet<String> =
+                targets_among(version, config, &agents, requester).into_iter().collect();
+            agents.iter().filter(|child| *child != requester && targets.contains(child.as_str())).count()
+        })
+        .sum();
+    (agents.len() + cross).saturating_sub(MAX_ENUMERATED_SPAWNS)
+}
+
 /// Why the release would not create this child at all: the spawn is refused, or the requester
 /// has no `sessions_spawn` tool to ask for it.
 pub fn not_made(envelope: &SpawnEnvelope) -> Option<String> {
@@ -225,4 +239,25 @@ fn targets_among(version: OpenClawVersion, config: &Value, configured: &[String]
     allowed.sort();
     allowed.dedup();
     allowed
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spawns_beyond_the_enumeration_cap_are_counted() {
+        let version = OpenClawVersion::V2026_9;
+        let roster = |n: usize| {
+            let entries: serde_json::Map<String, Value> =
+                (0..n).map(|i| (format!("a{i}"), serde_json::json!({}))).collect();
+            serde_json::json!({"agents": {"ownership": "explicit", "entries": entries,
+                "defaults": {"subagents": {"allowAgents": ["*"]}}}})
+        };
+        // 64 agents: 64 own spawns + 64 x 63 cross spawns = 4,096, all listed.
+        assert_eq!(allowed_pairs(version, &roster(64)).len(), MAX_ENUMERATED_SPAWNS);
+        assert_eq!(spawns_beyond_cap(version, &roster(64)), 0);
+        // 70 agents: 70 + 70 x 69 = 4,900, of which 804 are not listed.
+        assert_eq!(spawns_beyond_cap(version, &roster(70)), 804);
+    }
 }
