@@ -57,7 +57,7 @@ pub const MAIN: &str = "main";
 /// The agents of a config: the roster's ids in order, or the default agent when there is none
 /// ([`agents::agent_list`]).
 pub fn agent_ids(version: OpenClawVersion, config: &Value) -> Vec<String> {
-    agents::agent_list(config, version).into_iter().map(|agent| agent.id).collect()
+    agents::agent_ids(config, version)
 }
 
 /// The agent unbound traffic goes to; `None` when the release cannot pick one.

@@ -62,31 +62,33 @@ pub const MAX_ENUMERATED_SPAWNS: usize = 4096;
 /// each agent's own spawn first. Whether the requester has `sessions_spawn` is a question for
 /// its resolved session.
 pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, String)> {
-    let agents = configured_agents(version, config);
-    let own = agents.iter().map(|agent| (agent.clone(), agent.clone()));
-    let cross = agents.iter().flat_map(|requester| {
-        let targets: std::collections::HashSet<String> =
-            targets_among(version, config, &agents, requester).into_iter().collect();
-        agents
-            .iter()
-            .filter(move |child| *child != requester && targets.contains(child.as_str()))
-            .map(move |child| (requester.clone(), child.clone()))
-    });
-    own.chain(cross).take(MAX_ENUMERATED_SPAWNS).collect()
+    let agents = agents::agent_ids(config, version);
+    let pairs = every_allowed_pair(version, config, &agents).take(MAX_ENUMERATED_SPAWNS);
+    pairs.map(|(requester, child)| (requester.to_string(), child.to_string())).collect()
 }
 
 /// How many spawns the config allows beyond [`MAX_ENUMERATED_SPAWNS`] (counted, not listed).
 pub fn spawns_beyond_cap(version: OpenClawVersion, config: &Value) -> usize {
-    let agents = configured_agents(version, config);
-    let cross: usize = agents
-        .iter()
-        .map(|requester| {
-            let targets: std::collections::HashSet<String> =
-                targets_among(version, config, &agents, requester).into_iter().collect();
-            agents.iter().filter(|child| *child != requester && targets.contains(child.as_str())).count()
-        })
-        .sum();
-    (agents.len() + cross).saturating_sub(MAX_ENUMERATED_SPAWNS)
+    let agents = agents::agent_ids(config, version);
+    every_allowed_pair(version, config, &agents).count().saturating_sub(MAX_ENUMERATED_SPAWNS)
+}
+
+/// Every allowed spawn, in enumeration order, borrowed from the roster.
+fn every_allowed_pair<'a>(
+    version: OpenClawVersion,
+    config: &'a Value,
+    agents: &'a [String],
+) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+    let own = agents.iter().map(|agent| (agent.as_str(), agent.as_str()));
+    let cross = agents.iter().flat_map(move |requester| {
+        let targets: std::collections::HashSet<String> =
+            targets_among(version, config, agents, requester).into_iter().collect();
+        agents
+            .iter()
+            .filter(move |child| *child != requester && targets.contains(child.as_str()))
+            .map(move |child| (requester.as_str(), child.as_str()))
+    });
+    own.chain(cross)
 }
 
 /// Why the release would not create this child at all: the spawn is refused, or the requester
@@ -210,12 +212,7 @@ fn refusal(version: OpenClawVersion, config: &Value, requester: &Resolution, chi
 /// The agents `requester` may name in `sessions_spawn`: its `subagents.allowAgents` (else the
 /// defaults'), intersected with the configured agents; `*` means every configured agent.
 pub fn allowed_targets(version: OpenClawVersion, config: &Value, requester: &str) -> Vec<String> {
-    targets_among(version, config, &configured_agents(version, config), requester)
-}
-
-/// The ids of the configured agents, in roster order.
-fn configured_agents(version: OpenClawVersion, config: &Value) -> Vec<String> {
-    agents::agent_list(config, version).into_iter().map(|agent| agent.id).collect()
+    targets_among(version, config, &agents::agent_ids(config, version), requester)
 }
 
 /// [`allowed_targets`] with the configured agents read once by the caller.

@@ -53,7 +53,7 @@ impl Piece {
                 for (key, child) in obj {
                     let properties = child.as_object().filter(|_| splittable && key == "properties");
                     let Some(properties) = properties else {
-                        weight += Piece::weighed(child).1;
+                        weight += node_count(child);
                         continue;
                     };
                     for (name, sub) in properties {
@@ -65,8 +65,7 @@ impl Piece {
                     }
                 }
             }
-            Value::Array(items) => weight += items.iter().map(|item| Piece::weighed(item).1).sum::<usize>(),
-            _ => {}
+            _ => weight = node_count(node),
         }
         (Piece { node, shallow: OnceLock::new(), members }, weight)
     }
@@ -114,6 +113,15 @@ impl Piece {
                 piece.check(member, &path, dialect, issues);
             }
         }
+    }
+}
+
+/// The number of JSON values in `node`, itself included.
+fn node_count(node: &Value) -> usize {
+    1 + match node {
+        Value::Object(obj) => obj.values().map(node_count).sum(),
+        Value::Array(items) => items.iter().map(node_count).sum(),
+        _ => 0,
     }
 }
 

@@ -331,6 +331,11 @@ pub struct ListedAgent {
     pub path: Option<KeyPath>,
 }
 
+/// The ids of [`agent_list`], in roster order.
+pub fn agent_ids(config: &Value, version: OpenClawVersion) -> Vec<String> {
+    agent_list(config, version).into_iter().map(|agent| agent.id).collect()
+}
+
 /// The agents every command enumerates: the roster's ids in order, each once (the first entry
 /// with an id is the one the release finds), or the default agent when the roster names none.
 /// A roster the loader added itself (2026.9's implicit `agents.entries.main`) is listed like a
