@@ -8,15 +8,13 @@ use serde::Serialize;
 
 use super::exit::Exit;
 use super::output::{self, Format};
-use super::sweep::{SweepArgs, current_dir, explicit_approvals};
+use super::sweep::{self, SweepArgs, current_dir, explicit_approvals};
+use crate::OpenClawVersion;
 use crate::config::gitrev;
-use crate::config::loading::LoadedFiles;
 use crate::config::path::KeyPath;
-use crate::config::view::ids::normalize_agent_id;
 use crate::fleet::diff::{self, Changes};
 use crate::fleet::probe::{self, BUILTIN_PROBES};
 use crate::report;
-use crate::{OpenClawVersion, fleet::contexts};
 
 /// `--format`: readable text, the documents, or a CI format.
 const FORMATS: &[Format] = &[Format::Human, Format::Json, Format::Yaml, Format::Github, Format::Sarif];
@@ -89,7 +87,8 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
         probes.extend(probe::read_probe_file(file)?);
     }
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
-    let agents = selected_agents(version, args, &base, &head)?;
+    let agents =
+        sweep::selected_agents(&args.sweep, &[(version, head.config()), (version, base.config())], "either config")?;
     let options = diff::Options {
         plugin_tools: &plugin_tools,
         agents: &agents,
@@ -130,26 +129,6 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
         _ => output::write_stdout(&render(&report, args.show_contexts))?,
     }
     Ok(Exit::flagged_if(failing).into())
-}
-
-/// `--agent` filters, checked against the agents of both sides.
-fn selected_agents(
-    version: OpenClawVersion,
-    args: &DiffArgs,
-    base: &LoadedFiles,
-    head: &LoadedFiles,
-) -> miette::Result<Vec<String>> {
-    let mut known = contexts::agent_ids(version, head.config());
-    for agent in contexts::agent_ids(version, base.config()) {
-        if !known.contains(&agent) {
-            known.push(agent);
-        }
-    }
-    let wanted: Vec<String> = args.sweep.agents.iter().map(|a| normalize_agent_id(a)).collect();
-    match wanted.iter().find(|a| !known.contains(a)) {
-        Some(unknown) => Err(super::unknown_agent(unknown, &known, "either config")),
-        None => Ok(wanted),
-    }
 }
 
 /// The `diff` document: the release and what changed.

@@ -59,6 +59,28 @@ impl SweepArgs {
     }
 }
 
+/// `--agent` filters, checked against the agents of every side compared (`within` names them
+/// in the error: "either config").
+pub fn selected_agents(
+    args: &SweepArgs,
+    sides: &[(OpenClawVersion, &serde_json::Value)],
+    within: &str,
+) -> miette::Result<Vec<String>> {
+    let mut known: Vec<String> = Vec::new();
+    for (version, config) in sides {
+        for agent in contexts::agent_ids(*version, config) {
+            if !known.contains(&agent) {
+                known.push(agent);
+            }
+        }
+    }
+    let wanted: Vec<String> = args.agents.iter().map(|a| normalize_agent_id(a)).collect();
+    match wanted.iter().find(|a| !known.contains(a)) {
+        Some(unknown) => Err(super::unknown_agent(unknown, &known, within)),
+        None => Ok(wanted),
+    }
+}
+
 /// The approvals store named on the command line, if any (these commands read none by default,
 /// so their answers depend on the config alone).
 pub fn explicit_approvals(path: Option<&std::path::Path>) -> ApprovalsInput {

@@ -188,10 +188,11 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         let before = base_side.resolve(context);
         let after = head_side.resolve(context);
         let audience = audience_change(context, &base_sessions, &head_sessions, &before, &after, head);
-        let changes = delta::tool_changes(
+        let mut changes = delta::tool_changes(
             &Side { resolution: before.as_ref().map_err(Clone::clone), locate: base.locate },
             &Side { resolution: after.as_ref().map_err(Clone::clone), locate: head.locate },
         );
+        name_tools_a_release_lacks(&mut changes, base.version, head.version);
         let access = (!changes.is_empty()).then(|| AccessChange {
             agent_id: context.agent_id.clone(),
             context: context.id.clone(),
@@ -257,6 +258,22 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         contexts: listed,
         summary,
     })
+}
+
+/// A tool one side's release does not have at all (the other's does) is not built there because
+/// the release has no such tool: say so rather than "not a candidate".
+fn name_tools_a_release_lacks(changes: &mut [ToolChange], base: OpenClawVersion, head: OpenClawVersion) {
+    let has = |version: OpenClawVersion, tool: &str| version.policy().tools.iter().any(|t| t.id == tool);
+    for change in changes {
+        let (missing, version, other) =
+            if change.gained { (&mut change.before, base, head) } else { (&mut change.after, head, base) };
+        if matches!(missing, ToolState::NotConstructed { .. })
+            && has(other, &change.tool)
+            && !has(version, &change.tool)
+        {
+            *missing = ToolState::NotConstructed { reason: format!("OpenClaw {} has no such tool", version.id()) };
+        }
+    }
 }
 
 /// One side made ready to resolve its sessions and probe exec in them.

@@ -79,9 +79,64 @@ impl FromStr for OpenClawVersion {
     }
 }
 
+/// How a version stamp (`meta.lastTouchedVersion`: `2026.3.13`, `2026.1.24-3`) maps to a
+/// registered release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StampRelease {
+    /// The stamp is of a registered release's line.
+    SameLine(OpenClawVersion),
+    /// No pack for the stamp's line: the newest registered release before it.
+    NewestBefore(OpenClawVersion),
+    /// The stamp is older than every registered release: the oldest one.
+    Oldest(OpenClawVersion),
+}
+
+impl StampRelease {
+    pub fn version(self) -> OpenClawVersion {
+        match self {
+            StampRelease::SameLine(v) | StampRelease::NewestBefore(v) | StampRelease::Oldest(v) => v,
+        }
+    }
+}
+
+/// `year.month` of a version or line (`2026.3.13-beta.1` → (2026, 3)).
+fn year_month(text: &str) -> Option<(u32, u32)> {
+    let core = text.trim().trim_start_matches('v').split(['-', '+']).next()?;
+    let mut parts = core.split('.');
+    let year = parts.next()?.parse().ok()?;
+    let month = parts.next()?.parse().ok()?;
+    Some((year, month))
+}
+
+impl OpenClawVersion {
+    /// The registered release a version stamp is read as; `None` when it is no `year.month…` version.
+    pub fn for_stamp(stamp: &str) -> Option<StampRelease> {
+        let wanted = year_month(stamp)?;
+        let at_or_before = OpenClawVersion::ALL.into_iter().find(|v| year_month(v.line()).is_some_and(|l| l <= wanted));
+        Some(match at_or_before {
+            Some(v) if year_month(v.line()) == Some(wanted) => StampRelease::SameLine(v),
+            Some(v) => StampRelease::NewestBefore(v),
+            None => StampRelease::Oldest(*OpenClawVersion::ALL.last().expect("a registered release")),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_version_stamp_is_read_as_the_release_of_its_line_or_the_newest_before() {
+        let read = |s: &str| OpenClawVersion::for_stamp(s);
+        assert_eq!(read("2026.2.9"), Some(StampRelease::SameLine(OpenClawVersion::V2026_2)));
+        assert_eq!(read("2026.9.6"), Some(StampRelease::SameLine(OpenClawVersion::V2026_9)));
+        assert_eq!(read("2026.3.13"), Some(StampRelease::NewestBefore(OpenClawVersion::V2026_2)));
+        assert_eq!(read("2027.1.0"), Some(StampRelease::NewestBefore(OpenClawVersion::V2026_9)));
+        assert_eq!(read("2026.1.27-beta.1"), Some(StampRelease::Oldest(OpenClawVersion::V2026_2)));
+        assert_eq!(read("v2026.2.23"), Some(StampRelease::SameLine(OpenClawVersion::V2026_2)));
+        assert_eq!(read("latest"), None);
+        assert_eq!(read(""), None);
+    }
 
     #[test]
     fn parses_short_and_full_versions() {

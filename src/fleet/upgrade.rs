@@ -1,0 +1,346 @@
+//! `upgrade`: what moving one config from one release to another does. The config is loaded under
+//! every registered release on the way (both ends included); for each it says whether that
+//! release loads it, with every config problem classified as the loader classifies it
+//! (migrated, doctor, fatal); between each two consecutive releases it compares every session
+//! with [`diff`] (one config under two releases) and the lint findings, so each change is told
+//! at the release where it happens.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::OpenClawVersion;
+use crate::config::loading::LoadedFiles;
+use crate::config::{Location, ProblemKind};
+use crate::exec::ExecError;
+use crate::fleet::diff::{self, Changes};
+use crate::lint::{self, LintContext, Selection, Severity, suppress::Suppressions};
+use crate::report::{Finding, Level, Rule};
+
+/// A release the config passes through: the config as that release loads it.
+pub struct Stop<'a> {
+    pub config: diff::Config<'a>,
+    pub files: &'a LoadedFiles,
+}
+
+/// A config problem a release reports, with what it does about it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Problem {
+    pub kind: ProblemKind,
+    pub code: &'static str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    /// The edit that repairs it, and what the kind means.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+/// Whether one release loads the config, and the problems it reports.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReleaseLoad {
+    pub openclaw_version: OpenClawVersion,
+    /// The release accepts the config (it may still migrate parts of it while loading).
+    pub loads: bool,
+    pub problems: Vec<Problem>,
+    /// Lint rules that need a config the release accepts, not run because it refuses this one.
+    pub rules_skipped: usize,
+}
+
+impl ReleaseLoad {
+    pub fn count(&self, kind: ProblemKind) -> usize {
+        self.problems.iter().filter(|p| p.kind == kind).count()
+    }
+}
+
+/// A lint finding (not a config problem) that one side of a step has and the other has not.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintChange {
+    pub code: &'static str,
+    pub rule: &'static str,
+    pub severity: Severity,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub location: Option<Location>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
+}
+
+/// Lint findings new on the later release of a step, and gone from it.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LintDelta {
+    pub new: Vec<LintChange>,
+    pub gone: Vec<LintChange>,
+}
+
+/// What changes between two consecutive releases.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Step {
+    pub from: OpenClawVersion,
+    pub to: OpenClawVersion,
+    #[serde(flatten)]
+    pub changes: Changes,
+    pub lint: LintDelta,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Summary {
+    /// The target release accepts the config.
+    pub loads: bool,
+    /// The target's problems by kind.
+    pub fatal: usize,
+    pub doctor: usize,
+    pub migrated: usize,
+    pub tools_gained: usize,
+    pub tools_lost: usize,
+    pub audiences_widened: usize,
+    pub exec_loosened: usize,
+    pub exec_tightened: usize,
+    pub posture_changes: usize,
+    pub lint_new: usize,
+    pub lint_gone: usize,
+    /// At some step a tool became reachable, a session holding tools became reachable by more
+    /// senders, or an exec decision loosened.
+    pub new_access: bool,
+    /// At some step a tool became unreachable or an exec decision tightened.
+    pub lost_access: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UpgradeReport {
+    pub from: OpenClawVersion,
+    pub to: OpenClawVersion,
+    /// Every release on the way, in order, `from` first.
+    pub releases: Vec<ReleaseLoad>,
+    pub steps: Vec<Step>,
+    pub summary: Summary,
+}
+
+/// The registered releases from `from` to `to`, both included, in the order the config meets
+/// them (newest first when going back).
+pub fn path(from: OpenClawVersion, to: OpenClawVersion) -> Vec<OpenClawVersion> {
+    let mut releases: Vec<OpenClawVersion> =
+        OpenClawVersion::ALL.into_iter().filter(|v| *v >= from.min(to) && *v <= from.max(to)).collect();
+    releases.sort();
+    if from > to {
+        releases.reverse();
+    }
+    releases
+}
+
+/// Compares the config at each stop (as [`path`] orders them) with the next.
+pub fn upgrade(stops: &[Stop<'_>], options: &diff::Options<'_>) -> Result<UpgradeReport, ExecError> {
+    let linted: Vec<(ReleaseLoad, Vec<LintChange>, BTreeSet<&'static str>)> = stops.iter().map(lint_stop).collect();
+    let mut steps = Vec::new();
+    for (pair, lints) in stops.windows(2).zip(linted.windows(2)) {
+        let changes = diff::diff(&pair[0].config, &pair[1].config, options)?;
+        let (before, after) = (&lints[0], &lints[1]);
+        // A rule one side skipped says nothing about that side: its findings are not compared.
+        let compared = |finding: &&LintChange| before.2.contains(finding.code) && after.2.contains(finding.code);
+        let lint = LintDelta {
+            new: missing_from(&after.1, &before.1, (pair[1].config.version, pair[0].config.version), compared),
+            gone: missing_from(&before.1, &after.1, (pair[0].config.version, pair[1].config.version), compared),
+        };
+        steps.push(Step { from: pair[0].config.version, to: pair[1].config.version, changes, lint });
+    }
+    let releases: Vec<ReleaseLoad> = linted.into_iter().map(|(load, _, _)| load).collect();
+    let target = releases.last().expect("an upgrade has at least one release");
+    let total = |count: fn(&Step) -> usize| steps.iter().map(count).sum::<usize>();
+    let summary = Summary {
+        loads: target.loads,
+        fatal: target.count(ProblemKind::Fatal),
+        doctor: target.count(ProblemKind::Doctor),
+        migrated: target.count(ProblemKind::Migrated),
+        tools_gained: total(|s| s.changes.summary.tools_gained),
+        tools_lost: total(|s| s.changes.summary.tools_lost),
+        audiences_widened: total(|s| s.changes.summary.audiences_widened),
+        exec_loosened: total(|s| s.changes.summary.exec_loosened),
+        exec_tightened: total(|s| s.changes.summary.exec_tightened),
+        posture_changes: total(|s| s.changes.summary.posture_changes),
+        lint_new: total(|s| s.lint.new.len()),
+        lint_gone: total(|s| s.lint.gone.len()),
+        new_access: steps.iter().any(|s| s.changes.summary.new_access),
+        lost_access: steps.iter().any(|s| s.changes.summary.tools_lost > 0 || s.changes.summary.exec_tightened > 0),
+    };
+    Ok(UpgradeReport { from: releases[0].openclaw_version, to: target.openclaw_version, releases, steps, summary })
+}
+
+/// Lints the config under the stop's release: its config problems, its other findings, and the
+/// rules that ran.
+fn lint_stop(stop: &Stop<'_>) -> (ReleaseLoad, Vec<LintChange>, BTreeSet<&'static str>) {
+    let version = stop.config.version;
+    let files = stop.files;
+    let ctx = LintContext::new(version, files.loaded(), files.issues(), None)
+        .with_validation_warnings(files.validation_warnings());
+    let selection = Selection { finding_cap: Some(lint::FINDINGS_PER_RULE_AND_FILE), ..Selection::default() };
+    let report = lint::lint(&ctx, &selection, &Suppressions::default());
+    let located = |finding: &lint::Finding| {
+        let location = finding.location.as_ref()?;
+        let place = Location { file: location.file.clone(), line: location.line, column: location.column };
+        Some(place.map_file(|file| crate::report::display_path(std::path::Path::new(&file))))
+    };
+    let mut problems = Vec::new();
+    let mut others = Vec::new();
+    for finding in &report.findings {
+        match finding.kind {
+            Some(kind) => problems.push(Problem {
+                kind,
+                code: finding.code,
+                message: finding.message.clone(),
+                path: finding.path.clone(),
+                location: located(finding),
+                help: finding.help.clone(),
+            }),
+            None => others.push(LintChange {
+                code: finding.code,
+                rule: finding.rule,
+                severity: finding.severity,
+                message: finding.message.clone(),
+                agent: finding.agent.clone(),
+                path: finding.path.clone(),
+                location: located(finding),
+                help: finding.help.clone(),
+            }),
+        }
+    }
+    problems.sort_by_key(|p| std::cmp::Reverse(p.kind));
+    let skipped: BTreeSet<&str> = report.skipped.iter().map(|s| s.code).collect();
+    let ran = lint::all_rules()
+        .iter()
+        .filter(|r| r.applies_to(version) && !skipped.contains(r.code))
+        .map(|r| r.code)
+        .collect();
+    let load = ReleaseLoad {
+        openclaw_version: version,
+        loads: files.issues().is_empty(),
+        problems,
+        rules_skipped: skipped.len(),
+    };
+    (load, others, ran)
+}
+
+/// The findings of `side` that `other` has not, compared by rule, agent, place and message (with
+/// each release's own name taken out of the message). The place is where the finding is written
+/// when known: a release that moves a key while loading (`agents.list[0]` read as
+/// `agents.entries.main`) reports the same value under another path.
+fn missing_from(
+    side: &[LintChange],
+    other: &[LintChange],
+    (side_version, other_version): (OpenClawVersion, OpenClawVersion),
+    compared: impl Fn(&&LintChange) -> bool,
+) -> Vec<LintChange> {
+    let key = |finding: &LintChange, version: OpenClawVersion| {
+        let message = finding.message.replace(version.id(), "<release>").replace(version.line(), "<release>");
+        let place = finding.location.as_ref().map(ToString::to_string).or_else(|| finding.path.clone());
+        (finding.code, finding.agent.clone(), place, message)
+    };
+    let known: BTreeSet<_> = other.iter().map(|f| key(f, other_version)).collect();
+    side.iter().filter(compared).filter(|f| !known.contains(&key(f, side_version))).cloned().collect()
+}
+
+/// The rules `upgrade` reports under (SARIF rule ids): the config problems, the changes of
+/// [`diff::rules`] under `upgrade/`, and lint findings new or gone.
+pub fn rules() -> Vec<Rule> {
+    let problems = [
+        ("upgrade/fatal", "The target release refuses the config and nothing repairs it automatically", Level::Error),
+        (
+            "upgrade/doctor",
+            "The target release refuses to start until `openclaw doctor --fix` repairs the config",
+            Level::Error,
+        ),
+        ("upgrade/migrated", "The target release rewrites this while loading; rewrite the file to match", Level::Note),
+        ("upgrade/lint-new", "A lint finding the later release has and the earlier had not", Level::Warning),
+        ("upgrade/lint-gone", "A lint finding the earlier release had and the later has not", Level::Note),
+    ];
+    let mut rules: Vec<Rule> = problems.iter().map(|(id, summary, level)| Rule::new(id, summary, *level)).collect();
+    rules.extend(diff::rules().into_iter().map(|rule| Rule { id: upgrade_rule_id(&rule.id), ..rule }));
+    rules
+}
+
+fn upgrade_rule_id(diff_rule: &str) -> String {
+    diff_rule.replacen("diff/", "upgrade/", 1)
+}
+
+/// What `--fail-on` can name.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FailOn {
+    pub fatal: bool,
+    pub new_access: bool,
+    pub lost_access: bool,
+}
+
+impl FailOn {
+    /// Whether the report fails the run.
+    pub fn fails(&self, report: &UpgradeReport) -> bool {
+        let s = &report.summary;
+        (self.fatal && s.fatal > 0) || (self.new_access && s.new_access) || (self.lost_access && s.lost_access)
+    }
+}
+
+/// The report as generic findings for SARIF and GitHub annotations: the target's config
+/// problems, then each step's changes (titled with the step) and lint findings new or gone.
+/// What `fail_on` names is an error, the rest warnings and notes.
+pub fn findings(report: &UpgradeReport, fail_on: FailOn, fallback_file: Option<&str>) -> Vec<Finding> {
+    let at = |location: Option<&Location>| {
+        location.cloned().or_else(|| fallback_file.map(|file| Location { file: file.to_string(), line: 1, column: 1 }))
+    };
+    let target = report.releases.last().expect("an upgrade has at least one release");
+    let mut out = Vec::new();
+    for problem in &target.problems {
+        let level = match problem.kind {
+            ProblemKind::Fatal if fail_on.fatal => Level::Error,
+            ProblemKind::Migrated => Level::Note,
+            _ => Level::Warning,
+        };
+        let help = problem.help.as_deref().map(|h| format!("\n{h}")).unwrap_or_default();
+        out.push(Finding {
+            rule_id: format!("upgrade/{}", problem.kind),
+            level,
+            title: format!("{} on OpenClaw {}: {}", problem.kind, target.openclaw_version.id(), problem.code),
+            message: format!("{}{help}", problem.message),
+            location: at(problem.location.as_ref()),
+            suppressed: None,
+        });
+    }
+    for step in &report.steps {
+        let name = format!("{} → {}", step.from.id(), step.to.id());
+        for mut finding in diff::findings(&step.changes, fail_on.new_access, fallback_file) {
+            finding.rule_id = upgrade_rule_id(&finding.rule_id);
+            finding.title = format!("{name}: {}", finding.title);
+            let lost = matches!(finding.rule_id.as_str(), "upgrade/tool-lost" | "upgrade/exec-tightened");
+            if lost && fail_on.lost_access {
+                finding.level = Level::Error;
+            }
+            out.push(finding);
+        }
+        for (rule_id, level, verb, list) in [
+            ("upgrade/lint-new", Level::Warning, "new", &step.lint.new),
+            ("upgrade/lint-gone", Level::Note, "gone", &step.lint.gone),
+        ] {
+            for finding in list {
+                out.push(Finding {
+                    rule_id: rule_id.into(),
+                    level,
+                    title: format!("{name}: {} {} {verb}", finding.code, finding.rule),
+                    message: finding.message.clone(),
+                    location: at(finding.location.as_ref()),
+                    suppressed: None,
+                });
+            }
+        }
+    }
+    out
+}
