@@ -323,40 +323,35 @@ fn junit(report: &UpgradeReport, fail_on: upgrade::FailOn) -> miette::Result<Str
                 agents.push(&context.agent_id);
             }
         }
+        let groups = diff::change_groups(&step.changes.access);
+        let flips = diff::flip_groups(&step.changes.exec);
         let cases = agents
             .into_iter()
             .map(|agent| {
-                let mine = |a: &str| a == agent;
-                let gained = step.changes.access.iter().filter(|a| mine(&a.agent_id)).flat_map(|a| &a.changes);
-                let lines: Vec<String> = gained
-                    .map(|c| {
-                        let sign = if c.change.gained { '+' } else { '−' };
+                let changes = groups.iter().filter(|g| g.agent_id == agent);
+                let flips = flips.iter().filter(|f| f.agent_id == agent);
+                let lines: Vec<String> = changes
+                    .clone()
+                    .map(|g| {
+                        let change = &g.change.change;
+                        let sign = if change.gained { '+' } else { '−' };
                         format!(
-                            "{sign}{}: {} → {}",
-                            c.change.tool,
-                            c.change.before.describe(),
-                            c.change.after.describe()
+                            "{sign}{} in {}: {} → {}",
+                            change.tool,
+                            g.contexts.join(", "),
+                            change.before.describe(),
+                            change.after.describe()
                         )
                     })
-                    .chain(
-                        step.changes
-                            .exec
-                            .iter()
-                            .filter(|f| mine(&f.agent_id))
-                            .map(|f| format!("exec `{}` in {}: {} → {}", f.command, f.context, f.base, f.head)),
-                    )
+                    .chain(flips.clone().map(|f| {
+                        format!("exec {} → {} in {}: {}", f.base, f.head, f.contexts.join(", "), f.commands.join(", "))
+                    }))
                     .collect();
-                let of_agent = |gain: bool| {
-                    step.changes
-                        .access
-                        .iter()
-                        .filter(|a| mine(&a.agent_id))
-                        .any(|a| a.changes.iter().any(|c| c.change.gained == gain))
-                        || step.changes.exec.iter().any(|f| mine(&f.agent_id) && f.loosened == gain)
+                let moved = |gain: bool| {
+                    changes.clone().any(|g| g.change.change.gained == gain) || flips.clone().any(|f| f.loosened == gain)
                 };
-                let widened = step.changes.audiences.iter().any(|a| mine(&a.agent_id));
-                let fails =
-                    (fail_on.new_access && (of_agent(true) || widened)) || (fail_on.lost_access && of_agent(false));
+                let widened = step.changes.audiences.iter().any(|a| a.agent_id == agent);
+                let fails = (fail_on.new_access && (moved(true) || widened)) || (fail_on.lost_access && moved(false));
                 let failure = fails.then(|| Failure {
                     message: format!("agent {agent}: access changes at {name}"),
                     body: lines.join("\n"),
