@@ -344,3 +344,52 @@ pub fn findings(report: &UpgradeReport, fail_on: FailOn, fallback_file: Option<&
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_path_passes_every_registered_release_between_in_the_direction_taken() {
+        let (old, new) = (OpenClawVersion::V2026_2, OpenClawVersion::V2026_9);
+        let all_between: Vec<OpenClawVersion> = {
+            let mut all = OpenClawVersion::ALL.to_vec();
+            all.reverse();
+            all
+        };
+        assert_eq!(path(old, new), all_between);
+        let mut back = all_between.clone();
+        back.reverse();
+        assert_eq!(path(new, old), back);
+    }
+
+    fn finding(code: &'static str, message: &str, path: &str, line: usize) -> LintChange {
+        LintChange {
+            code,
+            rule: "rule",
+            severity: Severity::Warning,
+            message: message.into(),
+            agent: None,
+            path: Some(path.into()),
+            location: Some(Location { file: "c.json5".into(), line, column: 3 }),
+            help: None,
+        }
+    }
+
+    #[test]
+    fn a_finding_about_the_same_written_value_is_neither_new_nor_gone() {
+        let (old, new) = (OpenClawVersion::V2026_2, OpenClawVersion::V2026_9);
+        let before = [finding("CP201", "`glob` is no tool of OpenClaw 2026.2", "agents.list[0].tools.allow[1]", 7)];
+        let after = [
+            finding("CP201", "`glob` is no tool of OpenClaw 2026.9", "agents.entries.a.tools.allow[1]", 7),
+            finding("CP201", "`grep` is no tool of OpenClaw 2026.9", "agents.entries.a.tools.allow[2]", 8),
+        ];
+        let all = |_: &&LintChange| true;
+        let new_ones = missing_from(&after, &before, (new, old), all);
+        assert_eq!(new_ones.len(), 1);
+        assert!(new_ones[0].message.contains("grep"));
+        assert!(missing_from(&before, &after, (old, new), all).is_empty());
+        // A rule that did not run on one side is not compared.
+        assert!(missing_from(&after, &before, (new, old), |_: &&LintChange| false).is_empty());
+    }
+}
