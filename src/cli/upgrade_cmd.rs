@@ -35,7 +35,7 @@ pub enum FailOn {
 
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Exit codes:\n  0  compared (and nothing that --fail-on names happens)\n  1  --fail-on: the target refuses the config with a fatal problem (fatal), access is gained (new-access) or lost (lost-access) at some release\n  2  could not compare: unreadable config, unknown release, bad arguments, no --from and no usable meta.lastTouchedVersion"
+    after_help = "Exit codes:\n  0  compared (and nothing that --fail-on names happens)\n  1  what --fail-on names happens: the target refuses the config with a fatal problem (fatal),\n     access is gained (new-access) or lost (lost-access) at some release on the way\n  2  could not compare: unreadable config, unknown release, bad arguments, or no --from and no\n     usable meta.lastTouchedVersion"
 )]
 pub struct UpgradeArgs {
     #[command(flatten)]
