@@ -155,3 +155,27 @@ fn what_it_cannot_compare_exits_2() {
     assert_eq!(code, 2);
     assert!(stderr.contains("did you mean `thomas`?"), "{stderr}");
 }
+
+#[test]
+fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_for() {
+    let (code, table, _) = run(&["catalog", "--releases"]);
+    assert_eq!(code, 0);
+    insta::assert_snapshot!("catalog_releases", table);
+    let (_, doc, _) = run(&["catalog", "--releases", "--format", "json"]);
+    let doc = json(&doc);
+    assert_eq!(doc["kind"], "releases");
+    let first = &doc["releases"][0];
+    assert_eq!((first["line"].as_str(), first["default"].as_bool()), (Some("2026.9"), Some(true)));
+    for (flag, release) in
+        [("2026.9", "2026.9.6"), ("2026.9.6", "2026.9.6"), ("2026.2", "2026.2.25"), ("2026.2.25", "2026.2.25")]
+    {
+        let (code, doc, _) = run(&["--openclaw-version", flag, "catalog", "--format", "json"]);
+        assert_eq!((code, json(&doc)["openclawVersion"].as_str()), (0, Some(release)), "{flag}");
+    }
+    let (code, _, stderr) = run(&["--openclaw-version", "2026.2.26", "catalog"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("OpenClaw 2026.2.26 is not simulated: the 2026.2 pack stands for 2026.2.25 (checked against it); `2026.2` selects it"), "{stderr}");
+    let (code, _, stderr) = run(&["--openclaw-version", "2026.4", "catalog"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.2"), "{stderr}");
+}

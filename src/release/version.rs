@@ -66,16 +66,30 @@ impl fmt::Display for OpenClawVersion {
 impl FromStr for OpenClawVersion {
     type Err = String;
 
-    /// Accepts the short name (`2026.9`) or any full release of that line (`2026.9.6`).
+    /// Accepts a line (`2026.9`, its pack) or a release its pack stands for (`2026.9.6`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let s = s.trim();
-        OpenClawVersion::ALL
+        if let Some(version) = OpenClawVersion::ALL.into_iter().find(|v| s == v.line() || v.patches().contains(&s)) {
+            return Ok(version);
+        }
+        let lines: Vec<&str> = OpenClawVersion::ALL.iter().map(|v| v.line()).collect();
+        let releases: Vec<&str> = OpenClawVersion::ALL.iter().flat_map(|v| v.patches().iter().copied()).collect();
+        let of_a_line = OpenClawVersion::ALL
             .into_iter()
-            .find(|v| s == v.line() || s.strip_prefix(v.line()).is_some_and(|rest| rest.starts_with('.')))
-            .ok_or_else(|| {
-                let supported: Vec<&str> = OpenClawVersion::ALL.iter().map(|v| v.line()).collect();
-                format!("unsupported OpenClaw version `{s}` (supported: {})", supported.join(", "))
-            })
+            .find(|v| s.strip_prefix(v.line()).is_some_and(|rest| rest.starts_with('.')));
+        Err(match of_a_line {
+            Some(v) => format!(
+                "OpenClaw {s} is not simulated: the {} pack stands for {} (checked against it); `{}` selects it",
+                v.line(),
+                v.patches().join(", "),
+                v.line()
+            ),
+            None => format!(
+                "unsupported OpenClaw version `{s}` (supported: {}, or the releases {}; `catalog --releases` lists them)",
+                lines.join(", "),
+                releases.join(", ")
+            ),
+        })
     }
 }
 
@@ -142,7 +156,14 @@ mod tests {
     fn parses_short_and_full_versions() {
         assert_eq!("2026.9".parse::<OpenClawVersion>(), Ok(OpenClawVersion::V2026_9));
         assert_eq!("2026.2.25".parse::<OpenClawVersion>(), Ok(OpenClawVersion::V2026_2));
+        assert_eq!("2026.9.6".parse::<OpenClawVersion>(), Ok(OpenClawVersion::V2026_9));
         assert!("2026.90".parse::<OpenClawVersion>().is_err());
         assert!("2025.1".parse::<OpenClawVersion>().is_err());
+        // Another release of a registered line: named, with the line that selects the pack.
+        let error = "2026.9.3".parse::<OpenClawVersion>().unwrap_err();
+        assert_eq!(
+            error,
+            "OpenClaw 2026.9.3 is not simulated: the 2026.9 pack stands for 2026.9.6 (checked against it); `2026.9` selects it"
+        );
     }
 }
