@@ -52,7 +52,9 @@ fn a_config_both_releases_load_tells_each_change_and_where_it_is_decided() {
     let kinds: Vec<&str> = target["problems"].as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["migrated", "migrated"]);
     let list = &target["problems"][0];
-    assert_eq!(list["location"], serde_json::json!({"file": AA_CMA, "line": 28, "column": 5}));
+    let at = &list["location"];
+    assert_eq!((at["file"].as_str(), at["line"].as_u64(), at["column"].as_u64()), (Some(AA_CMA), Some(28), Some(5)));
+    assert_eq!((list["code"].as_str(), at["path"].as_str()), (Some("CP109"), Some("agents.list")));
     assert!(list["help"].as_str().unwrap().contains("entries: { thomas:"), "{list}");
     // `cron` is gone from 2026.9's catalog; an allow entry that named it now grants `automations`.
     let step = &doc["steps"][0];

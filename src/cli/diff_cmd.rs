@@ -13,7 +13,6 @@ use crate::OpenClawVersion;
 use crate::config::gitrev;
 use crate::config::path::KeyPath;
 use crate::fleet::diff::{self, Changes};
-use crate::fleet::probe::{self, BUILTIN_PROBES};
 use crate::report;
 
 /// `--format`: readable text, the documents, or a CI format.
@@ -82,10 +81,7 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
     let head_locate = |path: &KeyPath| head.locate(path).map(|l| l.map_file(relative));
     let head_nearest = |path: &KeyPath| head.locate_nearest(path).map(|l| l.map_file(relative));
 
-    let mut probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
-    if let Some(file) = &args.probe {
-        probes.extend(probe::read_probe_file(file)?);
-    }
+    let probes = sweep::probe_commands(args.probe.as_deref())?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let agents =
         sweep::selected_agents(&args.sweep, &[(version, head.config()), (version, base.config())], "either config")?;

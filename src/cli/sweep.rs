@@ -81,6 +81,15 @@ pub fn selected_agents(
     }
 }
 
+/// The probe commands `diff` and `upgrade` ask: the built-in ones, then those of `--probe FILE`.
+pub fn probe_commands(file: Option<&std::path::Path>) -> miette::Result<Vec<String>> {
+    let mut probes: Vec<String> = crate::fleet::probe::BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
+    if let Some(file) = file {
+        probes.extend(crate::fleet::probe::read_probe_file(file)?);
+    }
+    Ok(probes)
+}
+
 /// The approvals store named on the command line, if any (these commands read none by default,
 /// so their answers depend on the config alone).
 pub fn explicit_approvals(path: Option<&std::path::Path>) -> ApprovalsInput {

@@ -15,7 +15,6 @@ use crate::config::path::KeyPath;
 use crate::config::view::meta;
 use crate::exec::ApprovalsInput;
 use crate::fleet::diff;
-use crate::fleet::probe::{self, BUILTIN_PROBES};
 use crate::fleet::upgrade::{self, ReleaseLoad, Stop, UpgradeReport};
 use crate::release::version::StampRelease;
 use crate::report;
@@ -108,10 +107,7 @@ pub fn run(global: &super::Global, args: &UpgradeArgs) -> miette::Result<ExitCod
         })
         .collect();
 
-    let mut probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
-    if let Some(file) = &args.probe {
-        probes.extend(probe::read_probe_file(file)?);
-    }
+    let probes = sweep::probe_commands(args.probe.as_deref())?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let sides: Vec<_> = stops.iter().map(|s| (s.config.version, s.config.value)).collect();
     let agents = sweep::selected_agents(&args.sweep, &sides, "the config under any of these releases")?;
@@ -221,8 +217,9 @@ fn render(report: &UpgradeReport, note: Option<&str>, show_contexts: bool) -> St
         };
         out.push_str(&format!("  OpenClaw {}{role}: {}\n", load.openclaw_version.id(), load_line(load)));
         for problem in &load.problems {
-            out.push_str(&format!("    {:<8} {} {}\n", problem.kind.as_str(), problem.code, problem.message));
-            if let Some(location) = &problem.location {
+            let kind = problem.kind.map_or("", ProblemKind::as_str);
+            out.push_str(&format!("    {kind:<8} {} {}\n", problem.code, problem.message));
+            if let Some(location) = upgrade::place(problem) {
                 out.push_str(&format!("             at {location}\n"));
             }
             for line in problem.help.iter().flat_map(|h| h.lines()) {
@@ -265,7 +262,7 @@ fn render(report: &UpgradeReport, note: Option<&str>, show_contexts: bool) -> St
                     "  {} {} ({}): {}\n",
                     finding.code, finding.rule, finding.severity, finding.message
                 ));
-                if let Some(location) = &finding.location {
+                if let Some(location) = upgrade::place(finding) {
                     out.push_str(&format!("    at {location}\n"));
                 }
             }
@@ -302,8 +299,8 @@ fn junit(report: &UpgradeReport, fail_on: upgrade::FailOn) -> miette::Result<Str
             .problems
             .iter()
             .map(|p| {
-                let at = p.location.as_ref().map(|l| format!(" at {l}")).unwrap_or_default();
-                format!("{} {} {}{at}", p.kind, p.code, p.message)
+                let at = upgrade::place(p).map(|l| format!(" at {l}")).unwrap_or_default();
+                format!("{} {} {}{at}", p.kind.map_or("", ProblemKind::as_str), p.code, p.message)
             })
             .collect();
         let failure = (target && fail_on.fatal && fatal > 0).then(|| Failure {

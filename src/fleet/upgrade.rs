@@ -14,29 +14,13 @@ use crate::config::loading::LoadedFiles;
 use crate::config::{Location, ProblemKind};
 use crate::exec::ExecError;
 use crate::fleet::diff::{self, Changes};
-use crate::lint::{self, LintContext, Selection, Severity, suppress::Suppressions};
-use crate::report::{Finding, Level, Rule};
+use crate::lint::{self, Finding, LintContext, Selection, suppress::Suppressions};
+use crate::report::{self, Level, Rule};
 
 /// A release the config passes through: the config as that release loads it.
 pub struct Stop<'a> {
     pub config: diff::Config<'a>,
     pub files: &'a LoadedFiles,
-}
-
-/// A config problem a release reports, with what it does about it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Problem {
-    pub kind: ProblemKind,
-    pub code: &'static str,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<Location>,
-    /// The edit that repairs it, and what the kind means.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub help: Option<String>,
 }
 
 /// Whether one release loads the config, and the problems it reports.
@@ -46,41 +30,25 @@ pub struct ReleaseLoad {
     pub openclaw_version: OpenClawVersion,
     /// The release accepts the config (it may still migrate parts of it while loading).
     pub loads: bool,
-    pub problems: Vec<Problem>,
+    /// The lint findings that are config problems (each with its `kind` and the edit in `help`),
+    /// fatal first.
+    pub problems: Vec<Finding>,
     /// Lint rules that need a config the release accepts, not run because it refuses this one.
     pub rules_skipped: usize,
 }
 
 impl ReleaseLoad {
     pub fn count(&self, kind: ProblemKind) -> usize {
-        self.problems.iter().filter(|p| p.kind == kind).count()
+        self.problems.iter().filter(|p| p.kind == Some(kind)).count()
     }
-}
-
-/// A lint finding (not a config problem) that one side of a step has and the other has not.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct LintChange {
-    pub code: &'static str,
-    pub rule: &'static str,
-    pub severity: Severity,
-    pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub location: Option<Location>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub help: Option<String>,
 }
 
 /// Lint findings new on the later release of a step, and gone from it.
 #[derive(Debug, Clone, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LintDelta {
-    pub new: Vec<LintChange>,
-    pub gone: Vec<LintChange>,
+    pub new: Vec<Finding>,
+    pub gone: Vec<Finding>,
 }
 
 /// What changes between two consecutive releases.
@@ -143,13 +111,13 @@ pub fn path(from: OpenClawVersion, to: OpenClawVersion) -> Vec<OpenClawVersion> 
 
 /// Compares the config at each stop (as [`path`] orders them) with the next.
 pub fn upgrade(stops: &[Stop<'_>], options: &diff::Options<'_>) -> Result<UpgradeReport, ExecError> {
-    let linted: Vec<(ReleaseLoad, Vec<LintChange>, BTreeSet<&'static str>)> = stops.iter().map(lint_stop).collect();
+    let linted: Vec<(ReleaseLoad, Vec<Finding>, BTreeSet<&'static str>)> = stops.iter().map(lint_stop).collect();
     let mut steps = Vec::new();
     for (pair, lints) in stops.windows(2).zip(linted.windows(2)) {
         let changes = diff::diff(&pair[0].config, &pair[1].config, options)?;
         let (before, after) = (&lints[0], &lints[1]);
         // A rule one side skipped says nothing about that side: its findings are not compared.
-        let compared = |finding: &&LintChange| before.2.contains(finding.code) && after.2.contains(finding.code);
+        let compared = |finding: &&Finding| before.2.contains(finding.code) && after.2.contains(finding.code);
         let lint = LintDelta {
             new: missing_from(&after.1, &before.1, (pair[1].config.version, pair[0].config.version), compared),
             gone: missing_from(&before.1, &after.1, (pair[0].config.version, pair[1].config.version), compared),
@@ -178,44 +146,25 @@ pub fn upgrade(stops: &[Stop<'_>], options: &diff::Options<'_>) -> Result<Upgrad
     Ok(UpgradeReport { from: releases[0].openclaw_version, to: target.openclaw_version, releases, steps, summary })
 }
 
-/// Lints the config under the stop's release: its config problems, its other findings, and the
-/// rules that ran.
-fn lint_stop(stop: &Stop<'_>) -> (ReleaseLoad, Vec<LintChange>, BTreeSet<&'static str>) {
+/// Lints the config under the stop's release: its config problems, its other findings (files
+/// named relative to the working directory), and the rules that ran.
+fn lint_stop(stop: &Stop<'_>) -> (ReleaseLoad, Vec<Finding>, BTreeSet<&'static str>) {
     let version = stop.config.version;
     let files = stop.files;
     let ctx = LintContext::new(version, files.loaded(), files.issues(), None)
         .with_validation_warnings(files.validation_warnings());
     let selection = Selection { finding_cap: Some(lint::FINDINGS_PER_RULE_AND_FILE), ..Selection::default() };
     let report = lint::lint(&ctx, &selection, &Suppressions::default());
-    let located = |finding: &lint::Finding| {
-        let location = finding.location.as_ref()?;
-        let place = Location { file: location.file.clone(), line: location.line, column: location.column };
-        Some(place.map_file(|file| crate::report::display_path(std::path::Path::new(&file))))
-    };
-    let mut problems = Vec::new();
-    let mut others = Vec::new();
-    for finding in &report.findings {
-        match finding.kind {
-            Some(kind) => problems.push(Problem {
-                kind,
-                code: finding.code,
-                message: finding.message.clone(),
-                path: finding.path.clone(),
-                location: located(finding),
-                help: finding.help.clone(),
-            }),
-            None => others.push(LintChange {
-                code: finding.code,
-                rule: finding.rule,
-                severity: finding.severity,
-                message: finding.message.clone(),
-                agent: finding.agent.clone(),
-                path: finding.path.clone(),
-                location: located(finding),
-                help: finding.help.clone(),
-            }),
-        }
-    }
+    let (mut problems, others): (Vec<Finding>, Vec<Finding>) = report
+        .findings
+        .into_iter()
+        .map(|mut finding| {
+            if let Some(location) = &mut finding.location {
+                location.file = report::display_path(std::path::Path::new(&location.file));
+            }
+            finding
+        })
+        .partition(|finding| finding.kind.is_some());
     problems.sort_by_key(|p| std::cmp::Reverse(p.kind));
     let skipped: BTreeSet<&str> = report.skipped.iter().map(|s| s.code).collect();
     let ran = lint::all_rules()
@@ -232,19 +181,24 @@ fn lint_stop(stop: &Stop<'_>) -> (ReleaseLoad, Vec<LintChange>, BTreeSet<&'stati
     (load, others, ran)
 }
 
+/// Where a lint finding points, as the CI formats take it.
+pub fn place(finding: &Finding) -> Option<Location> {
+    finding.location.as_ref().map(|l| Location { file: l.file.clone(), line: l.line, column: l.column })
+}
+
 /// The findings of `side` that `other` has not, compared by rule, agent, place and message (with
 /// each release's own name taken out of the message). The place is where the finding is written
 /// when known: a release that moves a key while loading (`agents.list[0]` read as
 /// `agents.entries.main`) reports the same value under another path.
 fn missing_from(
-    side: &[LintChange],
-    other: &[LintChange],
+    side: &[Finding],
+    other: &[Finding],
     (side_version, other_version): (OpenClawVersion, OpenClawVersion),
-    compared: impl Fn(&&LintChange) -> bool,
-) -> Vec<LintChange> {
-    let key = |finding: &LintChange, version: OpenClawVersion| {
+    compared: impl Fn(&&Finding) -> bool,
+) -> Vec<Finding> {
+    let key = |finding: &Finding, version: OpenClawVersion| {
         let message = finding.message.replace(version.id(), "<release>").replace(version.line(), "<release>");
-        let place = finding.location.as_ref().map(ToString::to_string).or_else(|| finding.path.clone());
+        let place = place(finding).map(|l| l.to_string()).or_else(|| finding.path.clone());
         (finding.code, finding.agent.clone(), place, message)
     };
     let known: BTreeSet<_> = other.iter().map(|f| key(f, other_version)).collect();
@@ -293,25 +247,26 @@ impl FailOn {
 /// The report as generic findings for SARIF and GitHub annotations: the target's config
 /// problems, then each step's changes (titled with the step) and lint findings new or gone.
 /// What `fail_on` names is an error, the rest warnings and notes.
-pub fn findings(report: &UpgradeReport, fail_on: FailOn, fallback_file: Option<&str>) -> Vec<Finding> {
+pub fn findings(report: &UpgradeReport, fail_on: FailOn, fallback_file: Option<&str>) -> Vec<report::Finding> {
     let at = |location: Option<&Location>| {
         location.cloned().or_else(|| fallback_file.map(|file| Location { file: file.to_string(), line: 1, column: 1 }))
     };
     let target = report.releases.last().expect("an upgrade has at least one release");
     let mut out = Vec::new();
     for problem in &target.problems {
-        let level = match problem.kind {
+        let Some(kind) = problem.kind else { continue };
+        let level = match kind {
             ProblemKind::Fatal if fail_on.fatal => Level::Error,
             ProblemKind::Migrated => Level::Note,
             _ => Level::Warning,
         };
         let help = problem.help.as_deref().map(|h| format!("\n{h}")).unwrap_or_default();
-        out.push(Finding {
-            rule_id: format!("upgrade/{}", problem.kind),
+        out.push(report::Finding {
+            rule_id: format!("upgrade/{kind}"),
             level,
-            title: format!("{} on OpenClaw {}: {}", problem.kind, target.openclaw_version.id(), problem.code),
+            title: format!("{kind} on OpenClaw {}: {}", target.openclaw_version.id(), problem.code),
             message: format!("{}{help}", problem.message),
-            location: at(problem.location.as_ref()),
+            location: at(place(problem).as_ref()),
             suppressed: None,
         });
     }
@@ -331,12 +286,12 @@ pub fn findings(report: &UpgradeReport, fail_on: FailOn, fallback_file: Option<&
             ("upgrade/lint-gone", Level::Note, "gone", &step.lint.gone),
         ] {
             for finding in list {
-                out.push(Finding {
+                out.push(report::Finding {
                     rule_id: rule_id.into(),
                     level,
                     title: format!("{name}: {} {} {verb}", finding.code, finding.rule),
                     message: finding.message.clone(),
-                    location: at(finding.location.as_ref()),
+                    location: at(place(finding).as_ref()),
                     suppressed: None,
                 });
             }
@@ -363,16 +318,18 @@ mod tests {
         assert_eq!(path(new, old), back);
     }
 
-    fn finding(code: &'static str, message: &str, path: &str, line: usize) -> LintChange {
-        LintChange {
+    fn finding(code: &'static str, message: &str, path: &str, line: usize) -> Finding {
+        Finding {
             code,
             rule: "rule",
-            severity: Severity::Warning,
+            severity: lint::Severity::Warning,
             message: message.into(),
-            agent: None,
             path: Some(path.into()),
-            location: Some(Location { file: "c.json5".into(), line, column: 3 }),
+            location: Some(lint::Location { file: "c.json5".into(), line, column: 3, path: path.into(), origin: None }),
             help: None,
+            openclaw_check: None,
+            agent: None,
+            kind: None,
         }
     }
 
@@ -384,12 +341,12 @@ mod tests {
             finding("CP201", "`glob` is no tool of OpenClaw 2026.9", "agents.entries.a.tools.allow[1]", 7),
             finding("CP201", "`grep` is no tool of OpenClaw 2026.9", "agents.entries.a.tools.allow[2]", 8),
         ];
-        let all = |_: &&LintChange| true;
+        let all = |_: &&Finding| true;
         let new_ones = missing_from(&after, &before, (new, old), all);
         assert_eq!(new_ones.len(), 1);
         assert!(new_ones[0].message.contains("grep"));
         assert!(missing_from(&before, &after, (old, new), all).is_empty());
         // A rule that did not run on one side is not compared.
-        assert!(missing_from(&after, &before, (new, old), |_: &&LintChange| false).is_empty());
+        assert!(missing_from(&after, &before, (new, old), |_: &&Finding| false).is_empty());
     }
 }
