@@ -57,8 +57,8 @@ function exportsOf(text) {
 
 /**
  * Imports every name of `names` (an array, or an object mapping a name to the chunk-name prefix to
- * prefer when several chunks define it). `optional: true` returns `undefined` for a name no chunk
- * defines instead of failing.
+ * prefer when several chunks define it). A name no chunk defines fails, unless it is optional
+ * (`optional: true` for every name, or a list of names): it is then `undefined`.
  */
 async function values(dist, names, { optional = false } = {}) {
   const wanted = Array.isArray(names) ? Object.fromEntries(names.map((n) => [n, null])) : names;
@@ -68,7 +68,7 @@ async function values(dist, names, { optional = false } = {}) {
     let candidates = found.get(name);
     if (prefer) candidates = candidates.filter((c) => c.file.startsWith(prefer));
     if (candidates.length === 0) {
-      if (optional) continue;
+      if (optional === true || (Array.isArray(optional) && optional.includes(name))) continue;
       throw new Error(`no chunk of ${dist} defines ${name}`);
     }
     // Bundles may carry the same module twice; the copies are identical for the constants and

