@@ -8,8 +8,10 @@
 // where <root> holds node_modules/openclaw (the oracle folders). Needs Node >= 22.15
 // (module.registerHooks; use the oracles' Node 24 binary). The registry is the release's own
 // (`resolveConfigWidePluginManifestRegistry` / `loadPluginManifestRegistry`) in an empty state
-// directory: bundled plugins only, as offline. Releases from 2026.9 on are read by name
-// (data/dist-index.mjs); 2026.2.25's chunks are named below (its bundles carry each module twice).
+// directory: bundled plugins only, as offline. Releases after 2026.2 are read by name
+// (data/dist-index.mjs; checked on 2026.5.28 and 2026.9.6, with what 2026.5 has instead where it
+// differs); 2026.2.25's chunks are named below (its bundles carry each module twice). `validation`
+// and `routedPluginSuppression` are written here as 2026.9 has them (make-pack lists them for review).
 // Constants the bundles do not export are exported by a load hook that appends an `export` to their
 // chunk (the files on disk are untouched). Messages that name one plugin are produced by the
 // release's own formatters; 2026.2's only one (the removed-plugin warning) is an inline template,
@@ -70,15 +72,37 @@ function trimSchema(node, inMap = false) {
 }
 
 async function extractByName() {
-  const v = await pkg.values([
-    "resolveConfigWidePluginManifestRegistry", "RETIRED_PLUGIN_IDS", "BUILT_IN_PLUGIN_ALIAS_FALLBACKS",
-    "formatRemovedPluginConfigWarning", "formatMissingOfficialExternalPluginWarning",
-    "listOfficialExternalPluginCatalogEntries", "resolveOfficialExternalPluginInstallSources",
-    "resolveOfficialExternalPluginLookupIds", "shippedNativeSessionCatalogs", "normalizeChatChannelId",
-    "defaultSlotIdForKey", "DEFAULT_PROVIDER",
-  ]);
-  const registry = v.resolveConfigWidePluginManifestRegistry({ config: {}, env: process.env });
+  // Each pair: 2026.9's name, then what 2026.5 has instead.
+  const v = await pkg.values(
+    [
+      "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
+      "LEGACY_REMOVED_PLUGIN_IDS", "BUILT_IN_PLUGIN_ALIAS_FALLBACKS", "formatRemovedPluginConfigWarning",
+      "formatMissingOfficialExternalPluginWarning", "listOfficialExternalPluginCatalogEntries",
+      "resolveOfficialExternalPluginInstallSources", "resolveOfficialExternalPluginInstall",
+      "resolveOfficialExternalPluginLookupIds", "shippedNativeSessionCatalogs", "normalizeChatChannelId",
+      "defaultSlotIdForKey", "DEFAULT_PROVIDER",
+    ],
+    {
+      optional: [
+        "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
+        "LEGACY_REMOVED_PLUGIN_IDS", "formatRemovedPluginConfigWarning", "resolveOfficialExternalPluginInstallSources",
+        "resolveOfficialExternalPluginInstall", "shippedNativeSessionCatalogs",
+      ],
+    },
+  );
+  const buildRegistry = v.resolveConfigWidePluginManifestRegistry ?? v.loadPluginManifestRegistry;
+  const registry = buildRegistry({ config: {}, env: process.env });
   if (registry.diagnostics.length) throw new Error(`registry diagnostics: ${JSON.stringify(registry.diagnostics)}`);
+  const retired = v.RETIRED_PLUGIN_IDS ?? v.LEGACY_REMOVED_PLUGIN_IDS;
+  // 2026.5 picks the ClawHub or npm spec by the entry's default choice (the check below compares
+  // each hint with the release's own formatter).
+  const installSpec = (entry) => {
+    if (v.resolveOfficialExternalPluginInstallSources) return v.resolveOfficialExternalPluginInstallSources(entry)[0]?.spec;
+    const install = v.resolveOfficialExternalPluginInstall(entry);
+    return install?.defaultChoice === "clawhub" ? install.clawhubSpec ?? install.npmSpec : install?.npmSpec ?? install?.clawhubSpec;
+  };
+  // 2026.5 writes the removed-plugin warning inline, as 2026.2 does.
+  const formatRemoved = v.formatRemovedPluginConfigWarning ?? removedTemplateFromSource();
   const normalizeChatChannelId = v.normalizeChatChannelId;
   const plugins = registry.plugins.map((p) => {
     const channels = p.channels ?? [];
@@ -103,7 +127,7 @@ async function extractByName() {
   const memorySlotWarnings = {};
   let installTemplate = null;
   for (const entry of v.listOfficialExternalPluginCatalogEntries()) {
-    const spec = v.resolveOfficialExternalPluginInstallSources(entry)[0]?.spec;
+    const spec = installSpec(entry);
     for (const id of v.resolveOfficialExternalPluginLookupIds(entry)) {
       const warning = v.formatMissingOfficialExternalPluginWarning(id);
       if (!warning || id in officialExternal) continue;
@@ -114,9 +138,9 @@ async function extractByName() {
       if (memorySlot !== warning) memorySlotWarnings[id] = memorySlot;
     }
   }
-  const removedTemplate = v.formatRemovedPluginConfigWarning("{id}");
-  const removedWarnings = Object.fromEntries([...v.RETIRED_PLUGIN_IDS]
-    .map((id) => [id, v.formatRemovedPluginConfigWarning(id)])
+  const removedTemplate = formatRemoved("{id}");
+  const removedWarnings = Object.fromEntries([...retired]
+    .map((id) => [id, formatRemoved(id)])
     .filter(([id, text]) => text !== removedTemplate.replace("{id}", id)));
   return {
     validation: {
@@ -129,18 +153,31 @@ async function extractByName() {
     plugins,
     defaultMemorySlot: v.defaultSlotIdForKey("memory"),
     pluginIdAliases: Object.fromEntries(v.BUILT_IN_PLUGIN_ALIAS_FALLBACKS),
-    retiredPluginIds: [...v.RETIRED_PLUGIN_IDS],
+    retiredPluginIds: [...retired],
     removedPluginWarning: removedTemplate,
     removedPluginWarnings: removedWarnings,
     officialExternalPlugins: officialExternal,
     missingOfficialPluginWarning: installTemplate,
     memorySlotPluginWarnings: memorySlotWarnings,
-    nativeSessionCatalogPluginIds: v.shippedNativeSessionCatalogs.map((c) => c.pluginId),
+    nativeSessionCatalogPluginIds: (v.shippedNativeSessionCatalogs ?? []).map((c) => c.pluginId),
     // `shouldSuppressMissingCodexPluginDiagnostics`: a missing `codex` entry is not reported
     // unless an agent's model route goes through OpenAI (its constant `OPENAI_PROVIDER_ID`) or
     // the entry says `enabled: true`; an agent without a model runs on the default provider.
     routedPluginSuppression: { codex: { provider: "openai", defaultProvider: v.DEFAULT_PROVIDER } },
   };
+}
+
+/** The removed-plugin warning of a release that writes it inline: a formatter made from its
+ * template, read from the chunk that holds it (`chunk`, else the first that does). */
+function removedTemplateFromSource(chunk) {
+  const pattern = /`(plugin removed: )\$\{pluginId\}( \(stale config entry ignored; [^`]*\))`/;
+  const files = chunk ? [chunk] : fs.readdirSync(dist).filter((f) => /\.m?js$/.test(f)).sort();
+  for (const file of files) {
+    const text = fs.readFileSync(`${dist}/${file}`, "utf8");
+    const found = text.includes("plugin removed: ") && pattern.exec(text);
+    if (found) return (id) => `${found[1]}${id}${found[2]}`;
+  }
+  throw new Error("removed-plugin warning template not found");
 }
 
 async function extract2026_2() {
@@ -160,9 +197,7 @@ async function extract2026_2() {
     format: "openclaw",
     configSchema: p.configSchema ? trimSchema(p.configSchema) : null,
   }));
-  const source = fs.readFileSync(`${dist}/${CHUNKS.config}`, "utf8");
-  const removed = /`(plugin removed: )\$\{pluginId\}( \(stale config entry ignored; [^`]*\))`/.exec(source);
-  if (!removed) throw new Error("removed-plugin warning template not found");
+  const removed = removedTemplateFromSource(CHUNKS.config);
   return {
     validation: {
       unknownIds: "refuse",
@@ -175,7 +210,7 @@ async function extract2026_2() {
     defaultMemorySlot: registryMod.m("memory"),
     pluginIdAliases: {},
     retiredPluginIds: [...config.__retired],
-    removedPluginWarning: `${removed[1]}{id}${removed[2]}`,
+    removedPluginWarning: removed("{id}"),
     removedPluginWarnings: {},
     officialExternalPlugins: {},
     missingOfficialPluginWarning: null,

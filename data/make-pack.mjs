@@ -154,6 +154,7 @@ review.push(
   "audit.json: dangerousFlags, nodeCommandKeys, blockedHomeSubpaths, bindSourceCoveringBlockedPath, openInboundIncludesDms, " +
     "elevatedAllowFromLargeOver (written in extract-audit-lists.mjs as 2026.9 has them)",
 );
+review.push("plugins.json: validation, routedPluginSuppression (written in extract-plugins.mjs as 2026.9 has them)");
 for (const file of ["exec.json", "lint.json", "config.json", "ssrf.json", "channels.json"]) {
   review.push(`${file}: copied from the previous pack`);
 }
