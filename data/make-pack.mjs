@@ -166,7 +166,9 @@ const parsed = (file) => {
   return entry.value ?? JSON.parse(entry.text);
 };
 const report = [];
-const listChange = (label, before = [], after = []) => {
+const listChange = (label, beforeList = [], afterList = []) => {
+  const text = (x) => (typeof x === "string" ? x : JSON.stringify(x));
+  const [before, after] = [beforeList.map(text), afterList.map(text)];
   const added = after.filter((x) => !before.includes(x));
   const removed = before.filter((x) => !after.includes(x));
   if (added.length || removed.length) {
