@@ -181,3 +181,29 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
     assert_eq!(code, 2);
     assert!(stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.2"), "{stderr}");
 }
+
+#[test]
+fn a_default_that_moved_flips_exec_decisions_at_the_release_that_moved_it() {
+    // `tools.exec.security` unset: 2026.2 defaults it to `allowlist`, 2026.9 to `full`.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("openclaw.json5");
+    std::fs::write(&config, "{ tools: { exec: { host: \"gateway\" } } }\n").unwrap();
+    let probes = dir.path().join("probes.txt");
+    std::fs::write(&probes, "# deploys\nmake deploy\n").unwrap();
+    let (config, probes) = (config.to_str().unwrap(), probes.to_str().unwrap());
+    let args = ["--from", "2026.2", "--to", "2026.9", "--probe", probes, "--format", "json", "--fail-on", "new-access"];
+    let (code, doc, _) = upgrade(config, &args);
+    assert_eq!(code, 1);
+    let doc = json(&doc);
+    let step = &doc["steps"][0];
+    let flips = step["exec"].as_array().unwrap();
+    let deploy = flips.iter().find(|f| f["command"] == "make deploy" && f["context"] == "main").unwrap();
+    assert_eq!(
+        (deploy["base"].as_str(), deploy["head"].as_str(), deploy["loosened"].as_bool()),
+        (Some("ask"), Some("allow"), Some(true))
+    );
+    assert_eq!(deploy["location"]["line"], 1);
+    let security = step["posture"].as_array().unwrap().iter().find(|p| p["setting"] == "security").unwrap();
+    assert_eq!((security["base"].as_str(), security["head"].as_str()), (Some("allowlist"), Some("full")));
+    assert!(doc["summary"]["execLoosened"].as_u64().unwrap() > 0);
+}
