@@ -118,7 +118,10 @@ pub fn run(global: &super::Global, args: &UpgradeArgs) -> miette::Result<ExitCod
         approvals: ApprovalsInput::None,
         cwd: current_dir()?,
     };
-    let report = upgrade::upgrade(&stops, &options)?;
+    let Some((from, onward)) = stops.split_first() else {
+        return Err(miette::miette!("no release to compare"));
+    };
+    let report = upgrade::upgrade(from, onward, &options)?;
 
     let fail_on = upgrade::FailOn {
         fatal: args.fail_on.contains(&FailOn::Fatal),

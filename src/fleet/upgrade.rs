@@ -109,9 +109,12 @@ pub fn path(from: OpenClawVersion, to: OpenClawVersion) -> Vec<OpenClawVersion> 
     releases
 }
 
-/// Compares the config at each stop (as [`path`] orders them) with the next.
-pub fn upgrade(stops: &[Stop<'_>], options: &diff::Options<'_>) -> Result<UpgradeReport, ExecError> {
-    let linted: Vec<(ReleaseLoad, Vec<Finding>, BTreeSet<&'static str>)> = stops.iter().map(lint_stop).collect();
+/// Compares the config at each stop (as [`path`] orders them) with the next: `from` first, then
+/// `onward`, the target last.
+pub fn upgrade(from: &Stop<'_>, onward: &[Stop<'_>], options: &diff::Options<'_>) -> Result<UpgradeReport, ExecError> {
+    let stops: Vec<&Stop<'_>> = std::iter::once(from).chain(onward).collect();
+    let linted: Vec<(ReleaseLoad, Vec<Finding>, BTreeSet<&'static str>)> =
+        stops.iter().map(|stop| lint_stop(stop)).collect();
     let mut steps = Vec::new();
     for (pair, lints) in stops.windows(2).zip(linted.windows(2)) {
         let changes = diff::diff(&pair[0].config, &pair[1].config, options)?;
@@ -125,7 +128,8 @@ pub fn upgrade(stops: &[Stop<'_>], options: &diff::Options<'_>) -> Result<Upgrad
         steps.push(Step { from: pair[0].config.version, to: pair[1].config.version, changes, lint });
     }
     let releases: Vec<ReleaseLoad> = linted.into_iter().map(|(load, _, _)| load).collect();
-    let target = releases.last().expect("an upgrade has at least one release");
+    // `from` is always there, so the first and the last release are.
+    let target = &releases[releases.len() - 1];
     let total = |count: fn(&Step) -> usize| steps.iter().map(count).sum::<usize>();
     let summary = Summary {
         loads: target.loads,
@@ -251,8 +255,8 @@ pub fn findings(report: &UpgradeReport, fail_on: FailOn, fallback_file: Option<&
     let at = |location: Option<&Location>| {
         location.cloned().or_else(|| fallback_file.map(|file| Location { file: file.to_string(), line: 1, column: 1 }))
     };
-    let target = report.releases.last().expect("an upgrade has at least one release");
     let mut out = Vec::new();
+    let Some(target) = report.releases.last() else { return out };
     for problem in &target.problems {
         let Some(kind) = problem.kind else { continue };
         let level = match kind {
