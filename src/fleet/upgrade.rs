@@ -322,6 +322,47 @@ mod tests {
         assert_eq!(path(new, old), back);
     }
 
+    #[test]
+    fn each_change_is_told_at_the_step_where_it_happens() {
+        // Three stops, there and back: what 2026.9 changes is undone on the way back, and the
+        // summary counts both steps; the last stop is the target.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("openclaw.json5");
+        std::fs::write(&file, "{ tools: { exec: { host: \"gateway\" } } }").unwrap();
+        let load = |version: OpenClawVersion| {
+            let options = crate::config::LoadOptions { version, env: Default::default(), cwd: dir.path().into() };
+            crate::config::loading::load_files(std::slice::from_ref(&file), &options).unwrap()
+        };
+        let (old, new) = (OpenClawVersion::V2026_2, OpenClawVersion::V2026_9);
+        let loaded = [load(old), load(new), load(old)];
+        let none = |_: &crate::config::path::KeyPath| None;
+        let stops: Vec<Stop<'_>> = [old, new, old]
+            .into_iter()
+            .zip(&loaded)
+            .map(|(version, files)| Stop {
+                config: diff::Config { value: files.config(), version, locate: &none, locate_nearest: &none },
+                files,
+            })
+            .collect();
+        let probes = ["rm -rf build".to_string()];
+        let options = diff::Options {
+            plugin_tools: &[],
+            agents: &[],
+            probes: &probes,
+            approvals: crate::exec::ApprovalsInput::None,
+            cwd: "/".into(),
+        };
+        let report = upgrade(&stops[0], &stops[1..], &options).unwrap();
+        let steps: Vec<(&str, &str)> = report.steps.iter().map(|s| (s.from.id(), s.to.id())).collect();
+        assert_eq!(steps, [("2026.2.25", "2026.9.6"), ("2026.9.6", "2026.2.25")]);
+        let [there, back] = [&report.steps[0].changes.summary, &report.steps[1].changes.summary];
+        assert!(there.exec_loosened > 0 && there.exec_tightened == 0, "{there:?}");
+        assert_eq!((back.exec_tightened, back.exec_loosened), (there.exec_loosened, 0));
+        assert_eq!(report.summary.exec_loosened + report.summary.exec_tightened, 2 * there.exec_loosened);
+        assert!(report.summary.new_access && report.summary.lost_access);
+        assert_eq!((report.from, report.to), (old, old));
+    }
+
     fn finding(code: &'static str, message: &str, path: &str, line: usize) -> Finding {
         Finding {
             code,
