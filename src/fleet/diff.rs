@@ -4,6 +4,9 @@
 //! that became reachable or unreachable with the deciding step on each side, each agent's exec
 //! posture changes, and the probe commands whose exec decision flips.
 
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -163,10 +166,13 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         (enumerate(&base_sessions, &base_agents), enumerate(&head_sessions, &head_agents));
     let mut listed: Vec<ListedContext> = Vec::new();
     let mut union: Vec<NamedContext> = Vec::new();
+    // (agent, context) → its place in `listed`.
+    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
     for (context, in_head) in head_contexts.iter().map(|c| (c, true)).chain(base_contexts.iter().map(|c| (c, false))) {
-        match listed.iter_mut().find(|l| l.agent_id == context.agent_id && l.context == context.id) {
-            Some(entry) => entry.in_base = true,
-            None => {
+        match seen.entry((context.agent_id.as_str(), context.id.as_str())) {
+            Entry::Occupied(at) => listed[*at.get()].in_base = true,
+            Entry::Vacant(slot) => {
+                slot.insert(listed.len());
                 listed.push(ListedContext {
                     agent_id: context.agent_id.clone(),
                     context: context.id.clone(),
