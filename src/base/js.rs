@@ -17,3 +17,30 @@ pub fn js_truthy(value: &Value) -> bool {
         Value::Array(_) | Value::Object(_) => true,
     }
 }
+
+/// The order in which JavaScript enumerates an object's keys (`Object.keys`, `Object.entries`):
+/// array-index keys (canonical integers below 2³² − 1) first, ascending, then the other keys in
+/// the order written.
+pub fn js_key_order<'a, T>(entries: impl IntoIterator<Item = (&'a String, T)>) -> Vec<(&'a String, T)> {
+    let index = |key: &str| -> Option<u32> {
+        let n: u32 = key.parse().ok()?;
+        (n != u32::MAX && n.to_string() == key).then_some(n)
+    };
+    let (mut indices, named): (Vec<_>, Vec<_>) = entries.into_iter().partition(|(key, _)| index(key).is_some());
+    indices.sort_by_key(|(key, _)| index(key));
+    indices.extend(named);
+    indices
+}
+
+#[cfg(test)]
+mod key_order_tests {
+    use super::*;
+
+    #[test]
+    fn array_index_keys_come_first() {
+        let keys = ["b", "10", "a", "2", "01", "4294967295"].map(String::from);
+        let ordered: Vec<&str> =
+            js_key_order(keys.iter().map(|k| (k, ()))).into_iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(ordered, ["2", "10", "b", "a", "01", "4294967295"]);
+    }
+}

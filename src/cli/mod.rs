@@ -165,11 +165,19 @@ pub struct PluginToolArgs {
     /// A JSON file listing plugin tools: `[{"plugin": "...", "name": "...", "optional": false}]`.
     #[arg(long, value_name = "FILE")]
     pub plugins: Option<PathBuf>,
+    /// The MCP server tools present at runtime: a saved `openclaw mcp probe --json` (its tools
+    /// then pass the config's `mcp.servers` switches and `toolFilter`s).
+    #[arg(long, value_name = "FILE")]
+    pub mcp_probe: Option<PathBuf>,
 }
 
 impl PluginToolArgs {
     pub fn plugin_tools(&self) -> miette::Result<Vec<PluginTool>> {
-        crate::policy::context::declared_plugin_tools(&self.plugin_tools, self.plugins.as_deref())
+        crate::policy::context::declared_plugin_tools(
+            &self.plugin_tools,
+            self.plugins.as_deref(),
+            self.mcp_probe.as_deref(),
+        )
     }
 }
 

@@ -575,7 +575,8 @@ mod tests {
         let err = known_tool(v, "exce", &[], &[]).unwrap_err();
         assert_eq!(err.closest.as_deref(), Some("exec"));
         assert!(err.to_string().contains("did you mean `exec`"), "{err}");
-        let plugin = PluginTool { plugin: "acme".into(), name: "acme_search".into(), optional: false };
+        let plugin =
+            PluginTool { plugin: "acme".into(), name: "acme_search".into(), optional: false, profiles: Vec::new() };
         assert_eq!(known_tool(v, "acme_search", &[plugin], &[]).unwrap(), "acme_search");
     }
 

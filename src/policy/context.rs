@@ -48,6 +48,9 @@ pub struct PluginTool {
     /// Optional plugin tools load only when named explicitly.
     #[serde(default)]
     pub optional: bool,
+    /// The tool profiles its plugin's manifest adds it to (`toolMetadata[tool].profiles`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub profiles: Vec<String>,
 }
 
 /// Everything about one session that the tool policy reads besides the config. Field names are
@@ -96,8 +99,13 @@ pub struct SessionContext {
     pub spawn: Option<SpawnEnvelope>,
 }
 
-/// Plugin tools declared with `--plugins FILE` and `--plugin-tool plugin:tool[?]`.
-pub fn declared_plugin_tools(specs: &[String], file: Option<&std::path::Path>) -> miette::Result<Vec<PluginTool>> {
+/// Plugin tools declared with `--plugins FILE`, `--plugin-tool plugin:tool[?]` and `--mcp-probe
+/// FILE` (the MCP server tools of a saved `openclaw mcp probe --json`).
+pub fn declared_plugin_tools(
+    specs: &[String],
+    file: Option<&std::path::Path>,
+    mcp_probe: Option<&std::path::Path>,
+) -> miette::Result<Vec<PluginTool>> {
     let mut plugin_tools = match file {
         Some(path) => {
             let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
@@ -109,6 +117,9 @@ pub fn declared_plugin_tools(specs: &[String], file: Option<&std::path::Path>) -
         }
         None => Vec::new(),
     };
+    if let Some(path) = mcp_probe {
+        plugin_tools.extend(super::mcp::read_probe(path)?.plugin_tools(super::mcp::mcp_plugin_id()));
+    }
     for spec in specs {
         let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
             miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
@@ -117,7 +128,7 @@ pub fn declared_plugin_tools(specs: &[String], file: Option<&std::path::Path>) -
             Some(name) => (name, true),
             None => (tool, false),
         };
-        plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional });
+        plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional, profiles: Vec::new() });
     }
     Ok(plugin_tools)
 }

@@ -12,6 +12,7 @@ use super::channel_tools;
 use super::construction::{ExplicitLists, InventoryTool, allowed, explicit_lists, passes_steps};
 use super::context::SessionContext;
 use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
+use super::mcp::{self, McpServers, Placement};
 use super::sandbox::SandboxPolicy;
 use super::session::{Assumption, Session};
 use super::shared::NameSet;
@@ -58,8 +59,26 @@ pub fn construct(
     built.extend(plugin_tools);
     let mut inventory = Inventory::default();
     inventory.not_constructed.extend(not_built);
+    let mcp_owner = pack.plugin_loading.mcp_plugin_id.as_deref();
+    let mut mcp = None;
     for tool in &ctx.plugin_tools {
         let plugin_id = tool.plugin.trim().to_lowercase();
+        if mcp_owner.unwrap_or(mcp::mcp_plugin_id()) == plugin_id {
+            let rejected = match mcp_owner {
+                Some(_) => mcp
+                    .get_or_insert_with(|| McpRun::of(pack, config, session, ctx))
+                    .rejects(pack, &explicit, &tool.name),
+                None => Some("this release has no MCP servers (`mcp.servers`)".to_string()),
+            };
+            match rejected {
+                None => built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) }),
+                Some(reason) => {
+                    inventory.not_constructed.insert(tool.name.clone(), reason);
+                }
+            }
+            inventory.declared_plugins.push(plugin_id);
+            continue;
+        }
         match plugin_tool_rejected(&plugin_id, &tool.name, tool.optional, &explicit) {
             None => built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) }),
             Some(reason) => {
@@ -194,6 +213,41 @@ fn plugin_tool_rejected(plugin_id: &str, tool: &str, optional: bool, explicit: &
     } else {
         "plugin tool not selected: an allowlist is set and names neither the tool nor its plugin"
     })
+}
+
+/// The MCP servers of this run's config, and whether the run starts the MCP runtime at all.
+struct McpRun {
+    servers: std::sync::Arc<McpServers>,
+    runtime_allowed: bool,
+}
+
+impl McpRun {
+    fn of(pack: &VersionPack, config: &Value, session: &Session<'_>, ctx: &SessionContext) -> Self {
+        let servers = session.memo.mcp_servers(|| McpServers::of(config));
+        let namespaces: Vec<String> = servers.namespaces().collect();
+        let runtime_allowed = mcp::runtime_allows_mcp(pack, ctx.tools_allow.as_deref(), &namespaces);
+        McpRun { servers, runtime_allowed }
+    }
+
+    /// Why the declared MCP tool `name` is not built for this run, or `None` when it is: its
+    /// server is missing, off or filters it out, the run's toolsAllow keeps the MCP runtime from
+    /// starting, or a deny list stops its server before its tools are listed.
+    fn rejects(&self, pack: &VersionPack, explicit: &ExplicitLists, name: &str) -> Option<String> {
+        let server = match self.servers.place(name) {
+            Placement::Served { server, .. } => server,
+            Placement::Dropped(reason) => return Some(reason),
+        };
+        if !self.runtime_allowed {
+            return Some(
+                "the run's toolsAllow names no MCP tool, `bundle-mcp`, `group:plugins` or a pattern reaching an MCP \
+                 namespace, so no MCP server is started"
+                    .into(),
+            );
+        }
+        mcp::deny_stops_server(pack, &explicit.deny, &server.namespace).map(|entry| {
+            format!("the deny entry `{entry}` stops MCP server `{}` before its tools are listed", server.name)
+        })
+    }
 }
 
 /// The tools of the bundled plugins: those built, and why each other one is not.

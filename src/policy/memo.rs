@@ -1,7 +1,7 @@
 //! What every session of one config shares, worked out once per config instead of once per
 //! session: the policy each config block stands for, each profile step and each sandbox
-//! policy. `matrix`, `lint` and `diff` resolve thousands of sessions of one config, and most of
-//! them read the same few blocks.
+//! policy, and the MCP servers. `matrix`, `lint` and `diff` resolve thousands of sessions of one
+//! config, and most of them read the same few blocks.
 //!
 //! A block is known by its address in the config: the config is borrowed for as long as the
 //! memo lives ([`super::Roster`] holds both), so an address names one block and always the same
@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
+use super::mcp::McpServers;
 use super::rules::Policy;
 use super::sandbox::SandboxPolicy;
 use super::session::SubagentRole;
@@ -20,6 +21,8 @@ use super::session::SubagentRole;
 /// A profile step as built for one (profile, alsoAllow, extras) combination.
 #[derive(Debug)]
 pub struct ProfileStep {
+    /// The profile's id (`coding`).
+    pub profile: String,
     pub label: String,
     pub policy: Arc<Policy>,
     pub suppress: Arc<[String]>,
@@ -50,6 +53,8 @@ pub struct Memo {
     fixed: Table<FixedStep, Arc<Policy>>,
     /// Why the config switches each of the release's bundled plugins off, in the release's order.
     plugins_switched_off: OnceLock<Arc<[Option<String>]>>,
+    /// The config's MCP servers, their namespaces and tool filters.
+    mcp_servers: OnceLock<Arc<McpServers>>,
 }
 
 /// The address that names a block of the config (0 for no block).
@@ -69,6 +74,10 @@ impl Memo {
 
     pub fn plugins_switched_off(&self, compute: impl FnOnce() -> Vec<Option<String>>) -> Arc<[Option<String>]> {
         self.plugins_switched_off.get_or_init(|| compute().into()).clone()
+    }
+
+    pub fn mcp_servers(&self, compute: impl FnOnce() -> McpServers) -> Arc<McpServers> {
+        self.mcp_servers.get_or_init(|| Arc::new(compute())).clone()
     }
 
     pub fn fixed(&self, step: FixedStep, compute: impl FnOnce() -> Policy) -> Arc<Policy> {

@@ -10,6 +10,7 @@ pub mod explain;
 mod image_pairing;
 pub mod inventory;
 pub mod matcher;
+pub mod mcp;
 mod memo;
 pub mod rules;
 pub mod sandbox;
@@ -19,7 +20,7 @@ mod shared;
 pub mod spawn;
 pub mod steps;
 mod unknown;
-pub use unknown::safe_mcp_name;
+pub use mcp::safe_mcp_name;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -191,13 +192,14 @@ pub fn resolve_in(
     let names: Arc<[String]> = candidates.iter().cloned().collect();
     let normalized: Vec<String> = candidates.iter().map(|name| pack.normalize(name)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).filter(|&i| !removed.contains_key(&candidates[i])).collect();
-    let pipeline_input = unknown::InputNames::new(&inventory, &removed);
+    let mcp_namespaces = session.memo.mcp_servers(|| mcp::McpServers::of(config)).namespaces().collect();
+    let pipeline_input = unknown::InputNames::new(&inventory, &removed, mcp_namespaces);
     let mut warnings = Vec::new();
     let mut records = Vec::new();
     for step in built.steps {
         let mut allowlist_ignored = false;
         if step.kind.analyzes_unknown_entries() {
-            let analysis = unknown::analyze(pack, &step, &pipeline_input, config);
+            let analysis = unknown::analyze(pack, &step, &pipeline_input);
             allowlist_ignored = analysis.strip_allowlist;
             warnings.extend(analysis.warning);
         }

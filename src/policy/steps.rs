@@ -112,8 +112,30 @@ fn profile_step(
         let profile = profile_of(scope).or_else(|| profile_of(fallback));
         let also = also_allow_of(scope).or_else(|| also_allow_of(fallback));
         let (name, policy, suppress) = profile_policy(pack, profile, also, extras)?;
-        Some(ProfileStep { label: format!("{label} ({name})"), policy: Arc::new(policy), suppress: suppress.into() })
+        Some(ProfileStep {
+            label: format!("{label} ({name})"),
+            profile: name,
+            policy: Arc::new(policy),
+            suppress: suppress.into(),
+        })
     })
+}
+
+/// A profile's policy plus the declared plugin tools whose manifest puts them in that profile
+/// (2026.9 `toolMetadata[tool].profiles`); the shared policy itself when there are none.
+fn with_manifest_tools(pack: &VersionPack, policy: &Arc<Policy>, profile: &str, ctx: &SessionContext) -> Arc<Policy> {
+    let mut members = ctx.plugin_tools.iter().filter(|t| t.profiles.iter().any(|p| p == profile)).peekable();
+    if !pack.plugin_loading.manifest_profiles || members.peek().is_none() {
+        return policy.clone();
+    }
+    let manifest: Vec<Entry> = members
+        .map(|tool| Entry {
+            pattern: tool.name.clone(),
+            source: Source::builtin(format!("plugin `{}` manifest puts it in profile `{profile}`", tool.plugin)),
+        })
+        .collect();
+    let allow = unique_entries(policy.allow.iter().flatten().chain(&manifest));
+    Arc::new(Policy { allow: Some(allow), deny: policy.deny.clone() })
 }
 
 /// Builds the steps that carry a policy for this session, in pipeline order.
@@ -170,7 +192,7 @@ pub fn build<'a>(
             steps.push(Step {
                 kind,
                 label: step.label.clone(),
-                policy: step.policy.clone(),
+                policy: with_manifest_tools(pack, &step.policy, &step.profile, ctx),
                 scope: path,
                 suppress: step.suppress.clone(),
             });

@@ -3,13 +3,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde_json::Value;
-
 use super::Removal;
 use super::inventory::Inventory;
 use super::rules::Entry;
 use super::steps::Step;
-use crate::config::view::plugins::mcp_server_names;
 use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
 /// The names the pipeline starts from, split into core and plugin tools.
@@ -17,12 +14,15 @@ pub struct InputNames {
     core: Vec<String>,
     plugin_tools: BTreeSet<String>,
     plugin_ids: BTreeSet<String>,
+    /// The enabled MCP servers' `<namespace>__`, lowercased.
+    mcp_namespaces: Vec<String>,
 }
 
 impl InputNames {
-    pub fn new(inventory: &Inventory, removed_before: &BTreeMap<String, Removal>) -> Self {
+    pub fn new(inventory: &Inventory, removed_before: &BTreeMap<String, Removal>, mcp_namespaces: Vec<String>) -> Self {
         let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
-        let mut names = InputNames { core: Vec::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new() };
+        let mut names =
+            InputNames { core: Vec::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new(), mcp_namespaces };
         for tool in present {
             match &tool.plugin {
                 Some(plugin) => {
@@ -43,14 +43,14 @@ pub struct Analysis {
 }
 
 /// Analyses one step's allowlist the way the release does.
-pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames, config: &Value) -> Analysis {
+pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames) -> Analysis {
     let allow = step.policy.allow.as_deref().unwrap_or_default();
     if allow.is_empty() {
         return Analysis { strip_allowlist: false, warning: None };
     }
     match pack.unknown_allowlist_entries {
         UnknownEntryHandling::Warn => {
-            Analysis { strip_allowlist: false, warning: warn_unknown(pack, step, allow, input, config) }
+            Analysis { strip_allowlist: false, warning: warn_unknown(pack, step, allow, input) }
         }
         UnknownEntryHandling::StripPluginOnly => strip_plugin_only(pack, step, allow, input),
     }
@@ -67,29 +67,8 @@ fn names_present_core(pack: &VersionPack, entry: &str, input: &InputNames) -> bo
     }
 }
 
-/// Safe MCP server prefixes (`<server>__`) declared in `mcp.servers`.
-fn mcp_prefixes(config: &Value) -> Vec<String> {
-    mcp_server_names(config).into_iter().map(|name| format!("{}__", safe_mcp_name(name)).to_lowercase()).collect()
-}
-
-/// OpenClaw's MCP server name sanitizing: `[A-Za-z0-9_-]` kept, others `-`, must start with a
-/// letter (else `mcp-` prefix), at most 30 characters.
-pub fn safe_mcp_name(raw: &str) -> String {
-    let replaced: String =
-        raw.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '_' || c == '-' { c } else { '-' }).collect();
-    let named = if replaced.is_empty() { "mcp".to_string() } else { replaced };
-    let prefixed = if named.starts_with(|c: char| c.is_ascii_alphabetic()) { named } else { format!("mcp-{named}") };
-    prefixed.chars().take(30).collect()
-}
-
-fn warn_unknown(
-    pack: &VersionPack,
-    step: &Step,
-    allow: &[Entry],
-    input: &InputNames,
-    config: &Value,
-) -> Option<String> {
-    let mcp = mcp_prefixes(config);
+fn warn_unknown(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputNames) -> Option<String> {
+    let mcp = &input.mcp_namespaces;
     let mut gated = Vec::new();
     let mut other = Vec::new();
     let mut seen = BTreeSet::new();
@@ -163,18 +142,4 @@ fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &I
         format!("tools: {} allowlist contains unknown entries ({}). {tail}", step.label, unknown.join(", "))
     });
     Analysis { strip_allowlist: strip, warning }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mcp_names_are_sanitized() {
-        assert_eq!(safe_mcp_name("outlook"), "outlook");
-        assert_eq!(safe_mcp_name("my server"), "my-server");
-        assert_eq!(safe_mcp_name("1password"), "mcp-1password");
-        assert_eq!(safe_mcp_name(""), "mcp");
-        assert_eq!(safe_mcp_name(&"x".repeat(40)).len(), 30);
-    }
 }

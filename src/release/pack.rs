@@ -259,6 +259,11 @@ pub struct PluginLoadingRules {
     pub material_entries_join_allow: bool,
     /// `plugins.entries.<id>.enabled: false` does not turn off the memory slot plugin (2026.2).
     pub memory_slot_ignores_entry_switch: bool,
+    /// The plugin id that owns the tools of `mcp.servers` (`bundle-mcp`); `None`: the release
+    /// has no MCP servers.
+    pub mcp_plugin_id: Option<String>,
+    /// A plugin manifest's `toolMetadata[tool].profiles` adds the tool to those profiles.
+    pub manifest_profiles: bool,
     /// The switch of the memory-search tools: dotted paths under the agent's entry and under the
     /// config root; the agent's value, when set, wins.
     pub memory_search_switch: AgentOverGlobal,

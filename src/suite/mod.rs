@@ -98,6 +98,9 @@ pub struct CaseContext {
     /// A JSON file listing plugin tools, relative to the suite file.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugins: Option<PathBuf>,
+    /// A saved `openclaw mcp probe --json`, relative to the suite file: its MCP server tools.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_probe: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -170,6 +173,7 @@ impl CaseContext {
     /// The session facts, with plugin files resolved against `base_dir`.
     pub fn to_session(&self, base_dir: &Path) -> miette::Result<SessionContext> {
         let plugins = self.plugins.as_ref().map(|p| base_dir.join(p));
+        let mcp_probe = self.mcp_probe.as_ref().map(|p| base_dir.join(p));
         let run = SessionContext {
             agent_id: self.agent.clone(),
             session_key: self.session.clone(),
@@ -190,7 +194,11 @@ impl CaseContext {
                 Some(Sandbox::Off) => SandboxChoice::Off,
             },
             tools_allow: self.tools_allow.clone(),
-            plugin_tools: crate::policy::context::declared_plugin_tools(&self.plugin_tool, plugins.as_deref())?,
+            plugin_tools: crate::policy::context::declared_plugin_tools(
+                &self.plugin_tool,
+                plugins.as_deref(),
+                mcp_probe.as_deref(),
+            )?,
             ..SessionContext::default()
         };
         match &self.spawned_by {
@@ -238,6 +246,7 @@ impl CaseContext {
                 .map(|p| format!("{}:{}{}", p.plugin, p.name, if p.optional { "?" } else { "" }))
                 .collect(),
             plugins: None,
+            mcp_probe: None,
         }
     }
 }

@@ -14,6 +14,7 @@ pub mod ids;
 pub mod inbound;
 pub mod keys;
 pub mod located;
+pub mod mcp;
 pub mod meta;
 pub mod model_setting;
 pub mod models;
