@@ -128,3 +128,63 @@ fn spawn_conformance_2026_9() {
 fn spawn_conformance_2026_2() {
     check_family("2026.2", "-spawn", ConfigCheck::Validity);
 }
+
+/// The mcp family (`tools-<v>-mcp.…`, written by `generate_mcp_cases.py`): configs with MCP
+/// servers, recorded by `record_mcp.mjs` (2026.9) and the shared oracle (2026.2, which has none).
+/// Each case's MCP tools are declared from the probe the release printed for its config (2026.9's
+/// `probe` answer) or from the case's saved probe (2026.2), exactly as `--mcp-probe FILE` declares
+/// them; besides the tool answers, the probe tools the run does not build and those the per-run
+/// toolsAllow cap drops must agree.
+fn check_mcp_family(version: &str) {
+    use clawpolicy::policy::mcp::{McpProbe, mcp_plugin_id};
+    use serde_json::Value;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let cases = common::read_jsonl(&dir.join(format!("tools-{version}-mcp.cases.jsonl")));
+    let expected = common::read_jsonl(&dir.join(format!("tools-{version}-mcp.expected.jsonl")));
+    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
+    let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
+    let mut failures = Vec::new();
+    for (case, want) in cases.iter().zip(&expected) {
+        let id = case["id"].as_str().unwrap_or_default();
+        let probe = want.get("probe").or(case.get("mcpProbe")).cloned().unwrap_or(Value::Null);
+        let probe: McpProbe = serde_json::from_value(probe).unwrap_or_default();
+        let mut declared = case.clone();
+        declared["pluginTools"] = serde_json::to_value(probe.plugin_tools(mcp_plugin_id())).unwrap();
+        let got = clawpolicy::batch::tools::run_tools_case(&declared, &opts, &dir);
+        let candidates: Vec<&str> =
+            got["candidates"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let not_built: Vec<&String> = probe.tools.iter().filter(|t| !candidates.contains(&t.as_str())).collect();
+        let built: Vec<&str> = want["candidates"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let want_not_built: Vec<&String> = probe.tools.iter().filter(|t| !built.contains(&t.as_str())).collect();
+        let not_built_diff = (want["ok"] == Value::Bool(true) && not_built != want_not_built)
+            .then(|| format!("MCP tools not built: expected {want_not_built:?}, got {not_built:?}"));
+        let strings = |v: &Value| -> Vec<String> {
+            v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
+        };
+        let capped: Vec<String> = got["removed"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(tool, step)| probe.tools.contains(tool) && *step == "runtime toolsAllow (per-run cap)")
+            .map(|(tool, _)| tool.clone())
+            .collect();
+        let capped_diff = (want["ok"] == Value::Bool(true) && capped != strings(&want["mcpCapped"]))
+            .then(|| format!("MCP tools the per-run cap drops: expected {}, got {capped:?}", want["mcpCapped"]));
+        if let Some(diff) = common::compare(want, &got).or(not_built_diff).or(capped_diff) {
+            failures.push(format!("{id}: {diff}"));
+        }
+    }
+    let total = cases.len();
+    println!("mcp conformance {version}: {}/{total} cases agree", total - failures.len());
+    assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn mcp_conformance_2026_9() {
+    check_mcp_family("2026.9");
+}
+
+#[test]
+fn mcp_conformance_2026_2() {
+    check_mcp_family("2026.2");
+}

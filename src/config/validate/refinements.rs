@@ -405,6 +405,16 @@ impl Rules {
                 if transport.value == "stdio" && server.key(keys::COMMAND).str().is_none_or(|c| c.trim().is_empty()) {
                     self.push(&transport, "\"stdio\" transport requires a non-empty command".to_string());
                 }
+                // The release trims `toolFilter` patterns before their length check, which the
+                // exported schema cannot say: a blank pattern is too short.
+                let filter = server.key(keys::TOOL_FILTER);
+                for list in [keys::INCLUDE, keys::EXCLUDE].map(|key| filter.key(key)) {
+                    for pattern in list.items() {
+                        if pattern.str().is_some_and(|p| !p.is_empty() && js_trim(p).is_empty()) {
+                            self.push(&pattern, "Too small: expected string to have >=1 characters".to_string());
+                        }
+                    }
+                }
             }
         }
     }
