@@ -124,6 +124,10 @@ pub struct LintContext<'a> {
     sandboxed_sessions: OnceLock<BTreeMap<String, Resolution>>,
     /// The roster, indexed once for every session resolved.
     roster: OnceLock<crate::policy::Roster<'a>>,
+    /// A saved `openclaw mcp probe --json`: the MCP server tools present at runtime.
+    pub mcp_probe: Option<&'a crate::policy::mcp::McpProbe>,
+    /// The sessions the MCP rules check, resolved once with the MCP tools declared.
+    mcp_sessions: OnceLock<rules::mcp::McpSessions>,
 }
 
 impl<'a> LintContext<'a> {
@@ -143,7 +147,14 @@ impl<'a> LintContext<'a> {
             main_sessions: OnceLock::new(),
             sandboxed_sessions: OnceLock::new(),
             roster: OnceLock::new(),
+            mcp_probe: None,
+            mcp_sessions: OnceLock::new(),
         }
+    }
+
+    /// The same context, with the MCP server tools of a saved probe.
+    pub fn with_mcp_probe(self, probe: Option<&'a crate::policy::mcp::McpProbe>) -> Self {
+        LintContext { mcp_probe: probe, ..self }
     }
 
     /// The same context, with the warnings the release's validation adds to the config.

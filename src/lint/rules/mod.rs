@@ -8,6 +8,7 @@ mod exposure;
 mod gateway;
 mod gateway_auth;
 mod install;
+pub(super) mod mcp;
 mod models;
 mod sandbox;
 mod secrets;
@@ -37,6 +38,7 @@ pub const ALL: &[&[Rule]] = &[
     install::RULES,
     browser::RULES,
     skills_mcp::RULES,
+    mcp::RULES,
 ];
 
 /// Every rule, ordered by code.
