@@ -162,8 +162,10 @@ pub struct PluginToolArgs {
     /// A plugin tool present at runtime, as `plugin:tool` (repeatable); `plugin:tool?` marks it optional.
     #[arg(long = "plugin-tool", value_name = "PLUGIN:TOOL")]
     pub plugin_tools: Vec<String>,
-    /// A JSON file listing plugin tools: `[{"plugin": "...", "name": "...", "optional": false}]`.
-    #[arg(long, value_name = "FILE")]
+    /// A JSON file listing plugin tools (`[{"plugin": "...", "name": "...", "optional": false,
+    /// "profiles": ["coding"]}]`), or a folder of installed plugins, each with its
+    /// `openclaw.plugin.json` manifest (tools, optional, profile membership).
+    #[arg(long, value_name = "FILE|DIR")]
     pub plugins: Option<PathBuf>,
     /// The MCP server tools present at runtime: a saved `openclaw mcp probe --json` (its tools
     /// then pass the config's `mcp.servers` switches and `toolFilter`s).

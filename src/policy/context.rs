@@ -99,14 +99,16 @@ pub struct SessionContext {
     pub spawn: Option<SpawnEnvelope>,
 }
 
-/// Plugin tools declared with `--plugins FILE`, `--plugin-tool plugin:tool[?]` and `--mcp-probe
-/// FILE` (the MCP server tools of a saved `openclaw mcp probe --json`).
+/// Plugin tools declared with `--plugins FILE|DIR` (a JSON list, or installed plugin folders
+/// and their manifests), `--plugin-tool plugin:tool[?]` and `--mcp-probe FILE` (the MCP server
+/// tools of a saved `openclaw mcp probe --json`).
 pub fn declared_plugin_tools(
     specs: &[String],
     file: Option<&std::path::Path>,
     mcp_probe: Option<&std::path::Path>,
 ) -> miette::Result<Vec<PluginTool>> {
     let mut plugin_tools = match file {
+        Some(dir) if dir.is_dir() => super::manifest::folder_tools(dir)?,
         Some(path) => {
             let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
                 .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;

@@ -9,6 +9,7 @@ mod core_tools;
 pub mod explain;
 mod image_pairing;
 pub mod inventory;
+pub mod manifest;
 pub mod matcher;
 pub mod mcp;
 mod memo;

@@ -404,3 +404,29 @@ mod tests {
         assert!(!policy.deny_patterns().any(|p| p == "gateway"));
     }
 }
+
+#[cfg(test)]
+mod manifest_profile_tests {
+    use super::*;
+    use crate::policy::PluginTool;
+    use serde_json::json;
+
+    #[test]
+    fn a_manifest_puts_its_tool_in_the_profiles_it_names() {
+        let tool = |profiles: &[&str]| PluginTool {
+            plugin: "acme".into(),
+            name: "acme_search".into(),
+            optional: false,
+            profiles: profiles.iter().map(|p| p.to_string()).collect(),
+        };
+        let tools = |version: OpenClawVersion, profiles: &[&str]| {
+            let ctx = SessionContext { plugin_tools: vec![tool(profiles)], ..Default::default() };
+            crate::policy::resolve(version, &json!({"tools": {"profile": "minimal"}}), &ctx).unwrap().tools
+        };
+        let has = |tools: Vec<String>| tools.iter().any(|t| t == "acme_search");
+        assert!(has(tools(OpenClawVersion::V2026_9, &["minimal", "coding"])));
+        assert!(!has(tools(OpenClawVersion::V2026_9, &["coding"])));
+        // 2026.2 manifests carry no profile membership.
+        assert!(!has(tools(OpenClawVersion::V2026_2, &["minimal"])));
+    }
+}
