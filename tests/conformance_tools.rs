@@ -188,3 +188,52 @@ fn mcp_conformance_2026_9() {
 fn mcp_conformance_2026_2() {
     check_mcp_family("2026.2");
 }
+
+/// Where the plugintools family's test plugins are installed (`plugins.load.paths` names them).
+const PLUGIN_FIXTURES: &str = "/tmp/clawpolicy-plugin-fixtures";
+
+/// The plugintools family (`tools-<v>-plugintools.…`, written by `generate_mcp_cases.py`):
+/// plugins installed from disk, recorded by the shared oracle (the release loads them itself).
+/// clawpolicy declares their tools from the same folders, as `--plugins DIR` does.
+fn check_plugin_tools_family(version: &str) {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/plugins");
+    let installed = Path::new(PLUGIN_FIXTURES);
+    for plugin in ["acme", "beta"] {
+        std::fs::create_dir_all(installed.join(plugin)).unwrap();
+        for file in ["openclaw.plugin.json", "package.json", "index.js"] {
+            std::fs::copy(source.join(plugin).join(file), installed.join(plugin).join(file)).unwrap();
+        }
+    }
+    let tools = clawpolicy::policy::manifest::folder_tools(installed).unwrap();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let cases = common::read_jsonl(&dir.join(format!("tools-{version}-plugintools.cases.jsonl")));
+    let expected = common::read_jsonl(&dir.join(format!("tools-{version}-plugintools.expected.jsonl")));
+    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
+    let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
+    let mut failures = Vec::new();
+    for (case, want) in cases.iter().zip(&expected) {
+        // Only the plugins the case installs are present.
+        let paths = case["config"]["plugins"]["load"]["paths"].to_string();
+        let present: Vec<_> = tools.iter().filter(|t| paths.contains(&format!("/{}\"", t.plugin))).collect();
+        let mut declared = case.clone();
+        declared["pluginTools"] = serde_json::to_value(present).unwrap();
+        let got = clawpolicy::batch::tools::run_tools_case(&declared, &opts, &dir);
+        let validity = (want["config"]["valid"] != got["config"]["valid"])
+            .then(|| format!("valid: expected {}, got {}", want["config"]["valid"], got["config"]["valid"]));
+        if let Some(diff) = common::compare(want, &got).or(validity) {
+            failures.push(format!("{}: {diff}", case["id"]));
+        }
+    }
+    println!("plugin tools conformance {version}: {}/{} cases agree", cases.len() - failures.len(), cases.len());
+    assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn plugin_tools_conformance_2026_9() {
+    check_plugin_tools_family("2026.9");
+}
+
+#[test]
+fn plugin_tools_conformance_2026_2() {
+    check_plugin_tools_family("2026.2");
+}

@@ -79,10 +79,10 @@ pub fn construct(
             inventory.declared_plugins.push(plugin_id);
             continue;
         }
-        match plugin_tool_rejected(&plugin_id, &tool.name, tool.optional, &explicit) {
+        match plugin_tool_selection(pack, &plugin_id, &tool.name, tool.optional, &explicit) {
             None => built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) }),
             Some(reason) => {
-                inventory.not_constructed.insert(tool.name.clone(), reason.into());
+                inventory.not_constructed.insert(tool.name.clone(), reason);
             }
         }
         inventory.declared_plugins.push(plugin_id);
@@ -250,6 +250,29 @@ impl McpRun {
     }
 }
 
+/// Why the release's plugin loading does not select a tool of a loaded plugin, or `None` when it
+/// does: by the allowlists (2026.9), or only optional tools and only when named exactly (2026.2).
+fn plugin_tool_selection(
+    pack: &VersionPack,
+    plugin_id: &str,
+    tool: &str,
+    optional: bool,
+    explicit: &ExplicitLists,
+) -> Option<String> {
+    match pack.plugin_loading.tool_selection {
+        PluginToolSelection::Allowlists => {
+            plugin_tool_rejected(plugin_id, tool, optional, explicit).map(str::to_string)
+        }
+        PluginToolSelection::OptionalNamedExactly => {
+            let allow = &explicit.plugin_allow;
+            let named = allow.lists(tool) || allow.lists(plugin_id) || allow.lists("group:plugins");
+            (optional && !named).then(|| {
+                "optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist".to_string()
+            })
+        }
+    }
+}
+
 /// The tools of the bundled plugins: those built, and why each other one is not.
 fn bundled_plugin_tools(
     pack: &VersionPack,
@@ -271,19 +294,7 @@ fn bundled_plugin_tools(
         let plugin_id = plugin.id.trim().to_lowercase();
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
-            let rejected = match pack.plugin_loading.tool_selection {
-                PluginToolSelection::Allowlists => {
-                    plugin_tool_rejected(&plugin_id, tool, optional, explicit).map(str::to_string)
-                }
-                PluginToolSelection::OptionalNamedExactly => {
-                    let allow = &explicit.plugin_allow;
-                    let named = allow.lists(tool) || allow.lists(&plugin.id) || allow.lists("group:plugins");
-                    (optional && !named).then(|| {
-                        "optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist"
-                            .to_string()
-                    })
-                }
-            };
+            let rejected = plugin_tool_selection(pack, &plugin_id, tool, optional, explicit);
             let gate = match tool.as_str() {
                 "intent" if ctx.sender_is_owner != Some(true) => Some("built only when the sender is the owner"),
                 "memory_search" | "memory_get" if !memory_search_on => Some("memory search is off"),

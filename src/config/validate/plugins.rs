@@ -12,9 +12,9 @@
 //!
 //! Issues and warnings carry the release's paths and texts; each also says where in the config it
 //! is written (`at`), which can differ from the release's path (an item of `plugins.allow`, a key
-//! spelled in another case, a key inside the plugin's config). Installed plugins (none offline),
-//! deferred plugin migrations (none in a fresh state directory) and blocked plugin paths are not
-//! simulated.
+//! spelled in another case, a key inside the plugin's config). Plugins in `plugins.load.paths`
+//! folders are known by their manifests' ids; other installed plugins (none offline), deferred
+//! plugin migrations (none in a fresh state directory) and blocked plugin paths are not simulated.
 
 use std::collections::{HashMap, HashSet};
 
@@ -140,7 +140,8 @@ pub(super) fn check(config: &Value, version: OpenClawVersion) -> Findings {
     };
     let rules = version.data().plugins();
     let settings = Settings::of(plugins, rules);
-    let mut stage = Stage { version, rules, config, plugins, findings: &mut findings, hinted: HashSet::new() };
+    let local = local_plugin_ids(config);
+    let mut stage = Stage { version, rules, config, plugins, findings: &mut findings, hinted: HashSet::new(), local };
     stage.unknown_ids(&settings);
     stage.plugin_configs(&settings);
     findings
@@ -165,11 +166,40 @@ struct Stage<'a, 'v> {
     findings: &'a mut Findings,
     /// Plugins already given an install hint (one per plugin).
     hinted: HashSet<String>,
+    /// The ids of the plugins in `plugins.load.paths` folders.
+    local: HashSet<String>,
+}
+
+/// The ids the manifests (`openclaw.plugin.json`) of the `plugins.load.paths` folders declare:
+/// a folder that holds a manifest, or else each of its sub-folders that does. Paths that are not
+/// absolute, or that cannot be read, add nothing.
+fn local_plugin_ids(config: &Value) -> HashSet<String> {
+    let manifest_id = |dir: &std::path::Path| -> Option<String> {
+        let text =
+            crate::base::userfile::read_text(&dir.join("openclaw.plugin.json"), crate::base::userfile::MAX_INPUT_BYTES)
+                .ok()?;
+        let manifest: Value = serde_json::from_str(&text).ok()?;
+        Some(js_trim(manifest.get("id")?.as_str()?).to_string()).filter(|id| !id.is_empty())
+    };
+    let mut ids = HashSet::new();
+    let paths = crate::config::view::plugins::PluginsSection::of(config).load_paths();
+    for dir in paths.iter().map(std::path::Path::new).filter(|p| p.is_absolute()) {
+        match manifest_id(dir) {
+            Some(id) => {
+                ids.insert(id);
+            }
+            None => {
+                let children = std::fs::read_dir(dir).into_iter().flatten().filter_map(Result::ok);
+                ids.extend(children.filter_map(|child| manifest_id(&child.path())));
+            }
+        }
+    }
+    ids
 }
 
 impl<'v> Stage<'_, 'v> {
     fn known(&self, id: &str) -> bool {
-        self.rules.plugin(id).is_some()
+        self.rules.plugin(id).is_some() || self.local.contains(js_trim(id))
     }
 
     fn stale(&self) -> bool {

@@ -51,6 +51,11 @@ impl<'a> PluginsSection<'a> {
             .collect()
     }
 
+    /// `plugins.load.paths`: the string entries (folders of plugins installed from disk).
+    pub fn load_paths(&self) -> Vec<String> {
+        strings(self.member("load").and_then(|load| load.member("paths")).as_ref())
+    }
+
     /// `plugins.slots.memory`, whatever its type.
     pub fn memory_slot(&self) -> Option<&'a Value> {
         Some(self.member("slots")?.member("memory")?.value)
