@@ -157,3 +157,11 @@ fn installed_plugin_manifests_put_their_tools_in_profiles() {
     assert!(tools.contains(&"acme_search") && !tools.contains(&"beta_read"), "{tools:?}");
     assert!(doc["notConstructed"]["acme_admin"].as_str().unwrap().contains("optional"));
 }
+
+#[test]
+fn a_policy_suite_declares_mcp_tools_from_a_probe() {
+    let output = clawpolicy().args(["test", "fixtures/examples/mcp-suite.yaml"]).output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
+}
