@@ -66,8 +66,8 @@ pub fn construct(
         if mcp_owner.unwrap_or(mcp::mcp_plugin_id()) == plugin_id {
             let rejected = match mcp_owner {
                 Some(_) => mcp
-                    .get_or_insert_with(|| McpRun::of(pack, config, session, ctx))
-                    .rejects(pack, &explicit, &tool.name),
+                    .get_or_insert_with(|| McpRun::of(pack, config, session, ctx, &explicit))
+                    .rejects(pack, &tool.name),
                 None => Some("this release has no MCP servers (`mcp.servers`)".to_string()),
             };
             match rejected {
@@ -219,20 +219,28 @@ fn plugin_tool_rejected(plugin_id: &str, tool: &str, optional: bool, explicit: &
 struct McpRun {
     servers: std::sync::Arc<McpServers>,
     runtime_allowed: bool,
+    /// The session's deny entries, normalized.
+    deny: Vec<String>,
 }
 
 impl McpRun {
-    fn of(pack: &VersionPack, config: &Value, session: &Session<'_>, ctx: &SessionContext) -> Self {
+    fn of(
+        pack: &VersionPack,
+        config: &Value,
+        session: &Session<'_>,
+        ctx: &SessionContext,
+        explicit: &ExplicitLists,
+    ) -> Self {
         let servers = session.memo.mcp_servers(|| McpServers::of(config));
-        let namespaces: Vec<String> = servers.namespaces().collect();
-        let runtime_allowed = mcp::runtime_allows_mcp(pack, ctx.tools_allow.as_deref(), &namespaces);
-        McpRun { servers, runtime_allowed }
+        let runtime_allowed = mcp::runtime_allows_mcp(pack, ctx.tools_allow.as_deref(), servers.namespaces());
+        let deny = explicit.deny.iter().map(|entry| pack.normalize(entry)).collect();
+        McpRun { servers, runtime_allowed, deny }
     }
 
     /// Why the declared MCP tool `name` is not built for this run, or `None` when it is: its
     /// server is missing, off or filters it out, the run's toolsAllow keeps the MCP runtime from
     /// starting, or a deny list stops its server before its tools are listed.
-    fn rejects(&self, pack: &VersionPack, explicit: &ExplicitLists, name: &str) -> Option<String> {
+    fn rejects(&self, pack: &VersionPack, name: &str) -> Option<String> {
         let server = match self.servers.place(name) {
             Placement::Served { server, .. } => server,
             Placement::Dropped(reason) => return Some(reason),
@@ -244,7 +252,7 @@ impl McpRun {
                     .into(),
             );
         }
-        mcp::deny_stops_server(pack, &explicit.deny, &server.namespace).map(|entry| {
+        mcp::deny_stops_server(pack, &self.deny, &server.namespace).map(|entry| {
             format!("the deny entry `{entry}` stops MCP server `{}` before its tools are listed", server.name)
         })
     }

@@ -118,6 +118,8 @@ pub struct McpServerEntry {
 #[derive(Debug, Clone, Default)]
 pub struct McpServers {
     pub servers: Vec<McpServerEntry>,
+    /// The enabled servers' `<namespace>__`, lowercased.
+    namespaces: Vec<String>,
 }
 
 /// Where a declared MCP tool lands in this config.
@@ -150,8 +152,10 @@ impl McpServers {
                     filter,
                 }
             })
-            .collect();
-        McpServers { servers }
+            .collect::<Vec<McpServerEntry>>();
+        let namespaces =
+            servers.iter().filter(|s| s.enabled).map(|s| format!("{}__", s.namespace).to_lowercase()).collect();
+        McpServers { servers, namespaces }
     }
 
     pub fn is_empty(&self) -> bool {
@@ -159,8 +163,8 @@ impl McpServers {
     }
 
     /// The enabled servers' namespaces with their `__`, lowercased.
-    pub fn namespaces(&self) -> impl Iterator<Item = String> + '_ {
-        self.servers.iter().filter(|s| s.enabled).map(|s| format!("{}__", s.namespace).to_lowercase())
+    pub fn namespaces(&self) -> &[String] {
+        &self.namespaces
     }
 
     /// The server whose namespace `name` carries (the longest one, enabled servers first).
@@ -188,13 +192,13 @@ impl McpServers {
     }
 }
 
-/// Whether a deny entry keeps a server from starting at all: `bundle-mcp` or `group:plugins`,
-/// or a pattern ending in `*` that covers the server's `<namespace>__`.
-pub fn deny_stops_server(pack: &VersionPack, deny: &[String], namespace: &str) -> Option<String> {
+/// The deny entry that keeps a server from starting at all: `bundle-mcp` or `group:plugins`,
+/// or a pattern ending in `*` that covers the server's `<namespace>__`. `deny` is normalized.
+pub fn deny_stops_server<'d>(pack: &VersionPack, deny: &'d [String], namespace: &str) -> Option<&'d String> {
     let prefix = pack.normalize(&format!("{namespace}__"));
-    deny.iter().map(|entry| pack.normalize(entry)).find(|entry| {
-        entry == "bundle-mcp"
-            || entry == "group:plugins"
+    deny.iter().find(|entry| {
+        *entry == "bundle-mcp"
+            || *entry == "group:plugins"
             || (entry.ends_with('*') && Glob::compile(entry).matches(&prefix))
     })
 }
@@ -332,8 +336,7 @@ mod tests {
             "off": {"enabled": false},
             "git": {}}}});
         let servers = McpServers::of(&config);
-        let namespaces: Vec<String> = servers.namespaces().collect();
-        assert_eq!(namespaces, ["git-hub__", "git__"]);
+        assert_eq!(servers.namespaces(), ["git-hub__", "git__"]);
         assert!(
             matches!(servers.place("git-hub__search_issues"), Placement::Served { tool, .. } if tool == "search_issues")
         );
@@ -349,7 +352,7 @@ mod tests {
     #[test]
     fn deny_lists_and_runtime_allowlists_decide_whether_servers_start() {
         let pack = OpenClawVersion::V2026_9.policy();
-        let deny = |entries: &[&str]| entries.iter().map(|e| e.to_string()).collect::<Vec<_>>();
+        let deny = |entries: &[&str]| entries.iter().map(|e| pack.normalize(e)).collect::<Vec<_>>();
         assert!(deny_stops_server(pack, &deny(&["Bundle-MCP"]), "gh").is_some());
         assert!(deny_stops_server(pack, &deny(&["gh__*"]), "gh").is_some());
         assert!(deny_stops_server(pack, &deny(&["*"]), "gh").is_some());

@@ -193,8 +193,8 @@ pub fn resolve_in(
     let names: Arc<[String]> = candidates.iter().cloned().collect();
     let normalized: Vec<String> = candidates.iter().map(|name| pack.normalize(name)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).filter(|&i| !removed.contains_key(&candidates[i])).collect();
-    let mcp_namespaces = session.memo.mcp_servers(|| mcp::McpServers::of(config)).namespaces().collect();
-    let pipeline_input = unknown::InputNames::new(&inventory, &removed, mcp_namespaces);
+    let mcp_servers = session.memo.mcp_servers(|| mcp::McpServers::of(config));
+    let pipeline_input = unknown::InputNames::new(&inventory, &removed, mcp_servers.namespaces());
     let mut warnings = Vec::new();
     let mut records = Vec::new();
     for step in built.steps {

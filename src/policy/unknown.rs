@@ -10,16 +10,20 @@ use super::steps::Step;
 use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
 /// The names the pipeline starts from, split into core and plugin tools.
-pub struct InputNames {
+pub struct InputNames<'m> {
     core: Vec<String>,
     plugin_tools: BTreeSet<String>,
     plugin_ids: BTreeSet<String>,
     /// The enabled MCP servers' `<namespace>__`, lowercased.
-    mcp_namespaces: Vec<String>,
+    mcp_namespaces: &'m [String],
 }
 
-impl InputNames {
-    pub fn new(inventory: &Inventory, removed_before: &BTreeMap<String, Removal>, mcp_namespaces: Vec<String>) -> Self {
+impl<'m> InputNames<'m> {
+    pub fn new(
+        inventory: &Inventory,
+        removed_before: &BTreeMap<String, Removal>,
+        mcp_namespaces: &'m [String],
+    ) -> Self {
         let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
         let mut names =
             InputNames { core: Vec::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new(), mcp_namespaces };
@@ -68,7 +72,7 @@ fn names_present_core(pack: &VersionPack, entry: &str, input: &InputNames) -> bo
 }
 
 fn warn_unknown(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputNames) -> Option<String> {
-    let mcp = &input.mcp_namespaces;
+    let mcp = input.mcp_namespaces;
     let mut gated = Vec::new();
     let mut other = Vec::new();
     let mut seen = BTreeSet::new();
