@@ -379,3 +379,45 @@ mod tests {
         assert_eq!((tools[1].plugin.as_str(), tools[1].name.as_str()), ("bundle-mcp", "gh__b"));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Whatever the server names, every namespace is provider-safe and no two collide
+        /// without case.
+        #[test]
+        fn namespaces_are_safe_and_distinct(names in prop::collection::vec("\\PC{0,40}", 0..12)) {
+            let assigned = assign_namespaces(names.iter().map(String::as_str));
+            let mut seen = HashSet::new();
+            for namespace in &assigned {
+                prop_assert!(namespace.len() <= MAX_NAMESPACE && namespace.starts_with(|c: char| c.is_ascii_alphabetic()));
+                prop_assert!(namespace.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-'));
+                prop_assert!(seen.insert(namespace.to_lowercase()), "{namespace} assigned twice");
+            }
+        }
+
+        /// A pattern made of a tool name's pieces joined by `*` matches that name, and a pattern
+        /// without `*` matches only itself.
+        #[test]
+        fn star_patterns_match_the_names_they_are_cut_from(tool in "[a-z_]{0,16}", cuts in prop::collection::vec(0usize..17, 0..4)) {
+            let mut cuts: Vec<usize> = cuts.into_iter().map(|c| c.min(tool.len())).collect();
+            cuts.sort_unstable();
+            let mut pattern = String::new();
+            let mut from = 0;
+            for cut in cuts {
+                pattern.push_str(&tool[from..cut]);
+                pattern.push('*');
+                from = cut;
+            }
+            pattern.push_str(&tool[from..]);
+            prop_assert_eq!(filter_pattern_matches(&pattern, &tool), !pattern.is_empty());
+            if !pattern.contains('*') && !tool.is_empty() {
+                let longer = format!("{}x", tool);
+                prop_assert!(!filter_pattern_matches(&pattern, &longer));
+            }
+        }
+    }
+}
