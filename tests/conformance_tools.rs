@@ -129,6 +129,28 @@ fn spawn_conformance_2026_2() {
     check_family("2026.2", "-spawn", ConfigCheck::Validity);
 }
 
+/// Runs the cases of a family whose tools the test declares per case, as a flag would: `check`
+/// answers one case (given the case, its expected answer, the load options and the fixtures
+/// folder) with what differs, if anything.
+fn check_declared_family(
+    version: &str,
+    family: &str,
+    mut check: impl FnMut(&serde_json::Value, &serde_json::Value, &clawpolicy::config::LoadOptions, &Path) -> Option<String>,
+) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let cases = common::read_jsonl(&dir.join(format!("tools-{version}{family}.cases.jsonl")));
+    let expected = common::read_jsonl(&dir.join(format!("tools-{version}{family}.expected.jsonl")));
+    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
+    let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
+    let failures: Vec<String> = cases
+        .iter()
+        .zip(&expected)
+        .filter_map(|(case, want)| check(case, want, &opts, &dir).map(|diff| format!("{}: {diff}", case["id"])))
+        .collect();
+    println!("{family} conformance {version}: {}/{} cases agree", cases.len() - failures.len(), cases.len());
+    assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
+}
+
 /// The mcp family (`tools-<v>-mcp.…`, written by `generate_mcp_cases.py`): configs with MCP
 /// servers, recorded by `record_mcp.mjs` (2026.9) and the shared oracle (2026.2, which has none).
 /// Each case's MCP tools are declared from the probe the release printed for its config (2026.9's
@@ -138,29 +160,22 @@ fn spawn_conformance_2026_2() {
 fn check_mcp_family(version: &str) {
     use clawpolicy::policy::mcp::{McpProbe, mcp_plugin_id};
     use serde_json::Value;
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
-    let cases = common::read_jsonl(&dir.join(format!("tools-{version}-mcp.cases.jsonl")));
-    let expected = common::read_jsonl(&dir.join(format!("tools-{version}-mcp.expected.jsonl")));
-    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
-    let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
-    let mut failures = Vec::new();
-    for (case, want) in cases.iter().zip(&expected) {
-        let id = case["id"].as_str().unwrap_or_default();
+    check_declared_family(version, "-mcp", |case, want, opts, dir| {
         let probe = want.get("probe").or(case.get("mcpProbe")).cloned().unwrap_or(Value::Null);
         let probe: McpProbe = serde_json::from_value(probe).unwrap_or_default();
         let mut declared = case.clone();
         declared["pluginTools"] = serde_json::to_value(probe.plugin_tools(mcp_plugin_id())).unwrap();
-        let got = clawpolicy::batch::tools::run_tools_case(&declared, &opts, &dir);
-        let candidates: Vec<&str> =
-            got["candidates"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        let not_built: Vec<&String> = probe.tools.iter().filter(|t| !candidates.contains(&t.as_str())).collect();
-        let built: Vec<&str> = want["candidates"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        let want_not_built: Vec<&String> = probe.tools.iter().filter(|t| !built.contains(&t.as_str())).collect();
-        let not_built_diff = (want["ok"] == Value::Bool(true) && not_built != want_not_built)
-            .then(|| format!("MCP tools not built: expected {want_not_built:?}, got {not_built:?}"));
+        let got = clawpolicy::batch::tools::run_tools_case(&declared, opts, dir);
         let strings = |v: &Value| -> Vec<String> {
             v.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_string).collect()
         };
+        let not_built = |answer: &Value| -> Vec<String> {
+            let built = strings(&answer["candidates"]);
+            probe.tools.iter().filter(|t| !built.contains(t)).cloned().collect()
+        };
+        let ok = want["ok"] == Value::Bool(true);
+        let not_built_diff = (ok && not_built(&got) != not_built(want))
+            .then(|| format!("MCP tools not built: expected {:?}, got {:?}", not_built(want), not_built(&got)));
         let capped: Vec<String> = got["removed"]
             .as_object()
             .into_iter()
@@ -168,15 +183,10 @@ fn check_mcp_family(version: &str) {
             .filter(|(tool, step)| probe.tools.contains(tool) && *step == "runtime toolsAllow (per-run cap)")
             .map(|(tool, _)| tool.clone())
             .collect();
-        let capped_diff = (want["ok"] == Value::Bool(true) && capped != strings(&want["mcpCapped"]))
+        let capped_diff = (ok && capped != strings(&want["mcpCapped"]))
             .then(|| format!("MCP tools the per-run cap drops: expected {}, got {capped:?}", want["mcpCapped"]));
-        if let Some(diff) = common::compare(want, &got).or(not_built_diff).or(capped_diff) {
-            failures.push(format!("{id}: {diff}"));
-        }
-    }
-    let total = cases.len();
-    println!("mcp conformance {version}: {}/{total} cases agree", total - failures.len());
-    assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
+        common::compare(want, &got).or(not_built_diff).or(capped_diff)
+    });
 }
 
 #[test]
@@ -193,7 +203,7 @@ fn mcp_conformance_2026_2() {
 const PLUGIN_FIXTURES: &str = "/tmp/clawpolicy-plugin-fixtures";
 
 /// The plugintools family (`tools-<v>-plugintools.…`, written by `generate_mcp_cases.py`):
-/// plugins installed from disk, recorded by the shared oracle (the release loads them itself).
+/// plugins installed from disk, recorded by the release (it loads the plugins itself).
 /// clawpolicy declares their tools from the same folders, as `--plugins DIR` does.
 fn check_plugin_tools_family(version: &str) {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/plugins");
@@ -205,27 +215,17 @@ fn check_plugin_tools_family(version: &str) {
         }
     }
     let tools = clawpolicy::policy::manifest::folder_tools(installed).unwrap();
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
-    let cases = common::read_jsonl(&dir.join(format!("tools-{version}-plugintools.cases.jsonl")));
-    let expected = common::read_jsonl(&dir.join(format!("tools-{version}-plugintools.expected.jsonl")));
-    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
-    let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
-    let mut failures = Vec::new();
-    for (case, want) in cases.iter().zip(&expected) {
+    check_declared_family(version, "-plugintools", |case, want, opts, dir| {
         // Only the plugins the case installs are present.
         let paths = case["config"]["plugins"]["load"]["paths"].to_string();
         let present: Vec<_> = tools.iter().filter(|t| paths.contains(&format!("/{}\"", t.plugin))).collect();
         let mut declared = case.clone();
         declared["pluginTools"] = serde_json::to_value(present).unwrap();
-        let got = clawpolicy::batch::tools::run_tools_case(&declared, &opts, &dir);
+        let got = clawpolicy::batch::tools::run_tools_case(&declared, opts, dir);
         let validity = (want["config"]["valid"] != got["config"]["valid"])
             .then(|| format!("valid: expected {}, got {}", want["config"]["valid"], got["config"]["valid"]));
-        if let Some(diff) = common::compare(want, &got).or(validity) {
-            failures.push(format!("{}: {diff}", case["id"]));
-        }
-    }
-    println!("plugin tools conformance {version}: {}/{} cases agree", cases.len() - failures.len(), cases.len());
-    assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
+        common::compare(want, &got).or(validity)
+    });
 }
 
 #[test]
