@@ -505,3 +505,22 @@ fn findings_past_the_cap_are_counted_not_kept() {
     assert_eq!(report.count(Severity::Warning), 129, "the summary counts what is not shown");
     assert!(suppress.unused(&report.suppressed).is_empty());
 }
+
+#[test]
+fn mcp_rules_judge_an_also_allow_only_where_it_applies() {
+    let servers = r#"mcp: { servers: { github: { command: "gh-mcp" } } }"#;
+    // A sandbox list with no sandboxed session, a global list the main sessions keep.
+    let quiet = format!(
+        r#"{{ tools: {{ deny: ["github__search"], sandbox: {{ tools: {{ alsoAllow: ["github__search"] }} }} }}, {servers} }}"#
+    );
+    assert!(!all_codes(&lint_text(OpenClawVersion::V2026_9, &quiet)).contains(&"CP309"));
+    let removed_for_subagents = format!(
+        r#"{{ tools: {{ alsoAllow: ["github__search"], subagents: {{ tools: {{ deny: ["github__*"] }} }} }}, {servers} }}"#
+    );
+    let report = lint_text(OpenClawVersion::V2026_9, &removed_for_subagents);
+    assert!(!all_codes(&report).contains(&"CP309"), "main sessions keep it");
+    // A namespaced filter pattern, whatever its case.
+    let filter = r#"{ mcp: { servers: { github: { command: "x", toolFilter: { exclude: ["GitHub__delete"] } } } } }"#;
+    let report = lint_text(OpenClawVersion::V2026_9, filter);
+    assert!(finding(&report, "CP205").message.contains("(`delete`)"));
+}

@@ -60,10 +60,14 @@ pub fn construct(
     let mut inventory = Inventory::default();
     inventory.not_constructed.extend(not_built);
     let mcp_owner = pack.plugin_loading.mcp_plugin_id.as_deref();
+    let mcp_tools_plugin: &str = match mcp_owner {
+        Some(owner) => owner,
+        None => mcp::mcp_plugin_id(),
+    };
     let mut mcp = None;
     for tool in &ctx.plugin_tools {
         let plugin_id = tool.plugin.trim().to_lowercase();
-        if mcp_owner.unwrap_or(mcp::mcp_plugin_id()) == plugin_id {
+        if mcp_tools_plugin == plugin_id {
             let rejected = match mcp_owner {
                 Some(_) => mcp
                     .get_or_insert_with(|| McpRun::of(pack, config, session, ctx, &explicit))

@@ -98,7 +98,7 @@ impl ToolFilter {
         if !self.include.is_empty() && matching(&self.include).is_none() {
             let mut path = self.include[0].0.clone();
             path.0.pop();
-            return Some(format!("{path} matches no pattern to the server's own tool name `{tool}`"));
+            return Some(format!("{path} has no pattern that matches the server's own tool name `{tool}`"));
         }
         matching(&self.exclude).map(|(path, pattern)| format!("{path} (`{pattern}`) hides the server's tool `{tool}`"))
     }
@@ -341,7 +341,7 @@ mod tests {
             matches!(servers.place("git-hub__search_issues"), Placement::Served { tool, .. } if tool == "search_issues")
         );
         let Placement::Dropped(why) = servers.place("git-hub__create_issue") else { panic!() };
-        assert!(why.contains("mcp.servers[\"git hub\"].toolFilter.include matches"), "{why}");
+        assert!(why.contains("mcp.servers[\"git hub\"].toolFilter.include has no pattern"), "{why}");
         let Placement::Dropped(why) = servers.place("git-hub__search_code") else { panic!() };
         assert!(why.contains("exclude[0]"), "{why}");
         assert!(matches!(servers.place("git__x__y"), Placement::Served { tool, .. } if tool == "x__y"));

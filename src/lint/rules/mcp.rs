@@ -258,9 +258,20 @@ fn also_allow_removed_later(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
     let roster = agents(ctx);
     for list in policy_lists(ctx.config()).iter().filter(|l| l.kind == ListKind::AlsoAllow) {
-        // An agent's own list applies to that agent's sessions only.
+        let keys: Vec<&str> = list.scope.segments().iter().filter_map(|s| s.as_key()).collect();
+        // Provider, sender and group lists apply to sessions the rule does not resolve.
+        if keys.iter().any(|k| matches!(*k, "byProvider" | "toolsBySender" | "channels")) {
+            continue;
+        }
+        // An agent's own list applies to that agent's sessions only, a sandbox list to sandboxed
+        // sessions, a sub-agent list to sub-agents.
         let owner = roster.iter().find(|a| a.path.as_ref().is_some_and(|p| list.scope.0.starts_with(&p.0)));
-        let applies = |agent: &String| owner.is_none_or(|a| &a.id == agent);
+        let (sandbox_only, subagent_only) = (keys.contains(&"sandbox"), keys.contains(&"subagents"));
+        let applies = |agent: &String, r: &Resolution| {
+            owner.is_none_or(|a| &a.id == agent)
+                && (!sandbox_only || r.sandbox.sandboxed)
+                && (!subagent_only || r.subagent_role != crate::policy::session::SubagentRole::Main)
+        };
         for (path, pattern) in &list.entries {
             let matched: Vec<&str> =
                 sessions.tools.iter().map(|t| t.name.as_str()).filter(|t| entry_names(ctx, pattern, t)).collect();
@@ -268,7 +279,11 @@ fn also_allow_removed_later(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 continue;
             }
             let mut steps: Vec<&str> = Vec::new();
-            let always_removed = sessions.resolutions.iter().filter(|(agent, _)| applies(agent)).all(|(_, r)| {
+            let mut applying = sessions.resolutions.iter().filter(|(agent, r)| applies(agent, r)).peekable();
+            if applying.peek().is_none() {
+                continue;
+            }
+            let always_removed = applying.all(|(_, r)| {
                 matched.iter().all(|tool| match r.removed.get(*tool) {
                     Some(removal) => {
                         if !steps.contains(&removal.audit_label.as_str()) {
