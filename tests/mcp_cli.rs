@@ -165,3 +165,11 @@ fn a_policy_suite_declares_mcp_tools_from_a_probe() {
     assert_eq!(output.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("2 passed, 0 failed"), "{stdout}");
 }
+
+#[test]
+fn an_undeclared_mcp_tool_is_an_error_that_says_how_to_declare_it() {
+    let output = clawpolicy().args(["explain", "linear__create_issue", "-c", CONFIG]).output().unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains("MCP server `linear`") && stderr.contains("--mcp-probe FILE"), "{stderr}");
+}

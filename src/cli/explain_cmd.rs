@@ -29,8 +29,12 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
     super::check_known_agent(version, loaded.config(), &ctx)?;
     let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
-    crate::fleet::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution])
-        .map_err(|message| miette::miette!(code = "explain::unknown-tool", "{message}"))?;
+    crate::fleet::contexts::known_tool(version, &args.tool, &ctx.plugin_tools, &[&resolution]).map_err(|message| {
+        match crate::policy::mcp::undeclared_tool_help(loaded.config(), &args.tool) {
+            Some(help) => miette::miette!(code = "explain::unknown-tool", help = help, "{message}"),
+            None => miette::miette!(code = "explain::unknown-tool", "{message}"),
+        }
+    })?;
     let explanation = explain(version, loaded.config(), &ctx, &resolution, &args.tool);
     match args.format {
         Format::Human => {

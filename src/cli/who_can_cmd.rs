@@ -40,8 +40,12 @@ pub fn run(global: &super::Global, args: &WhoCanArgs) -> miette::Result<ExitCode
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let evaluated = args.sweep.evaluate(version, loaded.config(), &plugin_tools)?;
     let resolved: Vec<_> = evaluated.iter().filter_map(|e| e.result.as_ref().ok()).collect();
-    let tool = contexts::known_tool(version, &args.tool, &plugin_tools, &resolved)
-        .map_err(|message| miette::miette!(code = "who-can::unknown-tool", "{message}"))?;
+    let tool = contexts::known_tool(version, &args.tool, &plugin_tools, &resolved).map_err(|message| {
+        match crate::policy::mcp::undeclared_tool_help(loaded.config(), &args.tool) {
+            Some(help) => miette::miette!(code = "who-can::unknown-tool", help = help, "{message}"),
+            None => miette::miette!(code = "who-can::unknown-tool", "{message}"),
+        }
+    })?;
     if args.command.is_some() && tool != "exec" {
         return Err(miette::miette!(code = "who-can::command", "--command only applies to `who-can exec`"));
     }

@@ -269,6 +269,19 @@ impl McpProbe {
     }
 }
 
+/// For a tool name no one declared that carries the namespace of a server in `config`: how to
+/// declare that server's tools.
+pub fn undeclared_tool_help(config: &Value, name: &str) -> Option<String> {
+    let servers = McpServers::of(config);
+    let (server, _) = servers.owner(name)?;
+    Some(format!(
+        "`{name}` would be a tool of MCP server `{}`: declare the servers' tools with --mcp-probe FILE (a saved \
+         `openclaw mcp probe --json`) or --plugin-tool {}:{name}",
+        server.name,
+        mcp_plugin_id()
+    ))
+}
+
 /// The plugin id that owns MCP server tools in the releases that have them (`bundle-mcp`), for
 /// tools read from a probe before a release is chosen.
 pub fn mcp_plugin_id() -> &'static str {
@@ -347,6 +360,8 @@ mod tests {
         assert!(matches!(servers.place("git__x__y"), Placement::Served { tool, .. } if tool == "x__y"));
         assert_eq!(servers.place("off__a"), Placement::Dropped("mcp.servers.off.enabled is false".into()));
         assert!(matches!(servers.place("other__a"), Placement::Dropped(_)));
+        assert!(undeclared_tool_help(&config, "git__search").unwrap().contains("MCP server `git`"));
+        assert_eq!(undeclared_tool_help(&config, "search"), None);
     }
 
     #[test]
