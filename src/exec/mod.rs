@@ -20,6 +20,7 @@
 pub mod approvals;
 pub mod argv;
 pub mod decide;
+pub mod elevated;
 pub mod lookup;
 pub mod pipeline;
 pub mod posture;

@@ -61,6 +61,8 @@ pub struct ExecRules {
     pub obfuscation_patterns: Vec<ObfuscationPattern>,
     #[serde(default)]
     pub obfuscation_suppressions: Vec<ObfuscationSuppression>,
+    /// Who may switch a session to elevated exec.
+    pub elevated: super::elevated::ElevatedRules,
     #[serde(skip)]
     compiled_obfuscation: OnceLock<CompiledObfuscation>,
 }

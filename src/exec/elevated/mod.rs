@@ -1,0 +1,312 @@
+//! Elevated gates: may the message that started a run switch its session to elevated exec
+//! (`resolveElevatedPermissions`, checked by the reply pipeline before a `/elevated` directive or
+//! an `elevated` exec call is honoured)? Four gates, in the release's order:
+//!
+//! 1. `tools.elevated.enabled` and the agent's `tools.elevated.enabled` (on unless `false`);
+//! 2. the message has a channel (`ctx.Provider`): a run without an inbound message has none;
+//! 3. `tools.elevated.allowFrom.<channel>` names the sender (or the channel's fallback list when
+//!    that is not a list);
+//! 4. the agent's `allowFrom.<channel>`, when the agent has an `allowFrom` at all.
+//!
+//! How senders are matched is [`sender`]; channel normalisation is [`format`]; what differs
+//! between releases is `elevated` in `data/<line>/exec.json`. Each failing gate carries the
+//! release's own key label, the key path to edit in this config and the edit that opens it.
+
+pub mod format;
+pub mod sender;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::OpenClawVersion;
+use crate::base::js::{js_string, js_trim, js_truthy};
+use crate::config::path::KeyPath;
+use crate::config::view::agents::find_agent;
+use crate::config::view::elevated::{ElevatedBlock, elevated_default, first_set};
+use crate::config::view::ids::normalize_agent_id;
+use crate::config::view::located::{Located, switched_off};
+use format::Formatter;
+use sender::{Sender, Verdict};
+
+/// The inbound message a run answers, in the release's context field names. A run that answers
+/// no message (an automation run) is [`Origin::Detached`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Inbound {
+    /// `Provider`: the channel the message arrived on.
+    pub provider: Option<String>,
+    pub sender_id: Option<String>,
+    pub from: Option<String>,
+    pub sender_e164: Option<String>,
+    pub sender_name: Option<String>,
+    pub sender_username: Option<String>,
+    pub sender_tag: Option<String>,
+    pub chat_type: Option<String>,
+    pub account_id: Option<String>,
+}
+
+/// What started the run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    /// An inbound message (a chat turn): its gates decide.
+    Message(Inbound),
+    /// A run that answers no message (named by its kind, e.g. `cron`): exec gets no elevated
+    /// grant at all, whatever the config says.
+    Detached(String),
+}
+
+/// A gate of [`evaluate`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Gate {
+    Enabled,
+    Provider,
+    AllowFrom,
+    /// The run answers no message (no elevated grant is handed to exec).
+    Run,
+}
+
+impl Gate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Gate::Enabled => "enabled",
+            Gate::Provider => "provider",
+            Gate::AllowFrom => "allowFrom",
+            Gate::Run => "run",
+        }
+    }
+}
+
+/// One failing gate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateFailure {
+    pub gate: Gate,
+    /// The release's own label (`tools.elevated.allowFrom.telegram`, `agents.list[].…`).
+    pub key: String,
+    /// The key to edit in this config (written or not); `None` when no config edit opens it.
+    pub path: Option<KeyPath>,
+    /// Why it fails, in words.
+    pub why: String,
+    /// The edit that opens it.
+    pub fix: String,
+}
+
+/// Which list let the sender in, and by which entry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Admission {
+    pub path: KeyPath,
+    pub verdict: Verdict,
+}
+
+/// The answer for one run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ElevatedGates {
+    pub enabled: bool,
+    pub allowed: bool,
+    /// The channel key the lists are looked up by (trimmed, lowercase).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub channel: Option<String>,
+    pub failures: Vec<GateFailure>,
+    /// The lists that admitted the sender (global, then the agent's).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub admitted_by: Vec<Admission>,
+    /// The level an allowed sender's session starts at (`agents.defaults.elevatedDefault`, else
+    /// the release's default), and where it is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_level: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_level_path: Option<KeyPath>,
+    /// Caveats: a channel whose plugin (and so whose allowFrom formatter) the release does not ship.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
+
+/// The gates of `agent_id`'s session for a run of `origin`, as `version` checks them.
+pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin: &Origin) -> ElevatedGates {
+    let rules = &version.exec().elevated;
+    let global = ElevatedBlock::global(config);
+    let agent = find_agent(config, version, &normalize_agent_id(agent_id)).map(|entry| ElevatedBlock::of_agent(&entry));
+    let agent_label = |key: &str| format!("{}.{key}", rules.agent_scope_label);
+    let mut out = ElevatedGates {
+        enabled: false,
+        allowed: false,
+        channel: None,
+        failures: Vec::new(),
+        admitted_by: Vec::new(),
+        default_level: None,
+        default_level_path: None,
+        notes: Vec::new(),
+    };
+    let inbound = match origin {
+        Origin::Detached(kind) => {
+            out.failures.push(GateFailure {
+                gate: Gate::Run,
+                key: "bashElevated".into(),
+                path: None,
+                why: format!("a {kind} run answers no message, so exec is given no elevated grant"),
+                fix: "none in config: elevated exec needs a chat turn from an allowed sender".into(),
+            });
+            return out;
+        }
+        Origin::Message(inbound) => inbound,
+    };
+    for (block, label) in
+        [(Some(&global), "tools.elevated.enabled".to_string()), (agent.as_ref(), agent_label("tools.elevated.enabled"))]
+    {
+        let Some(block) = block else { continue };
+        if switched_off(block.enabled().as_ref()) {
+            out.failures.push(GateFailure {
+                gate: Gate::Enabled,
+                key: label,
+                path: Some(block.enabled_path()),
+                why: "elevated mode is switched off here".into(),
+                fix: format!("delete `{}` (or set it to true)", block.enabled_path()),
+            });
+        }
+    }
+    out.enabled = out.failures.is_empty();
+    if !out.enabled {
+        return out;
+    }
+    let channel = inbound.provider.as_deref().map(|p| js_trim(p).to_lowercase()).unwrap_or_default();
+    if channel.is_empty() {
+        out.failures.push(GateFailure {
+            gate: Gate::Provider,
+            key: "ctx.Provider".into(),
+            path: None,
+            why: "the message names no channel".into(),
+            fix: "none in config: only a message that arrived on a channel can be elevated".into(),
+        });
+        return out;
+    }
+    out.channel = Some(channel.clone());
+    let channel_rules = rules.channels.get(&channel);
+    if channel_rules.is_none() && rules.external_channels.contains(&channel) {
+        out.notes.push(format!(
+            "the {channel} channel plugin is published apart from OpenClaw {}: its allowFrom formatting is not simulated; entries are compared as written (trimmed, case-insensitively)",
+            version.id()
+        ));
+    }
+    let formatter = Formatter { steps: channel_rules.map_or(&[], |c| c.format.as_slice()) };
+    let fallback = channel_rules.and_then(|c| first_set(config, &c.fallback_allow_from));
+    let sender = Sender::new(rules, formatter, inbound);
+    let checks = [
+        (Some(&global), "tools.elevated.allowFrom".to_string()),
+        (agent.as_ref(), agent_label("tools.elevated.allowFrom")),
+    ];
+    for (i, (block, label)) in checks.into_iter().enumerate() {
+        let Some(block) = block else { continue };
+        let allow_from = block.allow_from();
+        // The agent's list is a gate only when the agent has an `allowFrom` at all.
+        if i == 1 && !allow_from.as_ref().is_some_and(|l| js_truthy(l.value)) {
+            continue;
+        }
+        let (path, list) = allow_list(allow_from.as_ref(), block, &channel, fallback.as_ref());
+        let entries = list.map(entries_of).unwrap_or_default();
+        let verdict = sender.check(&entries);
+        if verdict.allows() {
+            out.admitted_by.push(Admission { path, verdict });
+            continue;
+        }
+        out.failures.push(allow_from_failure(
+            format!("{label}.{channel}"),
+            path,
+            &channel,
+            list.is_some(),
+            &verdict,
+            inbound,
+            &sender,
+        ));
+        // A global miss ends the check, as in the release.
+        return out;
+    }
+    out.allowed = true;
+    let configured = elevated_default(config);
+    out.default_level = Some(configured.as_ref().and_then(Located::as_str).unwrap_or(&rules.default_level).to_string());
+    out.default_level_path = configured.map(|l| l.path);
+    out
+}
+
+/// `resolveElevatedAllowList`: the channel's list in `allowFrom`, else the channel's fallback
+/// list; with the path of the list used (or where the channel's list would be written).
+fn allow_list<'a>(
+    allow_from: Option<&Located<'a>>,
+    block: &ElevatedBlock<'a>,
+    channel: &str,
+    fallback: Option<&Located<'a>>,
+) -> (KeyPath, Option<&'a Vec<Value>>) {
+    let own = allow_from.filter(|l| js_truthy(l.value)).and_then(|l| l.member(channel)).filter(|l| l.value.is_array());
+    match own.or_else(|| fallback.filter(|l| l.value.is_array()).cloned()) {
+        Some(list) => (list.path.clone(), list.value.as_array()),
+        None => (block.allow_from_path(channel), None),
+    }
+}
+
+/// The entries as the release reads them: `String(entry)`, trimmed, blanks dropped.
+fn entries_of(list: &Vec<Value>) -> Vec<String> {
+    list.iter().map(|v| js_trim(&js_string(v)).to_string()).filter(|v| !v.is_empty()).collect()
+}
+
+fn allow_from_failure(
+    key: String,
+    path: KeyPath,
+    channel: &str,
+    listed: bool,
+    verdict: &Verdict,
+    inbound: &Inbound,
+    sender: &Sender<'_>,
+) -> GateFailure {
+    let who = describe_sender(inbound);
+    let why = match (listed, verdict) {
+        (false, _) => format!("no list for `{channel}`, so no sender on it is allowed"),
+        (true, Verdict::Empty) => "the list is empty".to_string(),
+        _ if sender.is_anonymous() => format!(
+            "the message carries no sender identity ({}), so only \"*\" would match",
+            if channel == "webchat" { "the Control UI sends none" } else { "no id, phone number or name" }
+        ),
+        _ => format!("no entry names the sender ({who})"),
+    };
+    let entry = suggested_entry(inbound, sender);
+    let fix = match &entry {
+        Some(entry) => format!("add \"{entry}\" to `{path}`"),
+        None => format!("add \"*\" to `{path}` (everyone on {channel})"),
+    };
+    GateFailure { gate: Gate::AllowFrom, key, path: Some(path), why, fix }
+}
+
+/// The sender's facts, for a human.
+fn describe_sender(inbound: &Inbound) -> String {
+    let facts: Vec<String> = [
+        ("id", &inbound.sender_id),
+        ("from", &inbound.from),
+        ("e164", &inbound.sender_e164),
+        ("name", &inbound.sender_name),
+        ("username", &inbound.sender_username),
+        ("tag", &inbound.sender_tag),
+    ]
+    .into_iter()
+    .filter_map(|(field, value)| {
+        value.as_deref().map(js_trim).filter(|v| !v.is_empty()).map(|v| format!("{field} {v}"))
+    })
+    .collect();
+    if facts.is_empty() { "no identity".into() } else { facts.join(", ") }
+}
+
+/// The narrowest entry that names this sender and that the release would match: an explicit
+/// `id:`, else the phone number, the username, the name (mutable labels last).
+fn suggested_entry(inbound: &Inbound, sender: &Sender<'_>) -> Option<String> {
+    let candidates = [
+        ("id", &inbound.sender_id),
+        ("e164", &inbound.sender_e164),
+        ("username", &inbound.sender_username),
+        ("name", &inbound.sender_name),
+    ];
+    candidates
+        .into_iter()
+        .filter_map(|(field, value)| {
+            value.as_deref().map(js_trim).filter(|v| !v.is_empty()).map(|v| format!("{field}:{v}"))
+        })
+        .find(|entry| sender.check(std::slice::from_ref(entry)).allows())
+}
