@@ -51,3 +51,103 @@ fn human_output() {
         insta::assert_snapshot!(name, out);
     }
 }
+
+/// The elevated gates of a message: each failing gate with the key to edit, where it is written
+/// and the edit that opens it; or what let the sender in and what elevated mode then changes.
+#[test]
+fn elevated_gates() {
+    let example = "fixtures/examples/elevated.json5";
+    let disabled = "fixtures/real-world/it-huset-recommended/accepted-2026.9.json5";
+    let discord_9 = "fixtures/real-world/claws-and-pincers/accepted-2026.9.json5";
+    let cases: [(&str, &[&str], i32); 6] = [
+        // The agent's own list does not name the sender: the session stays in its sandbox.
+        (
+            "exec_elevated_agent_list",
+            &["uptime", "-c", example, "--agent", "ops", "--channel", "telegram", "--sender", "5550001"],
+            0,
+        ),
+        // Both lists name the on-call lead: exec leaves the sandbox at the configured default level.
+        (
+            "exec_elevated_allowed",
+            &[
+                "uptime",
+                "-c",
+                example,
+                "--agent",
+                "ops",
+                "--channel",
+                "telegram",
+                "--sender",
+                "42",
+                "--sender-username",
+                "@oncall-lead",
+            ],
+            3,
+        ),
+        // The Control UI sends no sender, so an id in allowFrom.webchat never matches.
+        (
+            "exec_elevated_webchat",
+            &["uptime", "-c", example, "--agent", "main", "--channel", "webchat", "--elevated", "on"],
+            4,
+        ),
+        // No channel: no message, nothing to admit.
+        ("exec_elevated_no_channel", &["uptime", "-c", example, "--agent", "main", "--elevated", "full"], 4),
+        // A real config that switches elevated mode off globally and for the agent.
+        (
+            "exec_elevated_disabled",
+            &[
+                "ls",
+                "-c",
+                disabled,
+                "--agent",
+                "main",
+                "--channel",
+                "whatsapp",
+                "--sender",
+                "+15551234567",
+                "--elevated",
+                "on",
+            ],
+            4,
+        ),
+        // A real config admitting one Discord id; 2026.9 does not ship the discord plugin.
+        (
+            "exec_elevated_external_channel",
+            &["ls", "-c", discord_9, "--agent", "developer", "--channel", "discord", "--sender", "10000000001"],
+            0,
+        ),
+    ];
+    for (name, args, expected) in cases {
+        let (code, out) = exec(args);
+        assert_eq!(code, expected, "{name}: {out}");
+        insta::assert_snapshot!(name, out);
+    }
+}
+
+/// The same on 2026.2, whose discord dock strips mentions and falls back to the DM allowlist.
+#[test]
+fn elevated_gates_2026_2() {
+    let config = "fixtures/real-world/claws-and-pincers/accepted-2026.2.json5";
+    let home = Path::new(ROOT).join("fixtures/paths/no-such-home");
+    let output = Command::cargo_bin("clawpolicy")
+        .unwrap()
+        .current_dir(ROOT)
+        .env("HOME", &home)
+        .env("OPENCLAW_HOME", &home)
+        .env_remove("OPENCLAW_STATE_DIR")
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .args(["--openclaw-version", "2026.2", "exec", "ls", "-c", config, "--agent", "developer"])
+        .args(["--channel", "discord", "--sender", "20000000002", "--elevated", "full", "--format", "json"])
+        .args(["--path", "/nonexistent", "--cwd", "/tmp"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(4));
+    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(json["decision"], "error");
+    let failure = &json["elevatedGates"]["failures"][0];
+    assert_eq!(failure["key"], "tools.elevated.allowFrom.discord");
+    assert_eq!(failure["fix"], "add \"id:20000000002\" to `tools.elevated.allowFrom.discord`");
+    let location = &json["elevatedLocations"]["tools.elevated.allowFrom.discord"];
+    assert!(location["file"].as_str().unwrap().ends_with("accepted-2026.2.json5"), "{json}");
+    assert!(location["line"].as_u64().unwrap() > 1 && location["column"].as_u64().unwrap() > 1, "{json}");
+}

@@ -1,13 +1,20 @@
 //! Human output for `clawpolicy exec`: decision first, then the effective settings with their
 //! sources, then the segments; plus a miette diagnostic pointing at an unanalyzable construct.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
-use crate::exec::ExecOutcome;
+use crate::base::escape;
+use crate::config::Location;
+use crate::config::path::KeyPath;
+use crate::exec::elevated::sender::Verdict;
+use crate::exec::elevated::{ElevatedGates, Gate};
 use crate::exec::v2026_9::pin::render_bare;
+use crate::exec::{Elevated, ExecOutcome};
+use crate::release::exec::ElevatedFull;
 
 /// Renders the outcome as plain text (no colour; stable for snapshots).
 pub fn render_text(o: &ExecOutcome) -> String {
@@ -53,6 +60,66 @@ pub fn render_text(o: &ExecOutcome) -> String {
         let _ = writeln!(s, "warning: {w}");
     }
     s
+}
+
+/// The elevated gates of the call: each failing gate with its key, where it is written and the
+/// edit that opens it (as OpenClaw's `sandbox explain` lists them at runtime), or what let the
+/// sender in and what the level changes.
+pub fn render_elevated(gates: &ElevatedGates, o: &ExecOutcome, locations: &BTreeMap<String, Location>) -> String {
+    let mut s = String::new();
+    let at = |path: &KeyPath| locations.get(&path.to_string()).map(|l| format!(" at {l}")).unwrap_or_default();
+    let channel = gates.channel.as_deref().map(|c| format!(" on {}", escape::visible(c))).unwrap_or_default();
+    if !gates.allowed {
+        let level =
+            if o.elevated == Elevated::Off && o.decision != crate::exec::Decision::Error { "off, " } else { "" };
+        let _ = writeln!(s, "elevated: {level}not available{channel}");
+        for failure in &gates.failures {
+            let key = failure.path.as_ref().map(|p| format!("`{p}`{}", at(p))).unwrap_or_else(|| failure.key.clone());
+            let _ = writeln!(s, "  ✗ {:<10} {key}", failure.gate.as_str());
+            let _ = writeln!(s, "      {}", escape::visible(&failure.why));
+            let _ = writeln!(s, "      fix: {}", escape::visible(&failure.fix));
+            if failure.gate == Gate::Provider {
+                let _ = writeln!(
+                    s,
+                    "      (describe the message with --channel and --sender, --sender-username, --sender-e164, --sender-name)"
+                );
+            }
+        }
+    } else {
+        let _ = writeln!(s, "elevated: {} (allowed{channel})", o.elevated.as_str());
+        for admission in &gates.admitted_by {
+            let by = match &admission.verdict {
+                Verdict::Entry(entry) => format!("\"{}\"", escape::visible(entry)),
+                _ => "\"*\" (everyone)".into(),
+            };
+            let _ = writeln!(s, "  admitted by {by} in `{}`{}", admission.path, at(&admission.path));
+        }
+        if let Some(level) = &gates.default_level {
+            let from = match &gates.default_level_path {
+                Some(path) => format!("`{path}`{}", at(path)),
+                None => "OpenClaw's default".into(),
+            };
+            let _ = writeln!(s, "  session level without a directive: {} ({from})", escape::visible(level));
+        }
+        let _ = writeln!(s, "  effect: {}", elevated_effect(o));
+    }
+    for note in &gates.notes {
+        let _ = writeln!(s, "  note: {}", escape::visible(note));
+    }
+    s
+}
+
+/// What the level in force changes, as the release does it.
+fn elevated_effect(o: &ExecOutcome) -> String {
+    let escape = "exec runs on the gateway host, never in a sandbox (on the node when host=node)";
+    match (o.elevated, o.version.exec().gateway.elevated_full) {
+        (Elevated::Off, _) => "none (the session is not elevated)".into(),
+        (Elevated::Ask, _) => format!("{escape}; exec approvals still apply"),
+        (Elevated::Full, ElevatedFull::Bypasses) => format!("{escape}; security=full, ask=off: approvals are bypassed"),
+        (Elevated::Full, ElevatedFull::BypassesWhenFullOff) => format!(
+            "{escape}; approvals are bypassed only when the config and the host approvals both say security=full, ask=off"
+        ),
+    }
 }
 
 fn shell_words(argv: &[String]) -> String {

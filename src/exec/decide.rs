@@ -3,6 +3,7 @@
 //! (`processGatewayAllowlist`; spec §2.4–§2.7, §4.9–§4.14, deltas B1, B6). Where releases differ
 //! here is the release's data (`gateway` in `data/<line>/exec.json`).
 
+use super::elevated::ElevatedGates;
 use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
 use crate::exec::approvals::document::allowlist_entry;
@@ -75,6 +76,8 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         approvals_locator: None,
         approvals_fail_closed: None,
         approvals_store_problem: None,
+        elevated: Elevated::Off,
+        elevated_gates: None,
     }
 }
 
@@ -128,8 +131,25 @@ fn select_host(
     }
 }
 
+/// The refusal of an elevated call whose gates fail (`formatElevatedUnavailableMessage`).
+fn unavailable_message(gates: &ElevatedGates, sandboxed: bool) -> String {
+    let runtime = if sandboxed { "sandboxed" } else { "direct" };
+    let failing: Vec<String> = gates.failures.iter().map(|f| format!("{} ({})", f.gate.as_str(), f.key)).collect();
+    format!("elevated is not available right now (runtime={runtime}). Failing gates: {}", failing.join(", "))
+}
+
 /// Decides one exec call end to end as `version` does.
 pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
+    let mut out = decide_call(input, version);
+    out.elevated = input.elevated;
+    // The gates are reported when elevated mode is requested or in force, or the message names
+    // a channel (someone asking why a sender is or is not elevated).
+    out.elevated_gates =
+        input.elevated_gates.filter(|gates| input.elevated != Elevated::Off || gates.channel.is_some()).cloned();
+    out
+}
+
+fn decide_call(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let rules = version.exec();
     let settings = input.settings;
     if let Some(issue) = settings.config_issues.first() {
@@ -138,6 +158,12 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
             Decision::Error,
             Some(format!("config invalid: {issue}")),
         );
+    }
+    if input.elevated != Elevated::Off
+        && let Some(gates) = input.elevated_gates.filter(|gates| !gates.allowed)
+    {
+        let out = base_outcome(version, settings, settings.host.clone());
+        return finish(out, Decision::Error, Some(unavailable_message(gates, input.sandboxed)));
     }
     let host = match select_host(input, rules) {
         Ok(h) => h,

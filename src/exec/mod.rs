@@ -57,6 +57,30 @@ pub enum Elevated {
     Full,
 }
 
+impl Elevated {
+    /// A level as the exec tool reads a session's level (`resolveExecElevatedMode`): `full`,
+    /// `ask` or `on` (as ask); anything else is off.
+    pub fn from_level(level: &str) -> Elevated {
+        match level {
+            "full" => Elevated::Full,
+            "ask" | "on" => Elevated::Ask,
+            _ => Elevated::Off,
+        }
+    }
+
+    pub fn is_off(&self) -> bool {
+        *self == Elevated::Off
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Elevated::Off => "off",
+            Elevated::Ask => "ask",
+            Elevated::Full => "full",
+        }
+    }
+}
+
 /// The simulated outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -116,6 +140,13 @@ pub struct ExecOutcome {
     pub approvals_fail_closed: Option<String>,
     /// What was wrong with it: `locked`, `missing`, `broken` or `invalid-document`.
     pub approvals_store_problem: Option<approvals::StoreProblem>,
+    /// The elevated level the call runs at (`off` unless requested or given by the release).
+    #[serde(skip_serializing_if = "Elevated::is_off")]
+    pub elevated: Elevated,
+    /// The run's elevated gates, when elevated mode was requested or is in force and the gates
+    /// were evaluated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elevated_gates: Option<elevated::ElevatedGates>,
 }
 
 /// Input that cannot be simulated at all.
@@ -187,6 +218,7 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
         sandboxed: request.sandboxed,
         skill_bins: site.skill_bins.clone(),
         elevated: site.elevated,
+        elevated_gates: site.elevated_gates.as_ref(),
     };
     let outcome = decide::decide(&input, version);
     match outcome.plan_failure.as_ref().and_then(|failure| limit_error(&failure.reason)) {

@@ -18,6 +18,7 @@ pub mod sender;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::Elevated;
 use crate::OpenClawVersion;
 use crate::base::js::{js_string, js_trim, js_truthy};
 use crate::config::path::KeyPath;
@@ -25,6 +26,7 @@ use crate::config::view::agents::find_agent;
 use crate::config::view::elevated::{ElevatedBlock, elevated_default, first_set};
 use crate::config::view::ids::normalize_agent_id;
 use crate::config::view::located::{Located, switched_off};
+use crate::policy::context::SessionContext;
 use format::Formatter;
 use sender::{Sender, Verdict};
 
@@ -105,7 +107,7 @@ pub struct Admission {
 pub struct ElevatedGates {
     pub enabled: bool,
     pub allowed: bool,
-    /// The channel key the lists are looked up by (trimmed, lowercase).
+    /// The message's channel, the key the lists are looked up by (trimmed, lowercase).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub channel: Option<String>,
     pub failures: Vec<GateFailure>,
@@ -121,6 +123,32 @@ pub struct ElevatedGates {
     /// Caveats: a channel whose plugin (and so whose allowFrom formatter) the release does not ship.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
+}
+
+impl ElevatedGates {
+    /// The level the release gives the session when no `/elevated` directive set one: the
+    /// default level for an allowed sender, else off.
+    pub fn session_level(&self) -> Elevated {
+        match (&self.default_level, self.allowed) {
+            (Some(level), true) => Elevated::from_level(level),
+            _ => Elevated::Off,
+        }
+    }
+}
+
+impl Inbound {
+    /// The message a session context describes (`--channel`, `--sender`, `--account` …).
+    pub fn of_context(ctx: &SessionContext) -> Self {
+        Inbound {
+            provider: ctx.message_provider.clone(),
+            sender_id: ctx.sender_id.clone(),
+            sender_e164: ctx.sender_e164.clone(),
+            sender_name: ctx.sender_name.clone(),
+            sender_username: ctx.sender_username.clone(),
+            account_id: ctx.account_id.clone(),
+            ..Inbound::default()
+        }
+    }
 }
 
 /// The gates of `agent_id`'s session for a run of `origin`, as `version` checks them.
@@ -152,6 +180,8 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
         }
         Origin::Message(inbound) => inbound,
     };
+    let channel = inbound.provider.as_deref().map(|p| js_trim(p).to_lowercase()).unwrap_or_default();
+    out.channel = Some(channel.clone()).filter(|c| !c.is_empty());
     for (block, label) in
         [(Some(&global), "tools.elevated.enabled".to_string()), (agent.as_ref(), agent_label("tools.elevated.enabled"))]
     {
@@ -170,7 +200,6 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
     if !out.enabled {
         return out;
     }
-    let channel = inbound.provider.as_deref().map(|p| js_trim(p).to_lowercase()).unwrap_or_default();
     if channel.is_empty() {
         out.failures.push(GateFailure {
             gate: Gate::Provider,
@@ -181,7 +210,6 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
         });
         return out;
     }
-    out.channel = Some(channel.clone());
     let channel_rules = rules.channels.get(&channel);
     if channel_rules.is_none() && rules.external_channels.contains(&channel) {
         out.notes.push(format!(
@@ -204,7 +232,7 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
             continue;
         }
         let (path, list) = allow_list(allow_from.as_ref(), block, &channel, fallback.as_ref());
-        let entries = list.map(entries_of).unwrap_or_default();
+        let entries = list.map(|l| entries_of(l)).unwrap_or_default();
         let verdict = sender.check(&entries);
         if verdict.allows() {
             out.admitted_by.push(Admission { path, verdict });
@@ -245,7 +273,7 @@ fn allow_list<'a>(
 }
 
 /// The entries as the release reads them: `String(entry)`, trimmed, blanks dropped.
-fn entries_of(list: &Vec<Value>) -> Vec<String> {
+fn entries_of(list: &[Value]) -> Vec<String> {
     list.iter().map(|v| js_trim(&js_string(v)).to_string()).filter(|v| !v.is_empty()).collect()
 }
 
