@@ -338,3 +338,58 @@ fn suggested_entry(inbound: &Inbound, sender: &Sender<'_>) -> Option<String> {
         })
         .find(|entry| sender.check(std::slice::from_ref(entry)).allows())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn telegram(sender: &str) -> Origin {
+        Origin::Message(Inbound {
+            provider: Some("telegram".into()),
+            sender_id: Some(sender.into()),
+            ..Inbound::default()
+        })
+    }
+
+    #[test]
+    fn a_run_without_a_message_gets_no_grant() {
+        let config = json!({"tools": {"elevated": {"allowFrom": {"telegram": ["*"]}}}});
+        let gates = evaluate(&config, OpenClawVersion::V2026_9, "main", &Origin::Detached("cron".into()));
+        assert!(!gates.allowed);
+        assert_eq!(gates.failures[0].gate, Gate::Run);
+        assert_eq!(gates.session_level(), Elevated::Off);
+    }
+
+    #[test]
+    fn an_allowed_sender_starts_at_the_default_level() {
+        let config = json!({"tools": {"elevated": {"allowFrom": {"telegram": ["tg:1"]}}}});
+        let gates = evaluate(&config, OpenClawVersion::V2026_9, "main", &telegram("1"));
+        assert!(gates.allowed);
+        assert_eq!(gates.session_level(), Elevated::Ask);
+        let full = json!({"agents": {"defaults": {"elevatedDefault": "full"}}, "tools": {"elevated": {"allowFrom": {"telegram": ["*"]}}}});
+        let gates = evaluate(&full, OpenClawVersion::V2026_9, "main", &telegram("2"));
+        assert_eq!(gates.session_level(), Elevated::Full);
+        assert_eq!(gates.default_level_path.unwrap().to_string(), "agents.defaults.elevatedDefault");
+    }
+
+    #[test]
+    fn the_suggested_edit_opens_the_gate() {
+        // Telegram lowercases; the suggested `id:` entry must match after formatting.
+        let config = json!({"tools": {"elevated": {"allowFrom": {"telegram": ["tg:1"]}}}});
+        let gates = evaluate(&config, OpenClawVersion::V2026_9, "main", &telegram("TG:ABC"));
+        let failure = &gates.failures[0];
+        assert_eq!(failure.path.as_ref().unwrap().to_string(), "tools.elevated.allowFrom.telegram");
+        assert_eq!(failure.fix, "add \"id:TG:ABC\" to `tools.elevated.allowFrom.telegram`");
+        let opened = json!({"tools": {"elevated": {"allowFrom": {"telegram": ["tg:1", "id:TG:ABC"]}}}});
+        assert!(evaluate(&opened, OpenClawVersion::V2026_9, "main", &telegram("TG:ABC")).allowed);
+    }
+
+    #[test]
+    fn release_labels_for_the_agent_scope() {
+        let list = json!({"agents": {"list": [{"id": "main", "tools": {"elevated": {"enabled": false}}}]}});
+        let gates = evaluate(&list, OpenClawVersion::V2026_2, "main", &telegram("1"));
+        assert_eq!(gates.failures[0].key, "agents.list[].tools.elevated.enabled");
+        assert_eq!(gates.failures[0].path.as_ref().unwrap().to_string(), "agents.list[0].tools.elevated.enabled");
+    }
+}
