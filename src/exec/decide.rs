@@ -6,6 +6,7 @@
 use super::elevated::ElevatedGates;
 use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
+use crate::exec::approvals::allow_always;
 use crate::exec::approvals::document::allowlist_entry;
 use crate::exec::approvals::resolve_for_agent;
 use crate::exec::lookup::ExecEnv;
@@ -78,6 +79,7 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         approvals_store_problem: None,
         elevated: Elevated::Off,
         elevated_gates: None,
+        allow_always: None,
     }
 }
 
@@ -232,6 +234,17 @@ fn decide_call(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let allowlist_ok = security.value == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
     out.allowlist_satisfied = allowlist_ok;
     out.segments = eval.segments.clone();
+    out.allow_always = Some(allow_always::persistence(
+        version,
+        &allow_always::CallFacts {
+            analysis_ok: eval.analysis_ok,
+            segments: &eval.segments,
+            command: input.command,
+            ctx: &ctx,
+            strict_inline_eval: settings.strict_inline_eval.value,
+            security: security.value,
+        },
+    ));
     let gate = Gate {
         input,
         ctx: &ctx,

@@ -147,6 +147,10 @@ pub struct ExecOutcome {
     /// were evaluated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub elevated_gates: Option<elevated::ElevatedGates>,
+    /// What an "allow always" answer would store for this command, as the release stores it;
+    /// `None` when the command was not analysed (denied or decided before analysis).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow_always: Option<approvals::allow_always::Persistence>,
 }
 
 /// Input that cannot be simulated at all.

@@ -259,6 +259,10 @@ pub struct WrapperRules {
     pub shell_argv_carriers: Vec<String>,
     /// `busybox`, `toybox`: unwrapped when their applet is a shell (none: not unwrapped).
     pub multiplexers: Vec<String>,
+    /// Multiplexers the allow-always collector sees through where the analysis does not (2026.2's
+    /// `unwrapKnownShellMultiplexerInvocation`); empty: the same as `multiplexers`.
+    #[serde(default)]
+    pub allow_always_multiplexers: Vec<String>,
 }
 
 /// A dispatch wrapper read by its option grammar.
