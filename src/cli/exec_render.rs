@@ -52,6 +52,20 @@ pub fn render_text(o: &ExecOutcome) -> String {
         };
         let path = seg.real_path.as_deref().or(seg.resolved_path.as_deref()).unwrap_or("(unresolved)");
         let _ = writeln!(s, "  {}. {}  →  {}  [{}]", i + 1, shell_words(&seg.argv), path, by);
+        for near in &seg.near_misses {
+            let bound = near
+                .arg_pattern
+                .as_deref()
+                .map(|a| format!(" (argPattern {})", escape::visible(a)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "       near miss `{}`{bound} at {}: {}",
+                escape::visible(&near.pattern),
+                escape::visible(&near.origin),
+                escape::visible(&near.why)
+            );
+        }
     }
     if let Some(cmd) = &o.enforced_command {
         let _ = writeln!(s, "runs as: {cmd}");

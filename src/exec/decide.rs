@@ -7,12 +7,13 @@ use super::elevated::ElevatedGates;
 use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
 use crate::exec::approvals::allow_always;
-use crate::exec::approvals::document::allowlist_entry;
+use crate::exec::approvals::document::{allowlist_entry, other_agents_allowlists};
 use crate::exec::approvals::resolve_for_agent;
 use crate::exec::lookup::ExecEnv;
 use crate::exec::pipeline::{DecisionInput, Gate, Pipeline, finish};
 use crate::exec::posture::{Ask, Security, Source, Sourced};
 use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::exec::satisfy::near_miss::near_misses;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::PlanFailure;
 use crate::exec::segments::{EvalContext, Evaluation};
@@ -234,6 +235,12 @@ fn decide_call(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let allowlist_ok = security.value == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
     out.allowlist_satisfied = allowlist_ok;
     out.segments = eval.segments.clone();
+    if security.value == Security::Allowlist && eval.analysis_ok {
+        let others = other_agents_allowlists(&input.approvals.document, &settings.agent_id);
+        for segment in &mut out.segments {
+            segment.near_misses = near_misses(segment, &ctx.allowlist, &others, rules, &ctx.env);
+        }
+    }
     out.allow_always = Some(allow_always::persistence(
         version,
         &allow_always::CallFacts {

@@ -380,6 +380,7 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> (Evaluation, Vec<Candidate>
                     reasons: c.reasons.clone(),
                     matched: matched.map(|i| ctx.allowlist[i].clone()),
                     satisfied_by: by,
+                    near_misses: Vec::new(),
                 });
             }
             let evaluation = Evaluation {

@@ -1,0 +1,365 @@
+//! Why the allowlist entries nearest to a segment did not match it: the answer a person can act on
+//! when a command they thought was allowed asks or is denied. Each reason is established by asking
+//! the release's own matcher (`match_v9`/`match_v2`, by the release's pipeline) about a variant of
+//! the segment: the same entry against the path the command was found at rather than its real
+//! path (a symlink), against the command invoked by name (a bare-name pattern), against the
+//! wrapper's own executable (`env`, `timeout`, `sh -c`), with `**` for `*` (glob semantics),
+//! without its argument binding; and entries of other agents' buckets that would have matched.
+
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::exec::lookup::{ExecEnv, Executable, resolve_executable};
+use crate::exec::satisfy::allowlist::{AllowlistEntry, MatchTarget, match_v2, match_v9};
+use crate::exec::segments::Segment;
+use crate::release::exec::{ExecRules, Pipeline};
+
+/// Why an entry missed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MissReason {
+    /// A bare name where the release matches resolved paths (or a path-invoked command).
+    BareName,
+    /// The entry names the path the command was found at; the release matches its real path.
+    Symlink,
+    /// The entry names a wrapper (`env`, `timeout`, `sh`), or a wrapper the release will not
+    /// look through stands in front of the command.
+    Wrapper,
+    /// `*` stops at `/` (`**` crosses it), or the case differs.
+    Glob,
+    /// The path matches, the entry's argument pattern (an allow-always binding to argv and working
+    /// directory, or a regex) does not.
+    ArgvBound,
+    /// The entry is in another agent's approvals bucket.
+    OtherAgent,
+    /// Same executable name, another directory.
+    OtherPath,
+}
+
+/// One near miss.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NearMiss {
+    pub pattern: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arg_pattern: Option<String>,
+    /// Where the entry is (`agents.main.allowlist[0]`, `what-if --allow[0]`).
+    pub origin: String,
+    pub reason: MissReason,
+    /// Why, in words, with what would match.
+    pub why: String,
+}
+
+/// How many near misses a segment reports.
+const MAX_NEAR_MISSES: usize = 3;
+
+/// The segment's executable as the matcher sees it.
+struct Facts<'a> {
+    rules: &'a ExecRules,
+    env: &'a ExecEnv,
+    exe: Executable,
+    argv: &'a [String],
+}
+
+impl Facts<'_> {
+    fn matches(&self, entry: &AllowlistEntry, exe: &Executable, argv: &[String]) -> bool {
+        let entries = std::slice::from_ref(entry);
+        match self.rules.pipeline {
+            Pipeline::TreeSitterPlan => {
+                let cwd = self.env.cwd.to_string_lossy();
+                let target = MatchTarget {
+                    exe,
+                    resolved_path: exe.resolved_path.as_deref(),
+                    trust_path: exe.trust_path(),
+                    argv,
+                    cwd: &cwd,
+                    home: self.env.home.as_deref(),
+                };
+                match_v9(entries, &target).is_some()
+            }
+            Pipeline::ChainSplitter => match_v2(entries, exe, self.env.home.as_deref()).is_ok_and(|m| m.is_some()),
+        }
+    }
+
+    fn hit(&self, entry: &AllowlistEntry) -> bool {
+        self.matches(entry, &self.exe, self.argv)
+    }
+}
+
+/// The nearest entries of `own` (this agent's list, what-ifs included) and of `others` (other
+/// agents' buckets) that did not satisfy `segment`, each with why; empty for a satisfied segment.
+pub fn near_misses(
+    segment: &Segment,
+    own: &[AllowlistEntry],
+    others: &[(String, Vec<AllowlistEntry>)],
+    rules: &ExecRules,
+    env: &ExecEnv,
+) -> Vec<NearMiss> {
+    if segment.satisfied_by.is_some() || segment.argv.is_empty() {
+        return Vec::new();
+    }
+    let argv = segment.effective_argv.as_deref().filter(|a| !a.is_empty()).unwrap_or(&segment.argv);
+    let raw = argv[0].trim().to_string();
+    let name = segment
+        .resolved_path
+        .as_deref()
+        .and_then(|p| Path::new(p).file_name())
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| raw.clone());
+    let exe =
+        Executable { raw, resolved_path: segment.resolved_path.clone(), real_path: segment.real_path.clone(), name };
+    let facts = Facts { rules, env, exe, argv };
+    let mut out: Vec<NearMiss> = own.iter().filter_map(|entry| explain(entry, segment, &facts)).collect();
+    out.sort_by_key(|m| m.reason == MissReason::OtherPath);
+    out.truncate(MAX_NEAR_MISSES);
+    for (agent, entries) in others {
+        for entry in entries.iter().filter(|e| facts.hit(e)) {
+            out.push(NearMiss {
+                pattern: entry.pattern.clone(),
+                arg_pattern: entry.arg_pattern.clone(),
+                origin: entry.origin.clone(),
+                reason: MissReason::OtherAgent,
+                why: format!(
+                    "this entry is in agent `{agent}`'s approvals bucket; each agent reads only its own and `*`"
+                ),
+            });
+        }
+    }
+    out
+}
+
+fn miss(entry: &AllowlistEntry, reason: MissReason, why: String) -> Option<NearMiss> {
+    Some(NearMiss {
+        pattern: entry.pattern.clone(),
+        arg_pattern: entry.arg_pattern.clone(),
+        origin: entry.origin.clone(),
+        reason,
+        why,
+    })
+}
+
+fn has_path_selector(pattern: &str) -> bool {
+    pattern.contains(['/', '\\', '~'])
+}
+
+/// Why `entry` missed, when it is near; `None` for an entry that has nothing to do with it.
+fn explain(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Option<NearMiss> {
+    if facts.hit(entry) {
+        // The entry matches the executable; the segment was refused for another reason.
+        return None;
+    }
+    let exe = &facts.exe;
+    let pattern = entry.pattern.trim();
+    let unbound = AllowlistEntry { arg_pattern: None, source: None, ..entry.clone() };
+    if entry.arg_pattern.is_some() && facts.hit(&unbound) {
+        let why = if entry.is_generated() {
+            "an allow-always approval bound to other arguments or another working directory; it covers only that exact argv in that directory".to_string()
+        } else {
+            format!(
+                "the path matches but the argument pattern `{}` does not match these arguments",
+                entry.arg_pattern.as_deref().unwrap_or("")
+            )
+        };
+        return miss(entry, MissReason::ArgvBound, why);
+    }
+    if let (Some(resolved), Some(real)) = (&exe.resolved_path, &exe.real_path)
+        && resolved != real
+    {
+        let as_found = Executable { real_path: None, ..exe.clone() };
+        if facts.matches(&unbound, &as_found, facts.argv) {
+            return miss(
+                entry,
+                MissReason::Symlink,
+                format!(
+                    "`{resolved}` is a link to `{real}`, and the release matches the real path: allow `{real}` (or a pattern matching it)"
+                ),
+            );
+        }
+    }
+    if let (Some(resolved), None) = (&exe.resolved_path, &exe.real_path)
+        && let Ok(real) = std::fs::canonicalize(resolved).map(|p| p.to_string_lossy().into_owned())
+        && &real != resolved
+    {
+        let as_linked = Executable { resolved_path: Some(real.clone()), ..exe.clone() };
+        if facts.matches(&unbound, &as_linked, facts.argv) {
+            return miss(
+                entry,
+                MissReason::Symlink,
+                format!(
+                    "names `{real}`, the file `{resolved}` links to, but this release matches the path the command is found at: allow `{resolved}`"
+                ),
+            );
+        }
+    }
+    if !has_path_selector(pattern) {
+        let by_name = Executable { raw: exe.name.clone(), ..exe.clone() };
+        let why = if facts.matches(&unbound, &by_name, facts.argv) {
+            format!("a bare name matches only a command invoked by name; this one is invoked as `{}`", exe.raw)
+        } else if glob_name_matches(pattern, &exe.name) {
+            "this release matches only path patterns, never bare names".to_string()
+        } else {
+            return wrapper_miss(entry, segment, facts);
+        };
+        let path = exe.real_path.as_deref().or(exe.resolved_path.as_deref()).unwrap_or(&exe.raw);
+        return miss(entry, MissReason::BareName, format!("{why}: allow `{path}`"));
+    }
+    if pattern.contains('*') && !pattern.contains("**") {
+        let crossing = AllowlistEntry { pattern: pattern.replace('*', "**"), ..unbound.clone() };
+        if facts.matches(&crossing, exe, facts.argv) {
+            return miss(
+                entry,
+                MissReason::Glob,
+                format!("`*` does not cross `/`: `{}` would match", crossing.pattern),
+            );
+        }
+    }
+    let target = exe.real_path.as_deref().or(exe.resolved_path.as_deref()).unwrap_or("");
+    if !target.is_empty() && pattern.eq_ignore_ascii_case(target) {
+        return miss(entry, MissReason::Glob, format!("patterns are case-sensitive here: allow `{target}`"));
+    }
+    if let Some(near) = wrapper_miss(entry, segment, facts) {
+        return Some(near);
+    }
+    let entry_name = Path::new(pattern).file_name().map(|n| n.to_string_lossy().into_owned());
+    (entry_name.as_deref() == Some(exe.name.as_str()) && !target.is_empty()).then(|| NearMiss {
+        pattern: entry.pattern.clone(),
+        arg_pattern: entry.arg_pattern.clone(),
+        origin: entry.origin.clone(),
+        reason: MissReason::OtherPath,
+        why: format!("names another `{}`; this command runs `{target}`", exe.name),
+    })
+}
+
+/// The entry names the wrapper in front of the command, or the command behind a wrapper the
+/// release will not look through.
+fn wrapper_miss(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Option<NearMiss> {
+    let outer = segment.argv.first()?.trim();
+    if segment.policy_blocked {
+        // Only an entry naming something on this command line is near.
+        let named = |token: &String| {
+            let base = |t: &str| Path::new(t.trim()).file_name().map(|n| n.to_string_lossy().into_owned());
+            base(token).is_some() && base(token) == base(&entry.pattern)
+        };
+        if !segment.argv.iter().any(named) {
+            return None;
+        }
+        let wrapper = segment.wrapper_chain.last().cloned().unwrap_or_else(|| outer.to_string());
+        return miss(
+            entry,
+            MissReason::Wrapper,
+            format!(
+                "`{wrapper}` stands in front of the command and the release does not look through it: nothing behind it can be allowlisted"
+            ),
+        );
+    }
+    if segment.wrapper_chain.is_empty() && facts.argv.len() == segment.argv.len() {
+        return None;
+    }
+    let wrapper = resolve_executable(outer, facts.env, facts.rules.lookup);
+    let wrapper_argv = segment.argv.as_slice();
+    facts.matches(entry, &wrapper, wrapper_argv).then(|| NearMiss {
+        pattern: entry.pattern.clone(),
+        arg_pattern: entry.arg_pattern.clone(),
+        origin: entry.origin.clone(),
+        reason: MissReason::Wrapper,
+        why: format!(
+            "names the wrapper `{outer}`; the release looks through it and matches what it runs: `{}`",
+            facts.exe.real_path.as_deref().or(facts.exe.resolved_path.as_deref()).unwrap_or(&facts.exe.raw)
+        ),
+    })
+}
+
+/// A bare pattern that names this executable (exactly or as a glob), case-insensitively.
+fn glob_name_matches(pattern: &str, name: &str) -> bool {
+    crate::base::glob::glob_matches(&pattern.to_lowercase(), &name.to_lowercase())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use serde_json::json;
+
+    use super::*;
+    use crate::OpenClawVersion;
+    use crate::exec::satisfy::allowlist::cwd_bound_hash;
+    use crate::exec::{ApprovalsInput, Ask, ExecRequest, Security, evaluate};
+
+    /// A `bin` folder with an executable `real-tool` and a link `tool` to it.
+    fn bin() -> (tempfile::TempDir, String) {
+        let dir = tempfile::tempdir().unwrap();
+        let bin = dir.path().join("bin");
+        std::fs::create_dir_all(bin.join("deep")).unwrap();
+        for file in ["real-tool", "deep/nested"] {
+            std::fs::write(bin.join(file), "#!/bin/sh\n").unwrap();
+            std::fs::set_permissions(bin.join(file), std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        std::os::unix::fs::symlink("real-tool", bin.join("tool")).unwrap();
+        let bin = std::fs::canonicalize(bin).unwrap().to_string_lossy().into_owned();
+        (dir, bin)
+    }
+
+    /// The near misses of the first segment of `command` under an allowlist of `entries` (agent
+    /// `main`) in `approvals`.
+    fn misses(version: OpenClawVersion, command: &str, bin: &str, approvals: serde_json::Value) -> Vec<NearMiss> {
+        let mut request = ExecRequest::new(command, "/tmp");
+        request.site.path_var = Some(format!("{bin}:/usr/bin:/bin"));
+        request.site.approvals = ApprovalsInput::Document(approvals);
+        request.what_if.security = Some(Security::Allowlist);
+        request.what_if.ask = Some(Ask::OnMiss);
+        request.what_if.host = Some("gateway".into());
+        let outcome = evaluate(&request, version).unwrap();
+        outcome.segments[0].near_misses.clone()
+    }
+
+    fn main_list(entries: serde_json::Value) -> serde_json::Value {
+        json!({"version": 1, "agents": {"main": {"allowlist": entries}}})
+    }
+
+    fn reasons(misses: &[NearMiss]) -> Vec<MissReason> {
+        misses.iter().map(|m| m.reason).collect()
+    }
+
+    #[test]
+    fn a_link_is_matched_by_its_real_path_in_2026_9_and_as_found_in_2026_2() {
+        let (_dir, bin) = bin();
+        let link = main_list(json!([format!("{bin}/tool")]));
+        let found = misses(OpenClawVersion::V2026_9, "tool -v", &bin, link);
+        assert_eq!(reasons(&found), [MissReason::Symlink], "{found:?}");
+        assert!(found[0].why.contains(&format!("allow `{bin}/real-tool`")), "{}", found[0].why);
+        let real = main_list(json!([format!("{bin}/real-tool")]));
+        let legacy = misses(OpenClawVersion::V2026_2, "tool -v", &bin, real);
+        assert_eq!(reasons(&legacy), [MissReason::Symlink], "{legacy:?}");
+    }
+
+    #[test]
+    fn bare_names_per_release() {
+        let (_dir, bin) = bin();
+        let by_path = format!("{bin}/real-tool -v");
+        let found = misses(OpenClawVersion::V2026_9, &by_path, &bin, main_list(json!(["real-tool"])));
+        assert_eq!(reasons(&found), [MissReason::BareName]);
+        assert!(found[0].why.contains("invoked by name"), "{}", found[0].why);
+        let legacy = misses(OpenClawVersion::V2026_2, "real-tool -v", &bin, main_list(json!(["real-tool"])));
+        assert!(legacy[0].why.contains("never bare names"), "{}", legacy[0].why);
+    }
+
+    #[test]
+    fn glob_wrapper_argv_binding_and_other_buckets() {
+        let (_dir, bin) = bin();
+        let glob =
+            misses(OpenClawVersion::V2026_9, "nested", &format!("{bin}/deep"), main_list(json!([format!("{bin}/*")])));
+        assert_eq!(reasons(&glob), [MissReason::Glob]);
+        let timeout =
+            misses(OpenClawVersion::V2026_9, "timeout 5 real-tool", &bin, main_list(json!(["/usr/bin/timeout"])));
+        assert_eq!(reasons(&timeout), [MissReason::Wrapper], "{timeout:?}");
+        let argv = vec![format!("{bin}/real-tool"), "--other".to_string()];
+        let bound = json!([{"pattern": format!("{bin}/real-tool"), "argPattern": cwd_bound_hash(&argv, "/tmp"), "source": "allow-always"}]);
+        let generated = misses(OpenClawVersion::V2026_9, "real-tool -v", &bin, main_list(bound));
+        assert_eq!(reasons(&generated), [MissReason::ArgvBound]);
+        let other = json!({"version": 1, "agents": {"ops": {"allowlist": [format!("{bin}/real-tool")]}}});
+        let bucket = misses(OpenClawVersion::V2026_9, "real-tool", &bin, other);
+        assert_eq!(reasons(&bucket), [MissReason::OtherAgent]);
+        assert!(bucket[0].origin.starts_with("agents.ops."), "{}", bucket[0].origin);
+    }
+}
