@@ -120,6 +120,9 @@ struct ExecReport<'a> {
     /// would go), by key path.
     #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     elevated_locations: std::collections::BTreeMap<String, Location>,
+    /// For a call that asks: what "allow always" would store and which later calls it covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allow_always_coverage: Option<&'a exec::coverage::AllowAlwaysCoverage>,
 }
 
 /// Why the session cannot call exec at all (the step that removed the tool, or why it was never
@@ -280,6 +283,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
         }
     };
     let outcome = exec::evaluate(&request, version)?;
+    let allow_always = exec::coverage::allow_always_coverage(&request, &outcome, version);
     let locations = setting_locations(&outcome, &loaded);
     let elevated_locations = elevated_locations(&outcome, &loaded);
     match args.format {
@@ -287,6 +291,9 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
             let mut text = super::exec_render::render_text(&outcome);
             for (setting, location) in &locations {
                 text.push_str(&format!("{setting} is set at {location}\n"));
+            }
+            if let Some(coverage) = &allow_always {
+                text.push_str(&super::exec_render::render_allow_always(coverage, &session.agent_id));
             }
             if let Some(gates) = &outcome.elevated_gates {
                 text.push_str(&super::exec_render::render_elevated(gates, &outcome, &elevated_locations));
@@ -304,6 +311,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
                 outcome: &outcome,
                 locations,
                 elevated_locations,
+                allow_always_coverage: allow_always.as_ref(),
             };
             output::emit_machine(format, "exec", &report)?;
         }

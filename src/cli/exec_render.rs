@@ -10,6 +10,8 @@ use thiserror::Error;
 use crate::base::escape;
 use crate::config::Location;
 use crate::config::path::KeyPath;
+use crate::exec::approvals::allow_always::Persistence;
+use crate::exec::coverage::AllowAlwaysCoverage;
 use crate::exec::elevated::sender::Verdict;
 use crate::exec::elevated::{ElevatedGates, Gate};
 use crate::exec::v2026_9::pin::render_bare;
@@ -25,6 +27,19 @@ pub fn render_text(o: &ExecOutcome) -> String {
     }
     for r in &o.reasons {
         let _ = writeln!(s, "  reason: {r}");
+    }
+    match &o.auto_review {
+        Some(review) if review.reviewed => {
+            let _ = writeln!(
+                s,
+                "  reviewer: mode auto, the automatic reviewer (tools.exec.reviewer) decides before a human (unless the command's executables cannot be pinned)"
+            );
+        }
+        Some(review) => {
+            let why = review.human_because.as_deref().unwrap_or_default();
+            let _ = writeln!(s, "  reviewer: mode auto, but this call goes straight to a human: {why}");
+        }
+        None => {}
     }
     let _ = writeln!(s, "effective settings:");
     let _ = writeln!(s, "  host         {:<10} ({})", o.host.value, o.host.source);
@@ -134,6 +149,39 @@ fn elevated_effect(o: &ExecOutcome) -> String {
             "{escape}; approvals are bypassed only when the config and the host approvals both say security=full, ask=off"
         ),
     }
+}
+
+/// What answering the prompt with "allow always" would store, and which later calls it covers.
+pub fn render_allow_always(c: &AllowAlwaysCoverage, agent: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "if you answer \"allow always\":");
+    if !c.offered {
+        let _ = writeln!(s, "  the prompt does not offer it under ask=always; every call asks");
+        return s;
+    }
+    match &c.stores {
+        Persistence::OneShot { reasons } => {
+            let _ = writeln!(s, "  nothing is stored (one-shot: {}); the next call asks again", reasons.join(", "));
+        }
+        Persistence::Patterns { .. } => {
+            let _ = writeln!(s, "  stored in agent {}'s allowlist:", escape::visible(agent));
+            for entry in &c.entries {
+                let pattern = entry["pattern"].as_str().unwrap_or_default();
+                let bound = entry["argPattern"].as_str().map(|a| format!("  argPattern {a}")).unwrap_or_default();
+                let note = if pattern.starts_with("=node-command:") { "  (this exact command text)" } else { "" };
+                let _ = writeln!(s, "    {}{bound}{note}", escape::visible(pattern));
+            }
+        }
+    }
+    for call in &c.later {
+        let (mark, what) = if call.covered {
+            ("✓", "runs without asking".to_string())
+        } else {
+            ("✗", call.decision.as_str().to_string())
+        };
+        let _ = writeln!(s, "  {mark} `{}` in {}: {what}", escape::visible(&call.command), escape::visible(&call.cwd));
+    }
+    s
 }
 
 fn shell_words(argv: &[String]) -> String {

@@ -81,6 +81,7 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         elevated: Elevated::Off,
         elevated_gates: None,
         allow_always: None,
+        auto_review: None,
     }
 }
 
@@ -144,6 +145,8 @@ fn unavailable_message(gates: &ElevatedGates, sandboxed: bool) -> String {
 /// Decides one exec call end to end as `version` does.
 pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let mut out = decide_call(input, version);
+    let mode = input.settings.mode.as_ref().map(|m| m.value.as_str());
+    out.auto_review = crate::exec::review::auto_review(&out, mode, version.exec());
     out.elevated = input.elevated;
     // The gates are reported when elevated mode is requested or in force, or the message names
     // a channel (someone asking why a sender is or is not elevated).

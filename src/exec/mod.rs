@@ -19,12 +19,14 @@
 
 pub mod approvals;
 pub mod argv;
+pub mod coverage;
 pub mod decide;
 pub mod elevated;
 pub mod lookup;
 pub mod pipeline;
 pub mod posture;
 pub mod request;
+pub mod review;
 pub mod satisfy;
 pub mod segments;
 pub mod settings;
@@ -151,6 +153,9 @@ pub struct ExecOutcome {
     /// `None` when the command was not analysed (denied or decided before analysis).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub allow_always: Option<approvals::allow_always::Persistence>,
+    /// Mode `auto`: whether the automatic reviewer sees this call before a human.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_review: Option<review::AutoReview>,
 }
 
 /// Input that cannot be simulated at all.

@@ -122,6 +122,11 @@ pub struct SettingsRules {
     pub modes: bool,
     /// `tools.exec.strictInlineEval` is read.
     pub strict_inline_eval: bool,
+    /// `tools.exec.mode: "auto"` puts a model-backed reviewer (`tools.exec.reviewer`) between a
+    /// call that would ask and the human, for commands of at most this many segments; absent:
+    /// the release has no reviewer.
+    #[serde(default)]
+    pub auto_review_max_candidates: Option<usize>,
 }
 
 /// The gateway's decision around the analysis (`processGatewayAllowlist` and its callers).
