@@ -151,3 +151,43 @@ fn elevated_gates_2026_2() {
     assert!(location["file"].as_str().unwrap().ends_with("accepted-2026.2.json5"), "{json}");
     assert!(location["line"].as_u64().unwrap() > 1 && location["column"].as_u64().unwrap() > 1, "{json}");
 }
+
+/// Runs `clawpolicy exec` with `fixtures/exec/bin` (an executable `real-tool` and a link `tool` to
+/// it) as the whole `PATH`, in `/tmp`.
+fn exec_with_bin(version: &str, args: &[&str]) -> (i32, String) {
+    let home = Path::new(ROOT).join("fixtures/paths/no-such-home");
+    let bin = Path::new(ROOT).join("fixtures/exec/bin");
+    let output = Command::cargo_bin("clawpolicy")
+        .unwrap()
+        .current_dir(ROOT)
+        .env("HOME", &home)
+        .env("OPENCLAW_HOME", &home)
+        .env_remove("OPENCLAW_STATE_DIR")
+        .env_remove("OPENCLAW_CONFIG_PATH")
+        .args(["--openclaw-version", version, "exec"])
+        .args(args)
+        .args(["--path", bin.to_str().unwrap(), "--cwd", "/tmp"])
+        .output()
+        .unwrap();
+    (output.status.code().unwrap(), String::from_utf8_lossy(&output.stdout).replace(ROOT, "[ROOT]"))
+}
+
+/// Answers a person can act on: why the nearest allowlist entries missed, what "allow always"
+/// would store and which later calls it covers, and the automatic reviewer of mode `auto`.
+#[test]
+fn exec_answers_to_act_on() {
+    let link = format!("{ROOT}/fixtures/exec/bin/tool");
+    let asks = ["--security", "allowlist", "--ask", "on-miss", "--host", "gateway"];
+    let near: Vec<&str> =
+        ["tool -v && real-tool -x", "--allow", &link, "--allow", "real-tool"].into_iter().chain(asks).collect();
+    let cases: Vec<(&str, &str, Vec<&str>, i32)> = vec![
+        ("exec_near_misses_2026_9", "2026.9", near.clone(), 3),
+        ("exec_near_misses_2026_2", "2026.2", near, 3),
+        ("exec_auto_mode", "2026.9", vec!["real-tool -v", "-c", "fixtures/exec/auto-mode.json5"], 3),
+    ];
+    for (name, version, args, expected) in cases {
+        let (code, out) = exec_with_bin(version, &args);
+        assert_eq!(code, expected, "{name}: {out}");
+        insta::assert_snapshot!(name, out);
+    }
+}

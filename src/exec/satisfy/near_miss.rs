@@ -198,6 +198,17 @@ fn explain(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Opti
             format!("a bare name matches only a command invoked by name; this one is invoked as `{}`", exe.raw)
         } else if glob_name_matches(pattern, &exe.name) {
             "this release matches only path patterns, never bare names".to_string()
+        } else if let Some(real) = exe.real_path.as_deref().filter(|real| {
+            Path::new(real).file_name().is_some_and(|n| glob_name_matches(pattern, &n.to_string_lossy()))
+        }) {
+            return miss(
+                entry,
+                MissReason::Symlink,
+                format!(
+                    "a bare name is compared with the name the command is invoked by (`{}`), not the name of the file it links to (`{real}`): allow `{real}`",
+                    exe.name
+                ),
+            );
         } else {
             return wrapper_miss(entry, segment, facts);
         };
