@@ -191,3 +191,22 @@ fn exec_answers_to_act_on() {
         insta::assert_snapshot!(name, out);
     }
 }
+
+/// `explain exec` for a message (`--channel`) ends with its elevated gates.
+#[test]
+fn explain_exec_names_the_elevated_gates() {
+    let output = Command::cargo_bin("clawpolicy")
+        .unwrap()
+        .current_dir(ROOT)
+        .args(["explain", "exec", "-c", "fixtures/examples/elevated.json5", "--agent", "ops"])
+        .args(["--channel", "telegram", "--sender", "5550001"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(out.contains("Elevated mode: not available for this sender on telegram:"), "{out}");
+    assert!(
+        out.contains("allowFrom (agents.entries.*.tools.elevated.allowFrom.telegram) at ")
+            && out.contains("elevated.json5:18:36: add \"id:5550001\""),
+        "{out}"
+    );
+}
