@@ -10,9 +10,10 @@ use assert_cmd::Command;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
-/// Runs `clawpolicy exec` with a `PATH` and home where nothing is found; returns (exit code,
-/// stdout with the checkout path replaced by `[ROOT]`).
-fn exec(args: &[&str]) -> (i32, String) {
+/// Runs `clawpolicy` (OpenClaw release `version`) with `args`, in the checkout, with a home where
+/// no config or approvals store is found; returns (exit code, stdout with the checkout path
+/// replaced by `[ROOT]`).
+fn clawpolicy(version: &str, args: &[&str]) -> (i32, String) {
     let home = Path::new(ROOT).join("fixtures/paths/no-such-home");
     let output = Command::cargo_bin("clawpolicy")
         .unwrap()
@@ -22,12 +23,18 @@ fn exec(args: &[&str]) -> (i32, String) {
         .env_remove("OPENCLAW_STATE_DIR")
         .env_remove("OPENCLAW_CONFIG_PATH")
         .env("NO_COLOR", "1")
-        .arg("exec")
+        .args(["--openclaw-version", version])
         .args(args)
-        .args(["--path", "/nonexistent", "--cwd", "/tmp"])
         .output()
         .unwrap();
     (output.status.code().unwrap(), String::from_utf8_lossy(&output.stdout).replace(ROOT, "[ROOT]"))
+}
+
+/// Runs `clawpolicy exec` (2026.9) in `/tmp` with a `PATH` where nothing is found.
+fn exec(args: &[&str]) -> (i32, String) {
+    let args: Vec<&str> =
+        ["exec"].into_iter().chain(args.iter().copied()).chain(["--path", "/nonexistent", "--cwd", "/tmp"]).collect();
+    clawpolicy("2026.9", &args)
 }
 
 #[test]
@@ -128,21 +135,15 @@ fn elevated_gates() {
 #[test]
 fn elevated_gates_2026_2() {
     let config = "fixtures/real-world/claws-and-pincers/accepted-2026.2.json5";
-    let home = Path::new(ROOT).join("fixtures/paths/no-such-home");
-    let output = Command::cargo_bin("clawpolicy")
-        .unwrap()
-        .current_dir(ROOT)
-        .env("HOME", &home)
-        .env("OPENCLAW_HOME", &home)
-        .env_remove("OPENCLAW_STATE_DIR")
-        .env_remove("OPENCLAW_CONFIG_PATH")
-        .args(["--openclaw-version", "2026.2", "exec", "ls", "-c", config, "--agent", "developer"])
-        .args(["--channel", "discord", "--sender", "20000000002", "--elevated", "full", "--format", "json"])
-        .args(["--path", "/nonexistent", "--cwd", "/tmp"])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(4));
-    let json: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let (code, out) = clawpolicy(
+        "2026.2",
+        &["exec", "ls", "-c", config, "--agent", "developer", "--channel", "discord", "--sender", "20000000002"]
+            .into_iter()
+            .chain(["--elevated", "full", "--format", "json", "--path", "/nonexistent", "--cwd", "/tmp"])
+            .collect::<Vec<_>>(),
+    );
+    assert_eq!(code, 4);
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["decision"], "error");
     let failure = &json["elevatedGates"]["failures"][0];
     assert_eq!(failure["key"], "tools.elevated.allowFrom.discord");
@@ -155,21 +156,10 @@ fn elevated_gates_2026_2() {
 /// Runs `clawpolicy exec` with `fixtures/exec/bin` (an executable `real-tool` and a link `tool` to
 /// it) as the whole `PATH`, in `/tmp`.
 fn exec_with_bin(version: &str, args: &[&str]) -> (i32, String) {
-    let home = Path::new(ROOT).join("fixtures/paths/no-such-home");
-    let bin = Path::new(ROOT).join("fixtures/exec/bin");
-    let output = Command::cargo_bin("clawpolicy")
-        .unwrap()
-        .current_dir(ROOT)
-        .env("HOME", &home)
-        .env("OPENCLAW_HOME", &home)
-        .env_remove("OPENCLAW_STATE_DIR")
-        .env_remove("OPENCLAW_CONFIG_PATH")
-        .args(["--openclaw-version", version, "exec"])
-        .args(args)
-        .args(["--path", bin.to_str().unwrap(), "--cwd", "/tmp"])
-        .output()
-        .unwrap();
-    (output.status.code().unwrap(), String::from_utf8_lossy(&output.stdout).replace(ROOT, "[ROOT]"))
+    let bin = format!("{ROOT}/fixtures/exec/bin");
+    let args: Vec<&str> =
+        ["exec"].into_iter().chain(args.iter().copied()).chain(["--path", &bin, "--cwd", "/tmp"]).collect();
+    clawpolicy(version, &args)
 }
 
 /// Answers a person can act on: why the nearest allowlist entries missed, what "allow always"
@@ -195,14 +185,8 @@ fn exec_answers_to_act_on() {
 /// `explain exec` for a message (`--channel`) ends with its elevated gates.
 #[test]
 fn explain_exec_names_the_elevated_gates() {
-    let output = Command::cargo_bin("clawpolicy")
-        .unwrap()
-        .current_dir(ROOT)
-        .args(["explain", "exec", "-c", "fixtures/examples/elevated.json5", "--agent", "ops"])
-        .args(["--channel", "telegram", "--sender", "5550001"])
-        .output()
-        .unwrap();
-    let out = String::from_utf8_lossy(&output.stdout);
+    let args = ["explain", "exec", "-c", "fixtures/examples/elevated.json5", "--agent", "ops", "--channel", "telegram"];
+    let (_, out) = clawpolicy("2026.9", &[&args[..], &["--sender", "5550001"]].concat());
     assert!(out.contains("Elevated mode: not available for this sender on telegram:"), "{out}");
     assert!(
         out.contains("allowFrom (agents.entries.*.tools.elevated.allowFrom.telegram) at ")

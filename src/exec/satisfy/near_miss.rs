@@ -163,34 +163,8 @@ fn explain(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Opti
         };
         return miss(entry, MissReason::ArgvBound, why);
     }
-    if let (Some(resolved), Some(real)) = (&exe.resolved_path, &exe.real_path)
-        && resolved != real
-    {
-        let as_found = Executable { real_path: None, ..exe.clone() };
-        if facts.matches(&unbound, &as_found, facts.argv) {
-            return miss(
-                entry,
-                MissReason::Symlink,
-                format!(
-                    "`{resolved}` is a link to `{real}`, and the release matches the real path: allow `{real}` (or a pattern matching it)"
-                ),
-            );
-        }
-    }
-    if let (Some(resolved), None) = (&exe.resolved_path, &exe.real_path)
-        && let Ok(real) = std::fs::canonicalize(resolved).map(|p| p.to_string_lossy().into_owned())
-        && &real != resolved
-    {
-        let as_linked = Executable { resolved_path: Some(real.clone()), ..exe.clone() };
-        if facts.matches(&unbound, &as_linked, facts.argv) {
-            return miss(
-                entry,
-                MissReason::Symlink,
-                format!(
-                    "names `{real}`, the file `{resolved}` links to, but this release matches the path the command is found at: allow `{resolved}`"
-                ),
-            );
-        }
+    if let Some(near) = symlink_miss(entry, &unbound, facts) {
+        return Some(near);
     }
     if !has_path_selector(pattern) {
         let by_name = Executable { raw: exe.name.clone(), ..exe.clone() };
@@ -240,6 +214,34 @@ fn explain(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Opti
         reason: MissReason::OtherPath,
         why: format!("names another `{}`; this command runs `{target}`", exe.name),
     })
+}
+
+/// The entry matches under the other reading of a link: the path the command is found at where the
+/// release matches the real path (2026.9), or the link's target where it matches the path as found
+/// (2026.2, which resolves no links).
+fn symlink_miss(entry: &AllowlistEntry, unbound: &AllowlistEntry, facts: &Facts<'_>) -> Option<NearMiss> {
+    let exe = &facts.exe;
+    let resolved = exe.resolved_path.clone()?;
+    let (variant, why) = match exe.real_path.clone() {
+        Some(real) if real != resolved => (
+            Executable { real_path: None, ..exe.clone() },
+            format!(
+                "`{resolved}` is a link to `{real}`, and the release matches the real path: allow `{real}` (or a pattern matching it)"
+            ),
+        ),
+        Some(_) => return None,
+        None => {
+            let real = std::fs::canonicalize(&resolved).ok()?.to_string_lossy().into_owned();
+            if real == resolved {
+                return None;
+            }
+            let why = format!(
+                "names `{real}`, the file `{resolved}` links to, but this release matches the path the command is found at: allow `{resolved}`"
+            );
+            (Executable { resolved_path: Some(real), ..exe.clone() }, why)
+        }
+    };
+    if facts.matches(unbound, &variant, facts.argv) { miss(entry, MissReason::Symlink, why) } else { None }
 }
 
 /// The entry names the wrapper in front of the command, or the command behind a wrapper the
