@@ -11,6 +11,10 @@
 //! wrappers, shells) and satisfying segments through [`satisfy`] (allowlist, safe bins,
 //! builtins, skills), executables found by [`lookup`]; the vocabulary is [`posture`].
 //!
+//! Around the decision: [`elevated`] (the gates that grant a message's session elevated mode),
+//! [`approvals::allow_always`] and [`coverage`] (what an "allow always" answer stores and covers),
+//! [`satisfy::near_miss`] (why the nearest allowlist entries missed), [`review`] (mode `auto`).
+//!
 //! Where a newcomer adds things: a release that behaves like an existing one is data
 //! (`data/<line>/exec.json`, `src/release/exec.rs`); a release whose analysis works differently
 //! is a new `v<line>/` folder implementing [`pipeline::Pipeline`]; a new wrapper or safe bin is a
