@@ -91,6 +91,10 @@ pub struct GateFailure {
     pub why: String,
     /// The edit that opens it.
     pub fix: String,
+    /// For an allowFrom gate: the entry to add to `path` (the narrowest that names the sender, or
+    /// `"*"` when the message names none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub add_entry: Option<String>,
 }
 
 /// Which list let the sender in, and by which entry.
@@ -175,6 +179,7 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
                 path: None,
                 why: format!("a {kind} run answers no message, so exec is given no elevated grant"),
                 fix: "none in config: elevated exec needs a chat turn from an allowed sender".into(),
+                add_entry: None,
             });
             return out;
         }
@@ -193,6 +198,7 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
                 path: Some(block.enabled_path()),
                 why: "elevated mode is switched off here".into(),
                 fix: format!("delete `{}` (or set it to true)", block.enabled_path()),
+                add_entry: None,
             });
         }
     }
@@ -207,6 +213,7 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
             path: None,
             why: "the message names no channel".into(),
             fix: "none in config: only a message that arrived on a channel can be elevated".into(),
+            add_entry: None,
         });
         return out;
     }
@@ -297,11 +304,13 @@ fn allow_from_failure(
         _ => format!("no entry names the sender ({who})"),
     };
     let entry = suggested_entry(inbound, sender);
+    let quoted = |entry: &str| serde_json::to_string(entry).unwrap_or_default();
     let fix = match &entry {
-        Some(entry) => format!("add \"{entry}\" to `{path}`"),
+        Some(entry) => format!("add {} to `{path}`", quoted(entry)),
         None => format!("add \"*\" to `{path}` (everyone on {channel})"),
     };
-    GateFailure { gate: Gate::AllowFrom, key, path: Some(path), why, fix }
+    let add_entry = Some(entry.unwrap_or_else(|| "*".to_string()));
+    GateFailure { gate: Gate::AllowFrom, key, path: Some(path), why, fix, add_entry }
 }
 
 /// The sender's facts, for a human.
@@ -383,6 +392,42 @@ mod tests {
         assert_eq!(failure.fix, "add \"id:TG:ABC\" to `tools.elevated.allowFrom.telegram`");
         let opened = json!({"tools": {"elevated": {"allowFrom": {"telegram": ["tg:1", "id:TG:ABC"]}}}});
         assert!(evaluate(&opened, OpenClawVersion::V2026_9, "main", &telegram("TG:ABC")).allowed);
+    }
+
+    proptest::proptest! {
+        /// The edit a failing allowFrom gate suggests opens it, on every release and channel, and
+        /// `"*"` admits everyone (the release checks it before any sender field).
+        #[test]
+        fn the_suggested_entry_opens_the_gate(
+            channel in proptest::sample::select(vec!["telegram", "whatsapp", "discord", "signal", "slack", "reef", "webchat", "irc"]),
+            id in proptest::option::of("[ -~]{0,12}"),
+            e164 in proptest::option::of("\\+?[0-9 ()-]{0,12}"),
+            name in proptest::option::of("[ -~é]{0,12}"),
+            listed in proptest::collection::vec("[ -~]{0,10}", 0..4),
+            legacy in proptest::bool::ANY,
+        ) {
+            let version = if legacy { OpenClawVersion::V2026_2 } else { OpenClawVersion::V2026_9 };
+            let inbound = Inbound {
+                provider: Some(channel.to_string()),
+                sender_id: id,
+                sender_e164: e164,
+                sender_name: name,
+                ..Inbound::default()
+            };
+            let origin = Origin::Message(inbound);
+            let config = json!({"tools": {"elevated": {"allowFrom": {channel: listed.clone()}}}});
+            let gates = evaluate(&config, version, "main", &origin);
+            if let Some(entry) = gates.failures.first().and_then(|f| f.add_entry.as_deref()) {
+                let mut opened = listed.clone();
+                opened.push(entry.to_string());
+                let config = json!({"tools": {"elevated": {"allowFrom": {channel: opened}}}});
+                proptest::prop_assert!(evaluate(&config, version, "main", &origin).allowed, "{entry}");
+            }
+            let mut everyone = listed;
+            everyone.push(" * ".to_string());
+            let config = json!({"tools": {"elevated": {"allowFrom": {channel: everyone}}}});
+            proptest::prop_assert!(evaluate(&config, version, "main", &origin).allowed);
+        }
     }
 
     #[test]
