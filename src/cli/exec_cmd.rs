@@ -237,7 +237,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
         loaded.config(),
         version,
         &session.agent_id,
-        &exec::elevated::Origin::Message(exec::elevated::Inbound::of_context(&ctx)),
+        &exec::elevated::Origin::of_context(&ctx),
     );
     let site = CallSite {
         path_var: args.what_if.path.clone(),

@@ -77,8 +77,8 @@ fn elevated_note(
     agent: &str,
     ctx: &crate::policy::SessionContext,
 ) -> String {
-    use crate::exec::elevated::{Inbound, Origin, evaluate};
-    let gates = evaluate(loaded.config(), version, agent, &Origin::Message(Inbound::of_context(ctx)));
+    use crate::exec::elevated::{Origin, evaluate};
+    let gates = evaluate(loaded.config(), version, agent, &Origin::of_context(ctx));
     let channel = crate::base::escape::visible(gates.channel.as_deref().unwrap_or("(none)")).into_owned();
     if gates.allowed {
         let level = gates.default_level.as_deref().unwrap_or("on");

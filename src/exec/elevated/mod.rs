@@ -140,6 +140,19 @@ impl ElevatedGates {
     }
 }
 
+impl Origin {
+    /// What started the run a session context describes: a spawned sub-agent's run answers no
+    /// message (the gateway starts it without an elevated grant); otherwise the message the
+    /// context's channel and sender flags describe.
+    pub fn of_context(ctx: &SessionContext) -> Self {
+        if ctx.requester.is_some() || ctx.spawned_by.is_some() {
+            Origin::Detached("spawned sub-agent".into())
+        } else {
+            Origin::Message(Inbound::of_context(ctx))
+        }
+    }
+}
+
 impl Inbound {
     /// The message a session context describes (`--channel`, `--sender`, `--account` …).
     pub fn of_context(ctx: &SessionContext) -> Self {
@@ -368,6 +381,18 @@ mod tests {
         assert!(!gates.allowed);
         assert_eq!(gates.failures[0].gate, Gate::Run);
         assert_eq!(gates.session_level(), Elevated::Off);
+    }
+
+    #[test]
+    fn a_spawned_sub_agent_run_is_detached() {
+        let run = SessionContext {
+            message_provider: Some("telegram".into()),
+            sender_id: Some("1".into()),
+            ..SessionContext::default()
+        };
+        assert!(matches!(Origin::of_context(&run), Origin::Message(_)));
+        let child = crate::policy::spawn::spawned_by(run, "main").unwrap();
+        assert_eq!(Origin::of_context(&child), Origin::Detached("spawned sub-agent".into()));
     }
 
     #[test]
