@@ -262,7 +262,7 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
             format!("{label}.{channel}"),
             path,
             &channel,
-            list.is_some(),
+            list.map(|_| entries.as_slice()),
             &verdict,
             inbound,
             &sender,
@@ -301,12 +301,17 @@ fn allow_from_failure(
     key: String,
     path: KeyPath,
     channel: &str,
-    listed: bool,
+    entries: Option<&[String]>,
     verdict: &Verdict,
     inbound: &Inbound,
     sender: &Sender<'_>,
 ) -> GateFailure {
+    let listed = entries.is_some();
     let who = describe_sender(inbound);
+    let quoted = |entry: &str| serde_json::to_string(entry).unwrap_or_default();
+    let shown: Vec<String> = entries.unwrap_or_default().iter().take(5).map(|e| quoted(e)).collect();
+    let more = entries.map_or(0, |e| e.len().saturating_sub(shown.len()));
+    let list = if more > 0 { format!("{} and {more} more", shown.join(", ")) } else { shown.join(", ") };
     let why = match (listed, verdict) {
         (false, _) => format!("no list for `{channel}`, so no sender on it is allowed"),
         (true, Verdict::Empty) => "the list is empty".to_string(),
@@ -314,10 +319,9 @@ fn allow_from_failure(
             "the message carries no sender identity ({}), so only \"*\" would match",
             if channel == "webchat" { "the Control UI sends none" } else { "no id, phone number or name" }
         ),
-        _ => format!("no entry names the sender ({who})"),
+        _ => format!("no entry names the sender ({who}); the list has {list}"),
     };
     let entry = suggested_entry(inbound, sender);
-    let quoted = |entry: &str| serde_json::to_string(entry).unwrap_or_default();
     let fix = match &entry {
         Some(entry) => format!("add {} to `{path}`", quoted(entry)),
         None => format!("add \"*\" to `{path}` (everyone on {channel})"),
