@@ -49,6 +49,9 @@ pub struct NearMiss {
     pub reason: MissReason,
     /// Why, in words, with what would match.
     pub why: String,
+    /// An entry for this agent that would match (checked with the release's matcher).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow: Option<String>,
 }
 
 /// How many near misses a segment reports.
@@ -115,27 +118,23 @@ pub fn near_misses(
     out.truncate(MAX_NEAR_MISSES);
     for (agent, entries) in others {
         for entry in entries.iter().filter(|e| facts.hit(e)) {
-            out.push(NearMiss {
-                pattern: entry.pattern.clone(),
-                arg_pattern: entry.arg_pattern.clone(),
-                origin: entry.origin.clone(),
-                reason: MissReason::OtherAgent,
-                why: format!(
-                    "this entry is in agent `{agent}`'s approvals bucket; each agent reads only its own and `*`"
-                ),
-            });
+            let why =
+                format!("this entry is in agent `{agent}`'s approvals bucket; each agent reads only its own and `*`");
+            let allow = entry.arg_pattern.is_none().then(|| entry.pattern.clone());
+            out.extend(miss(entry, MissReason::OtherAgent, why, allow));
         }
     }
     out
 }
 
-fn miss(entry: &AllowlistEntry, reason: MissReason, why: String) -> Option<NearMiss> {
+fn miss(entry: &AllowlistEntry, reason: MissReason, why: String, allow: Option<String>) -> Option<NearMiss> {
     Some(NearMiss {
         pattern: entry.pattern.clone(),
         arg_pattern: entry.arg_pattern.clone(),
         origin: entry.origin.clone(),
         reason,
         why,
+        allow,
     })
 }
 
@@ -161,7 +160,7 @@ fn explain(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Opti
                 entry.arg_pattern.as_deref().unwrap_or("")
             )
         };
-        return miss(entry, MissReason::ArgvBound, why);
+        return miss(entry, MissReason::ArgvBound, why, None);
     }
     if let Some(near) = symlink_miss(entry, &unbound, facts) {
         return Some(near);
@@ -182,38 +181,35 @@ fn explain(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Opti
                     "a bare name is compared with the name the command is invoked by (`{}`), not the name of the file it links to (`{real}`): allow `{real}`",
                     exe.name
                 ),
+                Some(real.to_string()),
             );
         } else {
             return wrapper_miss(entry, segment, facts);
         };
         let path = exe.real_path.as_deref().or(exe.resolved_path.as_deref()).unwrap_or(&exe.raw);
-        return miss(entry, MissReason::BareName, format!("{why}: allow `{path}`"));
+        return miss(entry, MissReason::BareName, format!("{why}: allow `{path}`"), Some(path.to_string()));
     }
     if pattern.contains('*') && !pattern.contains("**") {
         let crossing = AllowlistEntry { pattern: pattern.replace('*', "**"), ..unbound.clone() };
         if facts.matches(&crossing, exe, facts.argv) {
-            return miss(
-                entry,
-                MissReason::Glob,
-                format!("`*` does not cross `/`: `{}` would match", crossing.pattern),
-            );
+            let why = format!("`*` does not cross `/`: `{}` would match", crossing.pattern);
+            return miss(entry, MissReason::Glob, why, Some(crossing.pattern));
         }
     }
     let target = exe.real_path.as_deref().or(exe.resolved_path.as_deref()).unwrap_or("");
     if !target.is_empty() && pattern.eq_ignore_ascii_case(target) {
-        return miss(entry, MissReason::Glob, format!("patterns are case-sensitive here: allow `{target}`"));
+        let why = format!("patterns are case-sensitive here: allow `{target}`");
+        return miss(entry, MissReason::Glob, why, Some(target.to_string()));
     }
     if let Some(near) = wrapper_miss(entry, segment, facts) {
         return Some(near);
     }
     let entry_name = Path::new(pattern).file_name().map(|n| n.to_string_lossy().into_owned());
-    (entry_name.as_deref() == Some(exe.name.as_str()) && !target.is_empty()).then(|| NearMiss {
-        pattern: entry.pattern.clone(),
-        arg_pattern: entry.arg_pattern.clone(),
-        origin: entry.origin.clone(),
-        reason: MissReason::OtherPath,
-        why: format!("names another `{}`; this command runs `{target}`", exe.name),
-    })
+    if entry_name.as_deref() != Some(exe.name.as_str()) || target.is_empty() {
+        return None;
+    }
+    let why = format!("names another `{}`; this command runs `{target}`", exe.name);
+    miss(entry, MissReason::OtherPath, why, Some(target.to_string()))
 }
 
 /// The entry matches under the other reading of a link: the path the command is found at where the
@@ -222,12 +218,13 @@ fn explain(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) -> Opti
 fn symlink_miss(entry: &AllowlistEntry, unbound: &AllowlistEntry, facts: &Facts<'_>) -> Option<NearMiss> {
     let exe = &facts.exe;
     let resolved = exe.resolved_path.clone()?;
-    let (variant, why) = match exe.real_path.clone() {
+    let (variant, why, allow) = match exe.real_path.clone() {
         Some(real) if real != resolved => (
             Executable { real_path: None, ..exe.clone() },
             format!(
                 "`{resolved}` is a link to `{real}`, and the release matches the real path: allow `{real}` (or a pattern matching it)"
             ),
+            real,
         ),
         Some(_) => return None,
         None => {
@@ -238,10 +235,10 @@ fn symlink_miss(entry: &AllowlistEntry, unbound: &AllowlistEntry, facts: &Facts<
             let why = format!(
                 "names `{real}`, the file `{resolved}` links to, but this release matches the path the command is found at: allow `{resolved}`"
             );
-            (Executable { resolved_path: Some(real), ..exe.clone() }, why)
+            (Executable { resolved_path: Some(real), ..exe.clone() }, why, resolved)
         }
     };
-    if facts.matches(unbound, &variant, facts.argv) { miss(entry, MissReason::Symlink, why) } else { None }
+    if facts.matches(unbound, &variant, facts.argv) { miss(entry, MissReason::Symlink, why, Some(allow)) } else { None }
 }
 
 /// The entry names the wrapper in front of the command, or the command behind a wrapper the
@@ -258,29 +255,23 @@ fn wrapper_miss(entry: &AllowlistEntry, segment: &Segment, facts: &Facts<'_>) ->
             return None;
         }
         let wrapper = segment.wrapper_chain.last().cloned().unwrap_or_else(|| outer.to_string());
-        return miss(
-            entry,
-            MissReason::Wrapper,
-            format!(
-                "`{wrapper}` stands in front of the command and the release does not look through it: nothing behind it can be allowlisted"
-            ),
+        let why = format!(
+            "`{wrapper}` stands in front of the command and the release does not look through it: nothing behind it can be allowlisted"
         );
+        return miss(entry, MissReason::Wrapper, why, None);
     }
     if segment.wrapper_chain.is_empty() && facts.argv.len() == segment.argv.len() {
         return None;
     }
     let wrapper = resolve_executable(outer, facts.env, facts.rules.lookup);
     let wrapper_argv = segment.argv.as_slice();
-    facts.matches(entry, &wrapper, wrapper_argv).then(|| NearMiss {
-        pattern: entry.pattern.clone(),
-        arg_pattern: entry.arg_pattern.clone(),
-        origin: entry.origin.clone(),
-        reason: MissReason::Wrapper,
-        why: format!(
-            "names the wrapper `{outer}`; the release looks through it and matches what it runs: `{}`",
-            facts.exe.real_path.as_deref().or(facts.exe.resolved_path.as_deref()).unwrap_or(&facts.exe.raw)
-        ),
-    })
+    if !facts.matches(entry, &wrapper, wrapper_argv) {
+        return None;
+    }
+    let inner = facts.exe.real_path.as_deref().or(facts.exe.resolved_path.as_deref()).unwrap_or(&facts.exe.raw);
+    let why = format!("names the wrapper `{outer}`; the release looks through it and matches what it runs: `{inner}`");
+    let allow = (facts.exe.real_path.is_some() || facts.exe.resolved_path.is_some()).then(|| inner.to_string());
+    miss(entry, MissReason::Wrapper, why, allow)
 }
 
 /// A bare pattern that names this executable (exactly or as a glob), case-insensitively.
@@ -313,17 +304,25 @@ mod tests {
         (dir, bin)
     }
 
-    /// The near misses of the first segment of `command` under an allowlist of `entries` (agent
-    /// `main`) in `approvals`.
-    fn misses(version: OpenClawVersion, command: &str, bin: &str, approvals: serde_json::Value) -> Vec<NearMiss> {
+    /// `command` decided for agent `main` with `approvals`, `bin` first on `PATH`.
+    fn misses_outcome(
+        version: OpenClawVersion,
+        command: &str,
+        bin: &str,
+        approvals: serde_json::Value,
+    ) -> crate::exec::ExecOutcome {
         let mut request = ExecRequest::new(command, "/tmp");
         request.site.path_var = Some(format!("{bin}:/usr/bin:/bin"));
         request.site.approvals = ApprovalsInput::Document(approvals);
         request.what_if.security = Some(Security::Allowlist);
         request.what_if.ask = Some(Ask::OnMiss);
         request.what_if.host = Some("gateway".into());
-        let outcome = evaluate(&request, version).unwrap();
-        outcome.segments[0].near_misses.clone()
+        evaluate(&request, version).unwrap()
+    }
+
+    /// The near misses of the first segment of `command` (agent `main`) under `approvals`.
+    fn misses(version: OpenClawVersion, command: &str, bin: &str, approvals: serde_json::Value) -> Vec<NearMiss> {
+        misses_outcome(version, command, bin, approvals).segments[0].near_misses.clone()
     }
 
     fn main_list(entries: serde_json::Value) -> serde_json::Value {
@@ -355,6 +354,59 @@ mod tests {
         assert!(found[0].why.contains("invoked by name"), "{}", found[0].why);
         let legacy = misses(OpenClawVersion::V2026_2, "real-tool -v", &bin, main_list(json!(["real-tool"])));
         assert!(legacy[0].why.contains("never bare names"), "{}", legacy[0].why);
+    }
+
+    /// Every entry a near miss suggests satisfies the segment when added, on both releases, for
+    /// every command and entry of a small vocabulary (links, bare names, globs, wrappers, case,
+    /// other buckets).
+    #[test]
+    fn every_suggested_entry_satisfies_the_segment() {
+        let (_dir, bin) = bin();
+        let commands = [
+            "tool -v".to_string(),
+            format!("{bin}/real-tool -v"),
+            format!("{bin}/tool"),
+            "timeout 5 real-tool".into(),
+            "nice -n 5 tool".into(),
+            "env FOO=1 real-tool".into(),
+            "nested".into(),
+            "real-tool x".into(),
+        ];
+        let entries = [
+            format!("{bin}/tool"),
+            format!("{bin}/real-tool"),
+            "tool".into(),
+            "real-tool".into(),
+            "nested".into(),
+            format!("{bin}/*"),
+            format!("{}/*", bin.to_uppercase()),
+            format!("{}/REAL-TOOL", bin),
+            "/usr/bin/timeout".into(),
+            "/usr/bin/nice".into(),
+            "/elsewhere/real-tool".into(),
+        ];
+        let path = format!("{bin}:{bin}/deep");
+        let mut checked = 0;
+        for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
+            for command in &commands {
+                for entry in &entries {
+                    for bucket in ["main", "ops"] {
+                        let doc = json!({"version": 1, "agents": {bucket: {"allowlist": [entry]}}});
+                        for near in misses(version, command, &path, doc) {
+                            let Some(allow) = near.allow else { continue };
+                            let opened = misses_outcome(version, command, &path, main_list(json!([allow])));
+                            assert!(
+                                opened.segments[0].satisfied_by.is_some(),
+                                "{version}: `{command}` with {entry} in {bucket}: {} suggests {allow}, which does not match",
+                                near.why
+                            );
+                            checked += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 20, "{checked} suggestions checked");
     }
 
     #[test]
