@@ -186,9 +186,10 @@ pub fn evaluate(config: &Value, version: OpenClawVersion, agent_id: &str, origin
     };
     let inbound = match origin {
         Origin::Detached(kind) => {
+            // The exec tool then reports the enabled gates, in the release's words.
             out.failures.push(GateFailure {
                 gate: Gate::Run,
-                key: "bashElevated".into(),
+                key: format!("tools.elevated.enabled / {}", agent_label("tools.elevated.enabled")),
                 path: None,
                 why: format!("a {kind} run answers no message, so exec is given no elevated grant"),
                 fix: "none in config: elevated exec needs a chat turn from an allowed sender".into(),
