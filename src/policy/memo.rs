@@ -43,6 +43,9 @@ pub enum FixedStep {
     Subagent(SubagentRole),
 }
 
+/// A compiled policy with the policy it compiles (held) and the plugin tools it was compiled with.
+type CompiledEntry = (Arc<Policy>, PluginGroups, Arc<CompiledPolicy>);
+
 #[derive(Default)]
 pub struct Memo {
     blocks: Table<usize, Option<Arc<Policy>>>,
@@ -51,7 +54,7 @@ pub struct Memo {
     fixed: Table<FixedStep, Arc<Policy>>,
     /// Compiled step policies by the address of their policy, each entry holding its policy (so
     /// the address cannot be reused while it is known) and the plugin tools it was compiled with.
-    compiled: Table<usize, Vec<(Arc<Policy>, PluginGroups, Arc<CompiledPolicy>)>>,
+    compiled: Table<usize, Vec<CompiledEntry>>,
     /// Why the config switches each of the release's bundled plugins off, in the release's order.
     plugins_switched_off: OnceLock<Arc<[Option<String>]>>,
 }
@@ -95,7 +98,7 @@ impl Memo {
             return Arc::new(compile());
         }
         let key = Arc::as_ptr(policy) as usize;
-        let find = |known: &[(Arc<Policy>, PluginGroups, Arc<CompiledPolicy>)]| {
+        let find = |known: &[CompiledEntry]| {
             known.iter().find(|(_, with, _)| with == plugins).map(|(_, _, compiled)| compiled.clone())
         };
         if let Some(found) = self.compiled.with(|table| table.get(&key).and_then(|known| find(known))) {
