@@ -13,6 +13,7 @@ pub mod batch;
 pub mod cli;
 pub mod config;
 pub mod exec;
+pub mod fix;
 pub mod fleet;
 #[doc(hidden)]
 pub mod fuzzing;
