@@ -151,7 +151,7 @@ fn selected_agents(
     }
 }
 
-fn render(report: &DiffReport, show_contexts: bool) -> String {
+pub(super) fn render(report: &DiffReport, show_contexts: bool) -> String {
     let mut out = format!(
         "OpenClaw {} · compared {} session(s) (agent × context) and {} probe command(s)\n",
         report.openclaw_version,

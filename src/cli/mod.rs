@@ -8,6 +8,7 @@ mod exec_cmd;
 mod exec_render;
 mod exit;
 mod explain_cmd;
+mod fix_cmd;
 mod global;
 pub(crate) mod lint_cmd;
 mod man_cmd;
@@ -76,6 +77,8 @@ pub enum Command {
     Diff(diff_cmd::DiffArgs),
     /// Check a YAML policy test suite (or --bless the current behaviour into it).
     Test(test_cmd::TestArgs),
+    /// Apply the fixes clawpolicy computes to the config files, keeping their comments and layout.
+    Fix(fix_cmd::FixArgs),
     /// The shell completion script for bash, zsh, fish, powershell or elvish.
     Completions(completions_cmd::CompletionsArgs),
     /// The manual page in roff: clawpolicy(1), a subcommand's page, or all of them into a directory.
@@ -256,6 +259,7 @@ pub fn run() -> ExitCode {
         Command::WhoCan(args) => who_can_cmd::run(&global, args),
         Command::Diff(args) => diff_cmd::run(&global, args),
         Command::Test(args) => test_cmd::run(&global, args),
+        Command::Fix(args) => fix_cmd::run(&global, args),
         Command::Completions(args) => completions_cmd::run(args),
         Command::Man(args) => man_cmd::run(args),
     });
