@@ -250,10 +250,12 @@ fn changed_files(before: &LoadedFiles, buffers: &Buffers) -> Vec<FileChange> {
 /// `diff` compares two configs.
 pub fn access_changes(outcome: &Outcome, version: OpenClawVersion, cwd: &Path) -> Result<DiffReport, ExecError> {
     let (before, after) = (&outcome.before, &outcome.after);
-    let before_locate = |path: &KeyPath| before.locate(path);
-    let before_nearest = |path: &KeyPath| before.locate_nearest(path);
-    let after_locate = |path: &KeyPath| after.locate(path);
-    let after_nearest = |path: &KeyPath| after.locate_nearest(path);
+    // Files below the working directory are named relative to it.
+    let shown = |file: String| Path::new(&file).strip_prefix(cwd).map_or(file.clone(), |p| p.display().to_string());
+    let before_locate = |path: &KeyPath| before.locate(path).map(|l| l.map_file(shown));
+    let before_nearest = |path: &KeyPath| before.locate_nearest(path).map(|l| l.map_file(shown));
+    let after_locate = |path: &KeyPath| after.locate(path).map(|l| l.map_file(shown));
+    let after_nearest = |path: &KeyPath| after.locate_nearest(path).map(|l| l.map_file(shown));
     let probes: Vec<String> = crate::fleet::probe::BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
     let options = diff::Options {
         version,
