@@ -19,6 +19,7 @@ pub mod fleet;
 pub mod fuzzing;
 pub mod guards;
 pub mod lint;
+pub mod lsp;
 pub mod policy;
 pub mod release;
 pub mod report;

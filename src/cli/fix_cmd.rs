@@ -122,7 +122,15 @@ pub fn apply(
     given: Vec<Candidate>,
 ) -> miette::Result<Fixed> {
     let options = global.options();
-    let request = Request { files, options: &options, unsafe_fixes: flags.unsafe_fixes, lint, suppressions, given };
+    let request = Request {
+        files,
+        options: &options,
+        unsafe_fixes: flags.unsafe_fixes,
+        lint,
+        suppressions,
+        given,
+        buffers: Default::default(),
+    };
     let outcome = fix::run(request).map_err(|e| miette::Report::new(e).wrap_err("cannot fix this config"))?;
     let cwd = super::sweep::current_dir()?;
     let access = fix::access_changes(&outcome, global.version, &cwd)?;

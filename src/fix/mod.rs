@@ -81,6 +81,8 @@ pub struct Request<'a> {
     pub suppressions: &'a Suppressions,
     /// Fixes to apply first, in order (`explain --apply`).
     pub given: Vec<Candidate>,
+    /// Texts to read in place of files (an editor's unsaved buffers); empty for the files.
+    pub buffers: Buffers,
 }
 
 /// What `fix` did.
@@ -94,9 +96,9 @@ pub struct Outcome {
 
 /// Applies every fix the request allows, checking each (see the module comment).
 pub fn run(request: Request<'_>) -> Result<Outcome, ConfigError> {
-    let before = loading::load_files(request.files, request.options)?;
-    let mut current = loading::load_files(request.files, request.options)?;
-    let mut buffers = Buffers::new();
+    let load = || loading::load_files_with_buffers(request.files, request.options, Arc::new(request.buffers.clone()));
+    let (before, mut current) = (load()?, load()?);
+    let mut buffers = request.buffers.clone();
     let mut applied = Vec::new();
     let mut not_applied = Vec::new();
     let mut tried: HashSet<String> = HashSet::new();
@@ -233,6 +235,7 @@ fn changed_files(before: &LoadedFiles, buffers: &Buffers) -> Vec<FileChange> {
         .iter()
         .filter_map(|document| {
             let after = buffers.get(document.path()).filter(|text| *text != document.source.text())?;
+            // Each file once (a file included twice is one document per inclusion).
             Some(FileChange {
                 path: document.path().to_path_buf(),
                 before: document.source.text().to_string(),

@@ -86,6 +86,11 @@ pub fn rewrite(text: &str, path: &[PathSeg], change: &Change) -> Result<Option<T
     narrowest_edit(text, &readable, &edited)
 }
 
+/// The one range where `after` differs from `before`, as an edit of `before`.
+pub fn text_edit(before: &str, after: &str) -> Option<TextEdit> {
+    narrowest_edit(before, before, after).ok().flatten()
+}
+
 /// The one range where `edited` differs from `readable`, as an edit of `text` (the same bytes
 /// but for the characters the loader rewrites before parsing).
 fn narrowest_edit(text: &str, readable: &str, edited: &str) -> Result<Option<TextEdit>, RewriteError> {

@@ -25,6 +25,7 @@ fn fix_in(dir: &Path, files: &[&str], version: OpenClawVersion, unsafe_fixes: bo
         lint: Some(&selection),
         suppressions: &Suppressions::default(),
         given: Vec::new(),
+        buffers: Default::default(),
     })
     .unwrap();
     let texts = outcome
@@ -136,6 +137,7 @@ fn explain_edits_are_applied_as_given() {
         lint: None,
         suppressions: &Suppressions::default(),
         given: vec![candidate],
+        buffers: Default::default(),
     })
     .unwrap();
     assert_eq!(outcome.applied.len(), 1, "{:?}", outcome.not_applied);

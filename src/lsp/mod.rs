@@ -1,0 +1,394 @@
+//! `clawpolicy lsp`: a language server over a `lsp-server` connection. An opened config is
+//! loaded as OpenClaw loads it (with the editor's unsaved texts in place of the files, its
+//! `$include`d files too) and linted; the findings become diagnostics in the file where each
+//! value is written, hovers tell what a tool or agent gets, code actions are `fix`'s edits, and
+//! completion offers the tool names, groups and profiles of the selected release.
+//!
+//! A file is a config of its own unless a config already open includes it: then a change to it
+//! lints that config again.
+
+mod hover;
+pub mod text;
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use lsp_server::{Connection, Message, Notification, Request, Response};
+use lsp_types::notification::{
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
+    PublishDiagnostics,
+};
+use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionItem,
+    CompletionItemKind, CompletionOptions, CompletionParams, Diagnostic, DiagnosticSeverity, Hover, HoverContents,
+    HoverParams, HoverProviderCapability, MarkupContent, MarkupKind, NumberOrString, PublishDiagnosticsParams,
+    ServerCapabilities, TextDocumentSyncCapability, TextDocumentSyncKind, TextEdit, Uri, WorkspaceEdit,
+};
+use miette::Diagnostic as _;
+
+use crate::config::edit::Safety;
+use crate::config::loading::{self, LoadedFiles};
+use crate::config::{Buffers, ConfigError, LoadOptions};
+use crate::fix;
+use crate::lint::{self, LintContext, Selection, Severity, suppress::Suppressions};
+
+/// What the server needs to know besides the editor's messages.
+pub struct Settings {
+    pub options: LoadOptions,
+    /// Config files to lint as configs whether or not they are open (their includes then never
+    /// count as configs of their own).
+    pub configs: Vec<PathBuf>,
+}
+
+/// One config as last loaded: its files and its findings.
+struct Analysis {
+    files: LoadedFiles,
+    findings: Vec<lint::Finding>,
+}
+
+struct Server {
+    settings: Settings,
+    /// The editor's texts of the open files.
+    open: HashMap<PathBuf, String>,
+    /// Each config (by its top-level file) as last loaded; `None` when it could not be loaded.
+    analyses: BTreeMap<PathBuf, Option<Analysis>>,
+    /// The files each config last published diagnostics for (to clear them when they go).
+    published: HashMap<PathBuf, BTreeSet<PathBuf>>,
+}
+
+/// The capabilities the server announces.
+pub fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(TextDocumentSyncKind::FULL)),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["\"".into(), "'".into()]),
+            ..CompletionOptions::default()
+        }),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// Serves one editor session on `connection` (already initialized) until it shuts down.
+/// An error is the protocol breaking (the editor gone, or a message that is not LSP).
+pub fn serve(connection: &Connection, settings: Settings) -> Result<(), String> {
+    let mut server =
+        Server { settings, open: HashMap::new(), analyses: BTreeMap::new(), published: HashMap::new() };
+    for config in server.settings.configs.clone() {
+        server.analyses.insert(config, None);
+    }
+    for message in &connection.receiver {
+        match message {
+            Message::Request(request) => {
+                if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
+                    return Ok(());
+                }
+                let response = server.answer(request);
+                send(connection, response.into())?;
+            }
+            Message::Notification(notification) => {
+                for published in server.notified(notification) {
+                    send(connection, published.into())?;
+                }
+            }
+            Message::Response(_) => {}
+        }
+    }
+    Ok(())
+}
+
+fn send(connection: &Connection, message: Message) -> Result<(), String> {
+    connection.sender.send(message).map_err(|e| e.to_string())
+}
+
+impl Server {
+    fn answer(&mut self, request: Request) -> Response {
+        let id = request.id.clone();
+        let result = match request.method.as_str() {
+            HoverRequest::METHOD => parse::<HoverParams>(request).map(|p| json(self.hover(&p))),
+            Completion::METHOD => parse::<CompletionParams>(request).map(|p| json(self.completion(&p))),
+            CodeActionRequest::METHOD => parse::<CodeActionParams>(request).map(|p| json(self.code_actions(&p))),
+            other => Err(format!("clawpolicy lsp does not answer {other}")),
+        };
+        match result {
+            Ok(value) => Response { id, result: Some(value), error: None },
+            Err(message) => Response::new_err(id, lsp_server::ErrorCode::MethodNotFound as i32, message),
+        }
+    }
+
+    /// Keeps the open texts; re-lints the configs a change touches and returns their diagnostics.
+    fn notified(&mut self, notification: Notification) -> Vec<Notification> {
+        let changed = match notification.method.as_str() {
+            DidOpenTextDocument::METHOD => notification.extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD).ok().and_then(|p| {
+                let path = text::path_of(&p.text_document.uri)?;
+                self.open.insert(path.clone(), p.text_document.text);
+                Some(path)
+            }),
+            DidChangeTextDocument::METHOD => notification.extract::<lsp_types::DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD).ok().and_then(|p| {
+                let path = text::path_of(&p.text_document.uri)?;
+                // Full synchronization: the last change holds the whole text.
+                let text = p.content_changes.into_iter().last()?.text;
+                self.open.insert(path.clone(), text);
+                Some(path)
+            }),
+            DidSaveTextDocument::METHOD => notification.extract::<lsp_types::DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD).ok().and_then(|p| text::path_of(&p.text_document.uri)),
+            DidCloseTextDocument::METHOD => notification.extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD).ok().and_then(|p| {
+                let path = text::path_of(&p.text_document.uri)?;
+                self.open.remove(&path);
+                Some(path)
+            }),
+            _ => None,
+        };
+        let Some(path) = changed else { return Vec::new() };
+        let mut configs: Vec<PathBuf> =
+            self.analyses.iter().filter(|(config, analysis)| **config == path || reads(analysis, &path)).map(|(c, _)| c.clone()).collect();
+        if configs.is_empty() && self.open.contains_key(&path) {
+            configs.push(path.clone());
+        }
+        if !self.open.contains_key(&path) && !self.settings.configs.contains(&path) {
+            // A closed file stops being a config of its own.
+            self.analyses.remove(&path);
+            configs.retain(|c| *c != path);
+        }
+        configs.into_iter().flat_map(|config| self.analyze(&config)).collect()
+    }
+
+    fn buffers(&self) -> Arc<Buffers> {
+        Arc::new(self.open.iter().map(|(path, text)| (path.clone(), text.clone())).collect())
+    }
+
+    /// Loads and lints `config`; the diagnostics of every file it reads (and empty ones for files
+    /// it no longer reads or no longer has findings in).
+    fn analyze(&mut self, config: &Path) -> Vec<Notification> {
+        let options = &self.settings.options;
+        let mut by_file: BTreeMap<PathBuf, Vec<Diagnostic>> = BTreeMap::new();
+        let analysis = match loading::load_files_with_buffers(&[config.to_path_buf()], options, self.buffers()) {
+            Ok(files) => {
+                for document in files.loaded().documents() {
+                    by_file.entry(document.path().to_path_buf()).or_default();
+                }
+                let findings = lint_findings(&files);
+                for finding in &findings {
+                    let (file, diagnostic) = self.diagnostic(config, finding);
+                    by_file.entry(file).or_default().push(diagnostic);
+                }
+                Some(Analysis { files, findings })
+            }
+            Err(error) => {
+                let (file, diagnostic) = self.load_error(config, &error);
+                by_file.entry(config.to_path_buf()).or_default();
+                by_file.entry(file).or_default().push(diagnostic);
+                None
+            }
+        };
+        self.analyses.insert(config.to_path_buf(), analysis);
+        let now: BTreeSet<PathBuf> = by_file.keys().cloned().collect();
+        let before = self.published.insert(config.to_path_buf(), now.clone()).unwrap_or_default();
+        for gone in before.difference(&now) {
+            by_file.insert(gone.clone(), Vec::new());
+        }
+        by_file
+            .into_iter()
+            .filter_map(|(file, diagnostics)| {
+                let params = PublishDiagnosticsParams { uri: text::uri_of(&file)?, diagnostics, version: None };
+                Some(Notification::new(PublishDiagnostics::METHOD.to_string(), params))
+            })
+            .collect()
+    }
+
+    /// The text of a file as the editor or the disk has it.
+    fn text_of(&self, file: &Path) -> Option<String> {
+        self.open.get(file).cloned().or_else(|| std::fs::read_to_string(file).ok())
+    }
+
+    fn diagnostic(&self, config: &Path, finding: &lint::Finding) -> (PathBuf, Diagnostic) {
+        let origin = finding.location.as_ref().and_then(|l| l.origin.as_ref());
+        let (file, range) = match origin {
+            Some(origin) => {
+                let span = origin.label_span();
+                (origin.file().to_path_buf(), text::range(origin.source.text(), span.offset(), span.offset() + span.len()))
+            }
+            None => (config.to_path_buf(), lsp_types::Range::default()),
+        };
+        let message = match &finding.help {
+            Some(help) => format!("{}\n{help}", finding.message),
+            None => finding.message.clone(),
+        };
+        let severity = match finding.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Security | Severity::Warning => DiagnosticSeverity::WARNING,
+            Severity::Suggestion => DiagnosticSeverity::HINT,
+        };
+        let diagnostic = Diagnostic {
+            range,
+            severity: Some(severity),
+            code: Some(NumberOrString::String(finding.code.to_string())),
+            source: Some("clawpolicy".into()),
+            message,
+            ..Diagnostic::default()
+        };
+        (file, diagnostic)
+    }
+
+    /// A config that cannot be loaded: one error where the loader points (else at the top).
+    fn load_error(&self, config: &Path, error: &ConfigError) -> (PathBuf, Diagnostic) {
+        let label = error.labels().and_then(|mut labels| labels.next());
+        let named = error.source_code().zip(label.as_ref()).and_then(|(source, label)| {
+            source.read_span(label.inner(), 0, 0).ok()?.name().map(PathBuf::from)
+        });
+        let file = named.unwrap_or_else(|| config.to_path_buf());
+        let range = match (&label, self.text_of(&file)) {
+            (Some(label), Some(text)) => text::range(&text, label.offset(), label.offset() + label.len()),
+            _ => lsp_types::Range::default(),
+        };
+        let diagnostic = Diagnostic {
+            range,
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: error.code().map(|c| NumberOrString::String(c.to_string())),
+            source: Some("clawpolicy".into()),
+            message: error.to_string(),
+            ..Diagnostic::default()
+        };
+        (file, diagnostic)
+    }
+
+    /// The loaded config that reads `file`.
+    fn analysis_of(&self, file: &Path) -> Option<&Analysis> {
+        let reading = |analysis: &&Option<Analysis>| reads(analysis, file);
+        self.analyses.get(file).and_then(Option::as_ref).or_else(|| self.analyses.values().find(reading)?.as_ref())
+    }
+
+    fn hover(&self, params: &HoverParams) -> Option<Hover> {
+        let position = &params.text_document_position_params;
+        let file = text::path_of(&position.text_document.uri)?;
+        let analysis = self.analysis_of(&file)?;
+        let text = self.text_of(&file)?;
+        let root = crate::config::json5::parse(file.clone(), text.clone()).document.ok()?.root;
+        let offset = text::offset(&text, position.position);
+        let version = analysis.files.loaded().version();
+        let agents = crate::fleet::contexts::agent_ids(version, analysis.files.config());
+        let value = match hover::subject_at(&root, offset, version, &agents)? {
+            hover::Subject::Tool(tool) => hover::tool_hover(&analysis.files, &tool),
+            hover::Subject::Agent(agent) => hover::agent_hover(&analysis.files, &agent),
+        };
+        let value = analysis.files.loaded().mask_secrets(&value);
+        Some(Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: None })
+    }
+
+    fn completion(&self, params: &CompletionParams) -> Vec<CompletionItem> {
+        let position = &params.text_document_position;
+        let Some(text) = text::path_of(&position.text_document.uri).and_then(|f| self.text_of(&f)) else {
+            return Vec::new();
+        };
+        let offset = text::offset(&text, position.position);
+        let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+        let Some(profiles) = hover::completion_kind(&text[line_start..offset]) else { return Vec::new() };
+        hover::completions(self.settings.options.version, profiles)
+            .into_iter()
+            .map(|(label, what)| CompletionItem {
+                kind: Some(if what == "group" { CompletionItemKind::MODULE } else { CompletionItemKind::VALUE }),
+                detail: Some(format!("{what} of OpenClaw {}", self.settings.options.version)),
+                label,
+                ..CompletionItem::default()
+            })
+            .collect()
+    }
+
+    /// `fix`'s edits for the findings on the lines asked about, each checked as `fix` checks it.
+    fn code_actions(&self, params: &CodeActionParams) -> Vec<CodeActionOrCommand> {
+        let Some(file) = text::path_of(&params.text_document.uri) else { return Vec::new() };
+        let Some((config, analysis)) =
+            self.analyses.iter().find(|(c, a)| **c == file || reads(a, &file)).and_then(|(c, a)| Some((c, a.as_ref()?)))
+        else {
+            return Vec::new();
+        };
+        let lines = params.range.start.line as usize + 1..=params.range.end.line as usize + 1;
+        let wanted = |finding: &&lint::Finding| {
+            finding.autofix.is_some()
+                && finding.location.as_ref().is_some_and(|l| Path::new(&l.file) == file && lines.contains(&l.line))
+        };
+        let mut actions = Vec::new();
+        for finding in analysis.findings.iter().filter(wanted) {
+            let candidate = fix::Candidate {
+                source: fix::FixSource::Lint { code: finding.code, rule: finding.rule, message: finding.message.clone() },
+                autofix: finding.autofix.clone().expect("filtered"),
+                location: None,
+            };
+            let safe = candidate.autofix.safety == Safety::Safe;
+            let title = format!(
+                "{} ({}){}",
+                candidate.autofix.title,
+                finding.code,
+                if safe { "" } else { ": changes access" }
+            );
+            let Some(edit) = self.workspace_edit(config, candidate) else { continue };
+            let (_, diagnostic) = self.diagnostic(config, finding);
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title,
+                kind: Some(CodeActionKind::QUICKFIX),
+                diagnostics: Some(vec![diagnostic]),
+                edit: Some(edit),
+                is_preferred: Some(safe),
+                ..CodeAction::default()
+            }));
+        }
+        actions
+    }
+
+    /// The edit `fix` makes for one fix, if it passes `fix`'s checks.
+    fn workspace_edit(&self, config: &Path, candidate: fix::Candidate) -> Option<WorkspaceEdit> {
+        let files = [config.to_path_buf()];
+        let outcome = fix::run(fix::Request {
+            files: &files,
+            options: &self.settings.options,
+            unsafe_fixes: true,
+            lint: None,
+            suppressions: &Suppressions::default(),
+            given: vec![candidate],
+            buffers: (*self.buffers()).clone(),
+        })
+        .ok()?;
+        let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+        for file in outcome.files {
+            let edit = fix::rewrite::text_edit(&file.before, &file.after)?;
+            let range = text::range(&file.before, edit.range.start, edit.range.end);
+            changes.entry(text::uri_of(&file.path)?).or_default().push(TextEdit { range, new_text: edit.replacement });
+        }
+        (!changes.is_empty()).then(|| WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() })
+    }
+}
+
+/// Whether a loaded config read `file`.
+fn reads(analysis: &Option<Analysis>, file: &Path) -> bool {
+    analysis.as_ref().is_some_and(|a| a.files.loaded().documents().iter().any(|d| d.path() == file))
+}
+
+/// Every finding of every rule, at every severity, with the suppressions next to the config.
+fn lint_findings(files: &LoadedFiles) -> Vec<lint::Finding> {
+    let loaded = files.loaded();
+    let suppressions = loaded
+        .config_paths()
+        .first()
+        .and_then(|config| Suppressions::discover(config).ok().flatten())
+        .and_then(|path| Suppressions::read(&path).ok())
+        .unwrap_or_default();
+    let ctx = LintContext::new(loaded.version(), loaded, files.issues(), None)
+        .with_validation_warnings(files.validation_warnings());
+    let selection = Selection {
+        severity_min: Severity::Suggestion,
+        finding_cap: Some(lint::FINDINGS_PER_RULE_AND_FILE),
+        ..Selection::default()
+    };
+    lint::lint(&ctx, &selection, &suppressions).findings
+}
+
+fn parse<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, String> {
+    serde_json::from_value(request.params).map_err(|e| format!("bad parameters: {e}"))
+}
+
+fn json(value: impl serde::Serialize) -> serde_json::Value {
+    serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
