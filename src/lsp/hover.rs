@@ -137,7 +137,7 @@ fn place_of(files: &LoadedFiles, path: &KeyPath) -> Option<String> {
 }
 
 /// What to complete in a string being typed: `Some(true)` profile names (after `profile:`),
-/// `Some(false)` tool names and groups, `None` outside a string.
+/// `Some(false)` tool names and groups (a list element), `None` elsewhere.
 pub fn completion_kind(line_before_cursor: &str) -> Option<bool> {
     let mut quote = None;
     let mut opened_at = 0;
@@ -154,9 +154,12 @@ pub fn completion_kind(line_before_cursor: &str) -> Option<bool> {
         }
     }
     quote?;
-    let before = line_before_cursor[..opened_at].trim_end().strip_suffix(':')?;
-    let key = before.trim_end().trim_end_matches(['"', '\'']);
-    Some(key.ends_with(keys::PROFILE))
+    let before = line_before_cursor[..opened_at].trim_end();
+    if let Some(key) = before.strip_suffix(':') {
+        return Some(key.trim_end().trim_end_matches(['"', '\'']).ends_with(keys::PROFILE));
+    }
+    // A list element, on the line of its list or on a line of its own.
+    (before.is_empty() || before.ends_with(['[', ','])).then_some(false)
 }
 
 /// The names to offer: profiles, or tools and groups.
@@ -181,6 +184,8 @@ mod tests {
         assert_eq!(completion_kind("    \"profile\": \"co"), Some(true));
         assert_eq!(completion_kind("    deny: ['exec'"), None);
         assert_eq!(completion_kind("    // 'a"), None);
+        assert_eq!(completion_kind("      'ex"), Some(false));
+        assert_eq!(completion_kind("    name: 'ex"), None);
     }
 
     #[test]
