@@ -66,7 +66,10 @@ fn fixes_that_change_access_need_the_flag_and_the_change_is_reported() {
     let dir = folder_with(text);
     let (code, stdout, _) = run(dir.path(), &["fix", "-c", "openclaw.json5"]);
     assert_eq!(code, 1, "a fix was held back: {stdout}");
-    assert!(stdout.contains("CP201  replace `exce` with `exec`: it changes access; --unsafe-fixes applies it"), "{stdout}");
+    assert!(
+        stdout.contains("CP201  replace `exce` with `exec`: it changes access; --unsafe-fixes applies it"),
+        "{stdout}"
+    );
     assert_eq!(config_of(dir.path()), text);
 
     let (code, stdout, _) = run(dir.path(), &["fix", "-c", "openclaw.json5", "--unsafe-fixes"]);
@@ -78,7 +81,8 @@ fn fixes_that_change_access_need_the_flag_and_the_change_is_reported() {
 #[test]
 fn the_json_document_lists_fixes_diffs_and_access() {
     let dir = folder_with("{\n  tools: { deny: ['exce'] },\n}\n");
-    let (code, stdout, _) = run(dir.path(), &["fix", "-c", "openclaw.json5", "--unsafe-fixes", "--diff", "--format", "json"]);
+    let (code, stdout, _) =
+        run(dir.path(), &["fix", "-c", "openclaw.json5", "--unsafe-fixes", "--diff", "--format", "json"]);
     assert_eq!(code, 1);
     let doc: Value = serde_json::from_str(&stdout).expect("only JSON on stdout");
     assert_eq!((doc["schemaVersion"].as_u64(), doc["kind"].as_str()), (Some(1), Some("fix")));

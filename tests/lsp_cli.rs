@@ -180,7 +180,8 @@ fn an_editor_session() {
     let complete = |editor: &mut Editor, needle: &str| {
         let mut position = position_of(typing, needle);
         position["character"] = json!(position["character"].as_u64().unwrap() + 1);
-        let items = editor.request("textDocument/completion", json!({"textDocument": {"uri": uri(&scratch)}, "position": position}));
+        let items = editor
+            .request("textDocument/completion", json!({"textDocument": {"uri": uri(&scratch)}, "position": position}));
         items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap().to_string()).collect::<Vec<_>>()
     };
     let labels = complete(&mut editor, "gr'");
@@ -221,7 +222,8 @@ fn apply(text: &str, edit: &Value) -> String {
 fn a_change_to_a_fifty_agent_config_is_answered_quickly() {
     let dir = tempfile::tempdir().unwrap();
     let dir = dir.path().canonicalize().unwrap();
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench/fleet-50.json5")).unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/bench/fleet-50.json5")).unwrap();
     let path = dir.join("openclaw.json5");
     std::fs::write(&path, &text).unwrap();
     let mut editor = Editor::start(&dir);
@@ -231,7 +233,8 @@ fn a_change_to_a_fifty_agent_config_is_answered_quickly() {
     let mut times = Vec::new();
     for version in 2..7 {
         let edited = text.replacen("{", &format!("{{\n  // edit {version}\n"), 1);
-        let change = json!({"textDocument": {"uri": uri(&path), "version": version}, "contentChanges": [{"text": edited}]});
+        let change =
+            json!({"textDocument": {"uri": uri(&path), "version": version}, "contentChanges": [{"text": edited}]});
         let started = Instant::now();
         editor.notify("textDocument/didChange", change);
         editor.diagnostics(&uri(&path));

@@ -32,7 +32,10 @@ pub struct ExplainArgs {
 pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCode> {
     let version = global.version;
     if args.apply && args.format != Format::Human {
-        return Err(miette::miette!(code = "explain::apply", "--apply prints a report for people: use it with --format table"));
+        return Err(miette::miette!(
+            code = "explain::apply",
+            "--apply prints a report for people: use it with --format table"
+        ));
     }
     let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_context()?;

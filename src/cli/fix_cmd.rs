@@ -106,7 +106,12 @@ pub fn before_lint(
 }
 
 /// `explain TOOL --apply`: applies `fix`, the edits that bring the tool back, and says so.
-pub fn after_explain(global: &super::Global, files: &[PathBuf], flags: &FixFlags, fix: Candidate) -> miette::Result<Exit> {
+pub fn after_explain(
+    global: &super::Global,
+    files: &[PathBuf],
+    flags: &FixFlags,
+    fix: Candidate,
+) -> miette::Result<Exit> {
     let fixed = apply(global, files, flags, None, &Suppressions::default(), vec![fix])?;
     output::write_stdout(&format!("\n{}", human(&fixed, flags)))?;
     Ok(fixed.exit(flags))
@@ -161,7 +166,8 @@ fn refusal(path: &Path, error: &crate::guards::write::WriteRefusal) -> miette::R
 fn config_folder(files: &[PathBuf]) -> miette::Result<PathBuf> {
     let first = files.first().ok_or_else(|| miette::miette!(code = "fix::no-config", "no config file to fix"))?;
     let folder = first.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    std::fs::canonicalize(folder).map_err(|e| miette::miette!(code = "fix::write", "cannot open {}: {e}", folder.display()))
+    std::fs::canonicalize(folder)
+        .map_err(|e| miette::miette!(code = "fix::write", "cannot open {}: {e}", folder.display()))
 }
 
 /// A unified diff of one file, secrets masked.
@@ -175,9 +181,10 @@ fn unified_diff(file: &FileChange) -> String {
 }
 
 fn source_label(fix: &Candidate) -> String {
-    let place = fix.location.as_ref().map(|l| {
-        format!("{}:{}:{}  ", crate::report::display_path(Path::new(&l.file)), l.line, l.column)
-    });
+    let place = fix
+        .location
+        .as_ref()
+        .map(|l| format!("{}:{}:{}  ", crate::report::display_path(Path::new(&l.file)), l.line, l.column));
     let source = match &fix.source {
         FixSource::Lint { code, .. } => code.to_string(),
         FixSource::Explain { tool } => format!("explain {tool}"),
@@ -211,7 +218,10 @@ fn human(Fixed { outcome, access }: &Fixed, flags: &FixFlags) -> String {
             out.push_str(&format!("  {}: {reason}\n", source_label(fix)));
         }
     }
-    let changed = !access.access.is_empty() || !access.audiences.is_empty() || !access.exec.is_empty() || !access.posture.is_empty();
+    let changed = !access.access.is_empty()
+        || !access.audiences.is_empty()
+        || !access.exec.is_empty()
+        || !access.posture.is_empty();
     if changed {
         out.push_str("\nWhat access changed:\n");
         out.push_str(&super::diff_cmd::render(access, false));

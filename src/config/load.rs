@@ -184,7 +184,11 @@ pub fn load_with_buffers(
     load_reading(paths, opts, Some(buffers))
 }
 
-fn load_reading(paths: &[PathBuf], opts: &LoadOptions, buffers: Option<Arc<Buffers>>) -> Result<LoadedConfig, ConfigError> {
+fn load_reading(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    buffers: Option<Arc<Buffers>>,
+) -> Result<LoadedConfig, ConfigError> {
     let explicit = !paths.is_empty();
     let files: Vec<PathBuf> = if explicit {
         paths.iter().map(|p| super::fspath::resolve(&opts.cwd, p)).collect()

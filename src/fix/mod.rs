@@ -166,7 +166,8 @@ fn attempt(
         let (file, path) = written_place(current, &edit.place)?;
         let text = match texts.get(&file) {
             Some(text) => text.clone(),
-            None => document_text(current, &file).ok_or_else(|| format!("{} is not a file of this config", file.display()))?,
+            None => document_text(current, &file)
+                .ok_or_else(|| format!("{} is not a file of this config", file.display()))?,
         };
         let made = rewrite::rewrite(&text, &path, &edit.change).map_err(|e| format!("{}: {e}", file.display()))?;
         if let Some(made) = made {
@@ -178,7 +179,8 @@ fn attempt(
     }
     let loaded = loading::load_files_with_buffers(request.files, request.options, Arc::new(texts.clone()))
         .map_err(|e| format!("the edited config would not load: {e}"))?;
-    let known: HashSet<(String, &str)> = current.issues().iter().map(|i| (i.dotted_path(), i.message.as_str())).collect();
+    let known: HashSet<(String, &str)> =
+        current.issues().iter().map(|i| (i.dotted_path(), i.message.as_str())).collect();
     if let Some(new) = loaded.issues().iter().find(|i| !known.contains(&(i.dotted_path(), i.message.as_str()))) {
         return Err(format!("OpenClaw {} would refuse the result: {new}", request.options.version));
     }
@@ -224,18 +226,21 @@ fn same_in_force(before: &LoadedFiles, after: &LoadedFiles) -> bool {
     }
     let owned = before.loaded().legacy_owner().is_some() && after.loaded().legacy_owner().is_none();
     let mut config = after.config().clone();
-    let explicit = config.pointer_mut("/agents").and_then(|a| a.as_object_mut()).and_then(|a| a.shift_remove("ownership"));
+    let explicit =
+        config.pointer_mut("/agents").and_then(|a| a.as_object_mut()).and_then(|a| a.shift_remove("ownership"));
     owned && explicit.as_ref().and_then(|o| o.as_str()) == Some("explicit") && &config == before.config()
 }
 
+/// The files whose text changed, each once (a file included twice is a document per inclusion).
 fn changed_files(before: &LoadedFiles, buffers: &Buffers) -> Vec<FileChange> {
-    let mut files: Vec<FileChange> = before
+    let mut seen = HashSet::new();
+    before
         .loaded()
         .documents()
         .iter()
+        .filter(|document| seen.insert(document.path().to_path_buf()))
         .filter_map(|document| {
             let after = buffers.get(document.path()).filter(|text| *text != document.source.text())?;
-            // Each file once (a file included twice is one document per inclusion).
             Some(FileChange {
                 path: document.path().to_path_buf(),
                 before: document.source.text().to_string(),
@@ -244,9 +249,7 @@ fn changed_files(before: &LoadedFiles, buffers: &Buffers) -> Vec<FileChange> {
                 after_shown: document.display_text_of(after),
             })
         })
-        .collect();
-    files.dedup_by(|a, b| a.path == b.path);
-    files
+        .collect()
 }
 
 /// What the fixes changed in access: every enumerated session resolved before and after, as

@@ -371,8 +371,11 @@ fn list_to_entries(
     let mut ids = Vec::new();
     let mut hoisted: Vec<Vec<String>> = Vec::new();
     for (index, element) in array.elements().into_iter().enumerate() {
-        let entry = element.as_object().ok_or_else(|| RewriteError::Shape(format!("{}[{index}]", dotted(path)), "an object"))?;
-        let id_prop = last_prop(&entry, "id").ok_or_else(|| RewriteError::Missing(format!("{}[{index}].id", dotted(path))))?;
+        let entry = element
+            .as_object()
+            .ok_or_else(|| RewriteError::Shape(format!("{}[{index}]", dotted(path)), "an object"))?;
+        let id_prop =
+            last_prop(&entry, "id").ok_or_else(|| RewriteError::Missing(format!("{}[{index}].id", dotted(path))))?;
         let id = id_prop.value().and_then(|v| v.as_string_lit()).and_then(|s| s.decoded_value().ok());
         ids.push(id.ok_or_else(|| RewriteError::Shape(format!("{}[{index}].id", dotted(path)), "a string"))?);
         // Every `id` member goes (a duplicate one too); a comment written with it stays, at the
@@ -501,7 +504,10 @@ mod tests {
 
     #[test]
     fn renaming_keeps_the_key_style() {
-        assert_eq!(edit("{tools: {alsoAlow: []}}", "tools.alsoAlow", Change::RenameKey("alsoAllow".into())), "{tools: {alsoAllow: []}}");
+        assert_eq!(
+            edit("{tools: {alsoAlow: []}}", "tools.alsoAlow", Change::RenameKey("alsoAllow".into())),
+            "{tools: {alsoAllow: []}}"
+        );
         assert_eq!(edit("{\"a\": 1}", "a", Change::RenameKey("b".into())), "{\"b\": 1}");
         assert!(matches!(
             rewrite("{a: 1, b: 2}", &parse_dotted("a"), &Change::RenameKey("b".into())),

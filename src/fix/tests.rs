@@ -91,7 +91,11 @@ fn fixes_that_change_access_wait_for_the_flag_and_report_what_changed() {
     std::fs::write(dir.path().join("c.json5"), text).unwrap();
     let held = fix_in(dir.path(), &["c.json5"], V9, false);
     assert!(held.outcome.files.is_empty());
-    assert!(held.outcome.not_applied.iter().any(|n| n.reason.contains("--unsafe-fixes")), "{:?}", held.outcome.not_applied);
+    assert!(
+        held.outcome.not_applied.iter().any(|n| n.reason.contains("--unsafe-fixes")),
+        "{:?}",
+        held.outcome.not_applied
+    );
 
     let fixed = fix_in(dir.path(), &["c.json5"], V9, true);
     assert_eq!(text_of(&fixed, "c.json5"), "{\n  tools: {\n    deny: [\"exec\"], // no shell\n  },\n}\n");
@@ -152,7 +156,11 @@ fn comments(text: &str) -> Vec<String> {
     let mut rest = text;
     while let Some(start) = rest.find("//").into_iter().chain(rest.find("/*")).min() {
         let tail = &rest[start..];
-        let end = if tail.starts_with("//") { tail.find('\n').unwrap_or(tail.len()) } else { tail.find("*/").map_or(tail.len(), |e| e + 2) };
+        let end = if tail.starts_with("//") {
+            tail.find('\n').unwrap_or(tail.len())
+        } else {
+            tail.find("*/").map_or(tail.len(), |e| e + 2)
+        };
         out.push(tail[..end].to_string());
         rest = &tail[end..];
     }
@@ -160,7 +168,17 @@ fn comments(text: &str) -> Vec<String> {
 }
 
 fn config_text() -> impl Strategy<Value = String> {
-    let name = prop::sample::select(vec!["exec", "exce", "read", "raed", "web_fetch", "web_fetc", "group:fs", "browser", "image"]);
+    let name = prop::sample::select(vec![
+        "exec",
+        "exce",
+        "read",
+        "raed",
+        "web_fetch",
+        "web_fetc",
+        "group:fs",
+        "browser",
+        "image",
+    ]);
     let names = prop::collection::vec(name, 0..4);
     let quote = prop::sample::select(vec!["'", "\""]);
     let agent = (names.clone(), any::<bool>(), prop::option::of(1000u32..9000));

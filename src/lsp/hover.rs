@@ -100,7 +100,11 @@ pub fn tool_hover(files: &LoadedFiles, tool: &str) -> String {
             (Some(removal), _) => {
                 let entry = removal.pattern.as_ref().map(|p| format!(" (entry `{p}`)")).unwrap_or_default();
                 let place = removal.source.as_ref().and_then(Source::config_path).and_then(|p| place_of(files, p));
-                format!("removed by `{}`{entry}{}", removal.audit_label, place.map(|p| format!(" at {p}")).unwrap_or_default())
+                format!(
+                    "removed by `{}`{entry}{}",
+                    removal.audit_label,
+                    place.map(|p| format!(" at {p}")).unwrap_or_default()
+                )
             }
             (None, Some(reason)) => format!("not built: {reason}"),
             (None, None) => "not a tool of this session".to_string(),

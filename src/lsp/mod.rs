@@ -75,8 +75,7 @@ pub fn capabilities() -> ServerCapabilities {
 /// Serves one editor session on `connection` (already initialized) until it shuts down.
 /// An error is the protocol breaking (the editor gone, or a message that is not LSP).
 pub fn serve(connection: &Connection, settings: Settings) -> Result<(), String> {
-    let mut server =
-        Server { settings, open: HashMap::new(), analyses: BTreeMap::new(), published: HashMap::new() };
+    let mut server = Server { settings, open: HashMap::new(), analyses: BTreeMap::new(), published: HashMap::new() };
     for config in server.settings.configs.clone() {
         server.analyses.insert(config, None);
     }
@@ -122,29 +121,45 @@ impl Server {
     /// Keeps the open texts; re-lints the configs a change touches and returns their diagnostics.
     fn notified(&mut self, notification: Notification) -> Vec<Notification> {
         let changed = match notification.method.as_str() {
-            DidOpenTextDocument::METHOD => notification.extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD).ok().and_then(|p| {
-                let path = text::path_of(&p.text_document.uri)?;
-                self.open.insert(path.clone(), p.text_document.text);
-                Some(path)
-            }),
-            DidChangeTextDocument::METHOD => notification.extract::<lsp_types::DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD).ok().and_then(|p| {
-                let path = text::path_of(&p.text_document.uri)?;
-                // Full synchronization: the last change holds the whole text.
-                let text = p.content_changes.into_iter().last()?.text;
-                self.open.insert(path.clone(), text);
-                Some(path)
-            }),
-            DidSaveTextDocument::METHOD => notification.extract::<lsp_types::DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD).ok().and_then(|p| text::path_of(&p.text_document.uri)),
-            DidCloseTextDocument::METHOD => notification.extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD).ok().and_then(|p| {
-                let path = text::path_of(&p.text_document.uri)?;
-                self.open.remove(&path);
-                Some(path)
-            }),
+            DidOpenTextDocument::METHOD => notification
+                .extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
+                .ok()
+                .and_then(|p| {
+                    let path = text::path_of(&p.text_document.uri)?;
+                    self.open.insert(path.clone(), p.text_document.text);
+                    Some(path)
+                }),
+            DidChangeTextDocument::METHOD => notification
+                .extract::<lsp_types::DidChangeTextDocumentParams>(DidChangeTextDocument::METHOD)
+                .ok()
+                .and_then(|p| {
+                    let path = text::path_of(&p.text_document.uri)?;
+                    // Full synchronization: the last change holds the whole text.
+                    let text = p.content_changes.into_iter().last()?.text;
+                    self.open.insert(path.clone(), text);
+                    Some(path)
+                }),
+            DidSaveTextDocument::METHOD => notification
+                .extract::<lsp_types::DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD)
+                .ok()
+                .and_then(|p| text::path_of(&p.text_document.uri)),
+            DidCloseTextDocument::METHOD => notification
+                .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
+                .ok()
+                .and_then(|p| {
+                    let path = text::path_of(&p.text_document.uri)?;
+                    self.open.remove(&path);
+                    Some(path)
+                }),
             _ => None,
         };
         let Some(path) = changed else { return Vec::new() };
-        let mut configs: Vec<PathBuf> =
-            self.analyses.iter().filter(|(config, analysis)| **config == path || reads(analysis, &path)).map(|(c, _)| c.clone()).collect();
+        let mut configs: Vec<PathBuf> = self
+            .analyses
+            .iter()
+            .filter(|(config, analysis)| **config == path || reads(analysis, &path))
+            .map(|(c, _)| c.clone())
+            .collect();
         if configs.is_empty() && self.open.contains_key(&path) {
             configs.push(path.clone());
         }
@@ -209,7 +224,10 @@ impl Server {
         let (file, range) = match origin {
             Some(origin) => {
                 let span = origin.label_span();
-                (origin.file().to_path_buf(), text::range(origin.source.text(), span.offset(), span.offset() + span.len()))
+                (
+                    origin.file().to_path_buf(),
+                    text::range(origin.source.text(), span.offset(), span.offset() + span.len()),
+                )
             }
             None => (config.to_path_buf(), lsp_types::Range::default()),
         };
@@ -236,9 +254,10 @@ impl Server {
     /// A config that cannot be loaded: one error where the loader points (else at the top).
     fn load_error(&self, config: &Path, error: &ConfigError) -> (PathBuf, Diagnostic) {
         let label = error.labels().and_then(|mut labels| labels.next());
-        let named = error.source_code().zip(label.as_ref()).and_then(|(source, label)| {
-            source.read_span(label.inner(), 0, 0).ok()?.name().map(PathBuf::from)
-        });
+        let named = error
+            .source_code()
+            .zip(label.as_ref())
+            .and_then(|(source, label)| source.read_span(label.inner(), 0, 0).ok()?.name().map(PathBuf::from));
         let file = named.unwrap_or_else(|| config.to_path_buf());
         let range = match (&label, self.text_of(&file)) {
             (Some(label), Some(text)) => text::range(&text, label.offset(), label.offset() + label.len()),
@@ -275,7 +294,10 @@ impl Server {
             hover::Subject::Agent(agent) => hover::agent_hover(&analysis.files, &agent),
         };
         let value = analysis.files.loaded().mask_secrets(&value);
-        Some(Hover { contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }), range: None })
+        Some(Hover {
+            contents: HoverContents::Markup(MarkupContent { kind: MarkupKind::Markdown, value }),
+            range: None,
+        })
     }
 
     fn completion(&self, params: &CompletionParams) -> Vec<CompletionItem> {
@@ -300,8 +322,11 @@ impl Server {
     /// `fix`'s edits for the findings on the lines asked about, each checked as `fix` checks it.
     fn code_actions(&self, params: &CodeActionParams) -> Vec<CodeActionOrCommand> {
         let Some(file) = text::path_of(&params.text_document.uri) else { return Vec::new() };
-        let Some((config, analysis)) =
-            self.analyses.iter().find(|(c, a)| **c == file || reads(a, &file)).and_then(|(c, a)| Some((c, a.as_ref()?)))
+        let Some((config, analysis)) = self
+            .analyses
+            .iter()
+            .find(|(c, a)| **c == file || reads(a, &file))
+            .and_then(|(c, a)| Some((c, a.as_ref()?)))
         else {
             return Vec::new();
         };
@@ -313,17 +338,17 @@ impl Server {
         let mut actions = Vec::new();
         for finding in analysis.findings.iter().filter(wanted) {
             let candidate = fix::Candidate {
-                source: fix::FixSource::Lint { code: finding.code, rule: finding.rule, message: finding.message.clone() },
+                source: fix::FixSource::Lint {
+                    code: finding.code,
+                    rule: finding.rule,
+                    message: finding.message.clone(),
+                },
                 autofix: finding.autofix.clone().expect("filtered"),
                 location: None,
             };
             let safe = candidate.autofix.safety == Safety::Safe;
-            let title = format!(
-                "{} ({}){}",
-                candidate.autofix.title,
-                finding.code,
-                if safe { "" } else { ": changes access" }
-            );
+            let title =
+                format!("{} ({}){}", candidate.autofix.title, finding.code, if safe { "" } else { ": changes access" });
             let Some(edit) = self.workspace_edit(config, candidate) else { continue };
             let (_, diagnostic) = self.diagnostic(config, finding);
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
@@ -351,6 +376,8 @@ impl Server {
             buffers: (*self.buffers()).clone(),
         })
         .ok()?;
+        // `Uri` is a key of the protocol's own map; it is not changed while it is one.
+        #[allow(clippy::mutable_key_type)]
         let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
         for file in outcome.files {
             let edit = fix::rewrite::text_edit(&file.before, &file.after)?;

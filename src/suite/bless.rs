@@ -89,7 +89,9 @@ pub fn write(path: &Path, text: &str) -> Result<(), WriteError> {
             target: target.display().to_string(),
             folder: folder.display().to_string(),
         },
-        crate::guards::write::WriteRefusal::Io(e) => WriteError::Io { path: path.display().to_string(), message: e.to_string() },
+        crate::guards::write::WriteRefusal::Io(e) => {
+            WriteError::Io { path: path.display().to_string(), message: e.to_string() }
+        }
     })
 }
 

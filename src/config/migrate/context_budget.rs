@@ -151,7 +151,8 @@ fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
             let autofix = value.origin.as_deref().and_then(|origin| {
                 let mut edits = vec![ConfigEdit::new(Place::written(origin), Change::Remove)];
                 for model in &baked_into {
-                    edits.push(ConfigEdit::new(Place::member_of(model.as_deref()?, key), Change::Set(value.to_value())));
+                    edits
+                        .push(ConfigEdit::new(Place::member_of(model.as_deref()?, key), Change::Set(value.to_value())));
                 }
                 let title = match baked.as_slice() {
                     [] => format!("remove `{source}`"),
@@ -174,7 +175,10 @@ fn agents(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
         let source = release_path(&path);
         notes.removed(&path, "contextNotPerModel", &value.origin);
         let form = data.form("agent-context-tokens");
-        let fix = format!("remove `contextTokens: {}` here; to keep the budget, set `models.providers.<provider>.models[].contextTokens`", value.to_value());
+        let fix = format!(
+            "remove `contextTokens: {}` here; to keep the budget, set `models.providers.<provider>.models[].contextTokens`",
+            value.to_value()
+        );
         out.forms.push(MigratedForm {
             form: "agent-context-tokens",
             message: format!("`{source}` is retired: OpenClaw 2026.9 {}", form.action),

@@ -11,9 +11,9 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use super::{LoadMigration, MigratedForm, MigrationEnv, has_key};
-use crate::config::edit::{Autofix, Change, ConfigEdit, Place, Safety};
 use crate::base::js::js_trim;
 use crate::config::discovery;
+use crate::config::edit::{Autofix, Change, ConfigEdit, Place, Safety};
 use crate::config::path::PathSeg;
 use crate::config::source::Origin;
 use crate::config::tree::{Node, NodeKind};
@@ -143,17 +143,18 @@ pub(super) fn migrate(
         .collect();
     let mut changed = converted;
 
-    if converted && owner.is_none() {
-        if let Some(workspace) = pinned_workspace {
-            let first = &valid_ids[0];
-            let first_origin = roster[first.as_str()].origin.clone();
-            if let Some(fields) =
-                next_agents.get_mut(keys::ENTRIES).and_then(|e| e.as_object_mut()?.get_mut(first)?.as_object_mut())
-            {
-                fields.insert(keys::WORKSPACE.into(), string(&workspace, first_origin));
-            }
-            diagnostics.push((data.load_warning("rosterPreservedWorkspace", &[]), roster_origin.clone()));
+    if converted
+        && owner.is_none()
+        && let Some(workspace) = pinned_workspace
+    {
+        let first = &valid_ids[0];
+        let first_origin = roster[first.as_str()].origin.clone();
+        if let Some(fields) =
+            next_agents.get_mut(keys::ENTRIES).and_then(|e| e.as_object_mut()?.get_mut(first)?.as_object_mut())
+        {
+            fields.insert(keys::WORKSPACE.into(), string(&workspace, first_origin));
         }
+        diagnostics.push((data.load_warning("rosterPreservedWorkspace", &[]), roster_origin.clone()));
     }
 
     if let Some(owner) = &owner {

@@ -3,9 +3,9 @@
 
 use crate::config::edit::{Autofix, Change, ConfigEdit, Safety};
 use crate::config::migrate::legacy::{self, LegacyMatch};
-use crate::config::view::keys;
 use crate::config::path::KeyPath;
 use crate::config::validate::{IssueCategory, ValidationIssue};
+use crate::config::view::keys;
 use crate::config::{PathSeg, ProblemKind, WarningKind};
 use crate::lint::registry::Applies;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
