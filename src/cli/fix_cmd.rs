@@ -38,8 +38,6 @@ pub struct FixFlags {
 pub struct FixArgs {
     #[command(flatten)]
     pub config: ConfigArgs,
-    #[command(flatten)]
-    pub flags: FixFlags,
     /// Apply only the fixes of these rules (codes or names; repeat or separate with commas).
     #[arg(long, value_delimiter = ',', value_name = "RULE")]
     pub only: Vec<String>,
@@ -48,6 +46,8 @@ pub struct FixArgs {
     pub skip: Vec<String>,
     #[arg(long, value_parser = output::formats("human", FORMATS), default_value = "human")]
     pub format: Format,
+    #[command(flatten)]
+    pub flags: FixFlags,
 }
 
 pub fn run(global: &super::Global, args: &FixArgs) -> miette::Result<ExitCode> {
