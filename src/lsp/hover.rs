@@ -160,7 +160,8 @@ pub fn completion_kind(line_before_cursor: &str) -> Option<bool> {
     quote?;
     let before = line_before_cursor[..opened_at].trim_end();
     if let Some(key) = before.strip_suffix(':') {
-        return Some(key.trim_end().trim_end_matches(['"', '\'']).ends_with(keys::PROFILE));
+        // Tool names are list elements; the one string value with a vocabulary is the profile.
+        return key.trim_end().trim_end_matches(['"', '\'']).ends_with(keys::PROFILE).then_some(true);
     }
     // A list element, on the line of its list or on a line of its own.
     (before.is_empty() || before.ends_with(['[', ','])).then_some(false)
