@@ -55,6 +55,7 @@ pub fn rewrite(text: &str, path: &[PathSeg], change: &Change) -> Result<Option<T
     let options = ParseOptions { allow_missing_commas: false, ..ParseOptions::default() };
     let root = CstRootNode::parse(&readable, &options).map_err(|e| RewriteError::Parse(e.kind().to_string()))?;
     let style = Style::of(&root);
+    let comments_before = root.value().map(|value| comments(&value)).unwrap_or_default();
     let edited = match change {
         Change::Set(value) => {
             set(&root, path, value, &style)?;
@@ -83,7 +84,40 @@ pub fn rewrite(text: &str, path: &[PathSeg], change: &Change) -> Result<Option<T
         }
         Change::ListToEntries { workspace } => list_to_entries(&root, path, workspace.as_deref(), &style)?,
     };
-    narrowest_edit(text, &readable, &edited)
+    let mut edit = narrowest_edit(text, &readable, &edited)?;
+    if let Some(edit) = &mut edit {
+        let after = CstRootNode::parse(&edited, &options).map_err(|e| RewriteError::Parse(e.kind().to_string()))?;
+        let mut lost = comments_before;
+        for kept in after.value().map(|value| comments(&value)).unwrap_or_default() {
+            if let Some(at) = lost.iter().position(|c| *c == kept) {
+                lost.remove(at);
+            }
+        }
+        keep_comments(&readable, edit, &lost);
+    }
+    Ok(edit)
+}
+
+/// Writes the comments a removal took with it (the comment after a removed member, inside a
+/// replaced value) where the edit starts: no comment of the file is lost.
+fn keep_comments(readable: &str, edit: &mut TextEdit, lost: &[String]) {
+    if lost.is_empty() {
+        return;
+    }
+    let line_start = readable[..edit.range.start].rfind('\n').map_or(0, |at| at + 1);
+    let indent: String = readable[line_start..].chars().take_while(|c| matches!(c, ' ' | '\t')).collect();
+    let at_line_start = readable[line_start..edit.range.start].trim().is_empty();
+    let mut kept = String::new();
+    for comment in lost {
+        if at_line_start {
+            kept.push_str(&format!("{comment}\n{indent}"));
+        } else if comment.starts_with("//") {
+            kept.push_str(&format!(" {comment}\n{indent}"));
+        } else {
+            kept.push_str(&format!(" {comment}"));
+        }
+    }
+    edit.replacement.insert_str(0, &kept);
 }
 
 /// The one range where `after` differs from `before`, as an edit of `before`.
@@ -494,10 +528,14 @@ mod tests {
     }
 
     #[test]
-    fn removing_a_member_takes_its_comma() {
+    fn removing_a_member_takes_its_comma_and_leaves_its_comments() {
         let text = "{\n  a: 1,\n  b: 2, // about b\n  c: 3,\n}\n";
         let out = edit(text, "b", Change::Remove);
-        assert_eq!(out, "{\n  a: 1,\n  c: 3,\n}\n");
+        assert_eq!(out, "{\n  a: 1,\n  // about b\n  c: 3,\n}\n");
+        let out = edit("{ a: 1, b: { /* inner */ x: 2 } }", "b", Change::Remove);
+        assert!(out.contains("/* inner */") && crate::config::json5::parse("t".into(), out.clone()).document.is_ok(), "{out}");
+        let out = edit("{\n  a: 1,\n  b: 2, // last\n}\n", "b", Change::Remove);
+        assert!(out.contains("// last") && crate::config::json5::parse("t".into(), out.clone()).document.is_ok(), "{out}");
         let out = edit("{\"x\": [1, 2, 3]}", "x.2", Change::Remove);
         assert_eq!(out, "{\"x\": [1, 2]}");
     }

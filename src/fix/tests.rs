@@ -191,10 +191,10 @@ fn config_text() -> impl Strategy<Value = String> {
                 let id = format!("a{index}");
                 let mut fields = vec![format!("/* tools of {id} */ tools: {{ deny: [{}]{comma} }}", list(allow))];
                 if *marker && index == 0 {
-                    fields.push("default: true".to_string());
+                    fields.push("default: true /* the boss */".to_string());
                 }
                 if let Some(tokens) = budget {
-                    fields.push(format!("contextTokens: {tokens}"));
+                    fields.push(format!("contextTokens: {tokens} /* budget of {id} */"));
                 }
                 let body = fields.join(", ");
                 members.push(if legacy {
