@@ -217,6 +217,34 @@ fn apply(text: &str, edit: &Value) -> String {
     format!("{}{}{}", &text[..start], edit["newText"].as_str().unwrap(), &text[end..])
 }
 
+#[test]
+fn a_legacy_config_gets_a_fix_all_action_that_writes_the_migrations() {
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let text = "{\n  // the team\n  agents: {\n    list: [\n      { id: 'main' }, // first\n      { id: 'work', workspace: '/srv/w' },\n    ],\n  },\n}\n";
+    let path = dir.join("openclaw.json5");
+    std::fs::write(&path, text).unwrap();
+    let mut editor = Editor::start(&dir);
+    initialize(&mut editor, &dir);
+    open(&mut editor, &path, text);
+    let diagnostics = editor.diagnostics(&uri(&path));
+    let migrated = diagnostics.iter().find(|d| d["code"] == "CP109").unwrap_or_else(|| panic!("{diagnostics:?}"));
+    let range = json!({"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}});
+    let actions = editor.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri(&path)}, "range": range, "context": {"diagnostics": [migrated]}}),
+    );
+    let actions = actions.as_array().unwrap();
+    let quick = actions.iter().find(|a| a["kind"] == "quickfix").unwrap();
+    assert_eq!(quick["isPreferred"], true, "a fix that keeps the config in force is preferred: {quick}");
+    let all = actions.iter().find(|a| a["kind"] == "source.fixAll").unwrap_or_else(|| panic!("{actions:?}"));
+    let fixed = apply(text, &all["edit"]["changes"][uri(&path)][0]);
+    assert!(fixed.contains("entries: {") && fixed.contains("main: {") && fixed.contains("// first"), "{fixed}");
+    editor.request("shutdown", Value::Null);
+    editor.notify("exit", Value::Null);
+    assert!(editor.child.wait().unwrap().success());
+}
+
 /// How long the server takes to answer a change of a 50-agent config with its diagnostics.
 #[test]
 fn a_change_to_a_fifty_agent_config_is_answered_quickly() {

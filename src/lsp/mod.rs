@@ -349,7 +349,7 @@ impl Server {
             let safe = candidate.autofix.safety == Safety::Safe;
             let title =
                 format!("{} ({}){}", candidate.autofix.title, finding.code, if safe { "" } else { ": changes access" });
-            let Some(edit) = self.workspace_edit(config, candidate) else { continue };
+            let Some(edit) = self.workspace_edit(config, None, vec![candidate]) else { continue };
             let (_, diagnostic) = self.diagnostic(config, finding);
             actions.push(CodeActionOrCommand::CodeAction(CodeAction {
                 title,
@@ -360,19 +360,37 @@ impl Server {
                 ..CodeAction::default()
             }));
         }
+        // Every safe fix of the config at once, as `clawpolicy fix` makes them.
+        let safe = analysis.findings.iter().any(|f| f.autofix.as_ref().is_some_and(|a| a.safety == Safety::Safe));
+        let every_rule = Selection::default();
+        if safe && let Some(edit) = self.workspace_edit(config, Some((&every_rule, &analysis.files)), Vec::new()) {
+            actions.push(CodeActionOrCommand::CodeAction(CodeAction {
+                title: "Fix every problem that keeps the config in force (clawpolicy fix)".into(),
+                kind: Some(CodeActionKind::SOURCE_FIX_ALL),
+                edit: Some(edit),
+                ..CodeAction::default()
+            }));
+        }
         actions
     }
 
-    /// The edit `fix` makes for one fix, if it passes `fix`'s checks.
-    fn workspace_edit(&self, config: &Path, candidate: fix::Candidate) -> Option<WorkspaceEdit> {
+    /// The edits `fix` makes: the `given` fixes (access may change), or with `lint` every safe
+    /// fix of those rules; each passes `fix`'s checks.
+    fn workspace_edit(
+        &self,
+        config: &Path,
+        lint: Option<(&Selection, &LoadedFiles)>,
+        given: Vec<fix::Candidate>,
+    ) -> Option<WorkspaceEdit> {
         let files = [config.to_path_buf()];
+        let suppressions = lint.map(|(_, files)| suppressions(files)).unwrap_or_default();
         let outcome = fix::run(fix::Request {
             files: &files,
             options: &self.settings.options,
-            unsafe_fixes: true,
-            lint: None,
-            suppressions: &Suppressions::default(),
-            given: vec![candidate],
+            unsafe_fixes: lint.is_none(),
+            lint: lint.map(|(selection, _)| selection),
+            suppressions: &suppressions,
+            given,
             buffers: (*self.buffers()).clone(),
         })
         .ok()?;
@@ -393,15 +411,16 @@ fn reads(analysis: &Option<Analysis>, file: &Path) -> bool {
     analysis.as_ref().is_some_and(|a| a.files.loaded().documents().iter().any(|d| d.path() == file))
 }
 
+/// The suppressions next to the config (none when the side file cannot be read).
+fn suppressions(files: &LoadedFiles) -> Suppressions {
+    let side_file = files.paths().first().and_then(|config| Suppressions::discover(config).ok().flatten());
+    side_file.and_then(|path| Suppressions::read(&path).ok()).unwrap_or_default()
+}
+
 /// Every finding of every rule, at every severity, with the suppressions next to the config.
 fn lint_findings(files: &LoadedFiles) -> Vec<lint::Finding> {
     let loaded = files.loaded();
-    let suppressions = loaded
-        .config_paths()
-        .first()
-        .and_then(|config| Suppressions::discover(config).ok().flatten())
-        .and_then(|path| Suppressions::read(&path).ok())
-        .unwrap_or_default();
+    let suppressions = suppressions(files);
     let ctx = LintContext::new(loaded.version(), loaded, files.issues(), None)
         .with_validation_warnings(files.validation_warnings());
     let selection = Selection {
