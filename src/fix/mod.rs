@@ -2,11 +2,12 @@
 //! release's load-time migrations), and `explain`'s verified edits — to the JSON5 files, in the
 //! file where each value is written, keeping everything else as it was ([`rewrite`]).
 //!
-//! Fixes are applied one at a time, each to the texts the previous ones left, and each is checked
-//! before it is kept: the edited files must load, the release must not refuse anything it did not
-//! refuse before, and a fix marked [`Safety::Safe`] must leave the config in force as it was.
-//! After every kept fix the config is linted again (a fix can make another exact), until no fix
-//! is left, so a second run changes nothing. Nothing is written here: the caller gets the texts
+//! Fixes are applied to the texts the previous ones left, and checked before they are kept: the
+//! edited files must load, the release must not refuse anything it did not refuse before, and a
+//! fix marked [`Safety::Safe`] must leave the config in force as it was. Fixes whose edits cannot
+//! disturb each other are made and checked together; when that fails, or for the others, one at
+//! a time. After every kept fix the config is linted again (a fix can make another exact), until
+//! no fix is left, so a second run changes nothing. Nothing is written here: the caller gets the texts
 //! before and after, and what access changed ([`access_changes`]).
 
 pub mod rewrite;
@@ -48,6 +49,14 @@ pub struct Candidate {
     pub autofix: Autofix,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub location: Option<Location>,
+}
+
+impl Candidate {
+    /// What tells two fixes apart: the same fix found again after another was made is not
+    /// tried twice.
+    fn key(&self) -> String {
+        format!("{:?}{:?}", self.source, self.autofix)
+    }
 }
 
 /// A fix that was not applied, and why.
@@ -111,16 +120,31 @@ pub fn run(request: Request<'_>) -> Result<Outcome, ConfigError> {
             (None, Some(selection)) => lint_fixes(&current, selection, request.suppressions),
             (None, None) => Vec::new(),
         };
+        let mut fresh = Vec::new();
         for candidate in candidates {
-            if !tried.insert(format!("{:?}{:?}", candidate.source, candidate.autofix)) {
+            if tried.contains(&candidate.key()) {
                 continue;
             }
             if candidate.autofix.safety == Safety::Unsafe && !request.unsafe_fixes {
+                tried.insert(candidate.key());
                 let reason = "it changes access; --unsafe-fixes applies it".to_string();
                 not_applied.push(NotApplied { fix: candidate, reason });
                 continue;
             }
-            match attempt(&request, &current, &buffers, &candidate.autofix) {
+            fresh.push(candidate);
+        }
+        // The fixes that can be made together are tried in one pass first (a config with
+        // hundreds of typos is not loaded hundreds of times); if that pass fails a check, each
+        // is tried alone.
+        if let Some((texts, loaded, together)) = together(&request, &current, &buffers, &mut fresh) {
+            (buffers, current) = (texts, loaded);
+            tried.extend(together.iter().map(Candidate::key));
+            applied.extend(together);
+            continue 'rounds;
+        }
+        for candidate in fresh {
+            tried.insert(candidate.key());
+            match attempt(&request, &current, &buffers, &[&candidate.autofix]) {
                 Ok((texts, loaded)) => {
                     (buffers, current) = (texts, loaded);
                     applied.push(candidate);
@@ -154,15 +178,55 @@ pub fn lint_fixes(files: &LoadedFiles, selection: &Selection, suppressions: &Sup
         .collect()
 }
 
-/// Makes `fix` on the texts, loads the result, and checks it; the new texts and load, or why not.
+/// Makes the fixes of one kind of safety among `candidates` whose edits cannot move what another
+/// points at, in one pass, when there are several; they leave `candidates` if the pass passes.
+fn together(
+    request: &Request<'_>,
+    current: &LoadedFiles,
+    buffers: &Buffers,
+    candidates: &mut Vec<Candidate>,
+) -> Option<(Buffers, LoadedFiles, Vec<Candidate>)> {
+    for safety in [Safety::Safe, Safety::Unsafe] {
+        let mut places: Vec<(PathBuf, Vec<PathSeg>)> = Vec::new();
+        let mut chosen = Vec::new();
+        for (index, candidate) in candidates.iter().enumerate() {
+            let fix = &candidate.autofix;
+            let keeps_paths =
+                fix.edits.iter().all(|e| matches!(e.change, Change::Set(_) | Change::RenameKey(_) | Change::Append(_)));
+            let Ok(mine) = fix.edits.iter().map(|e| written_place(current, &e.place)).collect::<Result<Vec<_>, _>>()
+            else {
+                continue;
+            };
+            let overlaps = |(file, path): &(PathBuf, Vec<PathSeg>)| {
+                places.iter().any(|(f, p)| f == file && (p.starts_with(path) || path.starts_with(p)))
+            };
+            if fix.safety == safety && keeps_paths && !mine.iter().any(overlaps) {
+                places.extend(mine);
+                chosen.push(index);
+            }
+        }
+        if chosen.len() < 2 {
+            continue;
+        }
+        let fixes: Vec<&Autofix> = chosen.iter().map(|&i| &candidates[i].autofix).collect();
+        if let Ok((texts, loaded)) = attempt(request, current, buffers, &fixes) {
+            let made = chosen.iter().rev().map(|&i| candidates.remove(i)).collect::<Vec<_>>();
+            return Some((texts, loaded, made.into_iter().rev().collect()));
+        }
+    }
+    None
+}
+
+/// Makes `fixes` on the texts, loads the result, and checks it; the new texts and load, or why
+/// not.
 fn attempt(
     request: &Request<'_>,
     current: &LoadedFiles,
     buffers: &Buffers,
-    fix: &Autofix,
+    fixes: &[&Autofix],
 ) -> Result<(Buffers, LoadedFiles), String> {
     let mut texts = buffers.clone();
-    for edit in &fix.edits {
+    for edit in fixes.iter().flat_map(|fix| &fix.edits) {
         let (file, path) = written_place(current, &edit.place)?;
         let text = match texts.get(&file) {
             Some(text) => text.clone(),
@@ -184,7 +248,7 @@ fn attempt(
     if let Some(new) = loaded.issues().iter().find(|i| !known.contains(&(i.dotted_path(), i.message.as_str()))) {
         return Err(format!("OpenClaw {} would refuse the result: {new}", request.options.version));
     }
-    if fix.safety == Safety::Safe && !same_in_force(current, &loaded) {
+    if fixes.iter().any(|fix| fix.safety == Safety::Safe) && !same_in_force(current, &loaded) {
         return Err("it would change the config in force".to_string());
     }
     Ok((texts, loaded))
