@@ -197,6 +197,10 @@ fn an_editor_session() {
     let now = editor.diagnostics(&uri(&tools));
     assert!(now.iter().all(|d| d["code"] != "CP201"), "{now:?}");
 
+    // Closing the config clears its diagnostics.
+    editor.notify("textDocument/didClose", json!({"textDocument": {"uri": uri(&scratch)}}));
+    assert_eq!(editor.diagnostics(&uri(&scratch)), Vec::<Value>::new());
+
     let shutdown = editor.request("shutdown", Value::Null);
     assert_eq!(shutdown, Value::Null);
     editor.notify("exit", Value::Null);

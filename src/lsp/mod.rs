@@ -163,12 +163,16 @@ impl Server {
         if configs.is_empty() && self.open.contains_key(&path) {
             configs.push(path.clone());
         }
+        let mut cleared = Vec::new();
         if !self.open.contains_key(&path) && !self.settings.configs.contains(&path) {
-            // A closed file stops being a config of its own.
+            // A closed file stops being a config of its own, and its diagnostics go.
             self.analyses.remove(&path);
             configs.retain(|c| *c != path);
+            let published = self.published.remove(&path).unwrap_or_default();
+            cleared.extend(published.iter().filter_map(|file| diagnostics(file, Vec::new())));
         }
-        configs.into_iter().flat_map(|config| self.analyze(&config)).collect()
+        cleared.extend(configs.into_iter().flat_map(|config| self.analyze(&config)));
+        cleared
     }
 
     fn buffers(&self) -> Arc<Buffers> {
@@ -205,13 +209,7 @@ impl Server {
         for gone in before.difference(&now) {
             by_file.insert(gone.clone(), Vec::new());
         }
-        by_file
-            .into_iter()
-            .filter_map(|(file, diagnostics)| {
-                let params = PublishDiagnosticsParams { uri: text::uri_of(&file)?, diagnostics, version: None };
-                Some(Notification::new(PublishDiagnostics::METHOD.to_string(), params))
-            })
-            .collect()
+        by_file.into_iter().filter_map(|(file, found)| diagnostics(&file, found)).collect()
     }
 
     /// The text of a file as the editor or the disk has it.
@@ -404,6 +402,12 @@ impl Server {
         }
         (!changes.is_empty()).then(|| WorkspaceEdit { changes: Some(changes), ..WorkspaceEdit::default() })
     }
+}
+
+/// The notification that publishes `found` as the diagnostics of `file`.
+fn diagnostics(file: &Path, found: Vec<Diagnostic>) -> Option<Notification> {
+    let params = PublishDiagnosticsParams { uri: text::uri_of(file)?, diagnostics: found, version: None };
+    Some(Notification::new(PublishDiagnostics::METHOD.to_string(), params))
 }
 
 /// Whether a loaded config read `file`.
