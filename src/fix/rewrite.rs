@@ -574,5 +574,9 @@ mod tests {
         // A BOM between tokens: the edit elsewhere leaves it alone.
         let text = "\u{feff}{a: 1, b: 'x'}";
         assert_eq!(edit(text, "b", Change::Set("y".into())), "\u{feff}{a: 1, b: 'y'}");
+        // An unpaired surrogate escape is read as U+FFFD: replacing around it would rewrite it.
+        let text = r#"{a: ["\uD800", "exce"]}"#;
+        assert_eq!(edit(text, "a.1", Change::Set("exec".into())), r#"{a: ["\uD800", "exec"]}"#);
+        assert_eq!(rewrite(text, &parse_dotted("a"), &Change::Set(serde_json::json!([]))), Err(RewriteError::Untouchable));
     }
 }
