@@ -533,9 +533,15 @@ mod tests {
         let out = edit(text, "b", Change::Remove);
         assert_eq!(out, "{\n  a: 1,\n  // about b\n  c: 3,\n}\n");
         let out = edit("{ a: 1, b: { /* inner */ x: 2 } }", "b", Change::Remove);
-        assert!(out.contains("/* inner */") && crate::config::json5::parse("t".into(), out.clone()).document.is_ok(), "{out}");
+        assert!(
+            out.contains("/* inner */") && crate::config::json5::parse("t".into(), out.clone()).document.is_ok(),
+            "{out}"
+        );
         let out = edit("{\n  a: 1,\n  b: 2, // last\n}\n", "b", Change::Remove);
-        assert!(out.contains("// last") && crate::config::json5::parse("t".into(), out.clone()).document.is_ok(), "{out}");
+        assert!(
+            out.contains("// last") && crate::config::json5::parse("t".into(), out.clone()).document.is_ok(),
+            "{out}"
+        );
         let out = edit("{\"x\": [1, 2, 3]}", "x.2", Change::Remove);
         assert_eq!(out, "{\"x\": [1, 2]}");
     }
@@ -577,6 +583,9 @@ mod tests {
         // An unpaired surrogate escape is read as U+FFFD: replacing around it would rewrite it.
         let text = r#"{a: ["\uD800", "exce"]}"#;
         assert_eq!(edit(text, "a.1", Change::Set("exec".into())), r#"{a: ["\uD800", "exec"]}"#);
-        assert_eq!(rewrite(text, &parse_dotted("a"), &Change::Set(serde_json::json!([]))), Err(RewriteError::Untouchable));
+        assert_eq!(
+            rewrite(text, &parse_dotted("a"), &Change::Set(serde_json::json!([]))),
+            Err(RewriteError::Untouchable)
+        );
     }
 }

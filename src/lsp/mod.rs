@@ -10,16 +10,16 @@
 mod hover;
 pub mod text;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types::notification::{
-    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Notification as _,
+    DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument, Exit, Notification as _,
     PublishDiagnostics,
 };
-use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _};
+use lsp_types::request::{CodeActionRequest, Completion, HoverRequest, Request as _, Shutdown};
 use lsp_types::{
     CodeAction, CodeActionKind, CodeActionOrCommand, CodeActionParams, CodeActionProviderCapability, CompletionItem,
     CompletionItemKind, CompletionOptions, CompletionParams, Diagnostic, DiagnosticSeverity, Hover, HoverContents,
@@ -79,24 +79,51 @@ pub fn serve(connection: &Connection, settings: Settings) -> Result<(), String> 
     for config in server.settings.configs.clone() {
         server.analyses.insert(config, None);
     }
-    for message in &connection.receiver {
+    // Messages already sent, in order: a change followed by another change of the same file is
+    // taken in without linting, so that fast typing is answered for its last text only.
+    let mut queued: VecDeque<Message> = VecDeque::new();
+    loop {
+        if queued.is_empty() {
+            match connection.receiver.recv() {
+                Ok(message) => queued.push_back(message),
+                Err(_) => return Ok(()),
+            }
+        }
+        queued.extend(connection.receiver.try_iter());
+        let Some(message) = queued.pop_front() else { continue };
         match message {
+            Message::Request(request) if request.method == Shutdown::METHOD => {
+                send(connection, Response::new_ok(request.id, ()).into())?;
+                // The `exit` that must follow may already be waiting with the others.
+                let is_exit = |m: &Message| matches!(m, Message::Notification(n) if n.method == Exit::METHOD);
+                let exit = queued.iter().any(is_exit)
+                    || connection.receiver.recv_timeout(std::time::Duration::from_secs(30)).is_ok_and(|m| is_exit(&m));
+                return if exit { Ok(()) } else { Err("no exit notification after shutdown".to_string()) };
+            }
             Message::Request(request) => {
-                if connection.handle_shutdown(&request).map_err(|e| e.to_string())? {
-                    return Ok(());
-                }
                 let response = server.answer(request);
                 send(connection, response.into())?;
             }
             Message::Notification(notification) => {
-                for published in server.notified(notification) {
+                let superseded = changed_uri(&notification).is_some_and(|uri| {
+                    queued
+                        .iter()
+                        .any(|next| matches!(next, Message::Notification(n) if changed_uri(n) == Some(uri.clone())))
+                });
+                for published in server.notified(notification, !superseded) {
                     send(connection, published.into())?;
                 }
             }
             Message::Response(_) => {}
         }
     }
-    Ok(())
+}
+
+/// The document a `didChange` notification changes.
+fn changed_uri(notification: &Notification) -> Option<String> {
+    (notification.method == DidChangeTextDocument::METHOD)
+        .then(|| notification.params.pointer("/textDocument/uri")?.as_str().map(str::to_string))
+        .flatten()
 }
 
 fn send(connection: &Connection, message: Message) -> Result<(), String> {
@@ -119,7 +146,8 @@ impl Server {
     }
 
     /// Keeps the open texts; re-lints the configs a change touches and returns their diagnostics.
-    fn notified(&mut self, notification: Notification) -> Vec<Notification> {
+    /// With `lint` false (a later change of the same file is waiting), only keeps the text.
+    fn notified(&mut self, notification: Notification, lint: bool) -> Vec<Notification> {
         let changed = match notification.method.as_str() {
             DidOpenTextDocument::METHOD => notification
                 .extract::<lsp_types::DidOpenTextDocumentParams>(DidOpenTextDocument::METHOD)
@@ -139,10 +167,12 @@ impl Server {
                     self.open.insert(path.clone(), text);
                     Some(path)
                 }),
+            // An open file's text is already linted; a saved file that is not open may be included.
             DidSaveTextDocument::METHOD => notification
                 .extract::<lsp_types::DidSaveTextDocumentParams>(DidSaveTextDocument::METHOD)
                 .ok()
-                .and_then(|p| text::path_of(&p.text_document.uri)),
+                .and_then(|p| text::path_of(&p.text_document.uri))
+                .filter(|path| !self.open.contains_key(path)),
             DidCloseTextDocument::METHOD => notification
                 .extract::<lsp_types::DidCloseTextDocumentParams>(DidCloseTextDocument::METHOD)
                 .ok()
@@ -153,7 +183,7 @@ impl Server {
                 }),
             _ => None,
         };
-        let Some(path) = changed else { return Vec::new() };
+        let Some(path) = changed.filter(|_| lint) else { return Vec::new() };
         let mut configs: Vec<PathBuf> = self
             .analyses
             .iter()
@@ -441,4 +471,45 @@ fn parse<P: serde::de::DeserializeOwned>(request: Request) -> Result<P, String> 
 
 fn json(value: impl serde::Serialize) -> serde_json::Value {
     serde_json::to_value(value).unwrap_or(serde_json::Value::Null)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn changes_waiting_behind_a_change_of_the_same_file_are_linted_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let uri = text::uri_of(&dir.path().join("openclaw.json5")).unwrap();
+        let (server, client) = Connection::memory();
+        let notify = |method: &str, params: serde_json::Value| {
+            client.sender.send(Notification::new(method.to_string(), params).into()).unwrap();
+        };
+        let document = json!({"uri": uri, "languageId": "json5", "version": 1, "text": "{}"});
+        notify(DidOpenTextDocument::METHOD, json!({"textDocument": document}));
+        for (version, text) in [(2, "{ tools: { deny: ['raed'] } }"), (3, "{ tools: { deny: ['read'] } }")] {
+            let change = json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]});
+            notify(DidChangeTextDocument::METHOD, change);
+        }
+        let shutdown = Request::new(1.into(), "shutdown".into(), serde_json::Value::Null);
+        client.sender.send(shutdown.into()).unwrap();
+        notify("exit", serde_json::Value::Null);
+        let settings = Settings {
+            options: crate::config::test_support::options(crate::OpenClawVersion::V2026_9, &[]),
+            configs: Vec::new(),
+        };
+        serve(&server, settings).unwrap();
+        let published: Vec<serde_json::Value> = client
+            .receiver
+            .try_iter()
+            .filter_map(|m| match m {
+                Message::Notification(n) if n.method == PublishDiagnostics::METHOD => Some(n.params),
+                _ => None,
+            })
+            .collect();
+        // The open, then the last change only: the typo of the change in between was never linted.
+        assert_eq!(published.len(), 2, "{published:?}");
+        assert!(published.iter().all(|p| !p.to_string().contains("CP201")), "{published:?}");
+    }
 }
