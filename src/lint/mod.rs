@@ -76,7 +76,7 @@ pub struct Finding {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<ProblemKind>,
     /// The edit that fixes this occurrence, where it is exact (`clawpolicy fix` applies it).
-    #[serde(skip)]
+    #[serde(rename = "fix", skip_serializing_if = "Option::is_none")]
     pub autofix: Option<Autofix>,
 }
 
