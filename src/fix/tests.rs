@@ -85,6 +85,18 @@ fn a_default_marker_in_a_team_is_written_as_the_roles_it_gave() {
 }
 
 #[test]
+fn the_marker_of_a_single_agent_is_removed() {
+    let text = "{\n  agents: {\n    entries: {\n      main: {\n        // the only one\n        default: true,\n        tools: { deny: ['gateway'] },\n      },\n    },\n  },\n}\n";
+    let fixed = fix_texts(&[("c.json5", text)], V9, false);
+    let after = text_of(&fixed, "c.json5");
+    assert_eq!(
+        after,
+        "{\n  agents: {\n    entries: {\n      main: {\n        // the only one\n        tools: { deny: ['gateway'] },\n      },\n    },\n  },\n}\n"
+    );
+    assert!(fixed.outcome.after.loaded().migrated_forms().is_empty());
+}
+
+#[test]
 fn fixes_that_change_access_wait_for_the_flag_and_report_what_changed() {
     let text = "{\n  tools: {\n    deny: [\"exce\"], // no shell\n  },\n}\n";
     let dir = tempfile::tempdir().unwrap();
@@ -218,7 +230,8 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(24))]
 
     /// For any config, fixing keeps every comment, gives text that parses, adds nothing the
-    /// release refuses, and a second run is a no-op (checked by `fix_texts`).
+    /// release refuses, leaves no form the release migrates, and a second run is a no-op
+    /// (checked by `fix_texts`).
     #[test]
     fn fixing_keeps_comments_parses_validates_and_settles(text in config_text(), unsafe_fixes in any::<bool>()) {
         let fixed = fix_texts(&[("c.json5", &text)], V9, unsafe_fixes);
@@ -234,5 +247,7 @@ proptest! {
         if !unsafe_fixes {
             prop_assert!(same_in_force(&fixed.outcome.before, &fixed.outcome.after));
         }
+        // Every form the release migrates at load is written down.
+        prop_assert!(fixed.outcome.after.loaded().migrated_forms().is_empty(), "{:?}", fixed.outcome.not_applied);
     }
 }

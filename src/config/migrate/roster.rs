@@ -179,6 +179,8 @@ pub(super) fn migrate(
         changed = true;
         // What the marker made the release write, to be written in the file with the marker's removal.
         let ownership = match (&owner, &marker_origin, &agents_origin) {
+            // Without an owner the marker changes nothing: removing it is all.
+            (None, ..) => Some(Vec::new()),
             (Some(_), Some(marker), Some(agents)) => materialized_edits(root, marker).map(|mut edits| {
                 edits.push(ConfigEdit::new(Place::member_of(agents, keys::OWNERSHIP), Change::Set("explicit".into())));
                 edits
