@@ -11,7 +11,7 @@ use super::ConfigArgs;
 use super::exit::Exit;
 use super::output::{self, Format};
 use crate::fix::{self, Candidate, FileChange, FixSource, NotApplied, Outcome, Request};
-use crate::fleet::diff::DiffReport;
+use crate::fleet::diff::Changes;
 use crate::lint::Selection;
 use crate::lint::suppress::Suppressions;
 
@@ -74,7 +74,7 @@ pub fn run(global: &super::Global, args: &FixArgs) -> miette::Result<ExitCode> {
 /// The fixes applied and what they changed in access.
 pub struct Fixed {
     pub outcome: Outcome,
-    pub access: DiffReport,
+    pub access: Changes,
 }
 
 impl Fixed {
@@ -223,8 +223,12 @@ fn human(Fixed { outcome, access }: &Fixed, flags: &FixFlags) -> String {
         || !access.exec.is_empty()
         || !access.posture.is_empty();
     if changed {
-        out.push_str("\nWhat access changed:\n");
-        out.push_str(&super::diff_cmd::render(access, false));
+        out.push_str(&format!(
+            "\nWhat access changed (compared {} session(s), agent × context, and {} probe command(s)):\n",
+            access.contexts.len(),
+            access.probes.len()
+        ));
+        out.push_str(&super::diff_cmd::render_changes(access, false));
     } else if !outcome.applied.is_empty() {
         out.push_str("Access unchanged: every session keeps its tools, its senders and its exec decisions.\n");
     }
@@ -241,7 +245,7 @@ struct FixDocument<'a> {
     applied: &'a [Candidate],
     not_applied: &'a [NotApplied],
     files: Vec<FileDocument>,
-    access: &'a DiffReport,
+    access: &'a Changes,
 }
 
 #[derive(Serialize)]

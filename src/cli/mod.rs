@@ -21,6 +21,7 @@ mod simulate_cmd;
 mod sweep;
 mod test_cmd;
 mod tools_cmd;
+mod upgrade_cmd;
 pub(crate) mod url_cmd;
 mod who_can_cmd;
 
@@ -76,6 +77,9 @@ pub enum Command {
     WhoCan(who_can_cmd::WhoCanArgs),
     /// What a config change grants: tools reachable or unreachable per session, exec changes.
     Diff(diff_cmd::DiffArgs),
+    /// What upgrading to another release does to this config: will it load, and what changes
+    /// for every agent and session, release by release.
+    Upgrade(upgrade_cmd::UpgradeArgs),
     /// Check a YAML policy test suite (or --bless the current behaviour into it).
     Test(test_cmd::TestArgs),
     /// Apply the fixes clawpolicy computes to the config files, keeping their comments and layout.
@@ -261,6 +265,7 @@ pub fn run() -> ExitCode {
         Command::Matrix(args) => matrix_cmd::run(&global, args),
         Command::WhoCan(args) => who_can_cmd::run(&global, args),
         Command::Diff(args) => diff_cmd::run(&global, args),
+        Command::Upgrade(args) => upgrade_cmd::run(&global, args),
         Command::Test(args) => test_cmd::run(&global, args),
         Command::Fix(args) => fix_cmd::run(&global, args),
         Command::Lsp(args) => lsp_cmd::run(&global, args),

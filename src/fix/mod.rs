@@ -24,7 +24,7 @@ use crate::config::loading::{self, LoadedFiles};
 use crate::config::path::{KeyPath, PathSeg};
 use crate::config::{Buffers, ConfigError, LoadOptions, Location};
 use crate::exec::{ApprovalsInput, ExecError};
-use crate::fleet::diff::{self, DiffReport};
+use crate::fleet::diff::{self, Changes};
 use crate::lint::{self, LintContext, Selection, Severity, suppress::Suppressions};
 
 /// At most this many fixes are tried in one run (each is a load and a lint).
@@ -318,7 +318,7 @@ fn changed_files(before: &LoadedFiles, buffers: &Buffers) -> Vec<FileChange> {
 
 /// What the fixes changed in access: every enumerated session resolved before and after, as
 /// `diff` compares two configs.
-pub fn access_changes(outcome: &Outcome, version: OpenClawVersion, cwd: &Path) -> Result<DiffReport, ExecError> {
+pub fn access_changes(outcome: &Outcome, version: OpenClawVersion, cwd: &Path) -> Result<Changes, ExecError> {
     let (before, after) = (&outcome.before, &outcome.after);
     // Files below the working directory are named relative to it.
     let shown = |file: String| Path::new(&file).strip_prefix(cwd).map_or(file.clone(), |p| p.display().to_string());
@@ -328,7 +328,6 @@ pub fn access_changes(outcome: &Outcome, version: OpenClawVersion, cwd: &Path) -
     let after_nearest = |path: &KeyPath| after.locate_nearest(path).map(|l| l.map_file(shown));
     let probes: Vec<String> = crate::fleet::probe::BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
     let options = diff::Options {
-        version,
         plugin_tools: &[],
         agents: &[],
         probes: &probes,
@@ -336,8 +335,8 @@ pub fn access_changes(outcome: &Outcome, version: OpenClawVersion, cwd: &Path) -
         cwd: cwd.to_path_buf(),
     };
     diff::diff(
-        &diff::Config { value: before.config(), locate: &before_locate, locate_nearest: &before_nearest },
-        &diff::Config { value: after.config(), locate: &after_locate, locate_nearest: &after_nearest },
+        &diff::Config { value: before.config(), version, locate: &before_locate, locate_nearest: &before_nearest },
+        &diff::Config { value: after.config(), version, locate: &after_locate, locate_nearest: &after_nearest },
         &options,
     )
 }
