@@ -20,10 +20,23 @@ pub struct ExplainArgs {
     pub context: ContextArgs,
     #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
+    /// Write the edits that bring the tool back into the config files (as `clawpolicy fix`;
+    /// they change access, so no `--unsafe-fixes` is needed). With `--diff`, only show them.
+    #[arg(long)]
+    pub apply: bool,
+    /// With `--apply`: print the edits as a unified diff instead of writing them.
+    #[arg(long, requires = "apply")]
+    pub diff: bool,
 }
 
 pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCode> {
     let version = global.version;
+    if args.apply && args.format != Format::Human {
+        return Err(miette::miette!(
+            code = "explain::apply",
+            "--apply prints a report for people: use it with --format table"
+        ));
+    }
     let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_context()?;
     super::check_known_agent(version, loaded.config(), &ctx)?;
@@ -44,6 +57,17 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
     }
     if explanation.tool == "exec" && explanation.present && args.format == Format::Human && !global.quiet {
         output::write_stdout(&exec_note(version, loaded.config(), &resolution.agent_id))?;
+        if ctx.message_provider.is_some() {
+            output::write_stdout(&elevated_note(version, &loaded, &resolution.agent_id, &ctx))?;
+        }
+    }
+    if args.apply {
+        let Some(fix) = crate::fix::explain_candidate(&explanation.tool, &explanation.fixes) else {
+            output::write_stderr(&format!("note: {} needs no edit here; nothing to apply", explanation.tool));
+            return Ok(ExitCode::SUCCESS);
+        };
+        let flags = super::fix_cmd::FixFlags { diff: args.diff, unsafe_fixes: true };
+        return Ok(super::fix_cmd::after_explain(global, loaded.paths(), &flags, fix)?.into());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -68,6 +92,41 @@ fn exec_note(version: crate::OpenClawVersion, config: &serde_json::Value, agent:
         "\nWhether a command runs is decided by the exec settings: security {security}, ask {ask} (config only), \
          {consequence}.\nAsk about a command with `clawpolicy exec '<command>' --agent {agent}`.\n"
     )
+}
+
+/// Elevated mode for the message the context flags describe: who lets the sender in, or every
+/// failing gate with where it is written.
+fn elevated_note(
+    version: crate::OpenClawVersion,
+    loaded: &loading::LoadedFiles,
+    agent: &str,
+    ctx: &crate::policy::SessionContext,
+) -> String {
+    use crate::exec::elevated::{Origin, evaluate};
+    let gates = evaluate(loaded.config(), version, agent, &Origin::of_context(ctx));
+    let channel = crate::base::escape::visible(gates.channel.as_deref().unwrap_or("(none)")).into_owned();
+    if gates.allowed {
+        let level = gates.default_level.as_deref().unwrap_or("on");
+        return format!(
+            "Elevated mode: allowed for this sender on {channel}; the session starts at level {level} (exec on the gateway host).\n"
+        );
+    }
+    let mut out = format!("Elevated mode: not available for this sender on {channel}:\n");
+    for failure in &gates.failures {
+        let at = failure
+            .path
+            .as_ref()
+            .and_then(|p| loaded.locate_nearest(p))
+            .map(|l| format!(" at {l}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  - {} ({}){at}: {}\n",
+            failure.gate.as_str(),
+            failure.key,
+            crate::base::escape::visible(&failure.fix)
+        ));
+    }
+    out
 }
 
 fn verdict_text(verdict: &Verdict, entry: Option<&str>) -> String {

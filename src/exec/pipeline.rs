@@ -29,6 +29,7 @@ pub struct DecisionInput<'a> {
     pub sandboxed: bool,
     pub skill_bins: Vec<SkillBin>,
     pub elevated: Elevated,
+    pub elevated_gates: Option<&'a super::elevated::ElevatedGates>,
 }
 
 /// `requiresExecApproval` (2026.2 has no durable parameter: pass `false`).

@@ -1,6 +1,7 @@
 //! Unknown allowlist entries: 2026.9 warns about them; 2026.2 also drops allowlists that name no
 //! core tool ("plugin-only allowlists") so core tools stay available.
 
+use ahash::AHashSet;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Removal;
@@ -11,7 +12,7 @@ use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
 /// The names the pipeline starts from, split into core and plugin tools.
 pub struct InputNames<'m> {
-    core: Vec<String>,
+    core: AHashSet<String>,
     plugin_tools: BTreeSet<String>,
     plugin_ids: BTreeSet<String>,
     /// The enabled MCP servers' `<namespace>__`, lowercased.
@@ -26,14 +27,16 @@ impl<'m> InputNames<'m> {
     ) -> Self {
         let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
         let mut names =
-            InputNames { core: Vec::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new(), mcp_namespaces };
+            InputNames { core: AHashSet::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new(), mcp_namespaces };
         for tool in present {
             match &tool.plugin {
                 Some(plugin) => {
                     names.plugin_tools.insert(tool.name.to_lowercase());
                     names.plugin_ids.insert(plugin.trim().to_lowercase());
                 }
-                None => names.core.push(tool.name.clone()),
+                None => {
+                    names.core.insert(tool.name.clone());
+                }
             }
         }
         names.plugin_ids.extend(inventory.declared_plugins.iter().cloned());
@@ -64,10 +67,10 @@ pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames) -> Analysis 
 /// expansion, exact membership. Globs are not expanded here, so a glob-only allowlist counts as
 /// naming no core tool.
 fn names_present_core(pack: &VersionPack, entry: &str, input: &InputNames) -> bool {
-    let name = pack.normalize(entry);
+    let name = pack.normalized(entry);
     match pack.group(&name) {
         Some(members) => members.iter().any(|m| input.core.contains(m)),
-        None => input.core.contains(&name),
+        None => input.core.contains(name.as_ref()),
     }
 }
 
@@ -77,8 +80,8 @@ fn warn_unknown(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputN
     let mut other = Vec::new();
     let mut seen = BTreeSet::new();
     for entry in allow {
-        let normalized = pack.normalize(&entry.pattern);
-        let names = pack.expansion(&normalized).map_or_else(|| vec![normalized.clone()], <[String]>::to_vec);
+        let normalized = pack.normalized(&entry.pattern);
+        let names = pack.expansion(&normalized).map_or_else(|| vec![normalized.to_string()], <[String]>::to_vec);
         for name in names {
             if name.is_empty() || name == "*" || !seen.insert(name.clone()) {
                 continue;

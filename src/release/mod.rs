@@ -7,6 +7,7 @@
 //! line in [`registry`]. A test checks that every folder is registered and complete.
 
 pub mod audit;
+pub mod elevated;
 pub mod exec;
 pub mod lint;
 pub mod loader;

@@ -8,6 +8,7 @@
 
 pub mod agents;
 pub mod channels;
+pub mod elevated;
 pub mod env;
 pub mod exec;
 pub mod ids;
