@@ -26,8 +26,12 @@ impl<'m> InputNames<'m> {
         mcp_namespaces: &'m [String],
     ) -> Self {
         let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
-        let mut names =
-            InputNames { core: AHashSet::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new(), mcp_namespaces };
+        let mut names = InputNames {
+            core: AHashSet::new(),
+            plugin_tools: BTreeSet::new(),
+            plugin_ids: BTreeSet::new(),
+            mcp_namespaces,
+        };
         for tool in present {
             match &tool.plugin {
                 Some(plugin) => {
