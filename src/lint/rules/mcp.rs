@@ -9,6 +9,7 @@ use super::walk::{ListKind, agents, main_session, policy_lists};
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
 use crate::config::validate::did_you_mean;
+use crate::config::view::keys as config_keys;
 use crate::lint::registry::Applies;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 use crate::policy::mcp::{McpServerEntry, McpServers, filter_pattern_matches, mcp_plugin_id};
@@ -222,7 +223,7 @@ fn server_tools_all_removed(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for server in sessions.servers.servers.iter().filter(|s| s.enabled) {
         let probed = ctx.mcp_probe.and_then(|p| p.servers.get(&server.name));
         if let Some(probed) = probed.filter(|p| p.tools == 0 && p.filtered_tools > 0) {
-            let filter = server.path.key(crate::config::view::keys::TOOL_FILTER);
+            let filter = server.path.key(config_keys::TOOL_FILTER);
             out.report(&filter, format!("the `toolFilter` hides all {} tools of MCP server `{}`", probed.filtered_tools, server.name))
                 .help("the filter matches the server's own tool names: `openclaw mcp probe` with the filter removed lists them");
             continue;
@@ -260,13 +261,17 @@ fn also_allow_removed_later(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for list in policy_lists(ctx.config()).iter().filter(|l| l.kind == ListKind::AlsoAllow) {
         let keys: Vec<&str> = list.scope.segments().iter().filter_map(|s| s.as_key()).collect();
         // Provider, sender and group lists apply to sessions the rule does not resolve.
-        if keys.iter().any(|k| matches!(*k, "byProvider" | "toolsBySender" | "channels")) {
+        if keys
+            .iter()
+            .any(|k| [config_keys::BY_PROVIDER, config_keys::TOOLS_BY_SENDER, config_keys::CHANNELS].contains(k))
+        {
             continue;
         }
         // An agent's own list applies to that agent's sessions only, a sandbox list to sandboxed
         // sessions, a sub-agent list to sub-agents.
         let owner = roster.iter().find(|a| a.path.as_ref().is_some_and(|p| list.scope.0.starts_with(&p.0)));
-        let (sandbox_only, subagent_only) = (keys.contains(&"sandbox"), keys.contains(&"subagents"));
+        let (sandbox_only, subagent_only) =
+            (keys.contains(&config_keys::SANDBOX), keys.contains(&config_keys::SUBAGENTS));
         let applies = |agent: &String, r: &Resolution| {
             owner.is_none_or(|a| &a.id == agent)
                 && (!sandbox_only || r.sandbox.sandboxed)
