@@ -384,6 +384,42 @@ mod tests {
     }
 
     #[test]
+    fn a_spawned_child_inherits_the_mcp_tools_its_requester_keeps() {
+        let version = OpenClawVersion::V2026_9;
+        let tools = |names: &[&str]| -> Vec<PluginTool> {
+            names
+                .iter()
+                .map(|n| PluginTool {
+                    plugin: "bundle-mcp".into(),
+                    name: n.to_string(),
+                    optional: false,
+                    profiles: vec![],
+                })
+                .collect()
+        };
+        // The requester `main` is restricted; the agent it spawns, `helper`, is not.
+        let child_tools = |allow: Value| {
+            let config = json!({
+                "agents": {"ownership": "explicit", "defaults": {"systemAgent": {"agentId": "main"}},
+                    "entries": {"main": {"tools": {"allow": allow}, "subagents": {"allowAgents": ["helper"]}}, "helper": {}}},
+                "mcp": {"servers": {"gh": {"command": "gh-mcp"}}}});
+            let run = crate::policy::SessionContext {
+                agent_id: Some("helper".into()),
+                plugin_tools: tools(&["gh__search", "gh__delete"]),
+                ..Default::default()
+            };
+            let child = crate::policy::spawn::spawned_by(run, "main").unwrap();
+            crate::policy::resolve(version, &config, &child).unwrap()
+        };
+        // The requester's effective tools, its MCP tools among them, are what the child inherits.
+        let narrow = child_tools(json!(["read", "sessions_spawn", "gh__search"]));
+        assert!(narrow.tools.contains(&"gh__search".to_string()), "{:?}", narrow.tools);
+        assert_eq!(narrow.removed["gh__delete"].step, crate::policy::INHERITED_STEP_LABEL);
+        let wide = child_tools(json!(["read", "sessions_spawn", "bundle-mcp"]));
+        assert!(wide.tools.contains(&"gh__delete".to_string()), "{:?}", wide.tools);
+    }
+
+    #[test]
     fn probes_parse_and_declare_bundle_mcp_tools() {
         let probe: McpProbe = serde_json::from_value(json!({"generatedAt": "x",
             "servers": {"gh": {"launch": "gh-mcp", "tools": 2, "codexApprovalMode": "auto", "filteredTools": 3}},
