@@ -147,7 +147,8 @@ fn check_declared_family(
         .zip(&expected)
         .filter_map(|(case, want)| check(case, want, &opts, &dir).map(|diff| format!("{}: {diff}", case["id"])))
         .collect();
-    println!("{family} conformance {version}: {}/{} cases agree", cases.len() - failures.len(), cases.len());
+    let name = family.trim_start_matches('-');
+    println!("{name} conformance {version}: {}/{} cases agree", cases.len() - failures.len(), cases.len());
     assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
 }
 

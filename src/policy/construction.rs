@@ -2,6 +2,8 @@
 //! ([`super::core_tools`]) and the plugin loading of the inventory ([`super::inventory`]): the
 //! explicit lists of every policy (`collectExplicitAllowlist`) and the construction-time checks.
 
+use std::sync::{Arc, OnceLock};
+
 use super::context::SessionContext;
 use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
 use super::rules::{Entry, Policy, Source};
@@ -31,6 +33,48 @@ pub struct ExplicitLists {
     pub plugin_allow: NameSet,
     pub includes_defaults: bool,
     pub plugin_deny: NameSet,
+    /// The deny lists construction checks (the global `tools.deny` and every policy's denies),
+    /// compiled when first needed; see `core_tools`.
+    pub construction_deny: OnceLock<NameSet>,
+}
+
+/// What [`explicit_lists`] reads of a session: its steps' policies (by address), the run's
+/// toolsAllow and whether the sender is not the owner.
+#[derive(PartialEq, Eq, Hash)]
+pub struct ExplicitKey {
+    policies: Vec<(StepKind, usize)>,
+    tools_allow: Option<Vec<String>>,
+    non_owner: bool,
+}
+
+impl ExplicitKey {
+    /// The key of a session's explicit lists, with the policies it names by address (to be held
+    /// while the key is known) and how many patterns they hold in all.
+    pub fn of(
+        pack: &VersionPack,
+        steps: &[Step],
+        sandbox: Option<&SandboxPolicy>,
+        ctx: &SessionContext,
+    ) -> (Self, Vec<Arc<Policy>>, usize) {
+        let held: Vec<(StepKind, &Arc<Policy>)> = explicit_steps(steps)
+            .map(|s| (s.kind, &s.policy))
+            .chain(sandbox.map(|s| (StepKind::Sandbox, &s.policy)))
+            .collect();
+        let patterns =
+            held.iter().map(|(_, p)| p.allow.as_ref().map_or(0, Vec::len) + p.deny.as_ref().map_or(0, Vec::len)).sum();
+        let key = ExplicitKey {
+            policies: held.iter().map(|(kind, policy)| (*kind, Arc::as_ptr(policy) as usize)).collect(),
+            tools_allow: ctx.tools_allow.clone(),
+            non_owner: is_non_owner(pack, ctx),
+        };
+        (key, held.into_iter().map(|(_, policy)| policy.clone()).collect(), patterns)
+    }
+}
+
+/// The steps whose policies count for plugin loading (the sandbox's comes from its resolver,
+/// owner-only denies are added by sender).
+fn explicit_steps(steps: &[Step]) -> impl Iterator<Item = &Step> {
+    steps.iter().filter(|s| !matches!(s.kind, StepKind::Sandbox | StepKind::OwnerOnly))
 }
 
 pub fn explicit_lists(
@@ -46,15 +90,14 @@ pub fn explicit_lists(
         plugin_allow: NameSet::default(),
         includes_defaults: false,
         plugin_deny: NameSet::default(),
+        construction_deny: OnceLock::new(),
     };
     let runtime = ctx.tools_allow.as_ref().map(|allow| Policy {
         allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
         deny: None,
     });
     let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &*s.policy));
-    let policies = steps
-        .iter()
-        .filter(|s| !matches!(s.kind, StepKind::Sandbox | StepKind::OwnerOnly))
+    let policies = explicit_steps(steps)
         .map(|s| (s.kind, &*s.policy))
         .chain(sandbox_policy)
         .chain(runtime.as_ref().map(|p| (StepKind::Runtime, p)));

@@ -2,8 +2,6 @@
 //! `createOpenClawTools`): the groups and their conditions are the release's data
 //! (`coreTools`), each [`BuildCondition`] is decided here from the config and the session.
 
-use std::cell::OnceCell;
-
 use serde_json::Value;
 
 use super::construction::{ExplicitLists, InventoryTool, allowed, passes_steps};
@@ -33,8 +31,6 @@ struct Builder<'s, 'a> {
     explicit: &'s ExplicitLists,
     global: Option<ToolsScope<'a>>,
     defaults: AgentDefaults<'a>,
-    /// The deny lists construction checks ([`Builder::construction_deny`]), compiled when first needed.
-    construction_deny: OnceCell<NameSet>,
 }
 
 /// The core tools built for this run, in the builder's order.
@@ -56,7 +52,6 @@ pub fn build<'a>(
         explicit,
         global: ToolsScope::global(config),
         defaults: AgentDefaults::of(config),
-        construction_deny: OnceCell::new(),
     };
     let mut tools = Vec::new();
     for group in &builder.pack.core_tools {
@@ -127,7 +122,7 @@ impl<'a> Builder<'_, 'a> {
 
     /// The deny lists construction checks: the global `tools.deny` and every policy's denies.
     fn construction_deny(&self) -> &NameSet {
-        self.construction_deny.get_or_init(|| {
+        self.explicit.construction_deny.get_or_init(|| {
             let global = self.global_list(ListKind::Deny);
             NameSet::construction(self.pack, global.iter().chain(&self.explicit.deny).map(String::as_str))
         })

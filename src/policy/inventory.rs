@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::auto_enable;
 use super::channel_tools;
-use super::construction::{ExplicitLists, InventoryTool, allowed, explicit_lists, passes_steps};
+use super::construction::{ExplicitKey, ExplicitLists, InventoryTool, allowed, explicit_lists, passes_steps};
 use super::context::SessionContext;
 use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
 use super::mcp::{self, McpServers, Placement};
@@ -53,7 +53,8 @@ pub fn construct(
     steps: &[Step],
     sandbox: Option<&SandboxPolicy>,
 ) -> Inventory {
-    let explicit = explicit_lists(pack, steps, sandbox, ctx);
+    let explicit =
+        session.memo.explicit(ExplicitKey::of(pack, steps, sandbox, ctx), || explicit_lists(pack, steps, sandbox, ctx));
     let mut built = core_tools::build(version, config, session, ctx, steps, &explicit);
     let (plugin_tools, not_built) = bundled_plugin_tools(pack, version, config, session, ctx, &explicit);
     built.extend(plugin_tools);

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
+use super::construction::{ExplicitKey, ExplicitLists};
 use super::matcher::{CompiledPolicy, PluginGroups};
 use super::mcp::McpServers;
 use super::rules::Policy;
@@ -29,13 +30,13 @@ pub struct ProfileStep {
     pub suppress: Arc<[String]>,
 }
 
-/// Which profile step: the block read first and the one it falls back to (addresses, 0 for
+/// Which profile step: the blocks its profile and its alsoAllow come from (addresses, 0 for
 /// none), and whether the run's `toolsAllow` keeps `message`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ProfileKey {
     pub provider_step: bool,
-    pub scope: usize,
-    pub fallback: usize,
+    pub profile: usize,
+    pub also_allow: usize,
     pub keeps_message: bool,
 }
 
@@ -58,6 +59,9 @@ pub struct Memo {
     /// Compiled step policies by the address of their policy, each entry holding its policy (so
     /// the address cannot be reused while it is known) and the plugin tools it was compiled with.
     compiled: Table<usize, Vec<CompiledEntry>>,
+    /// The explicit lists of sessions with the same long step policies, each with those
+    /// policies held.
+    explicit: Table<ExplicitKey, (Arc<[Arc<Policy>]>, Arc<ExplicitLists>)>,
     /// Why the config switches each of the release's bundled plugins off, in the release's order.
     plugins_switched_off: OnceLock<Arc<[Option<String>]>>,
     /// The config's MCP servers, their namespaces and tool filters.
@@ -121,6 +125,21 @@ impl Memo {
                 compiled
             })
         })
+    }
+
+    /// The explicit lists of a session (see [`ExplicitKey`]). Kept only when the policies hold
+    /// many patterns (a list of thousands of names is compiled into several name sets); short
+    /// lists, the usual case, are faster to compile than to keep for every session shape.
+    pub fn explicit(
+        &self,
+        (key, held, patterns): (ExplicitKey, Vec<Arc<Policy>>, usize),
+        compute: impl FnOnce() -> ExplicitLists,
+    ) -> Arc<ExplicitLists> {
+        const SHARED_FROM: usize = 1_000;
+        if patterns < SHARED_FROM {
+            return Arc::new(compute());
+        }
+        self.explicit.get_or(key, || (held.into(), Arc::new(compute()))).1
     }
 
     pub fn fixed(&self, step: FixedStep, compute: impl FnOnce() -> Policy) -> Arc<Policy> {

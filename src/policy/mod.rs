@@ -430,6 +430,36 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sessions_of_one_config_share_what_their_steps_read() {
+        let version = OpenClawVersion::V2026_9;
+        let config = serde_json::json!({
+            "tools": {"profile": "coding", "deny": ["browser"]},
+            "agents": {"entries": {"a": {"tools": {"deny": ["exec"]}}, "b": {}}}
+        });
+        let session = |agent: &str, owner| SessionContext {
+            agent_id: Some(agent.into()),
+            sender_is_owner: Some(owner),
+            ..Default::default()
+        };
+        let policy = |resolution: &Resolution, kind| {
+            resolution.steps.iter().find(|r| r.step.kind == kind).map(|r| r.step.policy.clone()).unwrap()
+        };
+        let roster = Roster::new(&config, version);
+        let a = resolve_in(version, &config, &roster, &session("a", true)).unwrap();
+        let b = resolve_in(version, &config, &roster, &session("b", false)).unwrap();
+        assert!(Arc::ptr_eq(&policy(&a, StepKind::Global), &policy(&b, StepKind::Global)));
+        assert!(Arc::ptr_eq(&policy(&a, StepKind::Profile), &policy(&b, StepKind::Profile)));
+        // What differs stays apart: the agents' own blocks, and the answers.
+        assert!(a.steps.iter().any(|r| r.step.kind == StepKind::Agent));
+        assert!(!b.steps.iter().any(|r| r.step.kind == StepKind::Agent));
+        assert!(!a.tools.contains(&"exec".to_string()) && b.tools.contains(&"exec".to_string()));
+        // Another config's sessions share nothing with these.
+        let other = resolve(version, &config, &session("b", false)).unwrap();
+        assert!(!Arc::ptr_eq(&policy(&b, StepKind::Global), &policy(&other, StepKind::Global)));
+        assert_eq!(other.tools, b.tools);
+    }
+
+    #[test]
     fn audit_labels() {
         assert_eq!(audit_label("tools.allow", RemovalRule::Deny), "tools.deny");
         assert_eq!(audit_label("agents.main.tools.allow", RemovalRule::Deny), "agents.main.tools.deny");

@@ -100,18 +100,26 @@ fn also_allow_of(tools: &Option<ToolsScope<'_>>) -> Option<Vec<Entry>> {
 
 /// A profile step (steps 1–2): `scope`'s profile and alsoAllow, each falling back to
 /// `fallback`'s (no merge), labelled `{label} ({profile})`.
-fn profile_step(
+fn profile_step<'a>(
     pack: &VersionPack,
     memo: &Memo,
-    key: ProfileKey,
-    label: &str,
-    [scope, fallback]: [&Option<ToolsScope<'_>>; 2],
+    (provider_step, label): (bool, &str),
+    [scope, fallback]: [&Option<ToolsScope<'a>>; 2],
+    keeps_message: bool,
     extras: &[Entry],
 ) -> Option<Arc<ProfileStep>> {
+    let profile_block = if profile_of(scope).is_some() { scope } else { fallback };
+    let has_also = |s: &Option<ToolsScope<'a>>| s.as_ref().is_some_and(|s| s.has_list(ListKind::AlsoAllow));
+    let also_block = if has_also(scope) { scope } else { fallback };
+    let key = ProfileKey {
+        provider_step,
+        profile: memo::address(block(profile_block)),
+        also_allow: memo::address(block(also_block).filter(|_| has_also(also_block))),
+        keeps_message,
+    };
     memo.profile(key, || {
-        let profile = profile_of(scope).or_else(|| profile_of(fallback));
-        let also = also_allow_of(scope).or_else(|| also_allow_of(fallback));
-        let (name, policy, suppress) = profile_policy(pack, profile, also, extras)?;
+        let (name, policy, suppress) =
+            profile_policy(pack, profile_of(profile_block), also_allow_of(also_block), extras)?;
         Some(ProfileStep {
             label: format!("{label} ({name})"),
             profile: name,
@@ -181,13 +189,8 @@ pub fn build<'a>(
         (true, "tools.byProvider.profile", [&agent_provider, &global_provider], StepKind::ProviderProfile),
     ];
     for (provider_step, label, [scope, fallback], kind) in profiles {
-        let key = ProfileKey {
-            provider_step,
-            scope: memo::address(block(scope)),
-            fallback: memo::address(block(fallback)),
-            keeps_message: runtime_names_message,
-        };
-        if let Some(step) = profile_step(pack, memo, key, label, [scope, fallback], &extras) {
+        let step = profile_step(pack, memo, (provider_step, label), [scope, fallback], runtime_names_message, &extras);
+        if let Some(step) = step {
             let path = profile_of(scope).or_else(|| profile_of(fallback)).map(|(_, path)| path);
             steps.push(Step {
                 kind,

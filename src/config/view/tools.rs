@@ -74,6 +74,11 @@ impl<'a> ToolsScope<'a> {
         self.member(kind.key())?.string_items()
     }
 
+    /// Whether the block has this list (an array; [`ToolsScope::list`] is `Some`).
+    pub fn has_list(&self, kind: ListKind) -> bool {
+        self.value.get(kind.key()).is_some_and(Value::is_array)
+    }
+
     /// The path where a list of this block is (or would be) written.
     pub fn list_path(&self, kind: ListKind) -> KeyPath {
         self.path.key(kind.key())
