@@ -123,7 +123,7 @@ pub fn build<'a>(
             .flatten()
             .flat_map(|t| expand_static_groups(pack, t))
             .any(|t| matches!(t.as_str(), "message" | "*"));
-    let extras: Vec<Entry> = if runtime_names_message {
+    let mut extras: Vec<Entry> = if runtime_names_message {
         vec![Entry {
             pattern: "message".into(),
             source: Source::Context { what: "runtime toolsAllow names message".into() },
@@ -131,6 +131,11 @@ pub fn build<'a>(
     } else {
         Vec::new()
     };
+    // A tool only this kind of run builds (a heartbeat's response tool) passes the profile.
+    for tool in ctx.automation.iter().flat_map(|run| &run.extra_built) {
+        let what = format!("a {} run builds {tool}", ctx.run);
+        extras.push(Entry { pattern: tool.clone(), source: Source::Context { what } });
+    }
 
     // Steps 1–2: the agent's profile and alsoAllow replace the global ones (no merge).
     let profile = profile_of(&agent).or_else(|| profile_of(&global));
