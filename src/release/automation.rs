@@ -28,6 +28,8 @@ pub struct CronRules {
     /// Whether a job's `payload.toolsAllow` caps its run's tools.
     pub job_tools_allow: bool,
     pub message_tool_off: MessageToolOff,
+    /// When the channel the job delivers to is the run's message channel.
+    pub delivery_channel: DeliveryChannel,
     /// How the release's headless-exec refusal names a cron run (`Automation runs`).
     pub run_label: Option<String>,
     pub store: JobStore,
@@ -62,6 +64,16 @@ pub enum MessageToolOff {
     DeliveryRequested,
     /// The job delivers to a webhook.
     WebhookDelivery,
+}
+
+/// When the job's delivery channel becomes the run's message channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DeliveryChannel {
+    /// A `delivery` object's channel when it announces; a legacy job's payload channel always.
+    AnnounceOrLegacy,
+    /// Any delivery's channel but a webhook's.
+    UnlessWebhook,
 }
 
 /// Where and how the release keeps its cron jobs, below the state directory.

@@ -18,7 +18,7 @@ use crate::config::view::agents::{self, DefaultAgent};
 use crate::config::view::automation::{self as view, Heartbeat};
 use crate::config::view::ids::normalize_agent_id;
 use crate::config::view::session::SessionScopes;
-use crate::release::automation::{CronSessionKey, JobAgent, MessageToolOff};
+use crate::release::automation::{CronSessionKey, DeliveryChannel, JobAgent, MessageToolOff};
 use jobs::CronJob;
 
 /// The session id a per-run cron session key ends with. The release draws a fresh one for every
@@ -146,7 +146,7 @@ fn cron_context(version: OpenClawVersion, config: &Value, ctx: &SessionContext) 
         model_id: ctx.model_id.clone(),
         model_api: ctx.model_api.clone(),
         model_has_vision: ctx.model_has_vision,
-        message_provider: delivery_channel(job),
+        message_provider: delivery_channel(rules.delivery_channel, job),
         sandbox: ctx.sandbox,
         tools_allow,
         plugin_tools: ctx.plugin_tools.clone(),
@@ -253,7 +253,15 @@ fn delivery_mode(job: &CronJob) -> Option<String> {
 }
 
 /// The channel the job delivers to, when it names one (`last` is decided at run time).
-fn delivery_channel(job: &CronJob) -> Option<String> {
+fn delivery_channel(rule: DeliveryChannel, job: &CronJob) -> Option<String> {
+    let carried = match (rule, job.delivery(), delivery_mode(job).as_deref()) {
+        (DeliveryChannel::AnnounceOrLegacy, Some(_), mode) => matches!(mode, None | Some("announce")),
+        (DeliveryChannel::AnnounceOrLegacy, None, _) => true,
+        (DeliveryChannel::UnlessWebhook, _, mode) => mode != Some("webhook"),
+    };
+    if !carried {
+        return None;
+    }
     let channel = job.delivery().and_then(|d| d.get("channel")).or_else(|| job.payload_field("channel"));
     let channel = channel?.as_str()?.trim().to_lowercase();
     (!channel.is_empty() && channel != "last").then_some(channel)
