@@ -5,13 +5,19 @@
 //! key it runs with, the final tools (after the job's per-run cap), the step that removed each
 //! tool, and the tools constructed (modulo those the cap removes: the release does not build a
 //! tool family its cap excludes, clawpolicy builds it and lets the cap remove it).
+//!
+//! `exec-<v>-automation.…` are exec calls in such runs, where nobody can answer an approval: the
+//! release's exec tool was called with the approval route answering "no route"; we compare
+//! whether the command runs, and the release's refusal (its reason, or the first line of its text).
 
 mod common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use clawpolicy::batch::exec::evaluate_batch_case;
 use clawpolicy::batch::tools::run_tools_case;
+use clawpolicy::exec::Availability;
 use clawpolicy::policy::RUNTIME_CAP_LABEL;
 use serde_json::Value;
 
@@ -87,6 +93,58 @@ fn check(version: &str) {
         total - failures.len()
     );
     assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// How an exec answer differs from the release's, or `None`.
+fn compare_exec(want: &Value, got: &Value) -> Option<String> {
+    let first_line = |v: &Value| v.as_str().and_then(|s| s.lines().next()).map(str::to_string);
+    let decision = match got["decision"].as_str() {
+        Some("error") if got["error"].as_str().is_some_and(|e| e.starts_with("this automation run cannot happen")) => {
+            "not-run"
+        }
+        Some(decision) => decision,
+        None => "?",
+    };
+    if want["decision"] != decision {
+        return Some(format!("decision: expected {}, got {decision} ({})", want["decision"], got["message"]));
+    }
+    if want["reason"].is_string() && want["reason"] != got["noApprover"]["reason"] {
+        return Some(format!("reason: expected {}, got {}", want["reason"], got["noApprover"]["reason"]));
+    }
+    if want["message"].is_string() && first_line(&want["message"]) != first_line(&got["message"]) {
+        return Some(format!("message: expected {}, got {}", want["message"], got["message"]));
+    }
+    None
+}
+
+fn check_exec(version: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+    let cases = common::read_jsonl(&dir.join(format!("exec-{version}-automation.cases.jsonl")));
+    let expected = common::read_jsonl(&dir.join(format!("exec-{version}-automation.expected.jsonl")));
+    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
+    let default = version.parse().unwrap();
+    let failures: Vec<String> = cases
+        .iter()
+        .zip(&expected)
+        .filter_map(|(case, want)| {
+            assert_eq!(case["id"], want["id"], "expected file out of order");
+            let got = evaluate_batch_case(case, default, Availability::Required);
+            compare_exec(want, &got).map(|diff| format!("{}: {diff}", case["id"].as_str().unwrap_or_default()))
+        })
+        .collect();
+    let total = cases.len();
+    println!("automation exec conformance {version}: {}/{total} cases agree", total - failures.len());
+    assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn automation_exec_conformance_2026_9() {
+    check_exec("2026.9");
+}
+
+#[test]
+fn automation_exec_conformance_2026_2() {
+    check_exec("2026.2");
 }
 
 #[test]

@@ -75,6 +75,7 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         approvals_locator: None,
         approvals_fail_closed: None,
         approvals_store_problem: None,
+        no_approver: None,
     }
 }
 
@@ -214,7 +215,11 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
         ask: ask.value,
         ask_fallback: ask_fallback.value,
     };
-    of(rules).compose(out, &gate)
+    let out = of(rules).compose(out, &gate);
+    if out.decision == Decision::Ask && !input.run.has_approver() {
+        return crate::exec::unattended::without_approver(out, &gate, input.run, version);
+    }
+    out
 }
 
 /// The pipeline a release runs.

@@ -27,6 +27,7 @@ pub mod request;
 pub mod satisfy;
 pub mod segments;
 pub mod settings;
+pub mod unattended;
 pub mod v2026_2;
 pub mod v2026_9;
 
@@ -115,6 +116,9 @@ pub struct ExecOutcome {
     pub approvals_fail_closed: Option<String>,
     /// What was wrong with it: `locked`, `missing`, `broken` or `invalid-document`.
     pub approvals_store_problem: Option<approvals::StoreProblem>,
+    /// In a run nobody can answer (cron, heartbeat): what the approval became.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_approver: Option<unattended::NoApprover>,
 }
 
 /// Input that cannot be simulated at all.
@@ -186,6 +190,7 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
         sandboxed: request.sandboxed,
         skill_bins: site.skill_bins.clone(),
         elevated: site.elevated,
+        run: request.run,
     };
     let outcome = decide::decide(&input, version);
     match outcome.plan_failure.as_ref().and_then(|failure| limit_error(&failure.reason)) {

@@ -134,6 +134,9 @@ pub struct NoApproverRules {
     pub fallback_reads_raw_allowlist: bool,
     /// `askFallback: allowlist` also needs the pinned (enforced) command.
     pub fallback_needs_pinned_command: bool,
+    /// The refusal, with `{command}`, of a command the release cannot analyse: before it asks at
+    /// all, it binds the approval to the command's parsed form, and fails (`None`: no binding).
+    pub unboundable: Option<String>,
     /// Approval triggers a fallback can never stand in for.
     pub human_only: Vec<HumanOnly>,
     /// Whether those are refused before the fallback is read (else: only a fallback approval is
@@ -161,16 +164,18 @@ pub struct NoApproverReasons {
     pub human_only: String,
 }
 
-/// How the refusal reaches the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+/// How the refusal reaches the run, in the release's words.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
 pub enum NoApproverMessage {
-    /// The tool call fails at once with the headless text (`exec denied: Automation runs cannot
-    /// wait for interactive exec approval.` …).
-    Headless,
-    /// The call returns "approval pending"; the refusal arrives later as a system event
-    /// (`Exec denied (gateway id=…, <reason>): <command>`).
-    Followup,
+    /// The tool call fails at once with the headless text, lines with `{runLabel}`,
+    /// `{security}`, `{ask}`, `{askFallback}` and `{surfaceFix}` (`cronGatewayFix` for a cron
+    /// run on the gateway, `interactiveFix` else).
+    #[serde(rename_all = "camelCase")]
+    Headless { headless: Vec<String>, cron_gateway_fix: String, interactive_fix: String },
+    /// The call returns "approval pending"; the refusal arrives later as a system event, with
+    /// `{reason}` and `{command}`.
+    Followup { followup: String },
 }
 
 #[cfg(test)]

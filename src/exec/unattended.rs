@@ -1,0 +1,121 @@
+//! Exec in a run nobody can answer: a cron job's agent turn or a heartbeat. When the gateway
+//! would ask, no operator client, forwarder or chat surface can see the request, so the release
+//! decides it with the approvals document's `askFallback` at once (2026.9's "no approval route"),
+//! or when the request times out (2026.2), with exceptions a fallback never stands in for (strict
+//! inline eval and heredocs in 2026.9, obfuscation in 2026.2). What each release does is its data
+//! (`noApprover` in `data/<line>/automation.json`).
+
+use serde::Serialize;
+
+use super::pipeline::{Gate, has_heredoc_token};
+use super::posture::Security;
+use super::{Decision, ExecOutcome};
+use crate::OpenClawVersion;
+use crate::policy::RunKind;
+use crate::release::automation::{HumanOnly, NoApproverMessage, NoApproverRules};
+
+/// What became of an approval nobody could answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NoApprover {
+    /// The run that had no approver.
+    pub run: RunKind,
+    /// The fallback that decided (`askFallback`, capped by the host security where the release
+    /// caps it).
+    pub ask_fallback: Security,
+    /// Whether the fallback let the command run.
+    pub runs: bool,
+    /// The release's denial reason (`approval-timeout`, `approval-timeout: allowlist-miss`, …).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// `out` (whose decision is `ask`) as decided without an approver in a `run`.
+pub fn without_approver(mut out: ExecOutcome, gate: &Gate, run: RunKind, version: OpenClawVersion) -> ExecOutcome {
+    let automation = version.automation();
+    let rules = &automation.no_approver;
+    let fallback = out.ask_fallback.value;
+    let satisfied = fallback == Security::Allowlist && fallback_satisfied(&out, gate, rules);
+    let heredoc = has_heredoc_token(gate.eval) && (out.approval_flags.heredoc || satisfied);
+    let human_only = rules.human_only.iter().any(|trigger| match trigger {
+        HumanOnly::InlineEval => out.approval_flags.inline_eval,
+        HumanOnly::Heredoc => heredoc,
+        HumanOnly::Obfuscation => out.approval_flags.obfuscation,
+    });
+    if let Some(refusal) = rules.unboundable.as_ref().filter(|_| !out.analysis_ok) {
+        // The approval is never requested: the release cannot bind it to the command.
+        out.message = Some(refusal.replace("{command}", gate.input.command));
+        out.decision = Decision::Deny;
+        out.no_approver = Some(NoApprover { run, ask_fallback: fallback, runs: false, reason: None });
+        return out;
+    }
+    let reasons = &rules.reasons;
+    let refused = |reason: &str| Some(reason.to_string());
+    let reason = match fallback {
+        _ if human_only && rules.human_only_before_fallback => refused(&reasons.human_only),
+        Security::Deny => refused(&reasons.timeout),
+        Security::Allowlist if !satisfied => refused(&reasons.allowlist_miss),
+        Security::Allowlist if rules.fallback_needs_pinned_command && !pinned(gate) => {
+            reasons.plan_miss.clone().or_else(|| refused(&reasons.allowlist_miss))
+        }
+        _ if human_only => refused(&reasons.human_only),
+        _ => None,
+    };
+    let runs = reason.is_none();
+    out.message = Some(match &reason {
+        None => format!("nobody can answer the approval in a {run} run: askFallback={fallback} lets it run"),
+        Some(reason) => refusal_text(&rules.message, &out, reason, gate.input.command, run, version),
+    });
+    out.decision = if runs { Decision::Allow } else { Decision::Deny };
+    out.no_approver = Some(NoApprover { run, ask_fallback: fallback, runs, reason });
+    out
+}
+
+/// Whether `askFallback: allowlist` finds the command covered: by the allowlist whatever the host
+/// security (2026.9, or by an exact-command approval), or only as the host's allowlist judged it.
+fn fallback_satisfied(out: &ExecOutcome, gate: &Gate, rules: &NoApproverRules) -> bool {
+    if !rules.fallback_reads_raw_allowlist {
+        return out.allowlist_satisfied;
+    }
+    let exact = crate::exec::v2026_9::compose::exact_durable(&gate.ctx.allowlist, gate.input.command);
+    (gate.eval.analysis_ok && gate.eval.allowlist_satisfied) || exact
+}
+
+/// Whether a pinned (enforced) command could be built, or an exact-command approval stands in.
+fn pinned(gate: &Gate) -> bool {
+    matches!(gate.eval.pinned, Some(Ok(_)))
+        || crate::exec::v2026_9::compose::exact_durable(&gate.ctx.allowlist, gate.input.command)
+}
+
+/// The release's refusal, as the run sees it.
+fn refusal_text(
+    message: &NoApproverMessage,
+    out: &ExecOutcome,
+    reason: &str,
+    command: &str,
+    run: RunKind,
+    version: OpenClawVersion,
+) -> String {
+    match message {
+        NoApproverMessage::Followup { followup } => followup.replace("{reason}", reason).replace("{command}", command),
+        NoApproverMessage::Headless { headless, cron_gateway_fix, interactive_fix } => {
+            let automation = version.automation();
+            let label = match run {
+                RunKind::Cron => automation.cron.run_label.as_deref(),
+                _ => automation.heartbeat.run_label.as_deref(),
+            };
+            let fix = if run == RunKind::Cron && out.host.value == "gateway" { cron_gateway_fix } else { interactive_fix };
+            let lines: Vec<String> = headless
+                .iter()
+                .map(|line| {
+                    line.replace("{runLabel}", label.unwrap_or_default())
+                        .replace("{security}", out.security.value.as_str())
+                        .replace("{ask}", out.ask.value.as_str())
+                        .replace("{askFallback}", out.ask_fallback.value.as_str())
+                        .replace("{surfaceFix}", fix)
+                })
+                .collect();
+            lines.join("\n")
+        }
+    }
+}
