@@ -25,7 +25,7 @@ pub struct ExplainArgs {
 pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCode> {
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
-    let ctx = args.context.to_context()?;
+    let ctx = args.context.to_run_context(global, loaded.config())?;
     super::check_known_agent(version, loaded.config(), &ctx)?;
     let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
