@@ -89,9 +89,11 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
     }
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let agents = selected_agents(version, args, &base, &head)?;
+    let jobs = super::jobs::given_store(global, head.config(), args.sweep.jobs.as_deref())?;
     let options = diff::Options {
         version,
         plugin_tools: &plugin_tools,
+        jobs: &jobs,
         agents: &agents,
         probes: &probes,
         approvals: explicit_approvals(args.approvals.as_deref()),

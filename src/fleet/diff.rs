@@ -30,6 +30,8 @@ pub struct Config<'a> {
 pub struct Options<'a> {
     pub version: OpenClawVersion,
     pub plugin_tools: &'a [PluginTool],
+    /// Stored cron jobs whose runs are enumerated on both sides.
+    pub jobs: &'a [crate::policy::automation::jobs::CronJob],
     /// Only these agents; empty means all.
     pub agents: &'a [String],
     pub probes: &'a [String],
@@ -152,7 +154,8 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     let selected = |agents: Vec<String>| -> Vec<String> {
         agents.into_iter().filter(|a| options.agents.is_empty() || options.agents.contains(a)).collect()
     };
-    let (base_sessions, head_sessions) = (Sessions::new(version, base.value), Sessions::new(version, head.value));
+    let (base_sessions, head_sessions) =
+        (Sessions::new(version, base.value).with_jobs(options.jobs), Sessions::new(version, head.value).with_jobs(options.jobs));
     let base_agents = selected(base_sessions.agents().to_vec());
     let head_agents = selected(head_sessions.agents().to_vec());
     let enumerate = |sessions: &Sessions<'_>, agents: &[String]| -> Vec<NamedContext> {

@@ -41,7 +41,7 @@ impl std::str::FromStr for SandboxChoice {
 
 /// The kind of run a session is: a chat turn, a scheduled (cron) job's isolated agent turn, or a
 /// heartbeat. Automation runs have no person at the keyboard to answer an exec approval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum RunKind {
     #[default]

@@ -160,8 +160,9 @@ fn cron_context(version: OpenClawVersion, config: &Value, ctx: &SessionContext) 
 /// The tool a run delivers messages with.
 const MESSAGE_TOOL: &str = "message";
 
-/// The agent that runs `job`, with a note when it is not the one the job names.
-fn job_agent(version: OpenClawVersion, config: &Value, job: &CronJob) -> Result<(String, Vec<String>), SessionError> {
+/// The agent that runs `job`, with a note when it is not the one the job names; an error when the
+/// release refuses to run it.
+pub fn job_agent(version: OpenClawVersion, config: &Value, job: &CronJob) -> Result<(String, Vec<String>), SessionError> {
     let named = job.agent_id().map(normalize_agent_id);
     let configured = |id: &str| agents::find_agent(config, version, id).is_some();
     match (version.automation().cron.job_agent, named) {
