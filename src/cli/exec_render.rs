@@ -14,7 +14,13 @@ pub fn render_text(o: &ExecOutcome) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "decision: {} (OpenClaw {})", o.decision.as_str().to_uppercase(), o.version.id());
     if let Some(m) = &o.message {
-        let _ = writeln!(s, "  {m}");
+        for line in m.lines() {
+            let _ = writeln!(s, "  {line}");
+        }
+    }
+    if let Some(n) = &o.no_approver {
+        let outcome = if n.runs { "lets it run".to_string() } else { format!("refuses it ({})", n.reason.as_deref().unwrap_or("refused")) };
+        let _ = writeln!(s, "  no approver: the {} run would ask, nobody can answer; askFallback={} {outcome}", n.run, n.ask_fallback);
     }
     for r in &o.reasons {
         let _ = writeln!(s, "  reason: {r}");

@@ -50,8 +50,9 @@ fn find(store: &JobStore, id: &str) -> miette::Result<CronJob> {
 }
 
 impl ContextArgs {
-    /// The session of this command line under a loaded config: a `--run cron` carries the job it
-    /// executes (the stored job `--job` names, else an ad-hoc one).
+    /// The session of this command line under a loaded config: for `--run cron|heartbeat`, the run
+    /// as the release starts it (a cron run executes the stored job `--job` names, else an ad-hoc
+    /// one), so every command, the file guard included, sees the same agent and session.
     pub fn to_run_context(&self, global: &Global, config: &Value) -> miette::Result<SessionContext> {
         let mut ctx = self.to_context()?;
         if self.job.is_some() && self.run != RunKind::Cron {
@@ -64,6 +65,7 @@ impl ContextArgs {
             };
             ctx.job = Some(job);
         }
-        Ok(ctx)
+        automation::run_context(global.version, config, &ctx)
+            .map_err(|e| miette::miette!(code = "session", help = "see `--run` in --help", "{e}"))
     }
 }

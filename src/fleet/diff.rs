@@ -565,6 +565,7 @@ mod tests {
         let options = Options {
             version: OpenClawVersion::V2026_9,
             plugin_tools: &[],
+            jobs: &[],
             agents: &[],
             probes,
             approvals: ApprovalsInput::None,
