@@ -19,8 +19,16 @@ pub fn render_text(o: &ExecOutcome) -> String {
         }
     }
     if let Some(n) = &o.no_approver {
-        let outcome = if n.runs { "lets it run".to_string() } else { format!("refuses it ({})", n.reason.as_deref().unwrap_or("refused")) };
-        let _ = writeln!(s, "  no approver: the {} run would ask, nobody can answer; askFallback={} {outcome}", n.run, n.ask_fallback);
+        let outcome = if n.runs {
+            "lets it run".to_string()
+        } else {
+            format!("refuses it ({})", n.reason.as_deref().unwrap_or("refused"))
+        };
+        let _ = writeln!(
+            s,
+            "  no approver: the {} run would ask, nobody can answer; askFallback={} {outcome}",
+            n.run, n.ask_fallback
+        );
     }
     for r in &o.reasons {
         let _ = writeln!(s, "  reason: {r}");

@@ -40,7 +40,8 @@ fn find(store: &JobStore, id: &str) -> miette::Result<CronJob> {
         return Ok(job.clone());
     }
     let known: Vec<String> = store.jobs.iter().filter_map(|j| j.id().map(str::to_string)).collect();
-    let listed = if known.is_empty() { "it holds no jobs".to_string() } else { format!("its jobs: {}", known.join(", ")) };
+    let listed =
+        if known.is_empty() { "it holds no jobs".to_string() } else { format!("its jobs: {}", known.join(", ")) };
     Err(miette::miette!(
         code = "cli::unknown-job",
         help = format!("{}{listed}", super::did_you_mean_hint(id, &known)),

@@ -190,7 +190,8 @@ fn automation_summary(run: &crate::policy::automation::AutomationRun) -> String 
     };
     let mut out = format!("Run: {}{job} · {}\n", run.run, visible(&run.session_from));
     if let Some(cap) = &run.tools_allow {
-        let list = if cap.is_empty() { "(empty: no tools at all)".to_string() } else { visible(&cap.join(", ")).into_owned() };
+        let list =
+            if cap.is_empty() { "(empty: no tools at all)".to_string() } else { visible(&cap.join(", ")).into_owned() };
         out.push_str(&format!("  per-run cap (the job's payload.toolsAllow): {list}\n"));
     }
     for (tool, why) in &run.not_built {

@@ -104,7 +104,8 @@ fn refusal_text(
                 RunKind::Cron => automation.cron.run_label.as_deref(),
                 _ => automation.heartbeat.run_label.as_deref(),
             };
-            let fix = if run == RunKind::Cron && out.host.value == "gateway" { cron_gateway_fix } else { interactive_fix };
+            let fix =
+                if run == RunKind::Cron && out.host.value == "gateway" { cron_gateway_fix } else { interactive_fix };
             let lines: Vec<String> = headless
                 .iter()
                 .map(|line| {

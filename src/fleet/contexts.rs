@@ -16,13 +16,13 @@ use serde_json::Value;
 
 use crate::config::path::{KeyPath, PathSeg};
 use crate::config::view::agents::{self, DefaultAgent};
+use crate::config::view::automation::{Heartbeat, heartbeat_agents};
 use crate::config::view::channels::{ConfiguredGroup, configured_groups};
 use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
 use crate::config::view::tools::{ToolsScope, sender_keys};
+use crate::policy::automation::jobs::CronJob;
 use crate::policy::session::{self, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
-use crate::config::view::automation::{Heartbeat, heartbeat_agents};
-use crate::policy::automation::jobs::CronJob;
 use crate::policy::{self, PluginTool, Resolution, RunKind, SessionContext, automation, spawn};
 use crate::{OpenClawVersion, base::escape};
 
@@ -278,7 +278,8 @@ impl<'a> Sessions<'a> {
         }
         let automation = SessionContext { plugin_tools: plugin_tools.to_vec(), ..SessionContext::default() };
         if self.heartbeats.iter().any(|a| a == agent) && !Heartbeat::of(config, version, agent).switched_off() {
-            let ctx = SessionContext { agent_id: Some(agent.to_string()), run: RunKind::Heartbeat, ..automation.clone() };
+            let ctx =
+                SessionContext { agent_id: Some(agent.to_string()), run: RunKind::Heartbeat, ..automation.clone() };
             push("heartbeat".into(), "heartbeat run (no approver)".into(), ctx);
         }
         for (_, job) in self.jobs.iter().filter(|(runner, _)| runner == agent) {

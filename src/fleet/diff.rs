@@ -154,8 +154,10 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     let selected = |agents: Vec<String>| -> Vec<String> {
         agents.into_iter().filter(|a| options.agents.is_empty() || options.agents.contains(a)).collect()
     };
-    let (base_sessions, head_sessions) =
-        (Sessions::new(version, base.value).with_jobs(options.jobs), Sessions::new(version, head.value).with_jobs(options.jobs));
+    let (base_sessions, head_sessions) = (
+        Sessions::new(version, base.value).with_jobs(options.jobs),
+        Sessions::new(version, head.value).with_jobs(options.jobs),
+    );
     let base_agents = selected(base_sessions.agents().to_vec());
     let head_agents = selected(head_sessions.agents().to_vec());
     let enumerate = |sessions: &Sessions<'_>, agents: &[String]| -> Vec<NamedContext> {

@@ -121,7 +121,8 @@ mod tests {
         let v2 = OpenClawVersion::V2026_2;
         let fleet = json!({"agents": {"defaults": {"heartbeat": {"every": "1h"}}, "entries": {"a": {}, "b": {}}}});
         assert_eq!(heartbeat_agents(&fleet, v9), ["a", "b"]);
-        let listed = json!({"agents": {"defaults": {"heartbeat": {}}, "list": [{"id": "a"}, {"id": "b", "default": true}]}});
+        let listed =
+            json!({"agents": {"defaults": {"heartbeat": {}}, "list": [{"id": "a"}, {"id": "b", "default": true}]}});
         assert_eq!(heartbeat_agents(&listed, v2), ["b"]);
         let own = json!({"agents": {"entries": {"a": {}, "b": {"heartbeat": {"every": "2h"}}}}});
         assert_eq!(heartbeat_agents(&own, v9), ["b"]);

@@ -65,7 +65,8 @@ fn runs(ctx: &LintContext<'_>) -> Vec<(String, SessionContext)> {
         heartbeat.path().is_some() && !heartbeat.switched_off()
     });
     let heartbeat_runs = heartbeats.map(|agent| {
-        let run = SessionContext { agent_id: Some(agent.clone()), run: RunKind::Heartbeat, ..SessionContext::default() };
+        let run =
+            SessionContext { agent_id: Some(agent.clone()), run: RunKind::Heartbeat, ..SessionContext::default() };
         (format!("the heartbeat of agent `{agent}`"), run)
     });
     let job_runs = ctx.jobs.iter().filter(|job| job.enabled()).map(|job| {
@@ -86,22 +87,31 @@ fn job_cap_strips_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         let Some(resolved) = ctx.resolve(&run) else { continue };
         let name = job_name(job);
         let agent = resolved.agent_id.clone();
+        let written = |tool: &String| resolved.removed.get(tool)?.source.as_ref()?.config_path().cloned();
         if resolved.tools.is_empty() && !cap.is_empty() {
-            out.report_global(format!(
+            let message = format!(
                 "{name} (agent `{agent}`) has no tools: its toolsAllow [{}] leaves none, and the release refuses \
                  the run (No callable tools remain after resolving explicit tool allowlist)",
                 cap.join(", ")
-            ))
-            .agent(agent.clone())
-            .help(format!("run `clawpolicy tools --run cron --job {}` to see what removes each tool", job.id().unwrap_or("?")));
+            );
+            // Where the policy removes the first of the job's tools, when the config says it.
+            let finding = match named_tools(ctx, &cap).iter().find_map(written) {
+                Some(path) => out.report(&path, message),
+                None => out.report_global(message),
+            };
+            finding.agent(agent.clone()).help(format!(
+                "run `clawpolicy tools --run cron --job {}` to see what removes each tool",
+                job.id().unwrap_or("?")
+            ));
             continue;
         }
         for tool in named_tools(ctx, &cap) {
             let Some((_, why)) = resolved.absence(&tool) else { continue };
-            let message = format!("{name} (agent `{agent}`) names `{tool}` in its toolsAllow, but its run does not get it: {why}");
-            let written = resolved.removed.get(&tool).and_then(|r| r.source.as_ref()).and_then(|s| s.config_path());
-            let finding = match written {
-                Some(path) => out.report(&path.clone(), message),
+            let message = format!(
+                "{name} (agent `{agent}`) names `{tool}` in its toolsAllow, but its run does not get it: {why}"
+            );
+            let finding = match written(&tool) {
+                Some(path) => out.report(&path, message),
                 None => out.report_global(message),
             };
             finding.agent(agent.clone()).help(format!(

@@ -108,7 +108,10 @@ pub fn location(version: OpenClawVersion, state_dir: &Path, cron_store: Option<&
             path: state_dir.join(&store.path),
             partition: Some(key_of(&cron_store.map_or_else(|| state_dir.join(partition), Path::to_path_buf))),
         },
-        _ => StoreLocation { path: cron_store.map_or_else(|| state_dir.join(&store.path), Path::to_path_buf), partition: None },
+        _ => StoreLocation {
+            path: cron_store.map_or_else(|| state_dir.join(&store.path), Path::to_path_buf),
+            partition: None,
+        },
     }
 }
 
@@ -127,11 +130,8 @@ pub fn given(version: OpenClawVersion, path: &Path, state_dir: &Path, cron_store
 
 /// `path.resolve` of a jobs-file path: absolute, `.` and `..` folded lexically.
 fn key_of(path: &Path) -> String {
-    let joined = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().unwrap_or_default().join(path)
-    };
+    let joined =
+        if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(path) };
     let mut out = PathBuf::new();
     for part in joined.components() {
         match part {
@@ -280,10 +280,13 @@ mod tests {
         let pinned = json!({"payload": {"kind": "agentTurn", "toolsAllow": ["read", "write"]},
             "toolsAllowExecTarget": {"version": 1, "host": "gateway"},
             "toolsAllowExecTargetRequirement": {"version": 1, "target": {"version": 1, "host": "gateway"}, "grantIndex": 1}});
-        for (store, id, json, order) in
-            [(key.as_str(), "second", json!({}), 2), ("/elsewhere/jobs.json", "other", json!({}), 0), (key.as_str(), "first", pinned, 1)]
-        {
-            conn.execute("INSERT INTO cron_jobs VALUES (?1, ?2, ?3, ?4, 0)", (store, id, json.to_string(), order)).unwrap();
+        for (store, id, json, order) in [
+            (key.as_str(), "second", json!({}), 2),
+            ("/elsewhere/jobs.json", "other", json!({}), 0),
+            (key.as_str(), "first", pinned, 1),
+        ] {
+            conn.execute("INSERT INTO cron_jobs VALUES (?1, ?2, ?3, ?4, 0)", (store, id, json.to_string(), order))
+                .unwrap();
         }
         drop(conn);
         let v9 = OpenClawVersion::V2026_9;

@@ -54,7 +54,11 @@ pub struct AutomationRun {
 }
 
 /// The run `ctx` stands for (`ctx.run` is cron or heartbeat), as the release would start it.
-pub fn run_context(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -> Result<SessionContext, SessionError> {
+pub fn run_context(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+) -> Result<SessionContext, SessionError> {
     match ctx.run {
         RunKind::Chat => Ok(ctx.clone()),
         RunKind::Cron => cron_context(version, config, ctx),
@@ -96,13 +100,18 @@ pub fn ad_hoc_job(id: Option<&str>, agent: Option<&str>, tools_allow: Option<&[S
     CronJob(job)
 }
 
-fn cron_context(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -> Result<SessionContext, SessionError> {
+fn cron_context(
+    version: OpenClawVersion,
+    config: &Value,
+    ctx: &SessionContext,
+) -> Result<SessionContext, SessionError> {
     let rules = &version.automation().cron;
     let job = ctx.job.as_ref().ok_or_else(|| not_run("a cron run needs its job (--job ID, or a batch `job`)"))?;
     let id = job.id().ok_or_else(|| not_run("the job has no id"))?;
     let agentic = job.payload_kind() == Some("agentTurn");
     // A job without a target runs isolated when it is an agent turn, in the main session else.
-    let target = job.session_target().map(str::to_string).unwrap_or_else(|| if agentic { "isolated" } else { "main" }.into());
+    let target =
+        job.session_target().map(str::to_string).unwrap_or_else(|| if agentic { "isolated" } else { "main" }.into());
     if target.eq_ignore_ascii_case("main") {
         // The release queues the job's text for the main session and wakes its heartbeat.
         let agent = job_agent(version, config, job)?.0;
@@ -162,7 +171,11 @@ const MESSAGE_TOOL: &str = "message";
 
 /// The agent that runs `job`, with a note when it is not the one the job names; an error when the
 /// release refuses to run it.
-pub fn job_agent(version: OpenClawVersion, config: &Value, job: &CronJob) -> Result<(String, Vec<String>), SessionError> {
+pub fn job_agent(
+    version: OpenClawVersion,
+    config: &Value,
+    job: &CronJob,
+) -> Result<(String, Vec<String>), SessionError> {
     let named = job.agent_id().map(normalize_agent_id);
     let configured = |id: &str| agents::find_agent(config, version, id).is_some();
     match (version.automation().cron.job_agent, named) {
@@ -191,7 +204,10 @@ pub fn job_agent(version: OpenClawVersion, config: &Value, job: &CronJob) -> Res
 fn cron_session_key(version: OpenClawVersion, config: &Value, agent: &str, id: &str, target: &str) -> (String, String) {
     let cron_key = format!("cron:{id}");
     match version.automation().cron.session_key {
-        CronSessionKey::PerJob => (format!("agent:{agent}:{}", cron_key.to_lowercase()), format!("sessionTarget {target}: one session per job")),
+        CronSessionKey::PerJob => (
+            format!("agent:{agent}:{}", cron_key.to_lowercase()),
+            format!("sessionTarget {target}: one session per job"),
+        ),
         CronSessionKey::PerRun => {
             let named = target.strip_prefix("session:").map(str::trim);
             let detached = named.is_none();
@@ -360,7 +376,8 @@ mod tests {
 
     #[test]
     fn session_keys_and_agents_per_release() {
-        let config = json!({"agents": {"entries": {"main": {}, "ops": {}}, "defaults": {"systemAgent": {"agentId": "main"}}}});
+        let config =
+            json!({"agents": {"entries": {"main": {}, "ops": {}}, "defaults": {"systemAgent": {"agentId": "main"}}}});
         let job = json!({"id": "Nightly", "agentId": "ops", "sessionTarget": "isolated", "payload": {"kind": "agentTurn", "toolsAllow": ["read"]}});
         let v9 = cron(OpenClawVersion::V2026_9, &config, job.clone()).unwrap();
         assert_eq!(v9.session_key.as_deref(), Some("agent:ops:cron:nightly:run:scheduled"));
@@ -375,7 +392,10 @@ mod tests {
         assert_eq!(fallback.agent_id.as_deref(), Some("main"));
         let custom = json!({"id": "x", "sessionTarget": "session:Reports", "payload": {"kind": "agentTurn"}});
         let single = json!({});
-        assert_eq!(cron(OpenClawVersion::V2026_9, &single, custom).unwrap().session_key.as_deref(), Some("agent:main:reports"));
+        assert_eq!(
+            cron(OpenClawVersion::V2026_9, &single, custom).unwrap().session_key.as_deref(),
+            Some("agent:main:reports")
+        );
     }
 
     #[test]
