@@ -537,6 +537,23 @@ mod tests {
     }
 
     #[test]
+    fn stored_jobs_are_listed_under_the_agent_that_runs_them() {
+        let job = |id: &str, agent: &str, enabled: bool| {
+            CronJob(serde_json::json!({"id": id, "agentId": agent, "enabled": enabled, "payload": {"kind": "agentTurn"}}))
+        };
+        let jobs = [job("nightly", "support", true), job("off", "support", false), job("lost", "ghost", true)];
+        let config = team();
+        let sessions = Sessions::new(OpenClawVersion::V2026_9, &config).with_jobs(&jobs);
+        let support = sessions.agent_contexts("support", &[]);
+        let cron: Vec<&str> = support.iter().filter(|c| c.id.starts_with("cron:")).map(|c| c.id.as_str()).collect();
+        assert_eq!(cron, ["cron:nightly"], "a disabled job does not run");
+        // A job whose agent 2026.9 refuses stays visible under the default agent, as a run that cannot happen.
+        let dev = sessions.agent_contexts("dev", &[]);
+        let lost = dev.iter().find(|c| c.id == "cron:lost").expect("listed under the default agent");
+        assert!(crate::policy::resolve(OpenClawVersion::V2026_9, &config, &lost.ctx).is_err());
+    }
+
+    #[test]
     fn contexts_come_from_the_config() {
         let contexts = enumerate(OpenClawVersion::V2026_9, &team(), &[]);
         assert_eq!(
@@ -550,10 +567,13 @@ mod tests {
                 "subagent:orchestrator",
                 "subagent:leaf",
                 "spawned-by:dev",
+                "heartbeat",
                 "non-owner",
                 "provider:openai/gpt-5",
             ]
         );
+        // The default agent runs the release's default heartbeat; the others none.
+        assert!(!ids(&contexts, "support").contains(&"heartbeat".to_string()));
         assert!(ids(&contexts, "support").contains(&"sender:username:@lead".to_string()));
         assert!(!ids(&contexts, "support").iter().any(|id| id.starts_with("provider:")));
     }
