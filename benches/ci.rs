@@ -37,6 +37,7 @@ fn fleet_benches(c: &mut Criterion) {
             let options = diff::Options {
                 version: V,
                 plugin_tools: &[],
+                jobs: &[],
                 agents: &[],
                 probes: &probes,
                 approvals: clawpolicy::exec::ApprovalsInput::None,

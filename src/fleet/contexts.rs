@@ -539,7 +539,9 @@ mod tests {
     #[test]
     fn stored_jobs_are_listed_under_the_agent_that_runs_them() {
         let job = |id: &str, agent: &str, enabled: bool| {
-            CronJob(serde_json::json!({"id": id, "agentId": agent, "enabled": enabled, "payload": {"kind": "agentTurn"}}))
+            CronJob(
+                serde_json::json!({"id": id, "agentId": agent, "enabled": enabled, "payload": {"kind": "agentTurn"}}),
+            )
         };
         let jobs = [job("nightly", "support", true), job("off", "support", false), job("lost", "ghost", true)];
         let config = team();
