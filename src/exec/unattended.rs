@@ -7,12 +7,16 @@
 
 use serde::Serialize;
 
+use super::argv::shells::{self, is_parseable_shell};
+use super::argv::normalize_executable;
+use super::argv::wrappers::{Unwrap, unwrap_dispatch_syntax};
 use super::pipeline::{Gate, has_heredoc_token};
 use super::posture::Security;
 use super::{Decision, ExecOutcome};
 use crate::OpenClawVersion;
 use crate::policy::RunKind;
-use crate::release::automation::{HumanOnly, NoApproverMessage, NoApproverRules};
+use crate::release::automation::{BindingRules, HumanOnly, NoApproverMessage, NoApproverRules};
+use crate::release::exec::WrapperRules;
 
 /// What became of an approval nobody could answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -42,9 +46,10 @@ pub fn without_approver(mut out: ExecOutcome, gate: &Gate, run: RunKind, version
         HumanOnly::Heredoc => heredoc,
         HumanOnly::Obfuscation => out.approval_flags.obfuscation,
     });
-    if let Some(refusal) = rules.unboundable.as_ref().filter(|_| !out.analysis_ok) {
+    if let Some(why) = rules.binding.as_ref().and_then(|binding| unbindable(binding, &out, gate).map(|why| (binding, why))) {
         // The approval is never requested: the release cannot bind it to the command.
-        out.message = Some(refusal.replace("{command}", gate.input.command));
+        let (binding, why) = why;
+        out.message = Some(binding.refusal.replace("{why}", why).replace("{command}", gate.input.command));
         out.decision = Decision::Deny;
         out.no_approver = Some(NoApprover { run, ask_fallback: fallback, runs: false, reason: None });
         return out;
@@ -69,6 +74,72 @@ pub fn without_approver(mut out: ExecOutcome, gate: &Gate, run: RunKind, version
     out.decision = if runs { Decision::Allow } else { Decision::Deny };
     out.no_approver = Some(NoApprover { run, ask_fallback: fallback, runs, reason });
     out
+}
+
+/// Why the release cannot bind an approval to the command, if it cannot: a command it could not
+/// analyse; a segment that sources a file, follows a change of directory or names an executable
+/// found nowhere; then a script operand that is missing or no file (`prepareSystemRunMutableFileBinding`).
+fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Option<&'r str> {
+    if !out.analysis_ok {
+        return Some(&rules.unanalyzable);
+    }
+    let listed = |list: &[String], word: &str| list.iter().any(|w| w == word);
+    let segments = &gate.eval.segments;
+    let argvs: Vec<&[String]> = segments.iter().map(|s| s.effective_argv.as_deref().unwrap_or(&s.argv)).collect();
+    for (index, (segment, argv)) in segments.iter().zip(&argvs).enumerate() {
+        let skip = usize::from(argv.first().is_some_and(|w| listed(&rules.dispatchers, w.trim())));
+        let executable = argv.get(skip).map(|w| w.trim()).unwrap_or_default();
+        if listed(&rules.source_commands, executable) {
+            return Some(&rules.source_operand);
+        }
+        if listed(&rules.cwd_mutators, executable) && index + 1 < segments.len() {
+            return Some(&rules.after_cwd_change);
+        }
+        let explicit_path = executable.starts_with('.') || executable.contains('/') || executable.contains('\\');
+        if !executable.is_empty() && !explicit_path && segment.resolved_path.is_none() {
+            return Some(&rules.unresolved_executable);
+        }
+    }
+    let wrappers = &gate.ctx.rules.wrappers;
+    let unwrapped: Vec<Vec<String>> = argvs.iter().map(|argv| unwrap_dispatch(argv, wrappers)).collect();
+    let loads_startup = |argv: &Vec<String>| {
+        argv.first().is_some_and(|exe| is_parseable_shell(&normalize_executable(exe)))
+            && argv.iter().skip(1).take_while(|t| t.as_str() != "--").any(|t| {
+                listed(&rules.shell_code_loading_options, t.split('=').next().unwrap_or(t))
+            })
+    };
+    if unwrapped.iter().any(loads_startup) {
+        return Some(&rules.shell_startup_files);
+    }
+    let cwd = &gate.input.cwd;
+    unwrapped.iter().filter_map(|argv| script_operand(rules, argv)).find_map(|operand| {
+        match std::fs::metadata(cwd.join(operand)) {
+            Err(_) => Some(rules.missing_script.as_str()),
+            Ok(meta) if !meta.is_file() => Some(rules.not_a_file_script.as_str()),
+            Ok(_) => None,
+        }
+    })
+}
+
+/// `argv` without the dispatch wrappers in front of it (`env FOO=1 python3 x.py` → `python3 x.py`).
+fn unwrap_dispatch(argv: &[String], wrappers: &WrapperRules) -> Vec<String> {
+    let mut current = argv.to_vec();
+    while let Unwrap::Unwrapped { argv, .. } = unwrap_dispatch_syntax(&current, wrappers) {
+        current = argv;
+    }
+    current
+}
+
+/// The script file a segment runs: an interpreter's first argument, or a shell's first operand
+/// after its options (none when the shell runs inline code or stdin).
+fn script_operand<'a>(rules: &BindingRules, argv: &'a [String]) -> Option<&'a str> {
+    let name = normalize_executable(argv.first()?);
+    let interpreter = rules.script_interpreters.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
+    if interpreter {
+        let operand = argv.get(1)?.trim();
+        return (!operand.is_empty() && operand != "-" && !operand.starts_with('-')).then_some(operand);
+    }
+    is_parseable_shell(&name).then(|| shells::script_operand(argv)).flatten()
 }
 
 /// Whether `askFallback: allowlist` finds the command covered: by the allowlist whatever the host

@@ -134,9 +134,9 @@ pub struct NoApproverRules {
     pub fallback_reads_raw_allowlist: bool,
     /// `askFallback: allowlist` also needs the pinned (enforced) command.
     pub fallback_needs_pinned_command: bool,
-    /// The refusal, with `{command}`, of a command the release cannot analyse: before it asks at
-    /// all, it binds the approval to the command's parsed form, and fails (`None`: no binding).
-    pub unboundable: Option<String>,
+    /// Before it asks at all, the release binds the approval to the command: its parsed form, its
+    /// executables and its script files. `None`: no binding (a command is asked about as it is).
+    pub binding: Option<BindingRules>,
     /// Approval triggers a fallback can never stand in for.
     pub human_only: Vec<HumanOnly>,
     /// Whether those are refused before the fallback is read (else: only a fallback approval is
@@ -144,6 +144,33 @@ pub struct NoApproverRules {
     pub human_only_before_fallback: bool,
     pub reasons: NoApproverReasons,
     pub message: NoApproverMessage,
+}
+
+/// What an approval cannot be bound to, and the refusal that says so (`{why}`, `{command}`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BindingRules {
+    pub refusal: String,
+    /// A command the release cannot analyse.
+    pub unanalyzable: String,
+    /// A segment that sources a file (`.`, `source`).
+    pub source_operand: String,
+    /// A segment after one that changes the working directory.
+    pub after_cwd_change: String,
+    /// A segment whose executable is neither a path nor found on `PATH`.
+    pub unresolved_executable: String,
+    /// A script operand that does not exist, or is no file.
+    pub missing_script: String,
+    pub not_a_file_script: String,
+    pub source_commands: Vec<String>,
+    pub cwd_mutators: Vec<String>,
+    /// Words that dispatch to the next one (`command ls`).
+    pub dispatchers: Vec<String>,
+    /// Interpreters whose first argument, when no option, is a script file (regexes).
+    pub script_interpreters: Vec<String>,
+    /// A shell given a startup file to load.
+    pub shell_startup_files: String,
+    pub shell_code_loading_options: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
