@@ -7,8 +7,8 @@
 
 use serde::Serialize;
 
-use super::argv::shells::{self, is_parseable_shell};
 use super::argv::normalize_executable;
+use super::argv::shells::{self, is_parseable_shell};
 use super::argv::wrappers::{Unwrap, unwrap_dispatch_syntax};
 use super::pipeline::{Gate, has_heredoc_token};
 use super::posture::Security;
@@ -46,7 +46,9 @@ pub fn without_approver(mut out: ExecOutcome, gate: &Gate, run: RunKind, version
         HumanOnly::Heredoc => heredoc,
         HumanOnly::Obfuscation => out.approval_flags.obfuscation,
     });
-    if let Some(why) = rules.binding.as_ref().and_then(|binding| unbindable(binding, &out, gate).map(|why| (binding, why))) {
+    if let Some(why) =
+        rules.binding.as_ref().and_then(|binding| unbindable(binding, &out, gate).map(|why| (binding, why)))
+    {
         // The approval is never requested: the release cannot bind it to the command.
         let (binding, why) = why;
         out.message = Some(binding.refusal.replace("{why}", why).replace("{command}", gate.input.command));
@@ -104,9 +106,11 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
     let unwrapped: Vec<Vec<String>> = argvs.iter().map(|argv| unwrap_dispatch(argv, wrappers)).collect();
     let loads_startup = |argv: &Vec<String>| {
         argv.first().is_some_and(|exe| is_parseable_shell(&normalize_executable(exe)))
-            && argv.iter().skip(1).take_while(|t| t.as_str() != "--").any(|t| {
-                listed(&rules.shell_code_loading_options, t.split('=').next().unwrap_or(t))
-            })
+            && argv
+                .iter()
+                .skip(1)
+                .take_while(|t| t.as_str() != "--")
+                .any(|t| listed(&rules.shell_code_loading_options, t.split('=').next().unwrap_or(t)))
     };
     if unwrapped.iter().any(loads_startup) {
         return Some(&rules.shell_startup_files);

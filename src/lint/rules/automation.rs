@@ -131,8 +131,10 @@ fn named_tools(ctx: &LintContext<'_>, cap: &[String]) -> Vec<String> {
     out
 }
 
-/// A command no allowlist covers: what a run's exec approval looks like for anything new.
-const UNLISTED_PROBE: &str = "clawpolicy-unlisted-command --probe";
+/// A command no allowlist covers: what a run's exec approval looks like for anything new. A path,
+/// so that the release's binding of the approval (which refuses an executable found nowhere)
+/// leaves the answer to `askFallback`, whatever the machine has installed.
+const UNLISTED_PROBE: &str = "/nonexistent/clawpolicy-unlisted-command --probe";
 
 fn unattended_exec_refused(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let approvals = match ctx.approvals {
