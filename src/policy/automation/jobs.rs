@@ -97,6 +97,10 @@ pub struct StoreLocation {
     /// 2026.9: the `store_key` of the store's rows, the absolute path of the jobs file the store
     /// stands for (`cron.store`, or `<state>/cron/jobs.json`). `None`: a JSON file.
     pub partition: Option<String>,
+    /// A database given on the command line may be a copy from the gateway's machine, whose rows
+    /// carry that machine's path: when none carries `partition` and all carry one other key, that
+    /// store is read.
+    pub copied: bool,
 }
 
 /// The store `version` itself reads: under the state directory `state_dir`, or where `cron.store`
@@ -107,10 +111,12 @@ pub fn location(version: OpenClawVersion, state_dir: &Path, cron_store: Option<&
         (JobStoreFormat::Sqlite, Some(partition)) => StoreLocation {
             path: state_dir.join(&store.path),
             partition: Some(key_of(&cron_store.map_or_else(|| state_dir.join(partition), Path::to_path_buf))),
+            copied: false,
         },
         _ => StoreLocation {
             path: cron_store.map_or_else(|| state_dir.join(&store.path), Path::to_path_buf),
             partition: None,
+            copied: false,
         },
     }
 }
@@ -119,11 +125,11 @@ pub fn location(version: OpenClawVersion, state_dir: &Path, cron_store: Option<&
 /// else as a state database holding the rows `version` would read.
 pub fn given(version: OpenClawVersion, path: &Path, state_dir: &Path, cron_store: Option<&Path>) -> StoreLocation {
     match path.extension().and_then(|e| e.to_str()) {
-        Some("json" | "json5") => StoreLocation { path: path.to_path_buf(), partition: None },
+        Some("json" | "json5") => StoreLocation { path: path.to_path_buf(), partition: None, copied: false },
         _ => {
             let own = location(version, state_dir, cron_store);
             let partition = own.partition.unwrap_or_else(|| key_of(&state_dir.join("cron/jobs.json")));
-            StoreLocation { path: path.to_path_buf(), partition: Some(partition) }
+            StoreLocation { path: path.to_path_buf(), partition: Some(partition), copied: true }
         }
     }
 }
@@ -148,7 +154,7 @@ fn key_of(path: &Path) -> String {
 /// Reads the jobs of a store. A store that does not exist holds no jobs, as the release reads it.
 pub fn read(location: &StoreLocation) -> Result<JobStore, JobStoreError> {
     match &location.partition {
-        Some(key) => read_sqlite(&location.path, key),
+        Some(key) => read_sqlite(&location.path, key, location.copied),
         None => read_json(&location.path),
     }
 }
@@ -174,7 +180,7 @@ fn read_json(path: &Path) -> Result<JobStore, JobStoreError> {
 /// How long a read waits for another process's write lock before giving up.
 const BUSY_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
 
-fn read_sqlite(path: &Path, store_key: &str) -> Result<JobStore, JobStoreError> {
+fn read_sqlite(path: &Path, store_key: &str, copied: bool) -> Result<JobStore, JobStoreError> {
     let locator = format!("{}#cron_jobs", path.display());
     let error = |detail: String| JobStoreError { locator: locator.clone(), detail };
     if !path.exists() {
@@ -192,13 +198,30 @@ fn read_sqlite(path: &Path, store_key: &str) -> Result<JobStore, JobStoreError> 
     if !table_exists {
         return Ok(JobStore { locator, jobs: Vec::new() });
     }
+    let mut store_key = store_key.to_string();
+    if copied {
+        let mut keys = conn.prepare("SELECT DISTINCT store_key FROM cron_jobs ORDER BY store_key").map_err(sql)?;
+        let keys: Vec<String> =
+            keys.query_map([], |r| r.get(0)).map_err(sql)?.collect::<Result<_, _>>().map_err(sql)?;
+        match keys.as_slice() {
+            _ if keys.contains(&store_key) => {}
+            [only] => store_key = only.clone(),
+            [] => {}
+            several => {
+                let listed = several.join(", ");
+                return Err(error(format!(
+                    "it holds the jobs of several stores ({listed}) and none is {store_key}; set OPENCLAW_STATE_DIR (or cron.store) as on the gateway"
+                )));
+            }
+        }
+    }
     let mut stmt = conn
         .prepare(
             "SELECT job_id, job_json FROM cron_jobs WHERE store_key = ?1 \
              ORDER BY sort_order ASC, updated_at ASC, job_id ASC",
         )
         .map_err(sql)?;
-    let rows = stmt.query_map([store_key], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).map_err(sql)?;
+    let rows = stmt.query_map([&store_key], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?))).map_err(sql)?;
     let mut jobs = Vec::new();
     let mut bytes = 0u64;
     for row in rows {
@@ -294,5 +317,13 @@ mod tests {
         let ids: Vec<_> = store.jobs.iter().map(|j| j.id().unwrap()).collect();
         assert_eq!(ids, ["first", "second"]);
         assert_eq!(store.jobs[0].tools_allow().unwrap(), ["read", "exec", "write"]);
+        // A copy read on another machine: the one store it holds is read; several are an error.
+        let elsewhere = tempfile::tempdir().unwrap();
+        let copy = given(v9, &db, elsewhere.path(), None);
+        assert!(read(&copy).is_err(), "two stores, neither this machine's");
+        let single = rusqlite::Connection::open(&db).unwrap();
+        single.execute("DELETE FROM cron_jobs WHERE store_key = '/elsewhere/jobs.json'", []).unwrap();
+        drop(single);
+        assert_eq!(read(&copy).unwrap().jobs.len(), 2);
     }
 }

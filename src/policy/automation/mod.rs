@@ -129,6 +129,9 @@ fn cron_context(
         return Err(not_run(format!("payload.kind `{kind}` runs no agent turn (only `agentTurn` does)")));
     }
     let (agent, mut notes) = job_agent(version, config, job)?;
+    if !job.enabled() {
+        notes.push("the job is disabled (enabled: false): it does not run until it is enabled".into());
+    }
     let (session_key, session_from) = cron_session_key(version, config, &agent, id, &target);
     let tools_allow = job.tools_allow().filter(|_| rules.job_tools_allow);
     if !rules.job_tools_allow && job.tools_allow().is_some() {
