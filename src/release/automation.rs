@@ -30,6 +30,9 @@ pub struct CronRules {
     pub message_tool_off: MessageToolOff,
     /// When the channel the job delivers to is the run's message channel.
     pub delivery_channel: DeliveryChannel,
+    /// Only a channel the release knows (a chat channel of its schema or bundled plugins) is
+    /// resolved as a delivery target; any other leaves the run without a message channel.
+    pub delivery_channel_known_only: bool,
     /// How the release's headless-exec refusal names a cron run (`Automation runs`).
     pub run_label: Option<String>,
     pub store: JobStore,
@@ -72,7 +75,8 @@ pub enum MessageToolOff {
 pub enum DeliveryChannel {
     /// A `delivery` object's channel when it announces; a legacy job's payload channel always.
     AnnounceOrLegacy,
-    /// Any delivery's channel but a webhook's.
+    /// A `delivery` object's channel unless it delivers to a webhook (the legacy payload channel
+    /// is not read).
     UnlessWebhook,
 }
 

@@ -14,6 +14,7 @@ use serde_json::Value;
 use super::context::{RunKind, SessionContext};
 use super::session::{SessionError, split_agent_key};
 use crate::OpenClawVersion;
+use crate::config::validate::known_channel_ids;
 use crate::config::view::agents::{self, DefaultAgent};
 use crate::config::view::automation::{self as view, Heartbeat};
 use crate::config::view::ids::normalize_agent_id;
@@ -158,7 +159,7 @@ fn cron_context(
         model_id: ctx.model_id.clone(),
         model_api: ctx.model_api.clone(),
         model_has_vision: ctx.model_has_vision,
-        message_provider: delivery_channel(rules.delivery_channel, job),
+        message_provider: delivery_channel(version, job),
         sandbox: ctx.sandbox,
         tools_allow,
         plugin_tools: ctx.plugin_tools.clone(),
@@ -272,19 +273,20 @@ fn delivery_mode(job: &CronJob) -> Option<String> {
     }
 }
 
-/// The channel the job delivers to, when it names one (`last` is decided at run time).
-fn delivery_channel(rule: DeliveryChannel, job: &CronJob) -> Option<String> {
-    let carried = match (rule, job.delivery(), delivery_mode(job).as_deref()) {
-        (DeliveryChannel::AnnounceOrLegacy, Some(_), mode) => matches!(mode, None | Some("announce")),
-        (DeliveryChannel::AnnounceOrLegacy, None, _) => true,
-        (DeliveryChannel::UnlessWebhook, _, mode) => mode != Some("webhook"),
+/// The channel the job delivers to, when it names one the release resolves (`last` is decided at
+/// run time).
+fn delivery_channel(version: OpenClawVersion, job: &CronJob) -> Option<String> {
+    let rules = &version.automation().cron;
+    let written = match (rules.delivery_channel, job.delivery(), delivery_mode(job).as_deref()) {
+        (DeliveryChannel::AnnounceOrLegacy, Some(delivery), None | Some("announce")) => delivery.get("channel"),
+        (DeliveryChannel::AnnounceOrLegacy, Some(_), _) => None,
+        (DeliveryChannel::AnnounceOrLegacy, None, _) => job.payload_field("channel"),
+        (DeliveryChannel::UnlessWebhook, Some(delivery), mode) if mode != Some("webhook") => delivery.get("channel"),
+        (DeliveryChannel::UnlessWebhook, _, _) => None,
     };
-    if !carried {
-        return None;
-    }
-    let channel = job.delivery().and_then(|d| d.get("channel")).or_else(|| job.payload_field("channel"));
-    let channel = channel?.as_str()?.trim().to_lowercase();
-    (!channel.is_empty() && channel != "last").then_some(channel)
+    let channel = written?.as_str()?.trim().to_lowercase();
+    let known = !rules.delivery_channel_known_only || known_channel_ids(version).contains(&channel.as_str());
+    (!channel.is_empty() && channel != "last" && known).then_some(channel)
 }
 
 /// A heartbeat of `agent` (woken for `job`, a main-session job, when given).
