@@ -55,6 +55,14 @@ impl ContextArgs {
     /// as the release starts it (a cron run executes the stored job `--job` names, else an ad-hoc
     /// one), so every command, the file guard included, sees the same agent and session.
     pub fn to_run_context(&self, global: &Global, config: &Value) -> miette::Result<SessionContext> {
+        let ctx = self.with_job(global, config)?;
+        automation::run_context(global.version, config, &ctx)
+            .map_err(|e| miette::miette!(code = "session", help = "see `--run` in --help", "{e}"))
+    }
+
+    /// [`ContextArgs::to_context`] with the job a `--run cron` executes (the stored job `--job`
+    /// names, else an ad-hoc one); the resolver derives the run from it.
+    pub fn with_job(&self, global: &Global, config: &Value) -> miette::Result<SessionContext> {
         let mut ctx = self.to_context()?;
         if self.job.is_some() && self.run != RunKind::Cron {
             return Err(miette::miette!(code = "cli::job", "--job names the job of a `--run cron`"));
@@ -66,7 +74,6 @@ impl ContextArgs {
             };
             ctx.job = Some(job);
         }
-        automation::run_context(global.version, config, &ctx)
-            .map_err(|e| miette::miette!(code = "session", help = "see `--run` in --help", "{e}"))
+        Ok(ctx)
     }
 }
