@@ -181,7 +181,7 @@ fn spawn_summary(spawn: &crate::policy::context::SpawnEnvelope) -> String {
 }
 
 /// What the release derived for an automation run.
-fn automation_summary(run: &crate::policy::automation::AutomationRun) -> String {
+fn automation_summary(run: &crate::policy::automation::AutomationRun, agent: &str) -> String {
     use crate::base::escape::visible;
     let job = match (&run.job_id, &run.job_name) {
         (Some(id), Some(name)) => format!(" job `{}` ({})", visible(id), visible(name)),
@@ -203,7 +203,10 @@ fn automation_summary(run: &crate::policy::automation::AutomationRun) -> String 
     for note in &run.notes {
         out.push_str(&format!("  note: {}\n", visible(note)));
     }
-    out.push_str("  nobody answers an exec approval in this run: `ask` becomes what askFallback decides\n");
+    let agent = visible(agent);
+    out.push_str(&format!(
+        "  nobody answers an exec approval in this run: `ask` becomes what askFallback decides (approvals store: agents.{agent}, else agents.*, else defaults)\n"
+    ));
     out
 }
 
@@ -226,7 +229,7 @@ fn render(report: &ToolsReport) -> String {
         out.push_str(&spawn_summary(spawn));
     }
     if let Some(run) = &report.automation {
-        out.push_str(&automation_summary(run));
+        out.push_str(&automation_summary(run, &report.agent_id));
     }
     out.push('\n');
     out.push_str(&format!("Available tools ({}):\n", report.tools.len()));
