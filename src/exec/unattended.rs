@@ -2,8 +2,9 @@
 //! would ask, no operator client, forwarder or chat surface can see the request, so the release
 //! decides it with the approvals document's `askFallback` at once (2026.9's "no approval route"),
 //! or when the request times out (2026.2), with exceptions a fallback never stands in for (strict
-//! inline eval and heredocs in 2026.9, obfuscation in 2026.2). What each release does is its data
-//! (`noApprover` in `data/<line>/automation.json`).
+//! inline eval and heredocs in 2026.9, obfuscation in 2026.2). 2026.9 first binds the approval to
+//! the command (its parse, executables and script files) and refuses one it cannot bind. What each
+//! release does is its data (`noApprover` in `data/<line>/automation.json`).
 
 use serde::Serialize;
 
@@ -46,11 +47,10 @@ pub fn without_approver(mut out: ExecOutcome, gate: &Gate, run: RunKind, version
         HumanOnly::Heredoc => heredoc,
         HumanOnly::Obfuscation => out.approval_flags.obfuscation,
     });
-    if let Some(why) =
-        rules.binding.as_ref().and_then(|binding| unbindable(binding, &out, gate).map(|why| (binding, why)))
+    // The approval is never requested when the release cannot bind it to the command.
+    if let Some(binding) = &rules.binding
+        && let Some(why) = unbindable(binding, &out, gate)
     {
-        // The approval is never requested: the release cannot bind it to the command.
-        let (binding, why) = why;
         out.message = Some(binding.refusal.replace("{why}", why).replace("{command}", gate.input.command));
         out.decision = Decision::Deny;
         out.no_approver = Some(NoApprover { run, ask_fallback: fallback, runs: false, reason: None });

@@ -127,12 +127,11 @@ pub enum HeartbeatEnrollment {
 }
 
 /// What an exec approval becomes when nobody can answer it (no operator client, forwarder or
-/// chat surface): the approvals document's `askFallback`, with the release's exceptions.
+/// chat surface): the approvals document's `askFallback` (capped by the host security where
+/// `exec.json` says so), with the release's exceptions.
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NoApproverRules {
-    /// `askFallback` is capped by the host security (`min(security, askFallback)`).
-    pub fallback_security_capped_by_host: bool,
     /// `askFallback: allowlist` judges the command against the allowlist whatever the host
     /// security is (else: only when the host security is `allowlist`).
     pub fallback_reads_raw_allowlist: bool,
