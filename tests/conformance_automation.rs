@@ -95,18 +95,6 @@ fn check(version: &str) {
     assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
 }
 
-/// Exec answers we know differ, with the reason (also in docs/conformance.md).
-const KNOWN_EXEC_DIFFERENCES: &[(&str, &str)] = &[
-    (
-        "hand-exec-bind-12-full-always",
-        "`python3 -m http.server`: before it asks, 2026.9 binds the approval to the interpreter's script; an \
-         interpreter run without a script file it can snapshot is refused (`approval cannot safely bind this \
-         interpreter/runtime command`), with exceptions per runtime (`node -e` is bound) that clawpolicy does not \
-         model",
-    ),
-    ("hand-exec-bind-12-allowlist-always", "same as hand-exec-bind-12-full-always"),
-];
-
 /// How an exec answer differs from the release's, or `None`.
 fn compare_exec(want: &Value, got: &Value) -> Option<String> {
     let first_line = |v: &Value| v.as_str().and_then(|s| s.lines().next()).map(str::to_string);
@@ -144,23 +132,17 @@ fn check_exec(version: &str) {
     let expected = common::read_jsonl(&dir.join(format!("exec-{version}-automation.expected.jsonl")));
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
     let default = version.parse().unwrap();
-    let (mut failures, mut known) = (Vec::new(), 0);
-    for (case, want) in cases.iter().zip(&expected) {
-        assert_eq!(case["id"], want["id"], "expected file out of order");
-        let id = case["id"].as_str().unwrap_or_default();
-        let Some(diff) = compare_exec(want, &evaluate_batch_case(case, default, Availability::Required)) else {
-            continue;
-        };
-        match KNOWN_EXEC_DIFFERENCES.iter().any(|(known_id, _)| *known_id == id) {
-            true => known += 1,
-            false => failures.push(format!("{id}: {diff}")),
-        }
-    }
+    let failures: Vec<String> = cases
+        .iter()
+        .zip(&expected)
+        .filter_map(|(case, want)| {
+            assert_eq!(case["id"], want["id"], "expected file out of order");
+            let got = evaluate_batch_case(case, default, Availability::Required);
+            compare_exec(want, &got).map(|diff| format!("{}: {diff}", case["id"].as_str().unwrap_or_default()))
+        })
+        .collect();
     let total = cases.len();
-    println!(
-        "automation exec conformance {version}: {}/{total} cases agree, {known} known differences",
-        total - failures.len() - known
-    );
+    println!("automation exec conformance {version}: {}/{total} cases agree", total - failures.len());
     assert!(failures.is_empty(), "{} cases differ from OpenClaw {version}:\n{}", failures.len(), failures.join("\n"));
 }
 

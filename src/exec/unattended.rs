@@ -9,15 +9,18 @@
 use serde::Serialize;
 
 use super::argv::normalize_executable;
+use super::argv::shell_names::is_posix_shell;
 use super::argv::shells::{self, is_parseable_shell};
 use super::argv::wrappers::{Unwrap, unwrap_dispatch_syntax};
 use super::pipeline::{Gate, has_heredoc_token};
 use super::posture::Security;
+use super::v2026_9::inline_eval::detect_in_segment;
 use super::{Decision, ExecOutcome};
 use crate::OpenClawVersion;
 use crate::policy::RunKind;
 use crate::release::automation::{BindingRules, HumanOnly, NoApproverMessage, NoApproverRules};
-use crate::release::exec::WrapperRules;
+use crate::release::exec::{ExecRules, WrapperRules};
+use std::path::Path;
 
 /// What became of an approval nobody could answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -116,13 +119,34 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
         return Some(&rules.shell_startup_files);
     }
     let cwd = &gate.input.cwd;
-    unwrapped.iter().filter_map(|argv| script_operand(rules, argv)).find_map(|operand| {
+    let scripts = unwrapped.iter().filter_map(|argv| script_operand(rules, argv)).find_map(|operand| {
         match std::fs::metadata(cwd.join(operand)) {
             Err(_) => Some(rules.missing_script.as_str()),
             Ok(meta) if !meta.is_file() => Some(rules.not_a_file_script.as_str()),
             Ok(_) => None,
         }
+    });
+    scripts.or_else(|| {
+        let unbound = |argv: &&Vec<String>| runner_without_script(rules, argv, cwd, gate.ctx.rules);
+        unwrapped.iter().find(unbound).map(|_| rules.runtime_command.as_str())
     })
+}
+
+/// A script runner (an interpreter, `awk`, `tsx`, …; not a shell) that names no script operand
+/// and no single existing file, and whose command text cannot stand for the program either (inline
+/// code such as `node -e`, or just `--version`).
+fn runner_without_script(rules: &BindingRules, argv: &[String], cwd: &Path, exec: &ExecRules) -> bool {
+    let Some(first) = argv.first() else { return false };
+    let name = normalize_executable(first);
+    let runner = rules.script_runners.iter().any(|r| *r == name)
+        || rules.script_runner_patterns.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
+    if !runner || is_posix_shell(&name) || script_operand(rules, argv).is_some() {
+        return false;
+    }
+    let existing_files = argv[1..].iter().filter(|t| !t.starts_with('-') && cwd.join(t.trim()).is_file()).count();
+    let text_bound = detect_in_segment(None, argv, exec).is_some()
+        || (argv.len() == 2 && rules.text_bound_flags.iter().any(|f| argv[1].trim().eq_ignore_ascii_case(f)));
+    existing_files != 1 && !text_bound
 }
 
 /// `argv` without the dispatch wrappers in front of it (`env FOO=1 python3 x.py` → `python3 x.py`).

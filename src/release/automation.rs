@@ -173,6 +173,13 @@ pub struct BindingRules {
     pub script_interpreters: Vec<String>,
     /// A shell given a startup file to load.
     pub shell_startup_files: String,
+    /// A script runner run without a script file the release can snapshot.
+    pub runtime_command: String,
+    /// Executables that run scripts or embedded programs (names, then patterns).
+    pub script_runners: Vec<String>,
+    pub script_runner_patterns: Vec<String>,
+    /// A runner's only argument that binds by the command text (`--version`), as inline code does.
+    pub text_bound_flags: Vec<String>,
     pub shell_code_loading_options: Vec<String>,
 }
 
