@@ -15,6 +15,7 @@ use super::argv::wrappers::{Unwrap, unwrap_dispatch_syntax};
 use super::pipeline::{Gate, has_heredoc_token};
 use super::posture::Security;
 use super::v2026_9::inline_eval::detect_in_segment;
+use super::v2026_9::pkg_manager::{PackageTarget, allowlist_target};
 use super::{Decision, ExecOutcome};
 use crate::OpenClawVersion;
 use crate::policy::RunKind;
@@ -90,8 +91,10 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
     }
     let listed = |list: &[String], word: &str| list.iter().any(|w| w == word);
     let segments = &gate.eval.segments;
-    let argvs: Vec<&[String]> = segments.iter().map(|s| s.effective_argv.as_deref().unwrap_or(&s.argv)).collect();
-    for (index, (segment, argv)) in segments.iter().zip(&argvs).enumerate() {
+    // The segments as written, each without the wrappers in front of the program it runs.
+    let wrappers = &gate.ctx.rules.wrappers;
+    let unwrapped: Vec<Vec<String>> = segments.iter().map(|s| unwrap_for_operand(rules, &s.argv, wrappers)).collect();
+    for (index, (segment, argv)) in segments.iter().zip(&unwrapped).enumerate() {
         let skip = usize::from(argv.first().is_some_and(|w| listed(&rules.dispatchers, w.trim())));
         let executable = argv.get(skip).map(|w| w.trim()).unwrap_or_default();
         if listed(&rules.source_commands, executable) {
@@ -105,8 +108,6 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
             return Some(&rules.unresolved_executable);
         }
     }
-    let wrappers = &gate.ctx.rules.wrappers;
-    let unwrapped: Vec<Vec<String>> = argvs.iter().map(|argv| unwrap_dispatch(argv, wrappers)).collect();
     let loads_startup = |argv: &Vec<String>| {
         argv.first().is_some_and(|exe| is_parseable_shell(&normalize_executable(exe)))
             && argv
@@ -132,11 +133,16 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
     })
 }
 
-/// A script runner (an interpreter, `awk`, `tsx`, …; not a shell) that names no script operand
-/// and no single existing file, and whose command text cannot stand for the program either (inline
-/// code such as `node -e`, or just `--version`).
+/// A program given as a path that does not exist, or a script runner (an interpreter, `awk`,
+/// `tsx`, …; not a shell) that names no script operand and no single existing file, and whose
+/// command text cannot stand for the program either (inline code such as `node -e`, or just
+/// `--version`).
 fn runner_without_script(rules: &BindingRules, argv: &[String], cwd: &Path, exec: &ExecRules) -> bool {
     let Some(first) = argv.first() else { return false };
+    let path = first.trim();
+    if (path.starts_with('.') || path.contains('/') || path.contains('\\')) && !cwd.join(path).is_file() {
+        return true;
+    }
     let name = normalize_executable(first);
     let runner = rules.script_runners.iter().any(|r| *r == name)
         || rules.script_runner_patterns.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
@@ -149,13 +155,24 @@ fn runner_without_script(rules: &BindingRules, argv: &[String], cwd: &Path, exec
     existing_files != 1 && !text_bound
 }
 
-/// `argv` without the dispatch wrappers in front of it (`env FOO=1 python3 x.py` → `python3 x.py`).
-fn unwrap_dispatch(argv: &[String], wrappers: &WrapperRules) -> Vec<String> {
+/// `argv` without the wrappers in front of the program that reads a script: dispatch wrappers
+/// (`env FOO=1 python3 x.py`, `timeout 5 …`) and package-manager execs (`npx tsx x.ts`); a shell
+/// builtin dispatcher (`command python3 x.py`) is not looked through.
+fn unwrap_for_operand(rules: &BindingRules, argv: &[String], wrappers: &WrapperRules) -> Vec<String> {
     let mut current = argv.to_vec();
-    while let Unwrap::Unwrapped { argv, .. } = unwrap_dispatch_syntax(&current, wrappers) {
-        current = argv;
+    loop {
+        if current.first().is_some_and(|w| rules.dispatchers.iter().any(|d| d == w.trim())) {
+            return current;
+        }
+        if let Unwrap::Unwrapped { argv, .. } = unwrap_dispatch_syntax(&current, wrappers) {
+            current = argv;
+            continue;
+        }
+        match allowlist_target(&current, wrappers) {
+            PackageTarget::Inner(inner) if inner != current => current = inner,
+            _ => return current,
+        }
     }
-    current
 }
 
 /// The script file a segment runs: an interpreter's first argument, or a shell's first operand
