@@ -97,6 +97,13 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
     for (index, (segment, argv)) in segments.iter().zip(&unwrapped).enumerate() {
         let skip = usize::from(argv.first().is_some_and(|w| listed(&rules.dispatchers, w.trim())));
         let executable = argv.get(skip).map(|w| w.trim()).unwrap_or_default();
+        let sets_startup = |token: &String| {
+            let name = token.trim().split('=').next().unwrap_or_default();
+            token.contains('=') && listed(&rules.startup_environment_variables, name)
+        };
+        if is_posix_shell(executable) && segment.argv.iter().any(sets_startup) {
+            return Some(&rules.shell_startup_environment);
+        }
         if listed(&rules.source_commands, executable) {
             return Some(&rules.source_operand);
         }
@@ -116,6 +123,9 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
                 .take_while(|t| t.as_str() != "--")
                 .any(|t| listed(&rules.shell_code_loading_options, t.split('=').next().unwrap_or(t)))
     };
+    if segments.iter().any(|s| changes_directory_first(rules, &s.argv)) {
+        return Some(&rules.dispatch_cwd_option);
+    }
     if unwrapped.iter().any(loads_startup) {
         return Some(&rules.shell_startup_files);
     }
@@ -153,6 +163,24 @@ fn runner_without_script(rules: &BindingRules, argv: &[String], cwd: &Path, exec
     let text_bound = detect_in_segment(None, argv, exec).is_some()
         || (argv.len() == 2 && rules.text_bound_flags.iter().any(|f| argv[1].trim().eq_ignore_ascii_case(f)));
     existing_files != 1 && !text_bound
+}
+
+/// `env -C dir …` / `env --chdir=dir …`: the command runs elsewhere than the approval's cwd.
+fn changes_directory_first(rules: &BindingRules, argv: &[String]) -> bool {
+    if argv.first().map(|w| normalize_executable(w)).as_deref() != Some("env") {
+        return false;
+    }
+    for token in &argv[1..] {
+        let option = token.trim().to_lowercase();
+        let name = option.split('=').next().unwrap_or_default();
+        if rules.dispatch_cwd_options.iter().any(|o| o == name) {
+            return true;
+        }
+        if !option.starts_with('-') && !option.contains('=') {
+            return false;
+        }
+    }
+    false
 }
 
 /// `argv` without the wrappers in front of the program that reads a script: dispatch wrappers

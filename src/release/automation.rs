@@ -173,6 +173,12 @@ pub struct BindingRules {
     pub script_interpreters: Vec<String>,
     /// A shell given a startup file to load.
     pub shell_startup_files: String,
+    /// A shell started with a startup-file variable (`BASH_ENV=… sh x.sh`).
+    pub shell_startup_environment: String,
+    pub startup_environment_variables: Vec<String>,
+    /// `env` told to change directory first (`env -C /tmp ls`); options compared lowercased.
+    pub dispatch_cwd_option: String,
+    pub dispatch_cwd_options: Vec<String>,
     /// A script runner run without a script file the release can snapshot.
     pub runtime_command: String,
     /// Executables that run scripts or embedded programs (names, then patterns).
