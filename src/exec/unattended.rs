@@ -154,7 +154,7 @@ fn runner_without_script(rules: &BindingRules, argv: &[String], cwd: &Path, exec
         return true;
     }
     let name = normalize_executable(first);
-    let runner = rules.script_runners.iter().any(|r| *r == name)
+    let runner = rules.script_runners.contains(&name)
         || rules.script_runner_patterns.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
     if !runner || is_posix_shell(&name) || script_operand(rules, argv).is_some() {
         return false;
