@@ -19,16 +19,12 @@ pub fn render_text(o: &ExecOutcome) -> String {
         }
     }
     if let Some(n) = &o.no_approver {
-        let outcome = if n.runs {
-            "lets it run".to_string()
-        } else {
-            format!("refuses it ({})", n.reason.as_deref().unwrap_or("refused"))
+        let outcome = match (&n.unbound, &n.reason) {
+            (Some(why), _) => format!("the release refuses before asking: {why}"),
+            (None, Some(reason)) => format!("askFallback={} refuses it ({reason})", n.ask_fallback),
+            (None, None) => format!("askFallback={} lets it run", n.ask_fallback),
         };
-        let _ = writeln!(
-            s,
-            "  no approver: the {} run would ask, nobody can answer; askFallback={} {outcome}",
-            n.run, n.ask_fallback
-        );
+        let _ = writeln!(s, "  no approver: the {} run would ask and nobody can answer; {outcome}", n.run);
     }
     for r in &o.reasons {
         let _ = writeln!(s, "  reason: {r}");

@@ -32,11 +32,16 @@ pub struct NoApprover {
     /// The fallback that decided (`askFallback`, capped by the host security where the release
     /// caps it).
     pub ask_fallback: Security,
-    /// Whether the fallback let the command run.
+    /// Whether the command runs.
     pub runs: bool,
-    /// The release's denial reason (`approval-timeout`, `approval-timeout: allowlist-miss`, …).
+    /// The fallback's denial reason (`approval-timeout`, `approval-timeout: allowlist-miss`, …);
+    /// `None` when the fallback lets the command run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// Why the release does not even ask: it cannot bind the approval to this command (then the
+    /// command is refused whatever the fallback says).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unbound: Option<String>,
 }
 
 /// `out` (whose decision is `ask`) as decided without an approver in a `run`.
@@ -51,15 +56,6 @@ pub fn without_approver(mut out: ExecOutcome, gate: &Gate, run: RunKind, version
         HumanOnly::Heredoc => heredoc,
         HumanOnly::Obfuscation => out.approval_flags.obfuscation,
     });
-    // The approval is never requested when the release cannot bind it to the command.
-    if let Some(binding) = &rules.binding
-        && let Some(why) = unbindable(binding, &out, gate)
-    {
-        out.message = Some(binding.refusal.replace("{why}", why).replace("{command}", gate.input.command));
-        out.decision = Decision::Deny;
-        out.no_approver = Some(NoApprover { run, ask_fallback: fallback, runs: false, reason: None });
-        return out;
-    }
     let reasons = &rules.reasons;
     let refused = |reason: &str| Some(reason.to_string());
     let reason = match fallback {
@@ -72,13 +68,20 @@ pub fn without_approver(mut out: ExecOutcome, gate: &Gate, run: RunKind, version
         _ if human_only => refused(&reasons.human_only),
         _ => None,
     };
-    let runs = reason.is_none();
-    out.message = Some(match &reason {
-        None => format!("nobody can answer the approval in a {run} run: askFallback={fallback} lets it run"),
-        Some(reason) => refusal_text(&rules.message, &out, reason, gate.input.command, run, version),
+    // The approval is never requested when the release cannot bind it to the command.
+    let unbound = rules.binding.as_ref().and_then(|binding| {
+        let why = unbindable(binding, &out, gate)?;
+        Some((binding.refusal.replace("{why}", why).replace("{command}", gate.input.command), why.to_string()))
+    });
+    let runs = reason.is_none() && unbound.is_none();
+    out.message = Some(match (&unbound, &reason) {
+        (Some((refusal, _)), _) => refusal.clone(),
+        (None, None) => format!("nobody can answer the approval in a {run} run: askFallback={fallback} lets it run"),
+        (None, Some(reason)) => refusal_text(&rules.message, &out, reason, gate.input.command, run, version),
     });
     out.decision = if runs { Decision::Allow } else { Decision::Deny };
-    out.no_approver = Some(NoApprover { run, ask_fallback: fallback, runs, reason });
+    out.no_approver =
+        Some(NoApprover { run, ask_fallback: fallback, runs, reason, unbound: unbound.map(|(_, why)| why) });
     out
 }
 

@@ -131,9 +131,9 @@ fn named_tools(ctx: &LintContext<'_>, cap: &[String]) -> Vec<String> {
     out
 }
 
-/// A command no allowlist covers: what a run's exec approval looks like for anything new. A path,
-/// so that the release's binding of the approval (which refuses an executable found nowhere)
-/// leaves the answer to `askFallback`, whatever the machine has installed.
+/// A command no allowlist covers: what a run's exec approval looks like for anything new (the
+/// rule reads the fallback's answer, so the release's binding of this made-up command, which it
+/// would refuse, does not matter).
 const UNLISTED_PROBE: &str = "/nonexistent/clawpolicy-unlisted-command --probe";
 
 fn unattended_exec_refused(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
@@ -145,7 +145,8 @@ fn unattended_exec_refused(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (name, run) in runs(ctx) {
         let Some(resolved) = ctx.resolve(&run) else { continue };
         let Some(outcome) = probe(ctx, &resolved, &site) else { continue };
-        let Some(refused) = outcome.no_approver.as_ref().filter(|n| !n.runs) else { continue };
+        // The fallback's answer: a command the release could not even bind is another matter.
+        let Some(refused) = outcome.no_approver.as_ref().filter(|n| n.reason.is_some()) else { continue };
         let agent = resolved.agent_id.clone();
         let reason = refused.reason.as_deref().map(|r| format!(" ({r})")).unwrap_or_default();
         let message = format!(
