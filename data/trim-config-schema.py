@@ -3,8 +3,10 @@
 
 Regenerate (oracles installed as in shared/oracle*/README.md; one oracle process at a time):
 
-    sh /tmp/oracle-2026.9/config-schema.sh      | python3 data/trim-config-schema.py 2026.9 > data/2026.9/config-schema.json
-    node /tmp/oracle-2026.2/config-schema.mjs   | python3 data/trim-config-schema.py 2026.2 > data/2026.2/config-schema.json
+    sh /tmp/oracle-2026.9/config-schema.sh      | python3 data/trim-config-schema.py > data/2026.9/config-schema.json
+    node /tmp/oracle-2026.2/config-schema.mjs   | python3 data/trim-config-schema.py > data/2026.2/config-schema.json
+
+(data/make-pack.mjs runs the first form for a new release.)
 
 What it changes, and why:
 * drops annotations (title, description, examples, ...): they do not affect validation;
@@ -12,9 +14,10 @@ What it changes, and why:
   before validating (zod input semantics), so e.g. a channel without `dmPolicy` is valid;
 * `#/$defs/...` references inside embedded plugin schemas are made absolute;
 * regex patterns are rewritten where JS and Rust regex syntax differ (`\\0` → `\\x00`);
-* 2026.9: the agent-id pattern on `agents.entries` keys becomes case-insensitive, because the
-  release normalizes ids (lower-cases them) before checking them (`Support` is a valid key);
-* 2026.9: the plugin schemas embedded under `plugins.entries.<id>` are dropped: the release
+* where `agents.entries` keys have the lower-case agent-id pattern (2026.9), it becomes
+  case-insensitive, because the release normalizes ids (lower-cases them) before checking them
+  (`Support` is a valid key);
+* where the schema embeds plugin schemas under `plugins.entries.<id>` (2026.9), they are dropped: the release
   checks a plugin's config with its manifest schema only when the plugin is enabled or has
   config, after the core schema passes, with its own messages (src/config/validate/plugins.rs,
   `data/<release>/plugins.json`); the core schema accepts any `config` object.
@@ -87,16 +90,16 @@ def rewrite_refs(node, base):
 
 
 def main():
-    version = sys.argv[1]
     raw = json.load(sys.stdin)
     anchor_local_refs(raw)
     schema = trim(raw)
-    if version == "2026.9":
-        entries = schema["properties"]["agents"]["properties"]["entries"]
-        names = entries["propertyNames"]
-        assert names["pattern"] == "^[a-z0-9_][a-z0-9_-]{0,63}$", names
+    # What the schema itself says, not which release it is, decides the two rewrites below.
+    entries = schema["properties"]["agents"].get("properties", {}).get("entries")
+    names = (entries or {}).get("propertyNames", {})
+    if names.get("pattern") == "^[a-z0-9_][a-z0-9_-]{0,63}$":
         names["pattern"] = "^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$"
-        plugin_entries = schema["properties"]["plugins"]["properties"]["entries"]
+    plugin_entries = schema["properties"]["plugins"]["properties"]["entries"]
+    if "properties" in plugin_entries:
         assert "additionalProperties" in plugin_entries, plugin_entries.keys()
         del plugin_entries["properties"]
     json.dump(schema, sys.stdout, separators=(",", ":"), sort_keys=False)

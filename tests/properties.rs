@@ -107,7 +107,7 @@ proptest! {
             prop_assert!(removal.is_some(), "{tool} vanished without a removal");
             let step = resolution.steps.iter().find(|s| s.step.label == removal.unwrap().step);
             if let Some(step) = step {
-                prop_assert!(!step.verdicts[tool].keeps());
+                prop_assert!(!step.verdicts.get(tool).expect("judged").keeps());
                 prop_assert!(step.removed.contains(tool));
             }
         }

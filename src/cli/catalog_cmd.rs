@@ -1,4 +1,5 @@
-//! `clawpolicy catalog`: the selected release's tools, groups and profiles.
+//! `clawpolicy catalog`: the selected release's tools, groups and profiles, or (`--releases`)
+//! the releases clawpolicy simulates.
 
 use std::process::ExitCode;
 
@@ -6,9 +7,14 @@ use clap::Args;
 use serde::Serialize;
 
 use super::output::{self, Format};
+use crate::OpenClawVersion;
 
 #[derive(Debug, Args)]
 pub struct CatalogArgs {
+    /// List the simulated releases instead: each line, the npm release its pack was made from,
+    /// and the releases it stands for (`--openclaw-version` takes the line or any of them).
+    #[arg(long)]
+    pub releases: bool,
     #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
 }
@@ -34,7 +40,20 @@ struct Catalog<'a> {
     aliases: &'a std::collections::BTreeMap<String, String>,
 }
 
+/// One registered release, as `--releases` lists it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListedRelease {
+    line: &'static str,
+    release: OpenClawVersion,
+    patches: &'static [&'static str],
+    default: bool,
+}
+
 pub fn run(global: &super::Global, args: &CatalogArgs) -> miette::Result<ExitCode> {
+    if args.releases {
+        return releases(args.format);
+    }
     let version = global.version;
     let pack = version.policy();
     let catalog = Catalog {
@@ -69,6 +88,37 @@ pub fn run(global: &super::Global, args: &CatalogArgs) -> miette::Result<ExitCod
     match args.format {
         Format::Human => output::write_stdout(&render(&catalog))?,
         format => output::emit_machine(format, "catalog", &catalog)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--releases`: every registered release, newest first.
+fn releases(format: Format) -> miette::Result<ExitCode> {
+    let listed: Vec<ListedRelease> = OpenClawVersion::ALL
+        .into_iter()
+        .map(|version| ListedRelease {
+            line: version.line(),
+            release: version,
+            patches: version.patches(),
+            default: version == OpenClawVersion::default(),
+        })
+        .collect();
+    match format {
+        Format::Human => {
+            let mut table = output::table(&["Line", "Made from", "Stands for", ""]);
+            for release in &listed {
+                table.add_row(vec![
+                    release.line.to_string(),
+                    release.release.id().to_string(),
+                    release.patches.join(", "),
+                    if release.default { "default" } else { "" }.to_string(),
+                ]);
+            }
+            output::write_stdout(&format!(
+                "OpenClaw releases simulated (--openclaw-version takes a line or a release it stands for)\n{table}\n"
+            ))?;
+        }
+        format => output::emit_machine(format, "releases", &serde_json::json!({ "releases": listed }))?,
     }
     Ok(ExitCode::SUCCESS)
 }

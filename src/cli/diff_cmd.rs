@@ -4,18 +4,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 
 use super::exit::Exit;
 use super::output::{self, Format};
-use super::sweep::{SweepArgs, current_dir, explicit_approvals};
+use super::sweep::{self, SweepArgs, current_dir, explicit_approvals};
+use crate::OpenClawVersion;
 use crate::config::gitrev;
-use crate::config::loading::LoadedFiles;
 use crate::config::path::KeyPath;
-use crate::config::view::ids::normalize_agent_id;
-use crate::fleet::diff::{self, DiffReport};
-use crate::fleet::probe::{self, BUILTIN_PROBES};
+use crate::fleet::diff::{self, Changes};
 use crate::report;
-use crate::{OpenClawVersion, fleet::contexts};
 
 /// `--format`: readable text, the documents, or a CI format.
 const FORMATS: &[Format] = &[Format::Human, Format::Json, Format::Yaml, Format::Github, Format::Sarif];
@@ -83,15 +81,12 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
     let head_locate = |path: &KeyPath| head.locate(path).map(|l| l.map_file(relative));
     let head_nearest = |path: &KeyPath| head.locate_nearest(path).map(|l| l.map_file(relative));
 
-    let mut probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
-    if let Some(file) = &args.probe {
-        probes.extend(probe::read_probe_file(file)?);
-    }
+    let probes = sweep::probe_commands(args.probe.as_deref())?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
-    let agents = selected_agents(version, args, &base, &head)?;
+    let agents =
+        sweep::selected_agents(&args.sweep, &[(version, head.config()), (version, base.config())], "either config")?;
     let jobs = super::jobs::given_store(global, head.config(), args.sweep.jobs.as_deref())?;
     let options = diff::Options {
-        version,
         plugin_tools: &plugin_tools,
         jobs: &jobs,
         agents: &agents,
@@ -99,13 +94,14 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
         approvals: explicit_approvals(args.approvals.as_deref()),
         cwd: current_dir()?,
     };
-    let report = diff::diff(
-        &diff::Config { value: base.config(), locate: &base_locate, locate_nearest: &base_nearest },
-        &diff::Config { value: head.config(), locate: &head_locate, locate_nearest: &head_nearest },
+    let changes = diff::diff(
+        &diff::Config { value: base.config(), version, locate: &base_locate, locate_nearest: &base_nearest },
+        &diff::Config { value: head.config(), version, locate: &head_locate, locate_nearest: &head_nearest },
         &options,
     )?;
+    let report = DiffReport { openclaw_version: version, changes };
 
-    let failing = args.fail_on == Some(FailOn::NewAccess) && report.summary.new_access;
+    let failing = args.fail_on == Some(FailOn::NewAccess) && report.changes.summary.new_access;
     let head_file = head.paths().first().map(|p| relative(p.display().to_string()));
     match args.format {
         Format::Json | Format::Yaml => {
@@ -116,11 +112,11 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
             output::emit_machine(args.format, "diff", &document)?;
         }
         Format::Github => {
-            let findings = diff::findings(&report, args.fail_on.is_some(), head_file.as_deref());
+            let findings = diff::findings(&report.changes, args.fail_on.is_some(), head_file.as_deref());
             output::write_stdout(&report::github::annotations(&findings))?;
         }
         Format::Sarif => {
-            let findings = diff::findings(&report, args.fail_on.is_some(), head_file.as_deref());
+            let findings = diff::findings(&report.changes, args.fail_on.is_some(), head_file.as_deref());
             output::write_stdout(&report::sarif::render(
                 "clawpolicy",
                 env!("CARGO_PKG_VERSION"),
@@ -133,33 +129,29 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
     Ok(Exit::flagged_if(failing).into())
 }
 
-/// `--agent` filters, checked against the agents of both sides.
-fn selected_agents(
-    version: OpenClawVersion,
-    args: &DiffArgs,
-    base: &LoadedFiles,
-    head: &LoadedFiles,
-) -> miette::Result<Vec<String>> {
-    let mut known = contexts::agent_ids(version, head.config());
-    for agent in contexts::agent_ids(version, base.config()) {
-        if !known.contains(&agent) {
-            known.push(agent);
-        }
-    }
-    let wanted: Vec<String> = args.sweep.agents.iter().map(|a| normalize_agent_id(a)).collect();
-    match wanted.iter().find(|a| !known.contains(a)) {
-        Some(unknown) => Err(super::unknown_agent(unknown, &known, "either config")),
-        None => Ok(wanted),
-    }
+/// The `diff` document: the release and what changed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DiffReport {
+    openclaw_version: OpenClawVersion,
+    #[serde(flatten)]
+    changes: Changes,
 }
 
 fn render(report: &DiffReport, show_contexts: bool) -> String {
-    let mut out = format!(
-        "OpenClaw {} · compared {} session(s) (agent × context) and {} probe command(s)\n",
-        report.openclaw_version,
-        report.contexts.len(),
-        report.probes.len()
-    );
+    let changes = &report.changes;
+    format!(
+        "OpenClaw {} · compared {} session(s) (agent × context) and {} probe command(s)\n{}",
+        report.openclaw_version.id(),
+        changes.contexts.len(),
+        changes.probes.len(),
+        render_changes(changes, show_contexts)
+    )
+}
+
+/// What changed, section by section, and a closing summary line (`diff`, and each step of `upgrade`).
+pub(super) fn render_changes(report: &Changes, show_contexts: bool) -> String {
+    let mut out = String::new();
     if !report.agents_added.is_empty() {
         out.push_str(&format!("\nAgents added: {}\n", report.agents_added.join(", ")));
     }

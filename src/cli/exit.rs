@@ -40,10 +40,11 @@ impl From<Exit> for ExitCode {
 pub const EXIT_CODES: &str = "\
 Exit codes:
   0  answered (`tools`, `explain`, `matrix`: whatever the answer); `exec`: allowed;
-     `who-can`: some session can; `diff`: no new access (or no --fail-on); `test`: all passed
+     `who-can`: some session can; `diff`: no new access (or no --fail-on); `upgrade`: nothing
+     --fail-on names; `test`: all passed
   1  `lint`: findings at or above --severity-min; `url`: blocked by the SSRF guard; `path`: denied;
      `simulate`: an expectation failed; `who-can`: no session can; `diff --fail-on new-access`:
-     new access; `test`: a case failed
+     new access; `upgrade --fail-on fatal|new-access|lost-access`: it happens; `test`: a case failed
   3  `exec`: the command needs approval
   4  `exec`: the command is denied
   5  `exec`: the session has no exec tool at all (a tool-policy step removed it)

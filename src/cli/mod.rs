@@ -20,6 +20,7 @@ mod simulate_cmd;
 mod sweep;
 mod test_cmd;
 mod tools_cmd;
+mod upgrade_cmd;
 pub(crate) mod url_cmd;
 mod who_can_cmd;
 
@@ -75,6 +76,9 @@ pub enum Command {
     WhoCan(who_can_cmd::WhoCanArgs),
     /// What a config change grants: tools reachable or unreachable per session, exec changes.
     Diff(diff_cmd::DiffArgs),
+    /// What upgrading to another release does to this config: will it load, and what changes
+    /// for every agent and session, release by release.
+    Upgrade(upgrade_cmd::UpgradeArgs),
     /// Check a YAML policy test suite (or --bless the current behaviour into it).
     Test(test_cmd::TestArgs),
     /// The shell completion script for bash, zsh, fish, powershell or elvish.
@@ -270,6 +274,7 @@ pub fn run() -> ExitCode {
         Command::Matrix(args) => matrix_cmd::run(&global, args),
         Command::WhoCan(args) => who_can_cmd::run(&global, args),
         Command::Diff(args) => diff_cmd::run(&global, args),
+        Command::Upgrade(args) => upgrade_cmd::run(&global, args),
         Command::Test(args) => test_cmd::run(&global, args),
         Command::Completions(args) => completions_cmd::run(args),
         Command::Man(args) => man_cmd::run(args),

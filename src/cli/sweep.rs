@@ -66,6 +66,37 @@ impl SweepArgs {
     }
 }
 
+/// `--agent` filters, checked against the agents of every side compared (`within` names them
+/// in the error: "either config").
+pub fn selected_agents(
+    args: &SweepArgs,
+    sides: &[(OpenClawVersion, &serde_json::Value)],
+    within: &str,
+) -> miette::Result<Vec<String>> {
+    let mut known: Vec<String> = Vec::new();
+    for (version, config) in sides {
+        for agent in contexts::agent_ids(*version, config) {
+            if !known.contains(&agent) {
+                known.push(agent);
+            }
+        }
+    }
+    let wanted: Vec<String> = args.agents.iter().map(|a| normalize_agent_id(a)).collect();
+    match wanted.iter().find(|a| !known.contains(a)) {
+        Some(unknown) => Err(super::unknown_agent(unknown, &known, within)),
+        None => Ok(wanted),
+    }
+}
+
+/// The probe commands `diff` and `upgrade` ask: the built-in ones, then those of `--probe FILE`.
+pub fn probe_commands(file: Option<&std::path::Path>) -> miette::Result<Vec<String>> {
+    let mut probes: Vec<String> = crate::fleet::probe::BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
+    if let Some(file) = file {
+        probes.extend(crate::fleet::probe::read_probe_file(file)?);
+    }
+    Ok(probes)
+}
+
 /// The approvals store named on the command line, if any (these commands read none by default,
 /// so their answers depend on the config alone).
 pub fn explicit_approvals(path: Option<&std::path::Path>) -> ApprovalsInput {

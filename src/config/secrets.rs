@@ -68,13 +68,13 @@ fn is_misspelled_secret_word(key: &str) -> bool {
     if key.ends_with("tokens") {
         return false;
     }
-    let chars: Vec<char> = key.chars().collect();
+    // Where each tail of the key starts: `starts[len - n]` is the start of its last n characters.
+    let starts: Vec<usize> = key.char_indices().map(|(at, _)| at).collect();
     SECRET_WORDS.iter().any(|word| {
         let tolerance = if word.len() >= 8 { 2 } else { 1 };
-        (word.len() - tolerance..=word.len() + tolerance).filter(|&n| n <= chars.len()).any(|n| {
-            let tail: String = chars[chars.len() - n..].iter().collect();
-            strsim::osa_distance(&tail, word) <= tolerance
-        })
+        (word.len() - tolerance..=word.len() + tolerance)
+            .filter(|&n| n <= starts.len())
+            .any(|n| strsim::osa_distance(&key[starts[starts.len() - n]..], word) <= tolerance)
     })
 }
 

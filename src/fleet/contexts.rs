@@ -537,6 +537,20 @@ mod tests {
     }
 
     #[test]
+    fn a_heartbeat_keeps_its_response_tool_past_a_profile_the_main_session_shares() {
+        let config =
+            serde_json::json!({"messages": {"visibleReplies": "message_tool"}, "tools": {"profile": "minimal"}});
+        let evaluated = evaluate(OpenClawVersion::V2026_9, &config, enumerate(OpenClawVersion::V2026_9, &config, &[]));
+        let tools = |id: &str| {
+            let cell = evaluated.iter().find(|e| e.context.id == id).unwrap();
+            cell.result.as_ref().unwrap().tools.clone()
+        };
+        assert!(tools("heartbeat").contains(&"heartbeat_respond".to_string()), "{:?}", tools("heartbeat"));
+        assert!(!tools("main").contains(&"heartbeat_respond".to_string()));
+        assert!(!tools("non-main").contains(&"heartbeat_respond".to_string()), "the profile step is not shared");
+    }
+
+    #[test]
     fn stored_jobs_are_listed_under_the_agent_that_runs_them() {
         let job = |id: &str, agent: &str, enabled: bool| {
             CronJob(

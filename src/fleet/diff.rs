@@ -1,7 +1,11 @@
-//! `diff`: what a config change grants. Every enumerated session (of either side) is resolved
-//! under the base and the head config; the report lists each (agent, context, tool) that became
-//! reachable or unreachable with the deciding step on each side, each agent's exec posture
-//! changes, and the probe commands whose exec decision flips.
+//! `diff`: what a change grants. Every enumerated session (of either side) is resolved under the
+//! base and the head side, each a config under a release: two configs under one release (`diff`)
+//! or one config under two releases (`upgrade`). The report lists each (agent, context, tool)
+//! that became reachable or unreachable with the deciding step on each side, each agent's exec
+//! posture changes, and the probe commands whose exec decision flips.
+
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -17,18 +21,18 @@ use crate::policy::session::SessionError;
 use crate::policy::{PluginTool, Resolution};
 use crate::report::{Finding, Level, Rule};
 
-/// One side of the diff: a loaded config and where its keys are written.
+/// One side of the diff: a loaded config, the release that reads it, and where its keys are written.
 pub struct Config<'a> {
     pub value: &'a Value,
+    pub version: OpenClawVersion,
     /// `file:line:col` of a key, if it exists.
     pub locate: Locate<'a>,
     /// `file:line:col` of a key or of its nearest written ancestor (where it would go).
     pub locate_nearest: Locate<'a>,
 }
 
-/// What to compare besides the two configs.
+/// What to compare besides the two sides.
 pub struct Options<'a> {
-    pub version: OpenClawVersion,
     pub plugin_tools: &'a [PluginTool],
     /// Stored cron jobs whose runs are enumerated on both sides.
     pub jobs: &'a [crate::policy::automation::jobs::CronJob],
@@ -133,10 +137,10 @@ pub struct ListedContext {
     pub in_head: bool,
 }
 
+/// What differs between the two sides.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct DiffReport {
-    pub openclaw_version: String,
+pub struct Changes {
     pub agents_added: Vec<String>,
     pub agents_removed: Vec<String>,
     pub access: Vec<AccessChange>,
@@ -148,15 +152,14 @@ pub struct DiffReport {
     pub summary: Summary,
 }
 
-/// Compares the base and head configs.
-pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Result<DiffReport, ExecError> {
-    let version = options.version;
+/// Compares the base and head sides.
+pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Result<Changes, ExecError> {
     let selected = |agents: Vec<String>| -> Vec<String> {
         agents.into_iter().filter(|a| options.agents.is_empty() || options.agents.contains(a)).collect()
     };
     let (base_sessions, head_sessions) = (
-        Sessions::new(version, base.value).with_jobs(options.jobs),
-        Sessions::new(version, head.value).with_jobs(options.jobs),
+        Sessions::new(base.version, base.value).with_jobs(options.jobs),
+        Sessions::new(head.version, head.value).with_jobs(options.jobs),
     );
     let base_agents = selected(base_sessions.agents().to_vec());
     let head_agents = selected(head_sessions.agents().to_vec());
@@ -167,10 +170,13 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         (enumerate(&base_sessions, &base_agents), enumerate(&head_sessions, &head_agents));
     let mut listed: Vec<ListedContext> = Vec::new();
     let mut union: Vec<NamedContext> = Vec::new();
+    // (agent, context) → its place in `listed`.
+    let mut seen: HashMap<(&str, &str), usize> = HashMap::new();
     for (context, in_head) in head_contexts.iter().map(|c| (c, true)).chain(base_contexts.iter().map(|c| (c, false))) {
-        match listed.iter_mut().find(|l| l.agent_id == context.agent_id && l.context == context.id) {
-            Some(entry) => entry.in_base = true,
-            None => {
+        match seen.entry((context.agent_id.as_str(), context.id.as_str())) {
+            Entry::Occupied(at) => listed[*at.get()].in_base = true,
+            Entry::Vacant(slot) => {
+                slot.insert(listed.len());
                 listed.push(ListedContext {
                     agent_id: context.agent_id.clone(),
                     context: context.id.clone(),
@@ -183,35 +189,20 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         }
     }
 
-    let prober = ExecProber::new(version, options.approvals.clone(), options.cwd.clone());
-    // Each side's roster and agent set, indexed once for all its sessions.
-    let known = |agents: &[String]| agents.iter().cloned().collect::<std::collections::HashSet<String>>();
-    let base_side = (base.value, crate::policy::Roster::new(base.value, version), known(&base_agents));
-    let head_side = (head.value, crate::policy::Roster::new(head.value, version), known(&head_agents));
-    let resolve = |(config, roster, known): &(&Value, crate::policy::Roster<'_>, std::collections::HashSet<String>),
-                   context: &NamedContext| {
-        if !known.contains(&context.agent_id) {
-            return Err(format!("agent {} is not in this config", context.agent_id));
-        }
-        // A spawn one side does not allow gives no child there: its tools are gained or lost.
-        crate::policy::resolve_in(version, config, roster, &context.ctx)
-            .and_then(crate::policy::spawn::made)
-            .map_err(|e: SessionError| e.to_string())
-    };
-    let verdicts = |config: &Config<'_>, side: &Result<Resolution, String>| match side {
-        Ok(resolution) => prober.verdicts(config.value, resolution, options.probes),
-        Err(_) => Ok(vec![ExecVerdict::Unavailable; options.probes.len()]),
-    };
+    // Each side's roster, agent set and exec prober, made once for all its sessions.
+    let (base_side, head_side) =
+        (Prepared::new(base, &base_agents, options), Prepared::new(head, &head_agents, options));
     // Each session is compared on its own (in parallel); only the differences are kept.
     type Compared = (Option<AccessChange>, Option<AudienceChange>, Vec<ExecFlip>);
     let compared = contexts::par_map(&union, |context| -> Result<Compared, ExecError> {
-        let before = resolve(&base_side, context);
-        let after = resolve(&head_side, context);
+        let before = base_side.resolve(context);
+        let after = head_side.resolve(context);
         let audience = audience_change(context, &base_sessions, &head_sessions, &before, &after, head);
-        let changes = delta::tool_changes(
+        let mut changes = delta::tool_changes(
             &Side { resolution: before.as_ref().map_err(Clone::clone), locate: base.locate },
             &Side { resolution: after.as_ref().map_err(Clone::clone), locate: head.locate },
         );
+        name_tools_a_release_lacks(&mut changes, base.version, head.version);
         let access = (!changes.is_empty()).then(|| AccessChange {
             agent_id: context.agent_id.clone(),
             context: context.id.clone(),
@@ -221,7 +212,7 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
                 .map(|change| LocatedChange { location: head_location(&change, head), change })
                 .collect(),
         });
-        let (was, now) = (verdicts(base, &before)?, verdicts(head, &after)?);
+        let (was, now) = (base_side.verdicts(&before, options.probes)?, head_side.verdicts(&after, options.probes)?);
         let flips = (options.probes.iter().zip(was.into_iter().zip(now)))
             .filter(|(_, (was, now))| was != now)
             .map(|(command, (was, now))| ExecFlip {
@@ -231,7 +222,7 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
                 base: was,
                 head: now,
                 loosened: was.loosens_to(now),
-                location: exec_location(head, &context.agent_id, version),
+                location: exec_location(head, &context.agent_id),
             })
             .collect();
         Ok((access, audience, flips))
@@ -250,8 +241,8 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         .iter()
         .filter(|a| base_agents.contains(a))
         .flat_map(|agent| {
-            let was = probe::posture(version, base.value, agent, &options.approvals);
-            let now = probe::posture(version, head.value, agent, &options.approvals);
+            let was = probe::posture(base.version, base.value, agent, &options.approvals);
+            let now = probe::posture(head.version, head.value, agent, &options.approvals);
             posture_changes(agent, &was, &now, head)
         })
         .collect();
@@ -266,8 +257,7 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         posture_changes: posture.len(),
         new_access: gained > 0 || !audiences.is_empty() || flips.iter().any(|f| f.loosened),
     };
-    Ok(DiffReport {
-        openclaw_version: version.id().to_string(),
+    Ok(Changes {
         agents_added: head_agents.iter().filter(|a| !base_agents.contains(a)).cloned().collect(),
         agents_removed: base_agents.iter().filter(|a| !head_agents.contains(a)).cloned().collect(),
         access,
@@ -278,6 +268,58 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         contexts: listed,
         summary,
     })
+}
+
+/// A tool one side's release does not have at all (the other's does) is not built there because
+/// the release has no such tool: say so rather than "not a candidate".
+fn name_tools_a_release_lacks(changes: &mut [ToolChange], base: OpenClawVersion, head: OpenClawVersion) {
+    let has = |version: OpenClawVersion, tool: &str| version.policy().tools.iter().any(|t| t.id == tool);
+    for change in changes {
+        let (missing, version, other) =
+            if change.gained { (&mut change.before, base, head) } else { (&mut change.after, head, base) };
+        if matches!(missing, ToolState::NotConstructed { .. })
+            && has(other, &change.tool)
+            && !has(version, &change.tool)
+        {
+            *missing = ToolState::NotConstructed { reason: format!("OpenClaw {} has no such tool", version.id()) };
+        }
+    }
+}
+
+/// One side made ready to resolve its sessions and probe exec in them.
+struct Prepared<'s, 'a> {
+    config: &'s Config<'a>,
+    roster: crate::policy::Roster<'a>,
+    known: std::collections::HashSet<String>,
+    prober: ExecProber,
+}
+
+impl<'s, 'a> Prepared<'s, 'a> {
+    fn new(config: &'s Config<'a>, agents: &[String], options: &Options<'_>) -> Self {
+        Prepared {
+            config,
+            roster: crate::policy::Roster::new(config.value, config.version),
+            known: agents.iter().cloned().collect(),
+            prober: ExecProber::new(config.version, options.approvals.clone(), options.cwd.clone()),
+        }
+    }
+
+    fn resolve(&self, context: &NamedContext) -> Result<Resolution, String> {
+        if !self.known.contains(&context.agent_id) {
+            return Err(format!("agent {} is not in this config", context.agent_id));
+        }
+        // A spawn one side does not allow gives no child there: its tools are gained or lost.
+        crate::policy::resolve_in(self.config.version, self.config.value, &self.roster, &context.ctx)
+            .and_then(crate::policy::spawn::made)
+            .map_err(|e: SessionError| e.to_string())
+    }
+
+    fn verdicts(&self, session: &Result<Resolution, String>, probes: &[String]) -> Result<Vec<ExecVerdict>, ExecError> {
+        match session {
+            Ok(resolution) => self.prober.verdicts(self.config.value, resolution, probes),
+            Err(_) => Ok(vec![ExecVerdict::Unavailable; probes.len()]),
+        }
+    }
 }
 
 /// The session's audience on each side, when the head side lets in senders the base did not and
@@ -329,8 +371,8 @@ fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<Location> {
 }
 
 /// The agent's exec block on the head side, where an exec decision is configured.
-fn exec_location(head: &Config<'_>, agent: &str, version: OpenClawVersion) -> Option<Location> {
-    let settings = probe::posture(version, head.value, agent, &ApprovalsInput::None);
+fn exec_location(head: &Config<'_>, agent: &str) -> Option<Location> {
+    let settings = probe::posture(head.version, head.value, agent, &ApprovalsInput::None);
     let configured = settings.iter().filter_map(PostureSetting::config_path).find_map(|p| (head.locate)(&p));
     configured.or_else(|| (head.locate_nearest)(&crate::config::view::tools::exec_path()))
 }
@@ -467,7 +509,7 @@ pub fn rules() -> Vec<Rule> {
 
 /// The report as generic findings for SARIF and GitHub annotations. New access is an error when
 /// it fails the run (`fail_on_new_access`), a warning otherwise.
-pub fn findings(report: &DiffReport, fail_on_new_access: bool, fallback_file: Option<&str>) -> Vec<Finding> {
+pub fn findings(report: &Changes, fail_on_new_access: bool, fallback_file: Option<&str>) -> Vec<Finding> {
     let access_level = if fail_on_new_access { Level::Error } else { Level::Warning };
     let at = |location: Option<&Location>| {
         location.cloned().or_else(|| fallback_file.map(|file| Location { file: file.to_string(), line: 1, column: 1 }))
@@ -559,13 +601,13 @@ mod tests {
     use crate::config::view::inbound::Reach;
     use serde_json::json;
 
-    fn run(base: Value, head: Value, probes: &[String]) -> DiffReport {
+    fn run(base: Value, head: Value, probes: &[String]) -> Changes {
         let locate = |path: &KeyPath| Some(Location { file: format!("head.json5:{path}"), line: 1, column: 1 });
         let none = |_: &KeyPath| None;
-        let base = Config { value: &base, locate: &none, locate_nearest: &none };
-        let head = Config { value: &head, locate: &locate, locate_nearest: &locate };
+        let version = OpenClawVersion::V2026_9;
+        let base = Config { value: &base, version, locate: &none, locate_nearest: &none };
+        let head = Config { value: &head, version, locate: &locate, locate_nearest: &locate };
         let options = Options {
-            version: OpenClawVersion::V2026_9,
             plugin_tools: &[],
             jobs: &[],
             agents: &[],

@@ -51,11 +51,11 @@ pub fn explicit_lists(
         allow: Some(allow.iter().map(|p| Entry { pattern: p.clone(), source: Source::builtin("runtime") }).collect()),
         deny: None,
     });
-    let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &s.policy));
+    let sandbox_policy = sandbox.map(|s| (StepKind::Sandbox, &*s.policy));
     let policies = steps
         .iter()
         .filter(|s| !matches!(s.kind, StepKind::Sandbox | StepKind::OwnerOnly))
-        .map(|s| (s.kind, &s.policy))
+        .map(|s| (s.kind, &*s.policy))
         .chain(sandbox_policy)
         .chain(runtime.as_ref().map(|p| (StepKind::Runtime, p)));
     for (kind, policy) in policies {

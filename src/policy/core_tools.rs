@@ -254,7 +254,7 @@ mod tests {
             &session,
             &ctx,
             &built.steps,
-            built.sandbox.as_ref(),
+            built.sandbox.as_deref(),
         );
         inventory.tools.into_iter().filter(|t| t.plugin.is_none()).map(|t| t.name).collect()
     }

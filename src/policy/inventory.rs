@@ -3,7 +3,7 @@
 //! policy lists do not show (sandbox, sub-agent, owner, provider, plugin loading), so `explain`
 //! reports "not constructed" separately from "removed by a step".
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use serde_json::Value;
 
@@ -70,13 +70,14 @@ pub fn construct(
     built.extend(plugin_tools);
     inventory.not_constructed.extend(not_built);
     for tool in &ctx.plugin_tools {
-        match plugin_tool_rejected(&tool.plugin, &tool.name, tool.optional, &explicit) {
+        let plugin_id = tool.plugin.trim().to_lowercase();
+        match plugin_tool_rejected(&plugin_id, &tool.name, tool.optional, &explicit) {
             None => built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) }),
             Some(reason) => {
                 inventory.not_constructed.insert(tool.name.clone(), reason.into());
             }
         }
-        inventory.declared_plugins.push(tool.plugin.trim().to_lowercase());
+        inventory.declared_plugins.push(plugin_id);
     }
     // A name another source built (a declared plugin tool shadowing a bundled one) is constructed.
     inventory.not_constructed.retain(|name, _| !built.iter().any(|t| t.name == *name));
@@ -90,8 +91,9 @@ pub fn construct(
         }
         PreFilterReport::Removed => inventory.pre_filtered = dropped,
     }
+    let built_names: HashSet<&str> = built.iter().map(|t| t.name.as_str()).collect();
     for tool in &pack.tools {
-        if !built.iter().any(|t| t.name == tool.id) && !inventory.not_constructed.contains_key(&tool.id) {
+        if !built_names.contains(tool.id.as_str()) && !inventory.not_constructed.contains_key(&tool.id) {
             let reason = not_built_reason(pack, config, session, ctx, &tool.id);
             inventory.not_constructed.insert(tool.id.clone(), reason);
         }
@@ -104,31 +106,34 @@ pub fn construct(
 /// inventory leaves these reasons out for tools outside the catalog (see [`construct`]).
 pub fn plugin_off_reason(version: OpenClawVersion, config: &Value, ctx: &SessionContext, tool: &str) -> Option<String> {
     let plugin = version.policy().plugins.iter().find(|p| p.tools.iter().any(|t| t == tool))?;
-    plugin_disabled(version, config, &auto_enable::ConfigUse::of(config, version), ctx, plugin)
+    let uses = auto_enable::ConfigUse::of(config, version);
+    not_activated(config, ctx, plugin).or_else(|| plugin_switched_off(version, config, &uses, plugin))
 }
 
-/// Why a bundled plugin is off for this run (`plugins.*`, provider activation), or `None` when
-/// it loads.
-fn plugin_disabled(
+/// Why a bundled plugin that loads only for one provider does not load for this run's.
+fn not_activated(config: &Value, ctx: &SessionContext, plugin: &BundledPlugin) -> Option<String> {
+    let activation = plugin.activation.as_ref()?;
+    let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase());
+    let setting = Located::lookup_dotted(config, &activation.config_key);
+    let configured = setting.is_some_and(|s| !s.value.is_null() && s.value != "");
+    (provider.as_deref() != Some(activation.provider.as_str()) || !configured).then(|| {
+        format!(
+            "plugin `{}` loads only for provider `{}` with {} set",
+            plugin.id, activation.provider, activation.config_key
+        )
+    })
+}
+
+/// Why the config switches a bundled plugin off (`plugins.*`, its memory slot, its channel), or
+/// `None` when it loads. The same for every session of a config once the plugin is activated.
+fn plugin_switched_off(
     version: OpenClawVersion,
     config: &Value,
     uses: &auto_enable::ConfigUse,
-    ctx: &SessionContext,
     plugin: &BundledPlugin,
 ) -> Option<String> {
     let id = plugin.id.as_str();
     let rules = &version.policy().plugin_loading;
-    if let Some(activation) = &plugin.activation {
-        let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase());
-        let setting = Located::lookup_dotted(config, &activation.config_key);
-        let configured = setting.is_some_and(|s| !s.value.is_null() && s.value != "");
-        if provider.as_deref() != Some(activation.provider.as_str()) || !configured {
-            return Some(format!(
-                "plugin `{id}` loads only for provider `{}` with {} set",
-                activation.provider, activation.config_key
-            ));
-        }
-    }
     let plugins = PluginsSection::of(config);
     if switched_off(plugins.enabled().as_ref()) {
         return Some("plugins.enabled is false".into());
@@ -184,15 +189,14 @@ fn plugin_disabled(
 
 /// OpenClaw's plugin-tool selection (§4.7): wholesale by `*`/`group:plugins`/plugin id, by
 /// default for non-optional tools when an allowlist includes defaults, or by name. Returns why
-/// the tool is not selected, or `None` when it is.
-fn plugin_tool_rejected(plugin: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> Option<&'static str> {
-    let plugin_id = plugin.trim().to_lowercase();
+/// the tool is not selected, or `None` when it is. `plugin_id` is trimmed and lowercased.
+fn plugin_tool_rejected(plugin_id: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> Option<&'static str> {
     let deny = &explicit.plugin_deny;
-    if deny.matches(&plugin_id) || deny.matches("group:plugins") || deny.matches(tool) {
+    if deny.matches(plugin_id) || deny.matches("group:plugins") || deny.matches(tool) {
         return Some("a deny list names the tool, its plugin or group:plugins, so it is not loaded");
     }
     let named = &explicit.plugin_allow;
-    let wholesale = named.lists("*") || named.lists("group:plugins") || named.lists(&plugin_id);
+    let wholesale = named.lists("*") || named.lists("group:plugins") || named.lists(plugin_id);
     if wholesale || (explicit.includes_defaults && !optional) || named.matches(tool) {
         return None;
     }
@@ -216,13 +220,17 @@ fn bundled_plugin_tools(
     let memory_search_on = !switched_off(switch.as_ref());
     let mut built = Vec::new();
     let mut not_built = Vec::new();
-    for plugin in &pack.plugins {
-        let disabled = plugin_disabled(version, config, &session.config_use, ctx, plugin);
+    let switched_off = session.memo.plugins_switched_off(|| {
+        pack.plugins.iter().map(|plugin| plugin_switched_off(version, config, &session.config_use, plugin)).collect()
+    });
+    for (plugin, switched_off) in pack.plugins.iter().zip(switched_off.iter()) {
+        let disabled = not_activated(config, ctx, plugin).or_else(|| switched_off.clone());
+        let plugin_id = plugin.id.trim().to_lowercase();
         for tool in &plugin.tools {
             let optional = plugin.optional.contains(tool);
             let rejected = match pack.plugin_loading.tool_selection {
                 PluginToolSelection::Allowlists => {
-                    plugin_tool_rejected(&plugin.id, tool, optional, explicit).map(str::to_string)
+                    plugin_tool_rejected(&plugin_id, tool, optional, explicit).map(str::to_string)
                 }
                 PluginToolSelection::OptionalNamedExactly => {
                     let allow = &explicit.plugin_allow;
@@ -395,7 +403,7 @@ mod tests {
         let ctx = SessionContext { sender_is_owner: Some(true), ..Default::default() };
         let session = Session::resolve(config, &ctx, version).unwrap();
         let built = steps::build(version, config, &session, &ctx);
-        construct(version.policy(), version, config, &session, &ctx, &built.steps, built.sandbox.as_ref())
+        construct(version.policy(), version, config, &session, &ctx, &built.steps, built.sandbox.as_deref())
     }
 
     fn has(inventory: &Inventory, tool: &str) -> bool {

@@ -28,12 +28,13 @@ impl PluginGroups {
 }
 
 /// Which entry of a step's list matched, and the group, plugin or family it expanded from.
+/// Cheap to clone: every session's verdicts copy the one their compiled list holds.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MatchRef {
     pub entry: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub via: Option<String>,
+    pub via: Option<Arc<str>>,
 }
 
 /// What one step decided about one tool.
@@ -89,7 +90,7 @@ impl CompiledList {
                 if name.is_empty() {
                     continue;
                 }
-                let at = MatchRef { entry: index, via };
+                let at = MatchRef { entry: index, via: via.map(Arc::from) };
                 if name.contains('*') {
                     if seen_globs.insert(name.clone()) {
                         globs.push((position, CompiledPattern { glob: Glob::compile(&name), at }));

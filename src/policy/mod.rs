@@ -11,6 +11,7 @@ pub mod explain;
 mod image_pairing;
 pub mod inventory;
 pub mod matcher;
+mod memo;
 pub mod rules;
 pub mod sandbox;
 pub mod scopes;
@@ -22,6 +23,7 @@ mod unknown;
 pub use unknown::safe_mcp_name;
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -77,7 +79,35 @@ pub struct StepRecord {
     pub removed: Vec<String>,
     /// The verdict for every candidate tool, removed earlier or not (for `explain`).
     #[serde(skip)]
-    pub verdicts: BTreeMap<String, Verdict>,
+    pub verdicts: Verdicts,
+}
+
+/// What one step decided about the session's candidate tools. The names are shared by every
+/// step of a resolution, so a step holds only its verdicts, in candidate order.
+#[derive(Debug, Clone, Default)]
+pub struct Verdicts {
+    names: Arc<[String]>,
+    verdicts: Vec<Option<Verdict>>,
+}
+
+impl Verdicts {
+    fn new(names: &Arc<[String]>) -> Self {
+        Verdicts { names: names.clone(), verdicts: Vec::with_capacity(names.len()) }
+    }
+
+    /// The verdict about `name`, if the step judged it.
+    pub fn get(&self, name: &str) -> Option<&Verdict> {
+        let index = self.names.iter().position(|n| n == name)?;
+        self.verdicts.get(index)?.as_ref()
+    }
+
+    /// Every judged tool with its verdict, in name order.
+    pub fn sorted(&self) -> Vec<(&str, &Verdict)> {
+        let mut judged: Vec<(&str, &Verdict)> =
+            self.names.iter().zip(&self.verdicts).filter_map(|(name, v)| Some((name.as_str(), v.as_ref()?))).collect();
+        judged.sort_unstable_by_key(|(name, _)| *name);
+        judged
+    }
 }
 
 /// Everything the resolver decided about one session.
@@ -107,7 +137,7 @@ pub struct Resolution {
     pub warnings: Vec<String>,
     pub assumptions: Vec<Assumption>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub sandbox_policy: Option<sandbox::SandboxPolicy>,
+    pub sandbox_policy: Option<Arc<sandbox::SandboxPolicy>>,
 }
 
 impl Resolution {
@@ -152,7 +182,7 @@ pub fn resolve_in(
     let pack = version.policy();
     let session = Session::resolve_in(config, roster, ctx, version)?;
     let built = steps::build(version, config, &session, ctx);
-    let inventory = inventory::construct(pack, version, config, &session, ctx, &built.steps, built.sandbox.as_ref());
+    let inventory = inventory::construct(pack, version, config, &session, ctx, &built.steps, built.sandbox.as_deref());
 
     let mut removed: BTreeMap<String, Removal> = BTreeMap::new();
     for (tool, filter) in &inventory.pre_filtered {
@@ -164,11 +194,11 @@ pub fn resolve_in(
         plugins.add(tool.plugin.as_deref().unwrap_or_default(), &tool.name);
     }
 
-    // (name, normalized name) of every candidate, normalized once for all steps.
-    let named: Vec<(String, String)> =
-        inventory.tools.iter().map(|t| (t.name.clone(), pack.normalize(&t.name))).collect();
-    let mut alive: Vec<(String, String)> =
-        named.iter().filter(|(name, _)| !removed.contains_key(name)).cloned().collect();
+    // Every candidate's normalized name, normalized once for all steps; the candidates still in
+    // the pipeline by their index.
+    let names: Arc<[String]> = candidates.iter().cloned().collect();
+    let normalized: Vec<String> = candidates.iter().map(|name| pack.normalize(name)).collect();
+    let mut alive: Vec<usize> = (0..candidates.len()).filter(|&i| !removed.contains_key(&candidates[i])).collect();
     let pipeline_input = unknown::InputNames::new(&inventory, &removed);
     let mut warnings = Vec::new();
     let mut records = Vec::new();
@@ -188,16 +218,16 @@ pub fn resolve_in(
             &step.policy
         };
         let compiled = CompiledPolicy::compile(pack, effective, &plugins);
-        let verdicts: BTreeMap<String, Verdict> =
-            named.iter().map(|(name, normalized)| (name.clone(), compiled.evaluate(normalized))).collect();
+        let mut verdicts = Verdicts::new(&names);
+        verdicts.verdicts.extend(normalized.iter().map(|name| Some(compiled.evaluate(name))));
         let mut step_removed = Vec::new();
-        alive.retain(|(name, _)| {
-            let verdict = &verdicts[name];
+        alive.retain(|&index| {
+            let verdict = verdicts.verdicts[index].as_ref().expect("every candidate judged");
             if verdict.keeps() {
                 return true;
             }
-            removed.insert(name.clone(), step_removal(&step, effective, verdict));
-            step_removed.push(name.clone());
+            removed.insert(names[index].clone(), step_removal(&step, effective, verdict));
+            step_removed.push(names[index].clone());
             false
         });
         step_removed.sort();
@@ -207,19 +237,20 @@ pub fn resolve_in(
     // The cron drop runs inside the tool builder; the per-run cap comes later, in the run attempt.
     if session::is_cron_session(&session.session_key) {
         let dropped = &pack.post_policy.cron_sessions_drop;
-        alive.retain(|(name, _)| {
-            if !dropped.contains(name) {
+        alive.retain(|&index| {
+            if !dropped.contains(&names[index]) {
                 return true;
             }
-            removed.insert(name.clone(), post_policy_removal("scheduled (cron) sessions never get this tool"));
+            removed.insert(names[index].clone(), post_policy_removal("scheduled (cron) sessions never get this tool"));
             false
         });
     }
     if let Some(runtime) = ctx.tools_allow.as_ref().filter(|_| pack.runtime_tools_allow.cap_after_pipeline) {
-        apply_runtime_allowlist(pack, runtime, &plugins, &mut alive, &mut removed, &mut records);
+        let candidates = Candidates { names: &names, normalized: &normalized };
+        apply_runtime_allowlist(pack, runtime, &plugins, &candidates, &mut alive, &mut removed, &mut records);
     }
 
-    let mut tools: Vec<String> = alive.into_iter().map(|(name, _)| name).collect();
+    let mut tools: Vec<String> = alive.into_iter().map(|index| names[index].clone()).collect();
     tools.sort();
     let mut assumptions = session.assumptions.clone();
     assumptions.extend(inventory.assumptions.clone());
@@ -258,12 +289,19 @@ pub const RUNTIME_STEP_LABEL: &str = "runtime tools.allow";
 /// The 2026.9 step that applies what a sub-agent's requester handed down at spawn time.
 pub const INHERITED_STEP_LABEL: &str = "inherited tools";
 
+/// A resolution's candidate tools: their names and their normalized names, in candidate order.
+struct Candidates<'a> {
+    names: &'a Arc<[String]>,
+    normalized: &'a [String],
+}
+
 /// The per-run `toolsAllow` cap, applied after the pipeline as OpenClaw's runner does.
 fn apply_runtime_allowlist(
     pack: &VersionPack,
     runtime: &[String],
     plugins: &PluginGroups,
-    alive: &mut Vec<(String, String)>,
+    candidates: &Candidates<'_>,
+    alive: &mut Vec<usize>,
     removed: &mut BTreeMap<String, Removal>,
     records: &mut Vec<StepRecord>,
 ) {
@@ -274,23 +312,26 @@ fn apply_runtime_allowlist(
     let step = Step {
         kind: StepKind::Runtime,
         label: RUNTIME_CAP_LABEL.into(),
-        policy: rules::Policy { allow: Some(entries), deny: None },
+        policy: Arc::new(rules::Policy { allow: Some(entries), deny: None }),
         scope: None,
-        suppress: Vec::new(),
+        suppress: Arc::new([]),
     };
     // `toolsAllow: []` means no tools at all, unlike an empty allowlist inside the pipeline.
     let everything_denied = runtime.iter().all(|p| pack.normalize(p).is_empty());
     let compiled = CompiledPolicy::compile(pack, &step.policy, plugins);
-    let mut verdicts = BTreeMap::new();
+    let mut verdicts = Verdicts::new(candidates.names);
+    verdicts.verdicts.resize(candidates.names.len(), None);
     let mut step_removed = Vec::new();
-    alive.retain(|(name, normalized)| {
-        let verdict = if everything_denied { Verdict::NotInAllowlist } else { compiled.evaluate(normalized) };
+    alive.retain(|&index| {
+        let verdict =
+            if everything_denied { Verdict::NotInAllowlist } else { compiled.evaluate(&candidates.normalized[index]) };
         let keeps = verdict.keeps();
         if !keeps {
+            let name = &candidates.names[index];
             removed.insert(name.clone(), step_removal(&step, &step.policy, &verdict));
             step_removed.push(name.clone());
         }
-        verdicts.insert(name.clone(), verdict);
+        verdicts.verdicts[index] = Some(verdict);
         keeps
     });
     step_removed.sort();
@@ -340,7 +381,7 @@ fn step_removal(step: &Step, policy: &rules::Policy, verdict: &Verdict) -> Remov
         rule,
         audit_label: audit_label(&step.label, rule),
         pattern: entry.map(|(e, _)| e.pattern.clone()),
-        via: entry.and_then(|(_, by)| by.via.clone()),
+        via: entry.and_then(|(_, by)| by.via.as_deref().map(str::to_string)),
         source: match entry {
             Some((e, _)) => Some(e.source.clone()),
             None => allow_scope(),

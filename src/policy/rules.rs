@@ -1,21 +1,24 @@
 //! Policies as OpenClaw builds them from config blocks, with the origin of every entry kept.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
 use crate::config::view::tools::{ListKind, ToolsScope};
 
-/// Where a policy entry came from.
+/// Where a policy entry came from. The descriptions are shared: every entry of a built-in list
+/// carries the same one.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Source {
     /// A value written in the config (the path points at the list element or scalar).
     Config { path: KeyPath },
     /// A built-in list of the release (profile contents, sandbox defaults, owner-only list…).
-    Builtin { what: String },
+    Builtin { what: Arc<str> },
     /// A value given on the command line or in a batch case.
-    Context { what: String },
+    Context { what: Arc<str> },
 }
 
 impl Source {
@@ -23,7 +26,7 @@ impl Source {
         Source::Config { path }
     }
 
-    pub fn builtin(what: impl Into<String>) -> Self {
+    pub fn builtin(what: impl Into<Arc<str>>) -> Self {
         Source::Builtin { what: what.into() }
     }
 
@@ -56,7 +59,7 @@ impl Entry {
     /// The `*` an alsoAllow-only scope gets, which plugin loading reads as "include default
     /// plugin tools" rather than "every plugin tool".
     pub fn is_implicit_star(&self) -> bool {
-        self.pattern == "*" && matches!(&self.source, Source::Builtin { what } if what == IMPLICIT_STAR)
+        self.pattern == "*" && matches!(&self.source, Source::Builtin { what } if &**what == IMPLICIT_STAR)
     }
 }
 

@@ -1,6 +1,8 @@
 //! The sandbox tool policy (`resolveSandboxToolPolicyForAgent`): per-field precedence between
 //! the agent, the global block and the release's defaults.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value;
 
@@ -15,7 +17,7 @@ use crate::release::pack::VersionPack;
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SandboxPolicy {
-    pub policy: Policy,
+    pub policy: Arc<Policy>,
     pub allow_source: FieldSource,
     /// The config key to edit to change the allow list (`tools.sandbox.tools.allow`…).
     pub allow_key: String,
@@ -102,7 +104,7 @@ pub fn resolve(pack: &VersionPack, config: &Value, agent_tools: Option<&ToolsSco
         .map_or((FieldSource::Default, ListKind::Allow), |(layer, _, kind)| (layer, kind));
     let key = |source, kind| tool_list_key(&rules.agent_key_prefix, source, kind);
     SandboxPolicy {
-        policy: Policy { allow: Some(allow_list), deny: Some(deny_list) },
+        policy: Arc::new(Policy { allow: Some(allow_list), deny: Some(deny_list) }),
         allow_source: allow_source.0,
         allow_key: key(allow_source.0, allow_source.1),
         deny_source: deny.source,

@@ -21,7 +21,7 @@ pub struct Assumption {
     pub assumed: String,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum SubagentRole {
     Main,
@@ -62,6 +62,8 @@ pub struct Session<'a> {
     pub assumptions: Vec<Assumption>,
     /// What plugin auto-enable reads from the whole config (shared by every session of a run).
     pub config_use: std::sync::Arc<super::auto_enable::ConfigUse>,
+    /// What every session of this config shares.
+    pub memo: std::sync::Arc<super::memo::Memo>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -89,17 +91,26 @@ pub fn max_spawn_depth(config: &Value, version: OpenClawVersion) -> u32 {
 }
 
 /// The roster indexed by agent id, built once for every session resolved against one config
-/// (a scan of the whole roster per session made a fleet's sessions quadratic in its agents).
+/// under one release (a scan of the whole roster per session made a fleet's sessions quadratic
+/// in its agents), with what those sessions share.
 #[derive(Debug, Clone)]
 pub struct Roster<'a> {
+    version: OpenClawVersion,
     agents: agents::Roster<'a>,
     /// What plugin auto-enable reads from every agent, gathered on first use.
     config_use: std::sync::OnceLock<std::sync::Arc<super::auto_enable::ConfigUse>>,
+    /// Step policies every session of the config shares.
+    memo: std::sync::Arc<super::memo::Memo>,
 }
 
 impl<'a> Roster<'a> {
     pub fn new(config: &'a Value, version: OpenClawVersion) -> Self {
-        Roster { agents: agents::Roster::new(config, version), config_use: std::sync::OnceLock::new() }
+        Roster {
+            version,
+            agents: agents::Roster::new(config, version),
+            config_use: std::sync::OnceLock::new(),
+            memo: std::sync::Arc::default(),
+        }
     }
 
     /// The entry of `agent_id` (normalized), if the agent is configured.
@@ -172,6 +183,7 @@ impl<'a> Session<'a> {
         ctx: &SessionContext,
         version: OpenClawVersion,
     ) -> Result<Self, SessionError> {
+        debug_assert_eq!(roster.version, version, "a roster serves the release it was built for");
         let pack = version.policy();
         let mut assumptions = Vec::new();
 
@@ -267,6 +279,7 @@ impl<'a> Session<'a> {
             role,
             assumptions,
             config_use: config_use.clone(),
+            memo: roster.memo.clone(),
         })
     }
 }

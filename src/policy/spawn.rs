@@ -150,8 +150,9 @@ pub fn child_context(
 /// The requester's effective allowlist (when some layer restricted it) and its explicit denies
 /// plus owner-only denies, as the release captures them for `sessions_spawn`.
 fn inherited_policy(requester: &Resolution) -> Option<Policy> {
-    let from =
-        |what: &str| Source::Context { what: format!("inherited from requester {} ({what})", requester.session_key) };
+    let from = |what: &str| Source::Context {
+        what: format!("inherited from requester {} ({what})", requester.session_key).into(),
+    };
     let restrictive = requester.steps.iter().any(|r| {
         r.step.kind != StepKind::OwnerOnly
             && (r.step.kind != StepKind::Runtime || r.step.label == super::RUNTIME_STEP_LABEL)

@@ -1,10 +1,13 @@
 //! Building the ordered policy steps of a session from the config, with OpenClaw's exact labels.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::Value;
 
 use super::context::SessionContext;
 use super::matcher::expand_static_groups;
+use super::memo::{self, FixedStep, Memo, ProfileKey, ProfileStep};
 use super::rules::{Entry, Policy, ScopeLists, Source, entries, unique_entries};
 use super::sandbox::{self, SandboxPolicy};
 use super::scopes::{self, Sender};
@@ -41,29 +44,35 @@ impl StepKind {
     }
 }
 
-/// One step of the pipeline as it applies to this session.
+/// One step of the pipeline as it applies to this session. The policy is shared with every
+/// session whose step reads the same config blocks (see [`super::memo`]).
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Step {
     pub kind: StepKind,
     pub label: String,
-    pub policy: Policy,
+    pub policy: Arc<Policy>,
     /// The config object this step reads (where an edit would go), if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scope: Option<KeyPath>,
     /// Profile steps: the profile's own list, whose unavailable core tools are never warned about.
     #[serde(skip)]
-    pub suppress: Vec<String>,
+    pub suppress: Arc<[String]>,
 }
 
 /// The steps plus the resolved sandbox policy (plugin loading and fix-it keys need it).
 pub struct BuiltSteps {
     pub steps: Vec<Step>,
-    pub sandbox: Option<SandboxPolicy>,
+    pub sandbox: Option<Arc<SandboxPolicy>>,
 }
 
 fn scope_policy(scope: &Option<ToolsScope<'_>>) -> Option<Policy> {
     ScopeLists::read(scope.as_ref()).to_policy()
+}
+
+/// The block a step reads, for [`Memo`] keys.
+fn block<'a>(scope: &Option<ToolsScope<'a>>) -> Option<&'a Value> {
+    scope.as_ref().map(|s| s.value)
 }
 
 /// `profile ∪ alsoAllow`, or nothing when the profile is unset or has no allow list.
@@ -75,10 +84,8 @@ fn profile_policy(
 ) -> Option<(String, Policy, Vec<String>)> {
     let (name, path) = profile?;
     let allow = pack.profile_allow(name)?;
-    let base: Vec<Entry> = allow
-        .iter()
-        .map(|t| Entry { pattern: t.clone(), source: Source::builtin(format!("profile `{name}` via {path}")) })
-        .collect();
+    let source = Source::builtin(format!("profile `{name}` via {path}"));
+    let base: Vec<Entry> = allow.iter().map(|t| Entry { pattern: t.clone(), source: source.clone() }).collect();
     let merged = unique_entries(base.iter().chain(also_allow.iter().flatten()).chain(extras));
     Some((name.to_string(), Policy { allow: Some(merged), deny: None }, allow.to_vec()))
 }
@@ -91,6 +98,24 @@ fn also_allow_of(tools: &Option<ToolsScope<'_>>) -> Option<Vec<Entry>> {
     tools.as_ref()?.list(ListKind::AlsoAllow).map(entries)
 }
 
+/// A profile step (steps 1–2): `scope`'s profile and alsoAllow, each falling back to
+/// `fallback`'s (no merge), labelled `{label} ({profile})`.
+fn profile_step(
+    pack: &VersionPack,
+    memo: &Memo,
+    key: ProfileKey,
+    label: &str,
+    [scope, fallback]: [&Option<ToolsScope<'_>>; 2],
+    extras: &[Entry],
+) -> Option<Arc<ProfileStep>> {
+    memo.profile(key, || {
+        let profile = profile_of(scope).or_else(|| profile_of(fallback));
+        let also = also_allow_of(scope).or_else(|| also_allow_of(fallback));
+        let (name, policy, suppress) = profile_policy(pack, profile, also, extras)?;
+        Some(ProfileStep { label: format!("{label} ({name})"), policy: Arc::new(policy), suppress: suppress.into() })
+    })
+}
+
 /// Builds the steps that carry a policy for this session, in pipeline order.
 pub fn build<'a>(
     version: OpenClawVersion,
@@ -99,6 +124,7 @@ pub fn build<'a>(
     ctx: &SessionContext,
 ) -> BuiltSteps {
     let pack = version.policy();
+    let memo = &*session.memo;
     let global = ToolsScope::global(config);
     let agent = session.agent_tools.clone();
     let provider = ctx.model_provider.as_deref();
@@ -108,11 +134,6 @@ pub fn build<'a>(
     let agent_provider = scopes::provider_block(pack, by_provider(&agent), provider, model);
 
     let mut steps = Vec::new();
-    let mut push = |kind, label: String, policy: Option<Policy>, scope: Option<KeyPath>, suppress: Vec<String>| {
-        if let Some(policy) = policy {
-            steps.push(Step { kind, label, policy, scope, suppress });
-        }
-    };
 
     // A run whose toolsAllow names `message` or `*` (directly or through a static group such as
     // `group:messaging`) keeps the message tool past the profiles.
@@ -134,60 +155,62 @@ pub fn build<'a>(
     // A tool only this kind of run builds (a heartbeat's response tool) passes the profile.
     for tool in ctx.automation.iter().flat_map(|run| &run.extra_built) {
         let what = format!("a {} run builds {tool}", ctx.run);
-        extras.push(Entry { pattern: tool.clone(), source: Source::Context { what } });
+        extras.push(Entry { pattern: tool.clone(), source: Source::Context { what: what.into() } });
     }
 
     // Steps 1–2: the agent's profile and alsoAllow replace the global ones (no merge).
-    let profile = profile_of(&agent).or_else(|| profile_of(&global));
-    let profile_scope = profile.as_ref().map(|(_, p)| p.clone());
-    let also = match also_allow_of(&agent) {
-        Some(list) => Some(list),
-        None => also_allow_of(&global),
-    };
-    let prepared = profile_policy(pack, profile, also, &extras);
-    let label = prepared.as_ref().map_or("tools.profile".into(), |(n, _, _)| format!("tools.profile ({n})"));
-    let (policy, suppress) = prepared.map_or((None, Vec::new()), |(_, p, s)| (Some(p), s));
-    push(StepKind::Profile, label, policy, profile_scope, suppress);
+    let profiles = [
+        (false, "tools.profile", [&agent, &global], StepKind::Profile),
+        (true, "tools.byProvider.profile", [&agent_provider, &global_provider], StepKind::ProviderProfile),
+    ];
+    for (provider_step, label, [scope, fallback], kind) in profiles {
+        let key = ProfileKey {
+            provider_step,
+            scope: memo::address(block(scope)),
+            fallback: memo::address(block(fallback)),
+            keeps_message: runtime_names_message,
+            keeps_run_tool: ctx.automation.as_ref().is_some_and(|run| !run.extra_built.is_empty()),
+        };
+        if let Some(step) = profile_step(pack, memo, key, label, [scope, fallback], &extras) {
+            let path = profile_of(scope).or_else(|| profile_of(fallback)).map(|(_, path)| path);
+            steps.push(Step {
+                kind,
+                label: step.label.clone(),
+                policy: step.policy.clone(),
+                scope: path,
+                suppress: step.suppress.clone(),
+            });
+        }
+    }
 
-    let provider_profile = profile_of(&agent_provider).or_else(|| profile_of(&global_provider));
-    let provider_scope = provider_profile.as_ref().map(|(_, p)| p.clone());
-    let provider_also = also_allow_of(&agent_provider).or_else(|| also_allow_of(&global_provider));
-    let prepared = profile_policy(pack, provider_profile, provider_also, &extras);
-    let label = prepared
-        .as_ref()
-        .map_or("tools.byProvider.profile".into(), |(n, _, _)| format!("tools.byProvider.profile ({n})"));
-    let (policy, suppress) = prepared.map_or((None, Vec::new()), |(_, p, s)| (Some(p), s));
-    push(StepKind::ProviderProfile, label, policy, provider_scope, suppress);
+    let no_suppress: Arc<[String]> = Arc::new([]);
+    let mut push = |kind, label: String, policy: Option<Arc<Policy>>, scope: Option<KeyPath>| {
+        if let Some(policy) = policy {
+            steps.push(Step { kind, label, policy, scope, suppress: no_suppress.clone() });
+        }
+    };
+    let scope_step = |scope: &Option<ToolsScope<'a>>| memo.block(block(scope), || scope_policy(scope));
 
     // Steps 3–6: global, global provider, agent, agent provider allow/deny.
-    push(
-        StepKind::Global,
-        "tools.allow".into(),
-        scope_policy(&global),
-        global.as_ref().map(|b| b.path.clone()),
-        vec![],
-    );
+    push(StepKind::Global, "tools.allow".into(), scope_step(&global), global.as_ref().map(|b| b.path.clone()));
     push(
         StepKind::GlobalProvider,
         "tools.byProvider.allow".into(),
-        scope_policy(&global_provider),
+        scope_step(&global_provider),
         global_provider.as_ref().map(|b| b.path.clone()),
-        vec![],
     );
     let agent_id = &session.agent_id;
     push(
         StepKind::Agent,
         format!("agents.{agent_id}.tools.allow"),
-        scope_policy(&agent),
+        scope_step(&agent),
         agent.as_ref().map(|b| b.path.clone()),
-        vec![],
     );
     push(
         StepKind::AgentProvider,
         format!("agents.{agent_id}.tools.byProvider.allow"),
-        scope_policy(&agent_provider),
+        scope_step(&agent_provider),
         agent_provider.as_ref().map(|b| b.path.clone()),
-        vec![],
     );
 
     // Steps 7–8: group and sender policy. A spawned 2026.9 child without an external sender runs
@@ -207,7 +230,7 @@ pub fn build<'a>(
     });
     let group_path = group_block.as_ref().map(|b| b.path.clone());
     if !delegated {
-        push(StepKind::Group, "group tools.allow".into(), scope_policy(&group_block), group_path, vec![]);
+        push(StepKind::Group, "group tools.allow".into(), scope_step(&group_block), group_path);
     }
 
     if pack.tools_by_sender.scopes.iter().any(|s| s == "global") && !delegated {
@@ -217,38 +240,32 @@ pub fn build<'a>(
             let sender_block = scopes::sender_block(pack, by_sender(&agent), &sender)
                 .or_else(|| scopes::sender_block(pack, by_sender(&global), &sender));
             let scope = sender_block.as_ref().map(|b| b.path.clone());
-            push(StepKind::Sender, "tools.toolsBySender".into(), scope_policy(&sender_block), scope, vec![]);
+            push(StepKind::Sender, "tools.toolsBySender".into(), scope_step(&sender_block), scope);
         }
     }
 
     // Step 9: sandbox.
-    let sandbox_policy =
-        session.sandbox.sandboxed.then(|| sandbox::resolve(pack, config, session.sandbox_agent_tools.as_ref()));
+    let sandbox_agent_tools = session.sandbox_agent_tools.as_ref();
+    let sandbox_policy = session.sandbox.sandboxed.then(|| {
+        memo.sandbox(sandbox_agent_tools.map(|t| t.value), || sandbox::resolve(pack, config, sandbox_agent_tools))
+    });
     if let Some(resolved) = &sandbox_policy {
-        push(StepKind::Sandbox, "sandbox tools.allow".into(), Some(resolved.policy.clone()), None, vec![]);
+        push(StepKind::Sandbox, "sandbox tools.allow".into(), Some(resolved.policy.clone()), None);
     }
 
     // Step 10: owner-only tools as a deny step (2026.9); 2026.2 filters before the pipeline.
     if pack.owner_only.placement == OwnerOnlyPlacement::PipelineStep && is_non_owner(pack, ctx) {
-        let deny = builtin_entries(&pack.owner_only.tools, "owner-only tools (sender is not the owner)");
-        push(
-            StepKind::OwnerOnly,
-            "gateway sender owner-only tools".into(),
-            Some(Policy { allow: None, deny: Some(deny) }),
-            None,
-            vec![],
-        );
+        let policy = memo.fixed(FixedStep::OwnerOnly, || {
+            let deny = builtin_entries(&pack.owner_only.tools, "owner-only tools (sender is not the owner)");
+            Policy { allow: None, deny: Some(deny) }
+        });
+        push(StepKind::OwnerOnly, "gateway sender owner-only tools".into(), Some(policy), None);
     }
 
     // Step 11: sub-agents.
     if session.role != SubagentRole::Main {
-        push(
-            StepKind::Subagent,
-            "subagent tools.allow".into(),
-            Some(subagent_policy(pack, config, session.role)),
-            None,
-            vec![],
-        );
+        let policy = memo.fixed(FixedStep::Subagent(session.role), || subagent_policy(pack, config, session.role));
+        push(StepKind::Subagent, "subagent tools.allow".into(), Some(policy), None);
     }
 
     // Step 12: the run's toolsAllow, when the run asks to inherit it (embedded runs).
@@ -258,13 +275,13 @@ pub fn build<'a>(
                 .map(|p| Entry { pattern: p.clone(), source: Source::Context { what: "runtime toolsAllow".into() } })
                 .collect()
         });
-        let policy = allow.map(|allow| Policy { allow: Some(allow), deny: None });
-        push(StepKind::Runtime, super::RUNTIME_STEP_LABEL.into(), policy, None, vec![]);
+        let policy = allow.map(|allow| Arc::new(Policy { allow: Some(allow), deny: None }));
+        push(StepKind::Runtime, super::RUNTIME_STEP_LABEL.into(), policy, None);
     }
 
     // Step 13: what the requester's session handed down at spawn time.
     let inherited = ctx.spawn.as_ref().and_then(|s| s.inherited.clone());
-    push(StepKind::Inherited, super::INHERITED_STEP_LABEL.into(), inherited, None, vec![]);
+    push(StepKind::Inherited, super::INHERITED_STEP_LABEL.into(), inherited.map(Arc::new), None);
 
     BuiltSteps { steps, sandbox: sandbox_policy }
 }
@@ -278,7 +295,8 @@ pub fn is_non_owner(pack: &VersionPack, ctx: &SessionContext) -> bool {
 }
 
 fn builtin_entries(names: &[String], what: &str) -> Vec<Entry> {
-    names.iter().map(|n| Entry { pattern: n.clone(), source: Source::builtin(what) }).collect()
+    let source = Source::builtin(what);
+    names.iter().map(|n| Entry { pattern: n.clone(), source: source.clone() }).collect()
 }
 
 /// The sub-agent step: built-in denies by role plus `tools.subagents.tools`.

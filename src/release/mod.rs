@@ -38,6 +38,9 @@ pub struct Release {
     pub id: &'static str,
     /// The monthly line (`2026.9`), which `--openclaw-version` accepts.
     pub line: &'static str,
+    /// The npm releases of the line the pack stands for: those its behaviour was checked against
+    /// (`--openclaw-version` accepts each).
+    pub patches: &'static [&'static str],
     files: Files,
     policy: OnceLock<VersionPack>,
     exec: OnceLock<ExecRules>,
@@ -52,10 +55,11 @@ pub struct Release {
 }
 
 impl Release {
-    const fn new(id: &'static str, line: &'static str, files: Files) -> Self {
+    const fn new(id: &'static str, line: &'static str, patches: &'static [&'static str], files: Files) -> Self {
         Release {
             id,
             line,
+            patches,
             files,
             policy: OnceLock::new(),
             exec: OnceLock::new(),

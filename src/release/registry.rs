@@ -36,10 +36,11 @@ pub const FILE_NAMES: &[&str] = &[
 ];
 
 macro_rules! release {
-    ($id:literal, $line:literal) => {
+    ($id:literal, $line:literal, [$($patch:literal),+]) => {
         Release::new(
             $id,
             $line,
+            &[$($patch),+],
             Files {
                 policy: include_str!(concat!("../../data/", $line, "/policy.json")),
                 exec: include_str!(concat!("../../data/", $line, "/exec.json")),
@@ -58,11 +59,12 @@ macro_rules! release {
 }
 
 /// Registers releases, oldest first: [`RELEASES`], and a constant on [`OpenClawVersion`] naming
-/// each (for tests and documentation; code asks the release's data instead).
+/// each (for tests and documentation; code asks the release's data instead). Each names the npm
+/// release its data was made from, its line, and the releases of the line it stands for.
 macro_rules! releases {
-    ($($(#[$doc:meta])* $name:ident = $id:literal in $line:literal,)+) => {
+    ($($(#[$doc:meta])* $name:ident = $id:literal in $line:literal for [$($patch:literal),+],)+) => {
         /// Every release clawpolicy simulates, oldest first; the newest is the default.
-        pub static RELEASES: [Release; [$($line),+].len()] = [$(release!($id, $line)),+];
+        pub static RELEASES: [Release; [$($line),+].len()] = [$(release!($id, $line, [$($patch),+])),+];
 
         #[allow(non_camel_case_types)]
         #[repr(usize)]
@@ -75,10 +77,11 @@ macro_rules! releases {
 }
 
 releases! {
-    /// openclaw@2026.2.25, the release the design documents describe.
-    V2026_2 = "2026.2.25" in "2026.2",
+    /// openclaw@2026.2.25, the release the design documents describe (2026.2.26, published
+    /// later, is not checked).
+    V2026_2 = "2026.2.25" in "2026.2" for ["2026.2.25"],
     /// openclaw@2026.9.6, the current release and the default.
-    V2026_9 = "2026.9.6" in "2026.9",
+    V2026_9 = "2026.9.6" in "2026.9" for ["2026.9.6"],
 }
 
 /// A simulated OpenClaw release: a handle to its registered [`Release`]. Code asks the release's
@@ -112,6 +115,11 @@ impl OpenClawVersion {
     /// The exact npm release the behaviour was taken from (`2026.9.6`).
     pub fn id(self) -> &'static str {
         self.0.id
+    }
+
+    /// The npm releases of the line the pack stands for (its behaviour was checked against each).
+    pub fn patches(self) -> &'static [&'static str] {
+        self.0.patches
     }
 
     /// Where the release stands among the registered ones (oldest first).
@@ -182,6 +190,8 @@ mod tests {
         assert_eq!(folders.len(), RELEASES.len(), "every registered release has a data folder");
         for release in &RELEASES {
             assert!(release.id.starts_with(&format!("{}.", release.line)), "{}", release.id);
+            assert!(release.patches.contains(&release.id), "{} stands for its own release", release.id);
+            assert!(release.patches.iter().all(|p| p.starts_with(&format!("{}.", release.line))), "{}", release.id);
             // Every part parses.
             let _ = (release.policy(), release.exec(), release.audit(), release.migrations());
             let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf(), release.lint());

@@ -15,6 +15,7 @@ pub mod ids;
 pub mod inbound;
 pub mod keys;
 pub mod located;
+pub mod meta;
 pub mod model_setting;
 pub mod models;
 pub mod plugins;

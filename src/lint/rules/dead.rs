@@ -244,13 +244,14 @@ fn allow_after_removal(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             let Some(allow) = &record.step.policy.allow else { continue };
             for (entry_index, entry) in allow.iter().enumerate() {
                 let Some(path) = entry.source.config_path() else { continue };
-                let matched: Vec<&String> = record
+                let matched: Vec<&str> = record
                     .verdicts
-                    .iter()
+                    .sorted()
+                    .into_iter()
                     .filter(|(_, verdict)| matches!(verdict, Verdict::Allowed { by } if by.entry == entry_index))
                     .map(|(tool, _)| tool)
                     .collect();
-                let removed_earlier: Vec<(&String, &Removal)> = matched
+                let removed_earlier: Vec<(&str, &Removal)> = matched
                     .iter()
                     .filter_map(|tool| resolution.removed.get(*tool).map(|r| (*tool, r)))
                     .filter(|(_, removal)| step_index(&removal.step).is_some_and(|at| at < index))
@@ -265,7 +266,7 @@ fn allow_after_removal(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                     path: path.clone(),
                     pattern: entry.pattern.clone(),
                     step: record.step.label.clone(),
-                    tool: tool.clone(),
+                    tool: tool.to_string(),
                     removed_by: removal.audit_label.clone(),
                     removed_at: by,
                 };

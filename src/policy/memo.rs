@@ -1,0 +1,108 @@
+//! What every session of one config shares, worked out once per config instead of once per
+//! session: the policy each config block stands for, each profile step and each sandbox
+//! policy. `matrix`, `lint` and `diff` resolve thousands of sessions of one config, and most of
+//! them read the same few blocks.
+//!
+//! A block is known by its address in the config: the config is borrowed for as long as the
+//! memo lives ([`super::Roster`] holds both), so an address names one block and always the same
+//! key path.
+
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use serde_json::Value;
+
+use super::rules::Policy;
+use super::sandbox::SandboxPolicy;
+use super::session::SubagentRole;
+
+/// A profile step as built for one (profile, alsoAllow, extras) combination.
+#[derive(Debug)]
+pub struct ProfileStep {
+    pub label: String,
+    pub policy: Arc<Policy>,
+    pub suppress: Arc<[String]>,
+}
+
+/// Which profile step: the block read first and the one it falls back to (addresses, 0 for
+/// none), and whether the run's `toolsAllow` keeps `message`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ProfileKey {
+    pub provider_step: bool,
+    pub scope: usize,
+    pub fallback: usize,
+    pub keeps_message: bool,
+    /// Whether the run builds a tool only its kind of run builds (a heartbeat's response tool,
+    /// the one the release names), which passes the profile.
+    pub keeps_run_tool: bool,
+}
+
+/// Steps whose policy depends on the config as a whole, not on a block of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum FixedStep {
+    OwnerOnly,
+    Subagent(SubagentRole),
+}
+
+#[derive(Debug, Default)]
+pub struct Memo {
+    blocks: Table<usize, Option<Arc<Policy>>>,
+    profiles: Table<ProfileKey, Option<Arc<ProfileStep>>>,
+    sandboxes: Table<usize, Arc<SandboxPolicy>>,
+    fixed: Table<FixedStep, Arc<Policy>>,
+    /// Why the config switches each of the release's bundled plugins off, in the release's order.
+    plugins_switched_off: OnceLock<Arc<[Option<String>]>>,
+}
+
+/// The address that names a block of the config (0 for no block).
+pub fn address(block: Option<&Value>) -> usize {
+    block.map_or(0, |value| std::ptr::from_ref(value) as usize)
+}
+
+impl Memo {
+    /// The policy of a `tools`-shaped block (global, agent, provider, group or sender).
+    pub fn block(&self, block: Option<&Value>, compute: impl FnOnce() -> Option<Policy>) -> Option<Arc<Policy>> {
+        self.blocks.get_or(address(block), || compute().map(Arc::new))
+    }
+
+    pub fn profile(&self, key: ProfileKey, compute: impl FnOnce() -> Option<ProfileStep>) -> Option<Arc<ProfileStep>> {
+        self.profiles.get_or(key, || compute().map(Arc::new))
+    }
+
+    pub fn plugins_switched_off(&self, compute: impl FnOnce() -> Vec<Option<String>>) -> Arc<[Option<String>]> {
+        self.plugins_switched_off.get_or_init(|| compute().into()).clone()
+    }
+
+    pub fn fixed(&self, step: FixedStep, compute: impl FnOnce() -> Policy) -> Arc<Policy> {
+        self.fixed.get_or(step, || Arc::new(compute()))
+    }
+
+    /// The sandbox policy of the agent whose `tools` block is `agent_tools`.
+    pub fn sandbox(&self, agent_tools: Option<&Value>, compute: impl FnOnce() -> SandboxPolicy) -> Arc<SandboxPolicy> {
+        self.sandboxes.get_or(address(agent_tools), || Arc::new(compute()))
+    }
+}
+
+/// A map filled on first use; sessions resolved on several threads share it.
+#[derive(Debug)]
+struct Table<K, V>(Mutex<HashMap<K, V>>);
+
+impl<K, V> Default for Table<K, V> {
+    fn default() -> Self {
+        Table(Mutex::new(HashMap::new()))
+    }
+}
+
+impl<K: Eq + Hash, V: Clone> Table<K, V> {
+    fn get_or(&self, key: K, compute: impl FnOnce() -> V) -> V {
+        // A poisoned lock only means another thread panicked while holding it; the map is intact.
+        let lock = || self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(found) = lock().get(&key) {
+            return found.clone();
+        }
+        // Computed outside the lock: two threads may both compute it, and the first one stays.
+        let value = compute();
+        lock().entry(key).or_insert(value).clone()
+    }
+}
