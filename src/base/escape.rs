@@ -31,7 +31,8 @@ fn push_escaped(out: &mut String, c: char) {
 }
 
 fn escape_where(text: &str, escape: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !text.chars().any(&escape) {
+    // Printable ASCII is safe everywhere, and most text is nothing else.
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(&escape) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);

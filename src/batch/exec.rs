@@ -16,6 +16,7 @@ use crate::OpenClawVersion;
 use crate::config::view::exec::ExecKey;
 use crate::config::view::exec::safe_bin_profile;
 use crate::config::view::keys;
+use crate::exec::approvals::allow_always;
 use crate::exec::approvals::document::{self, allowlist_entry};
 use crate::exec::decide;
 use crate::exec::lookup::ExecEnv;
@@ -209,6 +210,15 @@ fn core_layer(case: &ExecCase, command: &str, version: OpenClawVersion) -> Resul
         "segmentSatisfiedBy": if eval.analysis_ok { satisfied_by(&eval.segments, version) } else { json!([]) },
         "requiresExecApproval": requires,
     });
+    let call = allow_always::CallFacts {
+        analysis_ok: eval.analysis_ok,
+        segments: &eval.segments,
+        command,
+        ctx: &ctx,
+        strict_inline_eval: case.strict_inline_eval == Some(Value::Bool(true)),
+        security,
+    };
+    out["allowAlways"] = json!(allow_always::persistence(version, &call));
     if let Some(f) = eval.plan_failure {
         out["planFailure"] = Value::String(f.reason);
     }

@@ -73,9 +73,11 @@ pub struct WhatIfArgs {
     /// PATH to resolve executables against (default: the current PATH).
     #[arg(long)]
     pub path: Option<String>,
-    /// The session's elevated level: off, ask or full.
-    #[arg(long, default_value = "off", value_parser = parse_elevated)]
-    pub elevated: Elevated,
+    /// The session's elevated level: `auto` (what OpenClaw gives this message's sender: the
+    /// default level when the elevated gates let the sender in, else off), or a requested level
+    /// (`off`, `ask`/`on`, `full`), refused like `/elevated` when a gate fails.
+    #[arg(long, default_value = "auto", value_name = "auto|off|ask|full", value_parser = parse_elevated)]
+    pub elevated: ElevatedChoice,
 }
 
 fn parse_security(s: &str) -> Result<Security, String> {
@@ -86,12 +88,20 @@ fn parse_ask(s: &str) -> Result<Ask, String> {
     s.parse().map_err(|()| format!("ask must be off, on-miss or always, got `{s}`"))
 }
 
-fn parse_elevated(s: &str) -> Result<Elevated, String> {
+/// `--elevated`: the level the release gives the session, or one requested.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElevatedChoice {
+    Auto,
+    Requested(Elevated),
+}
+
+fn parse_elevated(s: &str) -> Result<ElevatedChoice, String> {
     match s {
-        "off" => Ok(Elevated::Off),
-        "ask" | "on" => Ok(Elevated::Ask),
-        "full" => Ok(Elevated::Full),
-        other => Err(format!("elevated must be off, ask or full, got `{other}`")),
+        "auto" => Ok(ElevatedChoice::Auto),
+        "off" => Ok(ElevatedChoice::Requested(Elevated::Off)),
+        "ask" | "on" => Ok(ElevatedChoice::Requested(Elevated::Ask)),
+        "full" => Ok(ElevatedChoice::Requested(Elevated::Full)),
+        other => Err(format!("elevated must be auto, off, ask (on) or full, got `{other}`")),
     }
 }
 
@@ -106,6 +116,13 @@ struct ExecReport<'a> {
     outcome: &'a ExecOutcome,
     /// Where every setting that came from the config is written.
     locations: std::collections::BTreeMap<&'static str, Location>,
+    /// Where each key the elevated gates name is written (or, for a key not written, where it
+    /// would go), by key path.
+    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    elevated_locations: std::collections::BTreeMap<String, Location>,
+    /// For a call that asks: what "allow always" would store and which later calls it covers.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    allow_always_coverage: Option<&'a exec::coverage::AllowAlwaysCoverage>,
 }
 
 /// Why the session cannot call exec at all (the step that removed the tool, or why it was never
@@ -184,6 +201,18 @@ fn setting_locations(
         .collect()
 }
 
+/// Where the keys the elevated gates name are written (or would go), by key path.
+fn elevated_locations(
+    outcome: &ExecOutcome,
+    loaded: &loading::LoadedFiles,
+) -> std::collections::BTreeMap<String, Location> {
+    let Some(gates) = &outcome.elevated_gates else { return Default::default() };
+    let failing = gates.failures.iter().filter_map(|f| f.path.as_ref());
+    let admitting = gates.admitted_by.iter().map(|a| &a.path);
+    let paths = failing.chain(admitting).chain(gates.default_level_path.as_ref());
+    paths.filter_map(|path| Some((path.to_string(), loaded.locate_nearest(path)?))).collect()
+}
+
 pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> {
     let version = global.version;
     let availability = if args.assume_available { Availability::Assumed } else { Availability::Required };
@@ -204,9 +233,19 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
         Some(cwd) => cwd.clone(),
         None => std::env::current_dir().map_err(|e| miette::miette!("no current directory: {e}"))?,
     };
+    let gates = exec::elevated::evaluate(
+        loaded.config(),
+        version,
+        &session.agent_id,
+        &exec::elevated::Origin::of_context(&ctx),
+    );
     let site = CallSite {
         path_var: args.what_if.path.clone(),
-        elevated: args.what_if.elevated,
+        elevated: match args.what_if.elevated {
+            ElevatedChoice::Auto => gates.session_level(),
+            ElevatedChoice::Requested(level) => level,
+        },
+        elevated_gates: Some(gates),
         approvals: approvals_input(global, version, args.approvals.as_deref()),
         ..CallSite::new(cwd)
     };
@@ -244,12 +283,20 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
         }
     };
     let outcome = exec::evaluate(&request, version)?;
+    let allow_always = exec::coverage::allow_always_coverage(&request, &outcome, version);
     let locations = setting_locations(&outcome, &loaded);
+    let elevated_locations = elevated_locations(&outcome, &loaded);
     match args.format {
         Format::Human => {
             let mut text = super::exec_render::render_text(&outcome);
             for (setting, location) in &locations {
                 text.push_str(&format!("{setting} is set at {location}\n"));
+            }
+            if let Some(coverage) = &allow_always {
+                text.push_str(&super::exec_render::render_allow_always(coverage, &session.agent_id));
+            }
+            if let Some(gates) = &outcome.elevated_gates {
+                text.push_str(&super::exec_render::render_elevated(gates, &outcome, &elevated_locations));
             }
             if let Some(diagnostic) = super::exec_render::analysis_diagnostic(&command, &outcome) {
                 text.push_str(&format!("\n{:?}\n", miette::Report::new(diagnostic)));
@@ -263,6 +310,8 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
                 session_key: &session.session_key,
                 outcome: &outcome,
                 locations,
+                elevated_locations,
+                allow_always_coverage: allow_always.as_ref(),
             };
             output::emit_machine(format, "exec", &report)?;
         }

@@ -1,13 +1,22 @@
 //! Human output for `clawpolicy exec`: decision first, then the effective settings with their
 //! sources, then the segments; plus a miette diagnostic pointing at an unanalyzable construct.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
 use thiserror::Error;
 
-use crate::exec::ExecOutcome;
+use crate::base::escape;
+use crate::config::Location;
+use crate::config::path::KeyPath;
+use crate::exec::approvals::allow_always::Persistence;
+use crate::exec::coverage::AllowAlwaysCoverage;
+use crate::exec::elevated::sender::Verdict;
+use crate::exec::elevated::{ElevatedGates, Gate};
 use crate::exec::v2026_9::pin::render_bare;
+use crate::exec::{Elevated, ExecOutcome};
+use crate::release::exec::ElevatedFull;
 
 /// Renders the outcome as plain text (no colour; stable for snapshots).
 pub fn render_text(o: &ExecOutcome) -> String {
@@ -28,6 +37,19 @@ pub fn render_text(o: &ExecOutcome) -> String {
     }
     for r in &o.reasons {
         let _ = writeln!(s, "  reason: {r}");
+    }
+    match &o.auto_review {
+        Some(review) if review.reviewed => {
+            let _ = writeln!(
+                s,
+                "  reviewer: mode auto, the automatic reviewer (tools.exec.reviewer) decides before a human (unless the command's executables cannot be pinned)"
+            );
+        }
+        Some(review) => {
+            let why = review.human_because.as_deref().unwrap_or_default();
+            let _ = writeln!(s, "  reviewer: mode auto, but this call goes straight to a human: {why}");
+        }
+        None => {}
     }
     let _ = writeln!(s, "effective settings:");
     let _ = writeln!(s, "  host         {:<10} ({})", o.host.value, o.host.source);
@@ -55,12 +77,119 @@ pub fn render_text(o: &ExecOutcome) -> String {
         };
         let path = seg.real_path.as_deref().or(seg.resolved_path.as_deref()).unwrap_or("(unresolved)");
         let _ = writeln!(s, "  {}. {}  →  {}  [{}]", i + 1, shell_words(&seg.argv), path, by);
+        for near in &seg.near_misses {
+            let bound = near
+                .arg_pattern
+                .as_deref()
+                .map(|a| format!(" (argPattern {})", escape::visible(a)))
+                .unwrap_or_default();
+            let _ = writeln!(
+                s,
+                "       near miss `{}`{bound} at {}: {}",
+                escape::visible(&near.pattern),
+                escape::visible(&near.origin),
+                escape::visible(&near.why)
+            );
+        }
     }
     if let Some(cmd) = &o.enforced_command {
         let _ = writeln!(s, "runs as: {cmd}");
     }
     for w in &o.warnings {
         let _ = writeln!(s, "warning: {w}");
+    }
+    s
+}
+
+/// The elevated gates of the call: each failing gate with its key, where it is written and the
+/// edit that opens it (as OpenClaw's `sandbox explain` lists them at runtime), or what let the
+/// sender in and what the level changes.
+pub fn render_elevated(gates: &ElevatedGates, o: &ExecOutcome, locations: &BTreeMap<String, Location>) -> String {
+    let mut s = String::new();
+    let at = |path: &KeyPath| locations.get(&path.to_string()).map(|l| format!(" at {l}")).unwrap_or_default();
+    let channel = gates.channel.as_deref().map(|c| format!(" on {}", escape::visible(c))).unwrap_or_default();
+    if !gates.allowed {
+        let level =
+            if o.elevated == Elevated::Off && o.decision != crate::exec::Decision::Error { "off, " } else { "" };
+        let _ = writeln!(s, "elevated: {level}not available{channel}");
+        for failure in &gates.failures {
+            let key = failure.path.as_ref().map(|p| format!("`{p}`{}", at(p))).unwrap_or_else(|| failure.key.clone());
+            let _ = writeln!(s, "  ✗ {:<10} {key}", failure.gate.as_str());
+            let _ = writeln!(s, "      {}", escape::visible(&failure.why));
+            let _ = writeln!(s, "      fix: {}", escape::visible(&failure.fix));
+            if failure.gate == Gate::Provider {
+                let _ = writeln!(
+                    s,
+                    "      (describe the message with --channel and --sender, --sender-username, --sender-e164, --sender-name)"
+                );
+            }
+        }
+    } else {
+        let _ = writeln!(s, "elevated: {} (allowed{channel})", o.elevated.as_str());
+        for admission in &gates.admitted_by {
+            let by = match &admission.verdict {
+                Verdict::Entry(entry) => format!("\"{}\"", escape::visible(entry)),
+                _ => "\"*\" (everyone)".into(),
+            };
+            let _ = writeln!(s, "  admitted by {by} in `{}`{}", admission.path, at(&admission.path));
+        }
+        if let Some(level) = &gates.default_level {
+            let from = match &gates.default_level_path {
+                Some(path) => format!("`{path}`{}", at(path)),
+                None => "OpenClaw's default".into(),
+            };
+            let _ = writeln!(s, "  session level without a directive: {} ({from})", escape::visible(level));
+        }
+        let _ = writeln!(s, "  effect: {}", elevated_effect(o));
+    }
+    for note in &gates.notes {
+        let _ = writeln!(s, "  note: {}", escape::visible(note));
+    }
+    s
+}
+
+/// What the level in force changes, as the release does it.
+fn elevated_effect(o: &ExecOutcome) -> String {
+    let escape = "exec runs on the gateway host, never in a sandbox (on the node when host=node)";
+    match (o.elevated, o.version.exec().gateway.elevated_full) {
+        (Elevated::Off, _) => "none (the session is not elevated)".into(),
+        (Elevated::Ask, _) => format!("{escape}; exec approvals still apply"),
+        (Elevated::Full, ElevatedFull::Bypasses) => format!("{escape}; security=full, ask=off: approvals are bypassed"),
+        (Elevated::Full, ElevatedFull::BypassesWhenFullOff) => format!(
+            "{escape}; approvals are bypassed only when the config and the host approvals both say security=full, ask=off"
+        ),
+    }
+}
+
+/// What answering the prompt with "allow always" would store, and which later calls it covers.
+pub fn render_allow_always(c: &AllowAlwaysCoverage, agent: &str) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "if you answer \"allow always\":");
+    if !c.offered {
+        let _ = writeln!(s, "  the prompt does not offer it under ask=always; every call asks");
+        return s;
+    }
+    match &c.stores {
+        Persistence::OneShot { reasons } => {
+            let _ = writeln!(s, "  nothing is stored (one-shot: {}); the next call asks again", reasons.join(", "));
+        }
+        Persistence::Patterns { .. } => {
+            let _ = writeln!(s, "  stored in agent {}'s allowlist:", escape::visible(agent));
+            for entry in &c.entries {
+                let pattern = entry["pattern"].as_str().unwrap_or_default();
+                let bound = entry["argPattern"].as_str().map(|a| format!("  argPattern {a}")).unwrap_or_default();
+                let note = if pattern.starts_with("=node-command:") { "  (this exact command text)" } else { "" };
+                let _ = writeln!(s, "    {}{bound}{note}", escape::visible(pattern));
+            }
+        }
+    }
+    for call in &c.later {
+        let (mark, what) = if call.covered {
+            ("✓", "runs without asking".to_string())
+        } else {
+            ("✗", call.decision.as_str().to_string())
+        };
+        let _ = writeln!(s, "  {mark} `{}` in {}: {what}", escape::visible(&call.command), escape::visible(&call.cwd));
     }
     s
 }

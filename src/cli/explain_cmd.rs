@@ -40,6 +40,9 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
     }
     if explanation.tool == "exec" && explanation.present && args.format == Format::Human && !global.quiet {
         output::write_stdout(&exec_note(version, loaded.config(), &resolution.agent_id))?;
+        if ctx.message_provider.is_some() {
+            output::write_stdout(&elevated_note(version, &loaded, &resolution.agent_id, &ctx))?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -64,6 +67,41 @@ fn exec_note(version: crate::OpenClawVersion, config: &serde_json::Value, agent:
         "\nWhether a command runs is decided by the exec settings: security {security}, ask {ask} (config only), \
          {consequence}.\nAsk about a command with `clawpolicy exec '<command>' --agent {agent}`.\n"
     )
+}
+
+/// Elevated mode for the message the context flags describe: who lets the sender in, or every
+/// failing gate with where it is written.
+fn elevated_note(
+    version: crate::OpenClawVersion,
+    loaded: &loading::LoadedFiles,
+    agent: &str,
+    ctx: &crate::policy::SessionContext,
+) -> String {
+    use crate::exec::elevated::{Origin, evaluate};
+    let gates = evaluate(loaded.config(), version, agent, &Origin::of_context(ctx));
+    let channel = crate::base::escape::visible(gates.channel.as_deref().unwrap_or("(none)")).into_owned();
+    if gates.allowed {
+        let level = gates.default_level.as_deref().unwrap_or("on");
+        return format!(
+            "Elevated mode: allowed for this sender on {channel}; the session starts at level {level} (exec on the gateway host).\n"
+        );
+    }
+    let mut out = format!("Elevated mode: not available for this sender on {channel}:\n");
+    for failure in &gates.failures {
+        let at = failure
+            .path
+            .as_ref()
+            .and_then(|p| loaded.locate_nearest(p))
+            .map(|l| format!(" at {l}"))
+            .unwrap_or_default();
+        out.push_str(&format!(
+            "  - {} ({}){at}: {}\n",
+            failure.gate.as_str(),
+            failure.key,
+            crate::base::escape::visible(&failure.fix)
+        ));
+    }
+    out
 }
 
 fn verdict_text(verdict: &Verdict, entry: Option<&str>) -> String {

@@ -131,6 +131,11 @@ struct SafeWriter<W> {
 
 impl<W: Write> Write for SafeWriter<W> {
     fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
+        let plain = |b: &u8| (0x20..0x7f).contains(b) || matches!(b, b'\n' | b'\t');
+        if piece.iter().all(plain) {
+            self.inner.write_all(piece)?;
+            return Ok(piece.len());
+        }
         match std::str::from_utf8(piece) {
             Ok(text) if !self.styled => self.inner.write_all(crate::base::escape::block(text).as_bytes())?,
             _ => self.inner.write_all(piece)?,

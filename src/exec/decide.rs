@@ -3,14 +3,17 @@
 //! (`processGatewayAllowlist`; spec §2.4–§2.7, §4.9–§4.14, deltas B1, B6). Where releases differ
 //! here is the release's data (`gateway` in `data/<line>/exec.json`).
 
+use super::elevated::ElevatedGates;
 use super::{Decision, Elevated, ExecOutcome};
 use crate::OpenClawVersion;
-use crate::exec::approvals::document::allowlist_entry;
+use crate::exec::approvals::allow_always;
+use crate::exec::approvals::document::{allowlist_entry, other_agents_allowlists};
 use crate::exec::approvals::resolve_for_agent;
 use crate::exec::lookup::ExecEnv;
 use crate::exec::pipeline::{DecisionInput, Gate, Pipeline, finish};
 use crate::exec::posture::{Ask, Security, Source, Sourced};
 use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::exec::satisfy::near_miss::near_misses;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::PlanFailure;
 use crate::exec::segments::{EvalContext, Evaluation};
@@ -75,6 +78,10 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         approvals_locator: None,
         approvals_fail_closed: None,
         approvals_store_problem: None,
+        elevated: Elevated::Off,
+        elevated_gates: None,
+        allow_always: None,
+        auto_review: None,
         no_approver: None,
     }
 }
@@ -129,8 +136,33 @@ fn select_host(
     }
 }
 
+/// The refusal of an elevated call whose gates fail (`formatElevatedUnavailableMessage`).
+fn unavailable_message(gates: &ElevatedGates, sandboxed: bool) -> String {
+    let runtime = if sandboxed { "sandboxed" } else { "direct" };
+    let failing: Vec<String> = gates.failures.iter().map(|f| format!("{} ({})", f.gate.as_str(), f.key)).collect();
+    format!("elevated is not available right now (runtime={runtime}). Failing gates: {}", failing.join(", "))
+}
+
 /// Decides one exec call end to end as `version` does.
 pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
+    let mut out = decide_call(input, version);
+    let mode = input.settings.mode.as_ref().map(|m| m.value.as_str());
+    // In a run without an approver the reviewer still comes first: it sees the call that asks.
+    let decided = out.decision;
+    if out.no_approver.is_some() {
+        out.decision = Decision::Ask;
+    }
+    out.auto_review = crate::exec::review::auto_review(&out, mode, version.exec());
+    out.decision = decided;
+    out.elevated = input.elevated;
+    // The gates are reported when elevated mode is requested or in force, or the message names
+    // a channel (someone asking why a sender is or is not elevated).
+    out.elevated_gates =
+        input.elevated_gates.filter(|gates| input.elevated != Elevated::Off || gates.channel.is_some()).cloned();
+    out
+}
+
+fn decide_call(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let rules = version.exec();
     let settings = input.settings;
     if let Some(issue) = settings.config_issues.first() {
@@ -139,6 +171,12 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
             Decision::Error,
             Some(format!("config invalid: {issue}")),
         );
+    }
+    if input.elevated != Elevated::Off
+        && let Some(gates) = input.elevated_gates.filter(|gates| !gates.allowed)
+    {
+        let out = base_outcome(version, settings, settings.host.clone());
+        return finish(out, Decision::Error, Some(unavailable_message(gates, input.sandboxed)));
     }
     let host = match select_host(input, rules) {
         Ok(h) => h,
@@ -207,6 +245,23 @@ pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let allowlist_ok = security.value == Security::Allowlist && eval.analysis_ok && eval.allowlist_satisfied;
     out.allowlist_satisfied = allowlist_ok;
     out.segments = eval.segments.clone();
+    if security.value == Security::Allowlist && eval.analysis_ok {
+        let others = other_agents_allowlists(&input.approvals.document, &settings.agent_id);
+        for segment in &mut out.segments {
+            segment.near_misses = near_misses(segment, &ctx.allowlist, &others, rules, &ctx.env);
+        }
+    }
+    out.allow_always = Some(allow_always::persistence(
+        version,
+        &allow_always::CallFacts {
+            analysis_ok: eval.analysis_ok,
+            segments: &eval.segments,
+            command: input.command,
+            ctx: &ctx,
+            strict_inline_eval: settings.strict_inline_eval.value,
+            security: security.value,
+        },
+    ));
     let gate = Gate {
         input,
         ctx: &ctx,

@@ -11,6 +11,10 @@
 //! wrappers, shells) and satisfying segments through [`satisfy`] (allowlist, safe bins,
 //! builtins, skills), executables found by [`lookup`]; the vocabulary is [`posture`].
 //!
+//! Around the decision: [`elevated`] (the gates that grant a message's session elevated mode),
+//! [`approvals::allow_always`] and [`coverage`] (what an "allow always" answer stores and covers),
+//! [`satisfy::near_miss`] (why the nearest allowlist entries missed), [`review`] (mode `auto`).
+//!
 //! Where a newcomer adds things: a release that behaves like an existing one is data
 //! (`data/<line>/exec.json`, `src/release/exec.rs`); a release whose analysis works differently
 //! is a new `v<line>/` folder implementing [`pipeline::Pipeline`]; a new wrapper or safe bin is a
@@ -19,11 +23,14 @@
 
 pub mod approvals;
 pub mod argv;
+pub mod coverage;
 pub mod decide;
+pub mod elevated;
 pub mod lookup;
 pub mod pipeline;
 pub mod posture;
 pub mod request;
+pub mod review;
 pub mod satisfy;
 pub mod segments;
 pub mod settings;
@@ -55,6 +62,30 @@ pub enum Elevated {
     Off,
     Ask,
     Full,
+}
+
+impl Elevated {
+    /// A level as the exec tool reads a session's level (`resolveExecElevatedMode`): `full`,
+    /// `ask` or `on` (as ask); anything else is off.
+    pub fn from_level(level: &str) -> Elevated {
+        match level {
+            "full" => Elevated::Full,
+            "ask" | "on" => Elevated::Ask,
+            _ => Elevated::Off,
+        }
+    }
+
+    pub fn is_off(&self) -> bool {
+        *self == Elevated::Off
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Elevated::Off => "off",
+            Elevated::Ask => "ask",
+            Elevated::Full => "full",
+        }
+    }
 }
 
 /// The simulated outcome.
@@ -116,6 +147,20 @@ pub struct ExecOutcome {
     pub approvals_fail_closed: Option<String>,
     /// What was wrong with it: `locked`, `missing`, `broken` or `invalid-document`.
     pub approvals_store_problem: Option<approvals::StoreProblem>,
+    /// The elevated level the call runs at (`off` unless requested or given by the release).
+    #[serde(skip_serializing_if = "Elevated::is_off")]
+    pub elevated: Elevated,
+    /// The run's elevated gates, when elevated mode was requested or is in force and the gates
+    /// were evaluated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elevated_gates: Option<elevated::ElevatedGates>,
+    /// What an "allow always" answer would store for this command, as the release stores it;
+    /// `None` when the command was not analysed (denied or decided before analysis).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow_always: Option<approvals::allow_always::Persistence>,
+    /// Mode `auto`: whether the automatic reviewer sees this call before a human.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub auto_review: Option<review::AutoReview>,
     /// In a run nobody can answer (cron, heartbeat): what the approval became.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_approver: Option<unattended::NoApprover>,
@@ -190,6 +235,7 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
         sandboxed: request.sandboxed,
         skill_bins: site.skill_bins.clone(),
         elevated: site.elevated,
+        elevated_gates: site.elevated_gates.as_ref(),
         run: request.run,
     };
     let outcome = decide::decide(&input, version);

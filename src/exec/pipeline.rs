@@ -29,6 +29,7 @@ pub struct DecisionInput<'a> {
     pub sandboxed: bool,
     pub skill_bins: Vec<SkillBin>,
     pub elevated: Elevated,
+    pub elevated_gates: Option<&'a super::elevated::ElevatedGates>,
     /// The kind of run: only a chat turn has a person to answer an approval.
     pub run: crate::policy::RunKind,
 }

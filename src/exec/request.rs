@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::Elevated;
 use super::approvals::ApprovalsInput;
+use super::elevated::ElevatedGates;
 use super::segments::SkillBin;
 use super::settings::{self, RequestedSettings, WhatIf};
 use crate::OpenClawVersion;
@@ -71,8 +72,11 @@ pub struct CallSite {
     pub approvals: ApprovalsInput,
     /// Skill CLIs the gateway reports (auto-allowed when the approvals document enables it).
     pub skill_bins: Vec<SkillBin>,
-    /// The session's elevated level (`/elevated`), assumed available when not `Off`.
+    /// The session's elevated level (`/elevated`, or the level the release gives the run).
     pub elevated: Elevated,
+    /// The elevated gates of the run (`exec::elevated::evaluate`); `None`: not evaluated, a
+    /// level other than `Off` is assumed available.
+    pub elevated_gates: Option<ElevatedGates>,
 }
 
 impl CallSite {
@@ -87,6 +91,7 @@ impl CallSite {
             approvals: ApprovalsInput::None,
             skill_bins: Vec::new(),
             elevated: Elevated::Off,
+            elevated_gates: None,
         }
     }
 }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::exec::lookup::ExecEnv;
 use crate::exec::satisfy::allowlist::AllowlistEntry;
+use crate::exec::satisfy::near_miss::NearMiss;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::release::exec::ExecRules;
 
@@ -95,6 +96,9 @@ pub struct Segment {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub matched: Option<AllowlistEntry>,
     pub satisfied_by: Option<SatisfiedBy>,
+    /// For a segment no allowlist entry satisfied: the nearest entries and why each missed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub near_misses: Vec<NearMiss>,
 }
 
 impl Segment {
@@ -113,6 +117,7 @@ impl Segment {
             reasons: Vec::new(),
             matched: None,
             satisfied_by: None,
+            near_misses: Vec::new(),
         }
     }
 }

@@ -541,9 +541,9 @@ fn a_jobs_cap_is_checked_against_its_run_and_unattended_exec_against_the_fallbac
     assert!(!all_codes(&clean).contains(&"CP308"));
 
     let asks = "{ agents: { defaults: { heartbeat: { every: \"1h\" } } }, tools: { exec: { host: \"gateway\", ask: \"always\" } } }";
-    assert!(all_codes(&lint_text(v9, asks)).contains(&"CP417"));
+    assert!(all_codes(&lint_text(v9, asks)).contains(&"CP418"));
     let full = serde_json::json!({"version": 1, "defaults": {"askFallback": "full"}});
-    assert!(!all_codes(&lint_with_approvals(v9, asks, Some(full))).contains(&"CP417"));
+    assert!(!all_codes(&lint_with_approvals(v9, asks, Some(full))).contains(&"CP418"));
     let unconfigured = "{ tools: { exec: { host: \"gateway\", ask: \"always\" } } }";
-    assert!(!all_codes(&lint_text(v9, unconfigured)).contains(&"CP417"), "the default heartbeat is left out");
+    assert!(!all_codes(&lint_text(v9, unconfigured)).contains(&"CP418"), "the default heartbeat is left out");
 }

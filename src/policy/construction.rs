@@ -106,7 +106,7 @@ pub fn explicit_lists(
 /// groups and globs, but none of the pipeline's extras (no shipped renames, no plugin groups, no
 /// apply_patch piggyback).
 pub fn allowed(pack: &VersionPack, tool: &str, allow: Option<&NameSet>, deny: &NameSet) -> bool {
-    let name = pack.normalize(tool);
+    let name = pack.normalized(tool);
     if deny.matches(&name) {
         return false;
     }

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
+use ahash::AHashMap;
 use serde::Serialize;
 
 use super::rules::{Entry, Policy};
@@ -12,7 +13,7 @@ use crate::base::glob::Glob;
 use crate::release::pack::VersionPack;
 
 /// Plugin-owned tools present in a run, for `group:plugins` and plugin-id entries.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct PluginGroups {
     /// Every plugin tool name, in tool-list order.
     pub all: Vec<String>,
@@ -72,7 +73,7 @@ struct CompiledPattern {
 /// thousands of names costs one lookup per tool, not a scan; globs are tried in list order.
 pub struct CompiledList {
     /// Plain name → the position of its pattern in the list.
-    exact: HashMap<String, (usize, MatchRef)>,
+    exact: AHashMap<String, (usize, MatchRef)>,
     /// Patterns with a `*`, with their positions, in list order.
     globs: Vec<(usize, CompiledPattern)>,
 }
@@ -83,7 +84,7 @@ impl CompiledList {
         // Sized for the list at once: growing a map of half a million names doubles it in steps,
         // holding the old table and the new one together each time.
         let (mut exact, mut globs, mut seen_globs) =
-            (HashMap::with_capacity(entries.len()), Vec::new(), HashSet::new());
+            (AHashMap::with_capacity(entries.len()), Vec::new(), HashSet::new());
         let mut position = 0;
         for (index, entry) in entries.iter().enumerate() {
             for (name, via) in expand_entry(pack, &entry.pattern, plugins) {

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use serde_json::Value;
 
+use super::matcher::{CompiledPolicy, PluginGroups};
 use super::rules::Policy;
 use super::sandbox::SandboxPolicy;
 use super::session::SubagentRole;
@@ -45,14 +46,26 @@ pub enum FixedStep {
     Subagent(SubagentRole),
 }
 
-#[derive(Debug, Default)]
+/// A compiled policy with the policy it compiles (held) and the plugin tools it was compiled with.
+type CompiledEntry = (Arc<Policy>, PluginGroups, Arc<CompiledPolicy>);
+
+#[derive(Default)]
 pub struct Memo {
     blocks: Table<usize, Option<Arc<Policy>>>,
     profiles: Table<ProfileKey, Option<Arc<ProfileStep>>>,
     sandboxes: Table<usize, Arc<SandboxPolicy>>,
     fixed: Table<FixedStep, Arc<Policy>>,
+    /// Compiled step policies by the address of their policy, each entry holding its policy (so
+    /// the address cannot be reused while it is known) and the plugin tools it was compiled with.
+    compiled: Table<usize, Vec<CompiledEntry>>,
     /// Why the config switches each of the release's bundled plugins off, in the release's order.
     plugins_switched_off: OnceLock<Arc<[Option<String>]>>,
+}
+
+impl std::fmt::Debug for Memo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Memo").finish_non_exhaustive()
+    }
 }
 
 /// The address that names a block of the config (0 for no block).
@@ -72,6 +85,36 @@ impl Memo {
 
     pub fn plugins_switched_off(&self, compute: impl FnOnce() -> Vec<Option<String>>) -> Arc<[Option<String>]> {
         self.plugins_switched_off.get_or_init(|| compute().into()).clone()
+    }
+
+    /// `policy` compiled for a run with `plugins` (most sessions of a config compile the same
+    /// few policies with the same plugin tools).
+    pub fn compiled(
+        &self,
+        policy: &Arc<Policy>,
+        plugins: &PluginGroups,
+        compile: impl FnOnce() -> CompiledPolicy,
+    ) -> Arc<CompiledPolicy> {
+        // A policy only this session holds (a spawn's inheritance, a run's toolsAllow, an
+        // allowlist stripped for this run) comes back in no other session: not kept.
+        if Arc::strong_count(policy) == 1 {
+            return Arc::new(compile());
+        }
+        let key = Arc::as_ptr(policy) as usize;
+        let find = |known: &[CompiledEntry]| {
+            known.iter().find(|(_, with, _)| with == plugins).map(|(_, _, compiled)| compiled.clone())
+        };
+        if let Some(found) = self.compiled.with(|table| table.get(&key).and_then(|known| find(known))) {
+            return found;
+        }
+        let compiled = Arc::new(compile());
+        self.compiled.with(|table| {
+            let known = table.entry(key).or_default();
+            find(known).unwrap_or_else(|| {
+                known.push((policy.clone(), plugins.clone(), compiled.clone()));
+                compiled
+            })
+        })
     }
 
     pub fn fixed(&self, step: FixedStep, compute: impl FnOnce() -> Policy) -> Arc<Policy> {
@@ -94,15 +137,21 @@ impl<K, V> Default for Table<K, V> {
     }
 }
 
-impl<K: Eq + Hash, V: Clone> Table<K, V> {
-    fn get_or(&self, key: K, compute: impl FnOnce() -> V) -> V {
+impl<K: Eq + Hash, V> Table<K, V> {
+    fn with<R>(&self, read: impl FnOnce(&mut HashMap<K, V>) -> R) -> R {
         // A poisoned lock only means another thread panicked while holding it; the map is intact.
-        let lock = || self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(found) = lock().get(&key) {
-            return found.clone();
+        read(&mut self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
+    }
+
+    fn get_or(&self, key: K, compute: impl FnOnce() -> V) -> V
+    where
+        V: Clone,
+    {
+        if let Some(found) = self.with(|table| table.get(&key).cloned()) {
+            return found;
         }
         // Computed outside the lock: two threads may both compute it, and the first one stays.
         let value = compute();
-        lock().entry(key).or_insert(value).clone()
+        self.with(|table| table.entry(key).or_insert(value).clone())
     }
 }

@@ -210,23 +210,23 @@ pub fn resolve_in(
             warnings.extend(analysis.warning);
         }
         // The step's own policy, unless its allowlist is ignored (a list can be long: not copied).
-        let stripped;
         let effective = if allowlist_ignored {
-            stripped = rules::Policy { allow: None, deny: step.policy.deny.clone() };
-            &stripped
+            Arc::new(rules::Policy { allow: None, deny: step.policy.deny.clone() })
         } else {
-            &step.policy
+            step.policy.clone()
         };
-        let compiled = CompiledPolicy::compile(pack, effective, &plugins);
+        let compiled =
+            session.memo.compiled(&effective, &plugins, || CompiledPolicy::compile(pack, &effective, &plugins));
         let mut verdicts = Verdicts::new(&names);
         verdicts.verdicts.extend(normalized.iter().map(|name| Some(compiled.evaluate(name))));
         let mut step_removed = Vec::new();
+        let attribution = Attribution::of(&step, &effective);
         alive.retain(|&index| {
             let verdict = verdicts.verdicts[index].as_ref().expect("every candidate judged");
             if verdict.keeps() {
                 return true;
             }
-            removed.insert(names[index].clone(), step_removal(&step, effective, verdict));
+            removed.insert(names[index].clone(), attribution.removal(&effective, verdict));
             step_removed.push(names[index].clone());
             false
         });
@@ -319,6 +319,7 @@ fn apply_runtime_allowlist(
     // `toolsAllow: []` means no tools at all, unlike an empty allowlist inside the pipeline.
     let everything_denied = runtime.iter().all(|p| pack.normalize(p).is_empty());
     let compiled = CompiledPolicy::compile(pack, &step.policy, plugins);
+    let attribution = Attribution::of(&step, &step.policy);
     let mut verdicts = Verdicts::new(candidates.names);
     verdicts.verdicts.resize(candidates.names.len(), None);
     let mut step_removed = Vec::new();
@@ -328,7 +329,7 @@ fn apply_runtime_allowlist(
         let keeps = verdict.keeps();
         if !keeps {
             let name = &candidates.names[index];
-            removed.insert(name.clone(), step_removal(&step, &step.policy, &verdict));
+            removed.insert(name.clone(), attribution.removal(&step.policy, &verdict));
             step_removed.push(name.clone());
         }
         verdicts.verdicts[index] = Some(verdict);
@@ -356,36 +357,55 @@ pub fn audit_label(label: &str, rule: RemovalRule) -> String {
     format!("{label}.deny")
 }
 
-fn step_removal(step: &Step, policy: &rules::Policy, verdict: &Verdict) -> Removal {
-    let (rule, entry) = match verdict {
-        Verdict::Denied { by } => {
-            (RemovalRule::Deny, policy.deny.as_ref().and_then(|d| d.get(by.entry)).map(|e| (e, by)))
+/// How a step's removals are attributed, worked out once per step rather than once per tool.
+struct Attribution {
+    step: String,
+    deny_label: String,
+    allow_label: String,
+    /// Where an allowlist miss is attributed: the list itself (the first entry written in
+    /// config), or the profile's scope.
+    allow_scope: Option<Source>,
+}
+
+impl Attribution {
+    fn of(step: &Step, policy: &rules::Policy) -> Self {
+        let allow_scope = || {
+            if matches!(step.kind, StepKind::Profile | StepKind::ProviderProfile) {
+                return step.scope.clone().map(Source::config);
+            }
+            let entries = policy.allow.as_ref()?;
+            let written = entries.iter().find_map(|e| e.source.config_path()).map(|path| {
+                let mut list = path.clone();
+                list.0.pop();
+                Source::config(list)
+            });
+            written.or_else(|| entries.first().map(|e| e.source.clone()))
+        };
+        Attribution {
+            step: step.label.clone(),
+            deny_label: audit_label(&step.label, RemovalRule::Deny),
+            allow_label: audit_label(&step.label, RemovalRule::Allow),
+            allow_scope: allow_scope(),
         }
-        _ => (RemovalRule::Allow, None),
-    };
-    // An allowlist miss is attributed to the list itself (the first entry written in config).
-    let allow_scope = || {
-        if matches!(step.kind, StepKind::Profile | StepKind::ProviderProfile) {
-            return step.scope.clone().map(Source::config);
+    }
+
+    fn removal(&self, policy: &rules::Policy, verdict: &Verdict) -> Removal {
+        let denied_by = match verdict {
+            Verdict::Denied { by } => policy.deny.as_ref().and_then(|d| d.get(by.entry)).map(|e| (e, by)),
+            _ => None,
+        };
+        let rule = if matches!(verdict, Verdict::Denied { .. }) { RemovalRule::Deny } else { RemovalRule::Allow };
+        Removal {
+            step: self.step.clone(),
+            rule,
+            audit_label: if rule == RemovalRule::Deny { &self.deny_label } else { &self.allow_label }.clone(),
+            pattern: denied_by.map(|(e, _)| e.pattern.clone()),
+            via: denied_by.and_then(|(_, by)| by.via.as_deref().map(str::to_string)),
+            source: match denied_by {
+                Some((e, _)) => Some(e.source.clone()),
+                None => self.allow_scope.clone(),
+            },
         }
-        let entries = policy.allow.as_ref()?;
-        let written = entries.iter().find_map(|e| e.source.config_path()).map(|path| {
-            let mut list = path.clone();
-            list.0.pop();
-            Source::config(list)
-        });
-        written.or_else(|| entries.first().map(|e| e.source.clone()))
-    };
-    Removal {
-        step: step.label.clone(),
-        rule,
-        audit_label: audit_label(&step.label, rule),
-        pattern: entry.map(|(e, _)| e.pattern.clone()),
-        via: entry.and_then(|(_, by)| by.via.as_deref().map(str::to_string)),
-        source: match entry {
-            Some((e, _)) => Some(e.source.clone()),
-            None => allow_scope(),
-        },
     }
 }
 

@@ -5,7 +5,7 @@
 //! (here); a pipeline list is compiled once per run whatever the number of sessions, a long one
 //! once per process and a short one once per thread ([`super::matcher::compiled_list`]).
 
-use std::collections::HashSet;
+use ahash::AHashSet;
 
 use crate::base::glob::Glob;
 use crate::release::pack::VersionPack;
@@ -14,7 +14,7 @@ use crate::release::pack::VersionPack;
 /// matches does not depend on the order of the list, only on whether any pattern matches it.
 #[derive(Default)]
 pub struct NameSet {
-    exact: HashSet<String>,
+    exact: AHashSet<String>,
     globs: Vec<Glob>,
     /// Whether a pattern was more than blanks (a group may stand for no tool at all).
     names_something: bool,
@@ -35,10 +35,10 @@ impl NameSet {
     /// renames, no plugin groups).
     pub fn construction<'p>(pack: &VersionPack, patterns: impl IntoIterator<Item = &'p str>) -> NameSet {
         let patterns = patterns.into_iter();
-        let mut set = NameSet { exact: HashSet::with_capacity(patterns.size_hint().0), ..NameSet::default() };
+        let mut set = NameSet { exact: AHashSet::with_capacity(patterns.size_hint().0), ..NameSet::default() };
         for pattern in patterns {
             // Normalizing is idempotent (tested below), so a pattern is normalized once.
-            let pattern = pack.normalize(pattern);
+            let pattern = pack.normalized(pattern);
             set.names_something |= !pattern.is_empty();
             match pack.group(&pattern) {
                 Some(members) => set.exact.extend(members.iter().cloned()),

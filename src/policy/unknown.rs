@@ -1,6 +1,7 @@
 //! Unknown allowlist entries: 2026.9 warns about them; 2026.2 also drops allowlists that name no
 //! core tool ("plugin-only allowlists") so core tools stay available.
 
+use ahash::AHashSet;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
@@ -14,7 +15,7 @@ use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
 /// The names the pipeline starts from, split into core and plugin tools.
 pub struct InputNames {
-    core: Vec<String>,
+    core: AHashSet<String>,
     plugin_tools: BTreeSet<String>,
     plugin_ids: BTreeSet<String>,
 }
@@ -22,14 +23,17 @@ pub struct InputNames {
 impl InputNames {
     pub fn new(inventory: &Inventory, removed_before: &BTreeMap<String, Removal>) -> Self {
         let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
-        let mut names = InputNames { core: Vec::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new() };
+        let mut names =
+            InputNames { core: AHashSet::new(), plugin_tools: BTreeSet::new(), plugin_ids: BTreeSet::new() };
         for tool in present {
             match &tool.plugin {
                 Some(plugin) => {
                     names.plugin_tools.insert(tool.name.to_lowercase());
                     names.plugin_ids.insert(plugin.trim().to_lowercase());
                 }
-                None => names.core.push(tool.name.clone()),
+                None => {
+                    names.core.insert(tool.name.clone());
+                }
             }
         }
         names.plugin_ids.extend(inventory.declared_plugins.iter().cloned());
@@ -60,10 +64,10 @@ pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames, config: &Val
 /// expansion, exact membership. Globs are not expanded here, so a glob-only allowlist counts as
 /// naming no core tool.
 fn names_present_core(pack: &VersionPack, entry: &str, input: &InputNames) -> bool {
-    let name = pack.normalize(entry);
+    let name = pack.normalized(entry);
     match pack.group(&name) {
         Some(members) => members.iter().any(|m| input.core.contains(m)),
-        None => input.core.contains(&name),
+        None => input.core.contains(name.as_ref()),
     }
 }
 
@@ -94,8 +98,8 @@ fn warn_unknown(
     let mut other = Vec::new();
     let mut seen = BTreeSet::new();
     for entry in allow {
-        let normalized = pack.normalize(&entry.pattern);
-        let names = pack.expansion(&normalized).map_or_else(|| vec![normalized.clone()], <[String]>::to_vec);
+        let normalized = pack.normalized(&entry.pattern);
+        let names = pack.expansion(&normalized).map_or_else(|| vec![normalized.to_string()], <[String]>::to_vec);
         for name in names {
             if name.is_empty() || name == "*" || !seen.insert(name.clone()) {
                 continue;

@@ -61,6 +61,8 @@ pub struct ExecRules {
     pub obfuscation_patterns: Vec<ObfuscationPattern>,
     #[serde(default)]
     pub obfuscation_suppressions: Vec<ObfuscationSuppression>,
+    /// Who may switch a session to elevated exec.
+    pub elevated: super::elevated::ElevatedRules,
     #[serde(skip)]
     compiled_obfuscation: OnceLock<CompiledObfuscation>,
 }
@@ -120,6 +122,11 @@ pub struct SettingsRules {
     pub modes: bool,
     /// `tools.exec.strictInlineEval` is read.
     pub strict_inline_eval: bool,
+    /// `tools.exec.mode: "auto"` puts a model-backed reviewer (`tools.exec.reviewer`) between a
+    /// call that would ask and the human, for commands of at most this many segments; absent:
+    /// the release has no reviewer.
+    #[serde(default)]
+    pub auto_review_max_candidates: Option<usize>,
 }
 
 /// The gateway's decision around the analysis (`processGatewayAllowlist` and its callers).
@@ -257,6 +264,10 @@ pub struct WrapperRules {
     pub shell_argv_carriers: Vec<String>,
     /// `busybox`, `toybox`: unwrapped when their applet is a shell (none: not unwrapped).
     pub multiplexers: Vec<String>,
+    /// Multiplexers the allow-always collector sees through where the analysis does not (2026.2's
+    /// `unwrapKnownShellMultiplexerInvocation`); empty: the same as `multiplexers`.
+    #[serde(default)]
+    pub allow_always_multiplexers: Vec<String>,
 }
 
 /// A dispatch wrapper read by its option grammar.

@@ -8,6 +8,7 @@
 
 pub mod audit;
 pub mod automation;
+pub mod elevated;
 pub mod exec;
 pub mod lint;
 pub mod loader;

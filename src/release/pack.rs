@@ -1,6 +1,7 @@
 //! Version packs: everything that differs between OpenClaw releases about tool policy, kept as
 //! data (`data/openclaw-<version>.json`) so a reader can audit it without reading code.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 use serde::Deserialize;
@@ -610,9 +611,19 @@ impl VersionPack {
 
     /// OpenClaw's name normalization: trim, lowercase, then apply a permanent alias.
     pub fn normalize(&self, name: &str) -> String {
-        let lowered = js_trim(name).to_lowercase();
-        match self.aliases.get(&lowered) {
-            Some(target) => target.clone(),
+        self.normalized(name).into_owned()
+    }
+
+    /// [`VersionPack::normalize`] without a copy when the name is already normalized, as most
+    /// names a session compares are.
+    pub fn normalized<'a>(&'a self, name: &'a str) -> Cow<'a, str> {
+        let trimmed = js_trim(name);
+        let lowered = match trimmed.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+            true => Cow::Owned(trimmed.to_lowercase()),
+            false => Cow::Borrowed(trimmed),
+        };
+        match self.aliases.get(lowered.as_ref()) {
+            Some(target) => Cow::Borrowed(target),
             None => lowered,
         }
     }

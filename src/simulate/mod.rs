@@ -13,9 +13,10 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
-use crate::exec::{self, ApprovalsInput, Ask, Availability, CallSite, Decision, ExecOutcome, ExecRequest, Security};
+use crate::exec::approvals::allow_always::{self, Persistence};
+use crate::exec::{self, ApprovalsInput, Ask, Availability, CallSite, Decision, ExecRequest, Security};
 use crate::policy::{self, Resolution, SessionContext};
-use crate::release::pack::{AllowAlwaysStore, HookBlockRule};
+use crate::release::pack::HookBlockRule;
 use loops::{LoopHit, LoopSettings, LoopState};
 use scenario::{Call, Expect, Hook, Scenario};
 
@@ -160,33 +161,6 @@ fn run_hooks(
     Ok(HookOutcome { stage, block_reason, rewrite })
 }
 
-/// What allow-always stores for this command, as the release stores it; `Err` says why nothing.
-fn allow_always_entries(version: OpenClawVersion, outcome: &ExecOutcome, cwd: &str) -> Result<Vec<Value>, String> {
-    if !outcome.analysis_ok || outcome.segments.is_empty() {
-        return Err("one-shot (unplanned): the command could not be analysed".into());
-    }
-    match version.policy().tool_calls.allow_always_stores {
-        AllowAlwaysStore::BoundSegments => outcome
-            .segments
-            .iter()
-            .map(|segment| {
-                let path = segment.real_path.clone().or_else(|| segment.resolved_path.clone());
-                let argv = segment.effective_argv.as_ref().unwrap_or(&segment.argv);
-                path.map(|pattern| {
-                    json!({"pattern": pattern, "argPattern": exec::satisfy::allowlist::cwd_bound_hash(argv, cwd), "source": "allow-always"})
-                })
-                .ok_or_else(|| "one-shot (no-reusable-pattern): an executable did not resolve".to_string())
-            })
-            .collect(),
-        AllowAlwaysStore::ResolvedPathsUnderAllowlist => {
-            if outcome.security.value != Security::Allowlist {
-                return Err(format!("not persisted: {version} stores allow-always only under security=allowlist"));
-            }
-            Ok(outcome.segments.iter().filter_map(|s| s.resolved_path.clone()).map(|p| json!({"pattern": p})).collect())
-        }
-    }
-}
-
 /// The running session.
 struct Session<'a> {
     setup: &'a Setup,
@@ -319,13 +293,16 @@ impl Session<'_> {
             Some("allow-once") => (trace.outcome, trace.reason) = ("ran", "approved once".into()),
             Some("allow-always") => {
                 (trace.outcome, trace.reason) = ("ran", "approved, allow-always".into());
-                let cwd = self.setup.cwd.display().to_string();
-                approval.persisted = Some(match allow_always_entries(self.setup.version, &outcome, &cwd) {
-                    Ok(entries) => {
+                approval.persisted = Some(match &outcome.allow_always {
+                    Some(persistence @ Persistence::Patterns { .. }) => {
+                        let entries = allow_always::stored_entries(persistence, command);
                         self.persist(&entries);
                         json!({"allowlist": entries})
                     }
-                    Err(why) => json!({"nothing": why}),
+                    Some(Persistence::OneShot { reasons }) => {
+                        json!({"nothing": format!("one-shot ({}): the approval counts for this run only", reasons.join(", "))})
+                    }
+                    None => json!({"nothing": "one-shot: the command was not analysed"}),
                 });
             }
             Some(_) => (trace.outcome, trace.reason) = ("denied", "user-denied".into()),

@@ -9,6 +9,7 @@
 pub mod agents;
 pub mod automation;
 pub mod channels;
+pub mod elevated;
 pub mod env;
 pub mod exec;
 pub mod ids;

@@ -132,6 +132,16 @@ impl Scopes {
     }
 }
 
+/// The allowlists of every agent bucket but `agent_id`'s and the wildcard's, by agent id.
+pub fn other_agents_allowlists(doc: &Value, agent_id: &str) -> Vec<(String, Vec<AllowlistEntry>)> {
+    let agents = agents_map(doc);
+    let others = agents.iter().filter(|(id, _)| id.as_str() != agent_id && id.as_str() != WILDCARD);
+    others
+        .filter_map(|(id, scope)| Some((id.clone(), allowlist(scope.as_object()?, &format!("agents.{id}")))))
+        .filter(|(_, entries)| !entries.is_empty())
+        .collect()
+}
+
 /// A scope's allowlist entries OpenClaw keeps, each labelled `<label>.allowlist[i]`.
 pub fn allowlist(scope: &Map<String, Value>, label: &str) -> Vec<AllowlistEntry> {
     let entries = scope.get(ALLOWLIST).and_then(Value::as_array).into_iter().flatten().enumerate();

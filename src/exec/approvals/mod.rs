@@ -2,6 +2,7 @@
 //! release reads it (strictly, failing closed, or tolerantly), and resolved for one agent
 //! ([`resolve_for_agent`]; spec §2.6, deltas B2). The document's keys are named in [`document`].
 
+pub mod allow_always;
 pub mod document;
 pub mod store;
 

@@ -8,5 +8,6 @@
 
 pub mod allowlist;
 pub mod builtins;
+pub mod near_miss;
 pub mod safe_bins;
 pub mod skills;

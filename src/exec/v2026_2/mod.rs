@@ -5,6 +5,7 @@
 //! A release whose analysis works like 2026.2's names `"pipeline": "chainSplitter"` in its data
 //! and needs no code here.
 
+pub mod allow_always;
 pub mod compose;
 pub mod obfuscation;
 pub mod splitter;

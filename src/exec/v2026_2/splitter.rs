@@ -406,6 +406,18 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
     Ok(Evaluation { analysis_ok: true, allowlist_satisfied: true, segments, plan_failure: None, pinned: None })
 }
 
+/// `analyzeShellCommand`: every segment's argv of a command (all chain parts), or `None` when
+/// the command does not parse.
+pub(crate) fn segment_argvs(command: &str, ctx: &EvalContext) -> Option<Vec<Vec<String>>> {
+    let parts: Vec<String> =
+        split_chain(command).map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
+    let mut argvs = Vec::new();
+    for part in &parts {
+        argvs.extend(analyze_part(part, ctx).ok()?.into_iter().map(|segment| segment.argv));
+    }
+    Some(argvs)
+}
+
 /// Where the construct a 2026.2 failure reason names first appears (a best effort: the splitter
 /// works on chain parts, so the exact offset is not kept).
 fn failure_span(command: &str, reason: &str) -> Option<std::ops::Range<usize>> {

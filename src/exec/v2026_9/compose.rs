@@ -2,6 +2,7 @@
 //! command (execution plan), strict inline eval, heredocs and security-audit-suppression edits
 //! each add their own approval requirement (spec §4.9–§4.14).
 
+use crate::exec::approvals::allow_always::Persistence;
 use std::sync::LazyLock;
 
 use sha2::{Digest, Sha256};
@@ -161,6 +162,10 @@ pub fn compose(mut out: ExecOutcome, gate: &Gate) -> ExecOutcome {
         audit_suppression: audit,
         obfuscation: false,
     };
+    // An approval the allowlist plan asked for is never remembered (`ONE_SHOT_ALLOW_ALWAYS`).
+    if needs_plan && matches!(out.allow_always, Some(Persistence::Patterns { .. })) {
+        out.allow_always = Some(Persistence::OneShot { reasons: vec!["no-reusable-pattern".into()] });
+    }
     out.policy_requires_ask = base || needs_plan || heredoc || inline_eval.is_some() || audit;
     out.reasons = reasons(&out, eval, ask, security, allowlist_ok, inline_eval.as_ref().map(|h| h.describe()));
     let observed = if out.policy_requires_ask { Decision::Ask } else { Decision::Allow };

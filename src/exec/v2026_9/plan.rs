@@ -225,7 +225,7 @@ fn is_opaque_shell(argv: &[String], execution: &Executable) -> bool {
 }
 
 /// `resolveShellWrapperScriptCandidatePath`: `bash ./run.sh args` → the script's path.
-fn shell_script_path(argv: &[String], execution: &Executable, ctx: &EvalContext) -> Option<String> {
+pub(crate) fn shell_script_path(argv: &[String], execution: &Executable, ctx: &EvalContext) -> Option<String> {
     if !is_shell_wrapper_segment(argv, execution) || is_opaque_shell(argv, execution) || argv.len() < 2 {
         return None;
     }
@@ -237,7 +237,7 @@ fn shell_script_path(argv: &[String], execution: &Executable, ctx: &EvalContext)
     Some(lexical_resolve(&ctx.env.cwd, &expanded).to_string_lossy().into_owned())
 }
 
-fn executable_at(path: &str) -> Executable {
+pub(crate) fn executable_at(path: &str) -> Executable {
     Executable {
         raw: path.to_string(),
         resolved_path: Some(path.to_string()),
@@ -380,6 +380,7 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> (Evaluation, Vec<Candidate>
                     reasons: c.reasons.clone(),
                     matched: matched.map(|i| ctx.allowlist[i].clone()),
                     satisfied_by: by,
+                    near_misses: Vec::new(),
                 });
             }
             let evaluation = Evaluation {

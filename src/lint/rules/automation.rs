@@ -34,7 +34,7 @@ pub const RULES: &[Rule] = &[
         check: job_cap_strips_tools,
     },
     Rule {
-        code: "CP417",
+        code: "CP418",
         name: "unattended-exec-refused",
         severity: Severity::Warning,
         category: Category::Exec,

@@ -13,7 +13,10 @@ use super::audit::{
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::agents::roster;
+use crate::config::view::elevated::{ElevatedBlock, first_set};
 use crate::config::view::keys;
+use crate::config::view::located::switched_off;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::posture::{Security, Source};
 use crate::exec::settings::{self, WhatIf};
@@ -240,7 +243,68 @@ pub const RULES: &[Rule] = &[
         needs_valid_config: true,
         check: denied_by_approvals,
     },
+    Rule {
+        code: "CP417",
+        name: "elevated-agent-list-missing-channel",
+        severity: Severity::Warning,
+        category: Category::Exec,
+        summary: "An agent's `tools.elevated.allowFrom` has no list for a channel the global `allowFrom` admits \
+                  senders on.",
+        why: "Once an agent has an `allowFrom` at all, a sender needs a match in both lists; a channel the agent's \
+              map leaves out admits nobody, so `/elevated` is refused there although the global list names the \
+              sender.",
+        example: "tools: { elevated: { allowFrom: { telegram: [\"tg:123\"] } } },\nagents: { list: [{ id: \"main\", \
+                  tools: { elevated: { allowFrom: { discord: [\"456\"] } } } }] }",
+        fix: "Add the channel's list to the agent's `allowFrom`, or delete the agent's `allowFrom` to follow the \
+              global lists.",
+        openclaw_check: None,
+        applies: Applies::Always,
+        needs_valid_config: true,
+        check: elevated_agent_lists,
+    },
 ];
+
+/// CP417: channels the global elevated lists admit senders on that an agent's own map leaves out.
+fn elevated_agent_lists(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let config = ctx.config();
+    let global = ElevatedBlock::global(config);
+    if switched_off(global.enabled().as_ref()) {
+        return;
+    }
+    let admitted: Vec<&String> = global
+        .allow_from()
+        .and_then(|l| l.as_object())
+        .into_iter()
+        .flatten()
+        .filter(|(_, list)| !string_entries(Some(list)).is_empty())
+        .map(|(channel, _)| channel)
+        .collect();
+    let rules = &ctx.version.exec().elevated;
+    for entry in roster(config, ctx.version) {
+        let block = ElevatedBlock::of_agent(&entry);
+        let Some(own) = block.allow_from().filter(|l| !switched_off(block.enabled().as_ref()) && l.value.is_object())
+        else {
+            continue;
+        };
+        for channel in &admitted {
+            let fallback = rules.channels.get(channel.as_str()).and_then(|c| first_set(config, &c.fallback_allow_from));
+            if own.value.get(channel.as_str()).is_some_and(Value::is_array)
+                || fallback.is_some_and(|l| l.value.is_array())
+            {
+                continue;
+            }
+            out.report(
+                &own.path,
+                format!(
+                    "agent {} refuses elevated mode on {channel}: its `allowFrom` has no `{channel}` list",
+                    entry.id()
+                ),
+            )
+            .agent(entry.id())
+            .help(format!("add a `{channel}` list to `{}`, or delete it to follow the global lists", own.path));
+        }
+    }
+}
 
 fn security_full(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let open = open_exec_surface_paths(ctx);

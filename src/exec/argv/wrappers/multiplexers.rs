@@ -7,11 +7,16 @@ use crate::exec::argv::shell_names::is_shell_wrapper_executable;
 use crate::release::exec::WrapperRules;
 
 pub fn unwrap(argv: &[String], rules: &WrapperRules) -> Unwrap {
+    unwrap_among(argv, &rules.multiplexers)
+}
+
+/// [`unwrap`] for the multiplexers named.
+pub fn unwrap_among(argv: &[String], multiplexers: &[String]) -> Unwrap {
     let Some(token0) = argv.first().map(|t| t.trim()).filter(|t| !t.is_empty()) else {
         return Unwrap::NotWrapper;
     };
     let name = normalize_executable(token0);
-    if !rules.multiplexers.contains(&name) {
+    if !multiplexers.contains(&name) {
         return Unwrap::NotWrapper;
     }
     let applet_index = if argv.get(1).map(|t| t.trim()) == Some("--") { 2 } else { 1 };
