@@ -13,11 +13,13 @@ pub mod batch;
 pub mod cli;
 pub mod config;
 pub mod exec;
+pub mod fix;
 pub mod fleet;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod guards;
 pub mod lint;
+pub mod lsp;
 pub mod policy;
 pub mod release;
 pub mod report;

@@ -41,8 +41,9 @@ pub const EXIT_CODES: &str = "\
 Exit codes:
   0  answered (`tools`, `explain`, `matrix`: whatever the answer); `exec`: allowed;
      `who-can`: some session can; `diff`: no new access (or no --fail-on); `upgrade`: nothing
-     --fail-on names; `test`: all passed
-  1  `lint`: findings at or above --severity-min; `url`: blocked by the SSRF guard; `path`: denied;
+     --fail-on names; `test`: all passed; `fix`: nothing left to fix
+  1  `lint`: findings at or above --severity-min; `fix`: fixes held back (--diff: edits to make);
+     `url`: blocked by the SSRF guard; `path`: denied;
      `simulate`: an expectation failed; `who-can`: no session can; `diff --fail-on new-access`:
      new access; `upgrade --fail-on fatal|new-access|lost-access`: it happens; `test`: a case failed
   3  `exec`: the command needs approval

@@ -20,10 +20,23 @@ pub struct ExplainArgs {
     pub context: ContextArgs,
     #[arg(long, value_parser = output::formats("table", output::TABLES_AND_DOCUMENTS), default_value = "table")]
     pub format: Format,
+    /// Write the edits that bring the tool back into the config files (as `clawpolicy fix`;
+    /// they change access, so no `--unsafe-fixes` is needed). With `--diff`, only show them.
+    #[arg(long)]
+    pub apply: bool,
+    /// With `--apply`: print the edits as a unified diff instead of writing them.
+    #[arg(long, requires = "apply")]
+    pub diff: bool,
 }
 
 pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCode> {
     let version = global.version;
+    if args.apply && args.format != Format::Human {
+        return Err(miette::miette!(
+            code = "explain::apply",
+            "--apply prints a report for people: use it with --format table"
+        ));
+    }
     let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
     let ctx = args.context.to_run_context(global, loaded.config())?;
     super::check_known_agent(version, loaded.config(), &ctx)?;
@@ -43,6 +56,14 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
         if ctx.message_provider.is_some() {
             output::write_stdout(&elevated_note(version, &loaded, &resolution.agent_id, &ctx))?;
         }
+    }
+    if args.apply {
+        let Some(fix) = crate::fix::explain_candidate(&explanation.tool, &explanation.fixes) else {
+            output::write_stderr(&format!("note: {} needs no edit here; nothing to apply", explanation.tool));
+            return Ok(ExitCode::SUCCESS);
+        };
+        let flags = super::fix_cmd::FixFlags { diff: args.diff, unsafe_fixes: true };
+        return Ok(super::fix_cmd::after_explain(global, loaded.paths(), &flags, fix)?.into());
     }
     Ok(ExitCode::SUCCESS)
 }

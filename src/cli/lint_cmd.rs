@@ -56,6 +56,11 @@ pub struct LintArgs {
     /// and a note counts the rest (they still count in the summary and the exit code).
     #[arg(long)]
     pub all_findings: bool,
+    /// Apply the fixes of the selected rules first (as `clawpolicy fix`), then lint what is left.
+    #[arg(long)]
+    pub fix: bool,
+    #[command(flatten)]
+    pub fix_flags: super::fix_cmd::FixFlags,
 }
 
 /// The JSON document: the report plus counts.
@@ -94,9 +99,18 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         ));
     }
     let machine = args.format.machine("lint");
+    if args.fix {
+        let files = global.load_any(&args.config.files, version, machine)?;
+        let suppressions = load_suppressions(args.suppressions.as_ref(), args.no_suppressions, files.loaded())?;
+        if let Some(exit) =
+            super::fix_cmd::before_lint(global, files.paths(), &args.fix_flags, &selection, &suppressions)?
+        {
+            return Ok(exit.into());
+        }
+    }
     let files = global.load_any(&args.config.files, version, machine)?;
     let (loaded, issues) = (files.loaded(), files.issues());
-    let suppressions = load_suppressions(args, loaded)?;
+    let suppressions = load_suppressions(args.suppressions.as_ref(), args.no_suppressions, loaded)?;
     let approvals = match super::exec_cmd::approvals_input(global, version, args.approvals.as_deref()) {
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
@@ -131,17 +145,22 @@ fn finish(written: miette::Result<()>, report: &LintReport) -> miette::Result<Ex
     Ok(Exit::flagged_if(!report.findings.is_empty()).into())
 }
 
-fn load_suppressions(args: &LintArgs, loaded: &crate::config::LoadedConfig) -> miette::Result<Suppressions> {
-    if args.no_suppressions {
+/// The suppressions of `file`, else of the side file next to the first config (none with `ignore`).
+pub(super) fn load_suppressions(
+    file: Option<&PathBuf>,
+    ignore: bool,
+    loaded: &crate::config::LoadedConfig,
+) -> miette::Result<Suppressions> {
+    if ignore {
         return Ok(Suppressions::default());
     }
-    let discovered = match (&args.suppressions, loaded.config_paths().first()) {
+    let discovered = match (file, loaded.config_paths().first()) {
         (None, Some(config)) => {
             Suppressions::discover(config).map_err(|e| miette::miette!(code = "lint::suppressions", "{e}"))?
         }
         _ => None,
     };
-    let file = args.suppressions.clone().or(discovered);
+    let file = file.cloned().or(discovered);
     match file {
         Some(path) => Suppressions::read(&path).map_err(|e| miette::miette!(code = "lint::suppressions", "{e}")),
         None => Ok(Suppressions::default()),

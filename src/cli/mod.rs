@@ -8,9 +8,11 @@ mod exec_cmd;
 mod exec_render;
 mod exit;
 mod explain_cmd;
+mod fix_cmd;
 mod global;
 mod jobs;
 pub(crate) mod lint_cmd;
+mod lsp_cmd;
 mod man_cmd;
 mod matrix_cmd;
 mod output;
@@ -81,6 +83,10 @@ pub enum Command {
     Upgrade(upgrade_cmd::UpgradeArgs),
     /// Check a YAML policy test suite (or --bless the current behaviour into it).
     Test(test_cmd::TestArgs),
+    /// Apply the fixes clawpolicy computes to the config files, keeping their comments and layout.
+    Fix(fix_cmd::FixArgs),
+    /// The language server for editors (LSP over stdio): diagnostics, hovers, fixes, completion.
+    Lsp(lsp_cmd::LspArgs),
     /// The shell completion script for bash, zsh, fish, powershell or elvish.
     Completions(completions_cmd::CompletionsArgs),
     /// The manual page in roff: clawpolicy(1), a subcommand's page, or all of them into a directory.
@@ -276,6 +282,8 @@ pub fn run() -> ExitCode {
         Command::Diff(args) => diff_cmd::run(&global, args),
         Command::Upgrade(args) => upgrade_cmd::run(&global, args),
         Command::Test(args) => test_cmd::run(&global, args),
+        Command::Fix(args) => fix_cmd::run(&global, args),
+        Command::Lsp(args) => lsp_cmd::run(&global, args),
         Command::Completions(args) => completions_cmd::run(args),
         Command::Man(args) => man_cmd::run(args),
     });

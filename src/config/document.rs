@@ -24,6 +24,12 @@ impl Document {
         &self.source.path
     }
 
+    /// Another text of this file (an edit of it) as it may be shown: secrets masked where this
+    /// file's values land, control characters neutralized.
+    pub fn display_text_of(&self, text: &str) -> String {
+        json5::parse_at(self.source.path.clone(), text.to_string(), &self.base).source.display_text().to_string()
+    }
+
     /// The file's own tree (spans into its text), parsed again: it parsed when it was read, so
     /// it parses now.
     pub fn parse_as_written(&self) -> Option<Node> {
@@ -32,11 +38,16 @@ impl Document {
     }
 }
 
+/// Texts to read in place of files, by the path the loader resolves (an editor's unsaved
+/// buffers, a fix being checked before it is written).
+pub type Buffers = std::collections::HashMap<PathBuf, String>;
+
 /// Collects the documents read during one load, with the parser's notes.
 #[derive(Debug, Default)]
 pub(crate) struct Documents {
     pub documents: Vec<Document>,
     pub notes: Vec<ParseNote>,
+    pub buffers: Option<Arc<Buffers>>,
 }
 
 /// How a failed parse should be reported: a top-level file is `config::parse`; an include gets
@@ -47,6 +58,21 @@ pub(crate) struct ParseFailure {
 }
 
 impl Documents {
+    /// The text given for `path` in place of the file, within the size cap files have.
+    pub fn buffer(&self, path: &Path) -> Option<Result<String, ConfigError>> {
+        let text = self.buffers.as_ref()?.get(path)?;
+        Some(if text.len() as u64 > MAX_FILE_BYTES {
+            Err(ConfigError::TooLarge { path: path.to_path_buf(), limit: MAX_FILE_BYTES })
+        } else {
+            Ok(text.clone())
+        })
+    }
+
+    /// The text of `path`: its buffer, else the file ([`Documents::read`]).
+    pub fn read_text(&self, path: &Path) -> Result<String, ConfigError> {
+        self.buffer(path).unwrap_or_else(|| Documents::read(path))
+    }
+
     /// Reads a file the way OpenClaw does (`readFileSync(path, "utf-8")`: invalid UTF-8 becomes
     /// U+FFFD), within the limits that protect us from hostile input ([`crate::base::userfile`]).
     pub fn read(path: &Path) -> Result<String, ConfigError> {

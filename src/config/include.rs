@@ -274,6 +274,9 @@ impl<'d> IncludeResolver<'d> {
             );
             (IncludeErrorKind::Guard, message, None)
         };
+        if let Some(buffer) = self.documents.buffer(resolved) {
+            return buffer.map_err(|_| guard_failed());
+        }
         let meta = std::fs::metadata(resolved).map_err(|e| read_failed(e.to_string()))?;
         let guard_refuses = meta.len() > MAX_FILE_BYTES
             || (self.rules().read_guard == IncludeReadGuard::RegularFileSingleLink

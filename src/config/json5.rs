@@ -106,7 +106,7 @@ fn unparsed(path: PathBuf, text: String, base: &[PathSeg], error: Json5Error) ->
 ///
 /// Raw control characters (NUL included) and U+2028/U+2029 inside strings need nothing: both
 /// parsers keep them, and both refuse a raw line break (checked in [`TreeBuilder`]).
-fn jsonc_compatible(text: &str) -> Result<Cow<'_, str>, Json5Error> {
+pub(crate) fn jsonc_compatible(text: &str) -> Result<Cow<'_, str>, Json5Error> {
     let needs_rewrite = text.contains(['\u{feff}', '\u{85}', '\u{2028}', '\u{2029}']) || text.contains("\\u");
     if !needs_rewrite {
         return Ok(Cow::Borrowed(text));
@@ -322,7 +322,7 @@ impl TreeBuilder<'_> {
 }
 
 /// JSON5 unquoted keys are ECMAScript identifier names (`$include`, `_x`, `ä`), never `1` or `a-b`.
-fn is_identifier(word: &str) -> bool {
+pub(crate) fn is_identifier(word: &str) -> bool {
     let mut chars = word.chars();
     chars.next().is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
         && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')

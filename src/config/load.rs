@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::discovery::{self, DiscoveryEnv};
-use super::document::{Document, Documents};
+use super::document::{Buffers, Document, Documents};
 use super::env::{self, MissingEnvVar};
 use super::error::{ConfigError, ConfigWarning, Snippet, WarningKind};
 use super::include::{IncludeResolver, MAX_NESTING};
@@ -172,6 +172,23 @@ impl LoadedConfig {
 /// Loads `paths` (later files overlay earlier ones), or the discovered default when `paths` is
 /// empty. A missing default file is an empty config; a missing explicit file is an error.
 pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
+    load_reading(paths, opts, None)
+}
+
+/// [`load`], reading the texts of `buffers` in place of those files.
+pub fn load_with_buffers(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    buffers: Arc<Buffers>,
+) -> Result<LoadedConfig, ConfigError> {
+    load_reading(paths, opts, Some(buffers))
+}
+
+fn load_reading(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    buffers: Option<Arc<Buffers>>,
+) -> Result<LoadedConfig, ConfigError> {
     let explicit = !paths.is_empty();
     let files: Vec<PathBuf> = if explicit {
         paths.iter().map(|p| super::fspath::resolve(&opts.cwd, p)).collect()
@@ -179,17 +196,18 @@ pub fn load(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedConfig, Confi
         vec![discover(opts)]
     };
     let include_roots = include_roots(opts);
-    let mut documents = Documents::default();
+    let mut documents = Documents { buffers, ..Documents::default() };
     let mut merged: Option<Node> = None;
     let mut config_paths = Vec::new();
     for path in files {
-        if !explicit && !path.exists() {
+        let exists = path.exists() || documents.buffer(&path).is_some();
+        if !explicit && !exists {
             continue;
         }
-        if !path.exists() {
+        if !exists {
             return Err(ConfigError::NotFound { path });
         }
-        let text = Documents::read(&path)?;
+        let text = documents.read_text(&path)?;
         let root = documents.parse(path.clone(), text, &[]).map_err(|failure| ConfigError::Parse {
             path: path.clone(),
             message: failure.message,

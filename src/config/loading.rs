@@ -109,6 +109,12 @@ pub struct LoadedFiles {
 }
 
 impl LoadedFiles {
+    /// A loaded config with what its release would reject in it.
+    pub fn validated(loaded: LoadedConfig) -> Self {
+        let validation = config::validate::check(&loaded, loaded.version());
+        LoadedFiles { loaded, issues: validation.issues, warnings: validation.warnings }
+    }
+
     /// The config in force.
     pub fn config(&self) -> &Value {
         self.loaded.value()
@@ -184,9 +190,16 @@ pub enum Refusal {
 /// With no files, OpenClaw's own discovery finds the config. Only a config that cannot be read
 /// is an error; what the release would reject is in [`LoadedFiles::issues`].
 pub fn load_files(paths: &[PathBuf], opts: &LoadOptions) -> Result<LoadedFiles, ConfigError> {
-    let loaded = config::load(paths, opts)?;
-    let validation = config::validate::check(&loaded, opts.version);
-    Ok(LoadedFiles { loaded, issues: validation.issues, warnings: validation.warnings })
+    Ok(LoadedFiles::validated(config::load(paths, opts)?))
+}
+
+/// [`load_files`], reading the texts of `buffers` in place of those files.
+pub fn load_files_with_buffers(
+    paths: &[PathBuf],
+    opts: &LoadOptions,
+    buffers: std::sync::Arc<config::Buffers>,
+) -> Result<LoadedFiles, ConfigError> {
+    Ok(LoadedFiles::validated(config::load_with_buffers(paths, opts, buffers)?))
 }
 
 /// Loads config files the release accepts: [`load_files`], refusing what the release refuses.

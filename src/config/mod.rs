@@ -7,6 +7,7 @@
 
 pub mod discovery;
 pub mod document;
+pub mod edit;
 pub mod env;
 pub mod error;
 pub mod fspath;
@@ -27,10 +28,10 @@ pub mod validate;
 pub mod view;
 
 pub use discovery::{discover_config_path, home_dir, state_dir};
-pub use document::Document;
+pub use document::{Buffers, Document};
 pub use env::MissingEnvVar;
 pub use error::{ConfigError, ConfigWarning, IncludeErrorKind, WarningKind};
-pub use load::{LoadOptions, LoadedConfig, load, load_inline};
+pub use load::{LoadOptions, LoadedConfig, load, load_inline, load_with_buffers};
 pub use path::PathSeg;
 pub use problem::ProblemKind;
 pub use source::{Location, Origin, SourceFile};

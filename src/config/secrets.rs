@@ -9,6 +9,8 @@
 //!   ([`credential_ranges`]): URL userinfo, credential query parameters, known token shapes,
 //!   long high-entropy strings, and `NAME=value` assignments of secret-looking names.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::ops::Range;
 use std::rc::Rc;
 use std::sync::LazyLock;
@@ -52,6 +54,31 @@ fn normalized(key: &str) -> String {
 /// `clientSecret`, `OPENAI_API_KEY`, …), misspellings included (`botTokn`, `apiKy`): a value
 /// under a misspelled secret key is still a secret.
 pub fn is_secret_key(key: &str) -> bool {
+    // A config repeats a few key names thousands of times (a fleet's `tools`, `deny`, `exec`),
+    // and the misspelling check compares each with every credential word: answered once per name.
+    // Short names only: a long one is rare and would cost memory to keep.
+    const KEPT: usize = 4_096;
+    const KEPT_LEN: usize = 64;
+    thread_local! {
+        static ANSWERED: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+    }
+    if let Some(answer) = ANSWERED.with_borrow(|answered| answered.get(key).copied()) {
+        return answer;
+    }
+    let answer = looks_secret(key);
+    if key.len() > KEPT_LEN {
+        return answer;
+    }
+    ANSWERED.with_borrow_mut(|answered| {
+        if answered.len() >= KEPT {
+            answered.clear();
+        }
+        answered.insert(key.to_string(), answer);
+    });
+    answer
+}
+
+fn looks_secret(key: &str) -> bool {
     let key = normalized(key);
     if NON_SECRET_KEY_SUFFIXES.iter().any(|s| key.ends_with(s)) {
         return false;

@@ -376,6 +376,7 @@ mod tests {
             openclaw_check: None,
             agent: None,
             kind: None,
+            autofix: None,
         }
     }
 

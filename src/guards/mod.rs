@@ -5,3 +5,4 @@ pub mod file_access;
 pub mod ipaddr;
 pub mod path;
 pub mod ssrf;
+pub mod write;

@@ -17,6 +17,7 @@ pub use registry::{Category, Rule, Severity, no_rule_message};
 pub use rules::{all_rules, find_rule};
 
 use crate::OpenClawVersion;
+use crate::config::edit::Autofix;
 use crate::config::path::KeyPath;
 use crate::config::validate::ValidationIssue;
 use crate::config::{ConfigWarning, LoadedConfig, ProblemKind};
@@ -74,6 +75,9 @@ pub struct Finding {
     /// For config problems: `migrated`, `doctor` or `fatal` (what the release does about it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kind: Option<ProblemKind>,
+    /// The edit that fixes this occurrence, where it is exact (`clawpolicy fix` applies it).
+    #[serde(rename = "fix", skip_serializing_if = "Option::is_none")]
+    pub autofix: Option<Autofix>,
 }
 
 impl Finding {
@@ -96,6 +100,12 @@ impl Finding {
 
     pub fn agent(&mut self, agent: impl Into<String>) -> &mut Self {
         self.agent = Some(agent.into());
+        self
+    }
+
+    /// The machine-applicable edit that fixes this occurrence.
+    pub fn autofix(&mut self, autofix: Autofix) -> &mut Self {
+        self.autofix = Some(autofix);
         self
     }
 
@@ -293,6 +303,7 @@ impl Emitter<'_, '_> {
             openclaw_check: self.rule.openclaw_check.map(str::to_string),
             agent: None,
             kind: None,
+            autofix: None,
         });
         self.findings.last_mut().expect("just pushed")
     }

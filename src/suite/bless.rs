@@ -3,7 +3,6 @@
 //! enumerated session of a config (scaffolding). The suite is written atomically (a temporary
 //! file in the same folder, renamed over it) and never through a symlink that leaves its folder.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -81,34 +80,19 @@ pub enum WriteError {
 /// Writes `text` to the suite at `path`: through a symlink only when it stays inside the suite's
 /// folder (the link is kept), atomically in every case.
 pub fn write(path: &Path, text: &str) -> Result<(), WriteError> {
-    let io = |e: &dyn std::fmt::Display| WriteError::Io { path: path.display().to_string(), message: e.to_string() };
     let folder = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let folder = std::fs::canonicalize(folder).map_err(|e| io(&e))?;
-    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    let target = if is_link {
-        let target = crate::guards::path::symlink_target(path).map_err(|e| io(&e))?;
-        if !target.starts_with(&folder) {
-            return Err(WriteError::SymlinkLeavesFolder {
-                path: path.display().to_string(),
-                target: target.display().to_string(),
-                folder: folder.display().to_string(),
-            });
+    let folder = std::fs::canonicalize(folder)
+        .map_err(|e| WriteError::Io { path: path.display().to_string(), message: e.to_string() })?;
+    crate::guards::write::write_inside(path, text, &folder).map_err(|refusal| match refusal {
+        crate::guards::write::WriteRefusal::Outside { target, folder } => WriteError::SymlinkLeavesFolder {
+            path: path.display().to_string(),
+            target: target.display().to_string(),
+            folder: folder.display().to_string(),
+        },
+        crate::guards::write::WriteRefusal::Io(e) => {
+            WriteError::Io { path: path.display().to_string(), message: e.to_string() }
         }
-        target
-    } else {
-        folder.join(path.file_name().ok_or_else(|| io(&"not a file name"))?)
-    };
-    let dir = target.parent().unwrap_or(&folder);
-    let mut temp = tempfile::Builder::new().prefix(".clawpolicy-bless-").tempfile_in(dir).map_err(|e| io(&e))?;
-    // The temporary file is private; the suite keeps the permissions it had (new suites: 0644).
-    let permissions = match std::fs::metadata(&target) {
-        Ok(meta) => meta.permissions(),
-        Err(_) => std::os::unix::fs::PermissionsExt::from_mode(0o644),
-    };
-    temp.as_file().set_permissions(permissions).map_err(|e| io(&e))?;
-    temp.write_all(text.as_bytes()).and_then(|()| temp.as_file().sync_all()).map_err(|e| io(&e))?;
-    temp.persist(&target).map_err(|e| io(&e.error))?;
-    Ok(())
+    })
 }
 
 #[cfg(test)]

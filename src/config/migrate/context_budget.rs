@@ -5,7 +5,8 @@
 
 use indexmap::IndexMap;
 
-use super::{LoadMigration, MigratedForm, has_key, release_path};
+use super::{LoadMigration, MigratedForm, has_key, release_path, removal};
+use crate::config::edit::{Autofix, Change, ConfigEdit, Place, Safety};
 use crate::config::path::PathSeg;
 use crate::config::tree::{Node, NodeKind};
 use crate::config::view::keys;
@@ -93,6 +94,8 @@ fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
             let path = path_of(&[keys::MODELS, keys::PROVIDERS, provider_id, key]);
             let source = release_path(&path);
             let mut baked = Vec::new();
+            // Where each model entry the value is copied into is written.
+            let mut baked_into = Vec::new();
             let has_models = fields.get(keys::MODELS).and_then(Node::as_array).is_some_and(|m| !m.is_empty());
             if has_models && let Some(NodeKind::Array(models)) = fields.get_mut(keys::MODELS).map(|m| &mut m.kind) {
                 for (index, model) in models.iter_mut().enumerate() {
@@ -102,6 +105,7 @@ fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
                     }
                     model_fields.insert(key.to_string(), value.clone());
                     baked.push(index);
+                    baked_into.push(model.origin.clone());
                     let message = data.load_warning(
                         "contextBaked",
                         &[("path", &source), ("provider", provider_id), ("index", &index.to_string()), ("key", key)],
@@ -144,7 +148,19 @@ fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
                     ),
                 )
             };
-            out.forms.push(MigratedForm { form: id, path, origin: value.origin.clone(), message, fix });
+            let autofix = value.origin.as_deref().and_then(|origin| {
+                let mut edits = vec![ConfigEdit::new(Place::written(origin), Change::Remove)];
+                for model in &baked_into {
+                    edits
+                        .push(ConfigEdit::new(Place::member_of(model.as_deref()?, key), Change::Set(value.to_value())));
+                }
+                let title = match baked.as_slice() {
+                    [] => format!("remove `{source}`"),
+                    _ => format!("move `{source}` into the provider's model entries"),
+                };
+                Some(Autofix::new(title, Safety::Safe, edits))
+            });
+            out.forms.push(MigratedForm { form: id, path, origin: value.origin.clone(), message, fix, autofix });
         }
     }
 }
@@ -159,10 +175,15 @@ fn agents(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
         let source = release_path(&path);
         notes.removed(&path, "contextNotPerModel", &value.origin);
         let form = data.form("agent-context-tokens");
+        let fix = format!(
+            "remove `contextTokens: {}` here; to keep the budget, set `models.providers.<provider>.models[].contextTokens`",
+            value.to_value()
+        );
         out.forms.push(MigratedForm {
             form: "agent-context-tokens",
             message: format!("`{source}` is retired: OpenClaw 2026.9 {}", form.action),
-            fix: format!("remove `contextTokens: {}` here; to keep the budget, set `models.providers.<provider>.models[].contextTokens`", value.to_value()),
+            autofix: removal(&format!("remove `{source}`"), value.origin.as_deref()),
+            fix,
             path,
             origin: value.origin,
         });

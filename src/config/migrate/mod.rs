@@ -21,6 +21,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use super::edit::{Autofix, Change, ConfigEdit, Place, Safety};
 use super::error::{ConfigWarning, WarningKind};
 use super::path::PathSeg;
 use super::source::Origin;
@@ -44,6 +45,8 @@ pub struct MigratedForm {
     pub message: String,
     /// The edit that makes it permanent.
     pub fix: String,
+    /// The same edit, machine-applicable (`None` when the form is not written in a file).
+    pub autofix: Option<Autofix>,
 }
 
 /// The result of the load-time migrations.
@@ -117,6 +120,7 @@ fn remove_copilot_discovery(root: &mut Node, data: &'static ReleaseMigrations, o
         out.forms.push(MigratedForm {
             form: "copilot-discovery",
             path,
+            autofix: removal(&form.fix, enabled.origin.as_deref()),
             origin: enabled.origin,
             message: form.action.clone(),
             fix: form.fix.clone(),
@@ -125,6 +129,12 @@ fn remove_copilot_discovery(root: &mut Node, data: &'static ReleaseMigrations, o
     if discovery.is_empty() {
         config.shift_remove(keys::DISCOVERY);
     }
+}
+
+/// The safe fix that removes a retired member written at `origin`.
+fn removal(title: &str, origin: Option<&Origin>) -> Option<Autofix> {
+    let edit = ConfigEdit::new(Place::written(origin?), Change::Remove);
+    Some(Autofix::new(title, Safety::Safe, vec![edit]))
 }
 
 /// `Object.hasOwn(node, key)` for an object node.

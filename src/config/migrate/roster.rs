@@ -13,6 +13,7 @@ use indexmap::IndexMap;
 use super::{LoadMigration, MigratedForm, MigrationEnv, has_key};
 use crate::base::js::js_trim;
 use crate::config::discovery;
+use crate::config::edit::{Autofix, Change, ConfigEdit, Place, Safety};
 use crate::config::path::PathSeg;
 use crate::config::source::Origin;
 use crate::config::tree::{Node, NodeKind};
@@ -77,11 +78,15 @@ pub(super) fn migrate(
     let mut diagnostics: Vec<(String, Option<Arc<Origin>>)> = Vec::new();
     let mut forms: Vec<MigratedForm> = Vec::new();
     let mut legacy_order: Option<Vec<String>> = None;
+    // The workspace a converted list pins on its first agent (never with a marker, so never with an owner).
+    let mut pinned_workspace = None;
 
     if let Some(list) = legacy_list(&agents) {
         let Some(entries) = parse_legacy_list(list) else { return };
         let ids: Vec<String> = entries.iter().map(|(id, _)| id.clone()).collect();
-        forms.push(list_form(data, &ids, list.origin.clone()));
+        let entry_values: Vec<&Node> = entries.iter().map(|(_, entry)| entry).collect();
+        pinned_workspace = first_agent_workspace_pin(&agents, &entry_values, env);
+        forms.push(list_form(data, &ids, list.origin.clone(), pinned_workspace.clone()));
         diagnostics.push((data.load_warning("rosterMovedList", &[]), list.origin.clone()));
         next_agents.shift_remove(keys::LIST);
         next_agents.insert(keys::ENTRIES.into(), object(entries.into_iter().collect(), list.origin.clone()));
@@ -138,18 +143,18 @@ pub(super) fn migrate(
         .collect();
     let mut changed = converted;
 
-    if converted && owner.is_none() {
-        let entry_values: Vec<&Node> = valid_ids.iter().map(|id| &roster[id.as_str()]).collect();
-        if let Some(workspace) = first_agent_workspace_pin(&agents, &entry_values, env) {
-            let first = &valid_ids[0];
-            let first_origin = roster[first.as_str()].origin.clone();
-            if let Some(fields) =
-                next_agents.get_mut(keys::ENTRIES).and_then(|e| e.as_object_mut()?.get_mut(first)?.as_object_mut())
-            {
-                fields.insert(keys::WORKSPACE.into(), string(&workspace, first_origin));
-            }
-            diagnostics.push((data.load_warning("rosterPreservedWorkspace", &[]), roster_origin.clone()));
+    if converted
+        && owner.is_none()
+        && let Some(workspace) = pinned_workspace
+    {
+        let first = &valid_ids[0];
+        let first_origin = roster[first.as_str()].origin.clone();
+        if let Some(fields) =
+            next_agents.get_mut(keys::ENTRIES).and_then(|e| e.as_object_mut()?.get_mut(first)?.as_object_mut())
+        {
+            fields.insert(keys::WORKSPACE.into(), string(&workspace, first_origin));
         }
+        diagnostics.push((data.load_warning("rosterPreservedWorkspace", &[]), roster_origin.clone()));
     }
 
     if let Some(owner) = &owner {
@@ -172,7 +177,21 @@ pub(super) fn migrate(
         }
         diagnostics.push((data.load_warning("rosterRemovedMarkers", &[]), marker_origin.clone()));
         changed = true;
-        forms.extend(marker_forms.into_iter().map(|(path, origin)| marker_form(data, owner.as_deref(), path, origin)));
+        // What the marker made the release write, to be written in the file with the marker's removal.
+        let ownership = match (&owner, &marker_origin, &agents_origin) {
+            // Without an owner the marker changes nothing: removing it is all.
+            (None, ..) => Some(Vec::new()),
+            (Some(_), Some(marker), Some(agents)) => materialized_edits(root, marker).map(|mut edits| {
+                edits.push(ConfigEdit::new(Place::member_of(agents, keys::OWNERSHIP), Change::Set("explicit".into())));
+                edits
+            }),
+            _ => None,
+        };
+        forms.extend(marker_forms.into_iter().map(|(path, origin)| {
+            let marks = origin.as_ref().zip(marker_origin.as_ref()).is_some_and(|(o, m)| Arc::ptr_eq(o, m));
+            let with = if marks { ownership.clone() } else { Some(Vec::new()) };
+            marker_form(data, owner.as_deref(), path, origin, with)
+        }));
     }
     if changed {
         out.legacy_owner = owner;
@@ -180,9 +199,19 @@ pub(super) fn migrate(
     }
 }
 
-fn list_form(data: &'static ReleaseMigrations, ids: &[String], origin: Option<Arc<Origin>>) -> MigratedForm {
+fn list_form(
+    data: &'static ReleaseMigrations,
+    ids: &[String],
+    origin: Option<Arc<Origin>>,
+    workspace: Option<String>,
+) -> MigratedForm {
     let entries: Vec<String> = ids.iter().map(|id| format!("{}: {{ … }}", js_key(id))).collect();
+    let autofix = origin.as_deref().map(|list| {
+        let edit = ConfigEdit::new(Place::written(list), Change::ListToEntries { workspace });
+        Autofix::new("write `agents.list` as keyed `agents.entries`", Safety::Safe, vec![edit])
+    });
     MigratedForm {
+        autofix,
         form: "agents-list",
         path: vec![key(keys::AGENTS), key(keys::LIST)],
         origin,
@@ -194,11 +223,14 @@ fn list_form(data: &'static ReleaseMigrations, ids: &[String], origin: Option<Ar
     }
 }
 
+/// A `default` marker's form; `materialized` holds what must be written with the marker's
+/// removal (`None`: it cannot be placed in a file).
 fn marker_form(
     data: &'static ReleaseMigrations,
     owner: Option<&str>,
     path: Vec<PathSeg>,
     origin: Option<Arc<Origin>>,
+    materialized: Option<Vec<ConfigEdit>>,
 ) -> MigratedForm {
     let action = &data.form("default-marker").action;
     let (message, fix) = match owner {
@@ -215,7 +247,52 @@ fn marker_form(
             "remove `default` (the release ignores it here), or run `openclaw doctor --fix`".to_string(),
         ),
     };
-    MigratedForm { form: "default-marker", path, origin, message, fix }
+    let autofix = origin.as_deref().zip(materialized).map(|(marker, mut edits)| {
+        edits.insert(0, ConfigEdit::new(Place::written(marker), Change::Remove));
+        let title = match owner {
+            Some(owner) => format!("remove `default: true` and write the roles it gives `{owner}`"),
+            None => "remove the retired `default` marker".to_string(),
+        };
+        Autofix::new(title, Safety::Safe, edits)
+    });
+    MigratedForm { form: "default-marker", path, origin, message, fix, autofix }
+}
+
+/// The edits that write, where the config is written, every value the release materialized from
+/// `marker` (values whose origin is the marker, placed at their nearest written parent). `None`
+/// when one has no written parent.
+fn materialized_edits(root: &Node, marker: &Arc<Origin>) -> Option<Vec<ConfigEdit>> {
+    fn visit(node: &Node, marker: &Arc<Origin>, edits: &mut Vec<ConfigEdit>) -> Option<()> {
+        let written = node.origin.as_deref();
+        let is_marker = |child: &Node| child.origin.as_ref().is_some_and(|o| Arc::ptr_eq(o, marker));
+        match &node.kind {
+            NodeKind::Object(fields) => {
+                for (name, child) in fields {
+                    // The marker itself (still in the tree) is what the fix removes.
+                    let the_marker = name == keys::DEFAULT && matches!(child.kind, NodeKind::Bool(_));
+                    if is_marker(child) && !the_marker {
+                        edits.push(ConfigEdit::new(Place::member_of(written?, name), Change::Set(child.to_value())));
+                    } else {
+                        visit(child, marker, edits)?;
+                    }
+                }
+            }
+            NodeKind::Array(items) => {
+                for child in items {
+                    if is_marker(child) {
+                        edits.push(ConfigEdit::new(Place::written(written?), Change::Append(child.to_value())));
+                    } else {
+                        visit(child, marker, edits)?;
+                    }
+                }
+            }
+            _ => {}
+        }
+        Some(())
+    }
+    let mut edits = Vec::new();
+    visit(root, marker, &mut edits)?;
+    Some(edits)
 }
 
 /// A key as it can be written in JSON5 (quoted when it is not an identifier).

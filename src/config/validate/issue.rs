@@ -51,6 +51,11 @@ impl IssueCategory {
     }
 }
 
+/// The help line naming the known key an unknown `key` probably meant.
+pub fn unknown_key_hint(key: &str, suggestion: &str) -> String {
+    format!("`{key}` → did you mean `{suggestion}`?")
+}
+
 #[derive(Debug, Clone)]
 pub struct ValidationIssue {
     /// Where the issue is; for unknown or missing keys, the object that holds them.
@@ -104,6 +109,13 @@ impl ValidationIssue {
                 .collect(),
             _ => vec![self.path.clone()],
         }
+    }
+
+    /// The key the help suggests for the unknown `key` ([`unknown_key_hint`]).
+    pub fn suggested_key(&self, key: &str) -> Option<&str> {
+        let prefix = format!("`{key}` → did you mean `");
+        let line = self.help.as_deref()?.lines().find_map(|line| line.strip_prefix(&prefix))?;
+        line.strip_suffix("`?")
     }
 
     pub fn with_help(mut self, help: impl Into<String>) -> Self {

@@ -16,7 +16,7 @@ use jsonschema::paths::LocationSegment;
 use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
 
-use super::issue::IssueCategory;
+use super::issue::{IssueCategory, unknown_key_hint};
 use super::schema::did_you_mean;
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
@@ -271,7 +271,7 @@ fn translate(
     match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } => {
             let known = known_keys(plugin, error).unwrap_or_default();
-            let hint = |key: &String| did_you_mean(key, &known).map(|s| format!("`{key}` → did you mean `{s}`?"));
+            let hint = |key: &String| did_you_mean(key, &known).map(|s| unknown_key_hint(key, s));
             let with_key = |key: &String| {
                 let mut key_at = at.clone();
                 key_at.push(PathSeg::key(key));

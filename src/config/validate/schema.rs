@@ -8,7 +8,7 @@ use jsonschema::paths::{Location, LocationSegment};
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
-use super::issue::{IssueCategory, ValidationIssue};
+use super::issue::{IssueCategory, ValidationIssue, unknown_key_hint};
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
 
@@ -228,7 +228,7 @@ fn translate(error: &ValidationError<'_>, schema: &Value) -> Vec<ValidationIssue
             let mut unknown = issue(format!("Unrecognized {noun}: {keys}"), IssueCategory::UnknownKey);
             let hints: Vec<String> = unexpected
                 .iter()
-                .filter_map(|key| did_you_mean(key, &known).map(|s| format!("`{key}` → did you mean `{s}`?")))
+                .filter_map(|key| did_you_mean(key, &known).map(|s| unknown_key_hint(key, s)))
                 .collect();
             if !hints.is_empty() {
                 unknown = unknown.with_help(hints.join("\n"));

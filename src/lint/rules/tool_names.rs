@@ -8,6 +8,8 @@ use serde_json::Value;
 
 use super::walk::{ListKind, policy_lists};
 use crate::base::glob::glob_matches;
+use crate::config::edit::{Autofix, Change, ConfigEdit, Safety};
+use crate::config::path::KeyPath;
 use crate::config::validate::did_you_mean;
 use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
@@ -226,7 +228,7 @@ fn unknown_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         let finding = out
             .report(&path, format!("`{raw}` is not a tool, group or plugin of OpenClaw {}: it {effect}", ctx.version));
         match vocabulary.suggest(&normalized, &candidates) {
-            Some(known) => finding.help(format!("did you mean `{known}`?")),
+            Some(known) => finding.help(format!("did you mean `{known}`?")).autofix(rename_entry(&path, raw, known)),
             None => finding.help("if this is a plugin tool, name its plugin in `plugins.entries` or `plugins.allow`"),
         };
     }
@@ -236,7 +238,8 @@ fn legacy_tool_names(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for (path, raw, normalized, _) in named_entries(ctx) {
         if let Some(new_name) = ctx.pack.doctor_renames.get(&normalized) {
             out.report(&path, format!("`{raw}` was renamed to `{new_name}`: this entry no longer matches it"))
-                .help(format!("write `{new_name}` (`openclaw doctor --fix` rewrites it)"));
+                .help(format!("write `{new_name}` (`openclaw doctor --fix` rewrites it)"))
+                .autofix(rename_entry(&path, raw, new_name));
         }
     }
 }
@@ -265,9 +268,21 @@ fn plugin_only_allowlists(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             }
             UnknownEntryHandling::Warn => "OpenClaw 2026.9 applies it, so every core tool is removed at this step",
         };
-        out.report(&list.path(), format!("this allowlist names only plugin tools: {effect}"))
+        let finding = out
+            .report(&list.path(), format!("this allowlist names only plugin tools: {effect}"))
             .help("to add plugin tools on top of a profile, use `alsoAllow` instead of `allow`");
+        let scope = KeyPath(list.scope.segments().to_vec()).lookup(ctx.config());
+        if scope.is_some_and(|s| s.get(keys::ALSO_ALLOW).is_none()) {
+            let edit = ConfigEdit::in_force(list.path().segments(), Change::RenameKey(keys::ALSO_ALLOW.to_string()));
+            finding.autofix(Autofix::new("rename `allow` to `alsoAllow`", Safety::Unsafe, vec![edit]));
+        }
     }
+}
+
+/// The fix that writes `name` for the entry `raw`: it changes what the list grants or denies.
+fn rename_entry(path: &KeyPath, raw: &str, name: &str) -> Autofix {
+    let edit = ConfigEdit::in_force(path.segments(), Change::Set(name.into()));
+    Autofix::new(format!("replace `{raw}` with `{name}`"), Safety::Unsafe, vec![edit])
 }
 
 #[cfg(test)]

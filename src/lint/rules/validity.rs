@@ -1,9 +1,11 @@
 //! Config validity: what the selected release would refuse at startup, and what its loader
 //! changes behind the user's back (duplicate keys, missing variables, retired keys).
 
+use crate::config::edit::{Autofix, Change, ConfigEdit, Safety};
 use crate::config::migrate::legacy::{self, LegacyMatch};
 use crate::config::path::KeyPath;
 use crate::config::validate::{IssueCategory, ValidationIssue};
+use crate::config::view::keys;
 use crate::config::{PathSeg, ProblemKind, WarningKind};
 use crate::lint::registry::Applies;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
@@ -202,11 +204,37 @@ fn issues(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, categories: &[IssueC
                 let finding = out.report(&path, format!("{}: unknown key \"{key}\"", issue_path(issue)));
                 let hint = issue.help.as_deref().and_then(|h| h.lines().find(|l| l.starts_with(&format!("`{key}`"))));
                 finding.kind(ProblemKind::Fatal).help(with_kind(hint, ProblemKind::Fatal));
+                let taken = |name: &str| object.lookup(ctx.config()).is_some_and(|o| o.get(name).is_some());
+                if let Some(name) = issue.suggested_key(key).filter(|name| !taken(name)) {
+                    let edit = ConfigEdit::in_force(path.segments(), Change::RenameKey(name.to_string()));
+                    finding.autofix(Autofix::new(format!("rename `{key}` to `{name}`"), Safety::Unsafe, vec![edit]));
+                }
             }
             continue;
         }
-        out.report(&object, issue.to_string()).kind(issue.kind).help(with_kind(issue.help.as_deref(), issue.kind));
+        let finding =
+            out.report(&object, issue.to_string()).kind(issue.kind).help(with_kind(issue.help.as_deref(), issue.kind));
+        if let Some(fix) = merge_also_allow(ctx, issue, &object) {
+            finding.autofix(fix);
+        }
     }
+}
+
+/// For `allow` + `alsoAllow` in one scope, the release's first remedy: merge `alsoAllow` into
+/// `allow`. It makes a refused config start, so it changes access.
+fn merge_also_allow(ctx: &LintContext<'_>, issue: &ValidationIssue, scope: &KeyPath) -> Option<Autofix> {
+    let object = scope.lookup(ctx.config())?;
+    let (allow, also) = (object.get(keys::ALLOW)?.as_array()?, object.get(keys::ALSO_ALLOW)?.as_array()?);
+    if issue.category != IssueCategory::Refinement || !issue.message.contains(keys::ALSO_ALLOW) {
+        return None;
+    }
+    let mut edits: Vec<ConfigEdit> = also
+        .iter()
+        .filter(|entry| !allow.contains(entry))
+        .map(|entry| ConfigEdit::in_force(scope.key(keys::ALLOW).segments(), Change::Append(entry.clone())))
+        .collect();
+    edits.push(ConfigEdit::in_force(scope.key(keys::ALSO_ALLOW).segments(), Change::Remove));
+    Some(Autofix::new("merge `alsoAllow` into `allow`", Safety::Unsafe, edits))
 }
 
 /// A finding's help followed by what the kind of problem means.
@@ -305,8 +333,12 @@ fn validation_warnings(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: W
 
 fn migrated_forms(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for form in ctx.loaded.migrated_forms() {
-        out.report_at(&KeyPath(form.path.clone()), form.origin.as_deref(), form.message.clone())
+        let finding = out
+            .report_at(&KeyPath(form.path.clone()), form.origin.as_deref(), form.message.clone())
             .kind(ProblemKind::Migrated)
             .help(with_kind(Some(&form.fix), ProblemKind::Migrated));
+        if let Some(fix) = &form.autofix {
+            finding.autofix(fix.clone());
+        }
     }
 }

@@ -8,7 +8,8 @@
 //! resolves the longest existing prefix of each directory with its symlinks. Two agents can thus
 //! share a directory on one machine and not on another, as with the release itself.
 
-use std::collections::HashMap;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -76,6 +77,8 @@ pub(super) struct AgentPaths<'c> {
     config: &'c Value,
     rules: &'static ValidationRules,
     roster: Vec<Agent<'c>>,
+    /// Normalized id → the first roster entry with that id.
+    by_id: HashMap<String, usize>,
     legacy_owner: Option<&'c str>,
     env: &'c HashMap<String, String>,
     cwd: &'c Path,
@@ -92,10 +95,16 @@ impl<'c> AgentPaths<'c> {
         cwd: &'c Path,
     ) -> Self {
         let rules = &version.loader().validation;
+        let roster = roster(config, rules.roster);
+        let mut by_id = HashMap::with_capacity(roster.len());
+        for (index, agent) in roster.iter().enumerate() {
+            by_id.entry(normalize_agent_id(agent.id.unwrap_or_default())).or_insert(index);
+        }
         AgentPaths {
             config,
             rules,
-            roster: roster(config, rules.roster),
+            roster,
+            by_id,
             legacy_owner,
             env,
             cwd,
@@ -111,7 +120,7 @@ impl<'c> AgentPaths<'c> {
 
     /// The first roster entry whose id normalizes to `id`.
     fn entry(&self, id: &str) -> Option<&Agent<'c>> {
-        self.roster.iter().find(|agent| normalize_agent_id(agent.id.unwrap_or_default()) == id)
+        self.by_id.get(id).map(|&index| &self.roster[index])
     }
 
     /// The directory an agent keeps its auth and sessions in: its own `agentDir`, else
@@ -190,8 +199,9 @@ impl<'c> AgentPaths<'c> {
     /// default agent, the roster, then every agent a binding names.
     fn referenced_ids(&self) -> Vec<String> {
         let mut ids: Vec<String> = Vec::new();
+        let mut seen: HashSet<String> = HashSet::new();
         let mut add = |id: String| {
-            if !ids.contains(&id) {
+            if seen.insert(id.clone()) {
                 ids.push(id);
             }
         };
@@ -221,16 +231,20 @@ impl<'c> AgentPaths<'c> {
         if ids.len() < 2 {
             return Vec::new();
         }
-        let mut groups: Vec<(PathBuf, PathBuf, Vec<String>)> = Vec::new();
+        // Groups in the order their first agent comes, found by the directory's identity.
+        let mut groups: Vec<(PathBuf, Vec<String>)> = Vec::new();
+        let mut by_identity: HashMap<PathBuf, usize> = HashMap::new();
         for id in ids {
             let dir = self.agent_dir(&id);
-            let key = self.identity(&dir);
-            match groups.iter_mut().find(|(k, _, _)| *k == key) {
-                Some((_, _, agents)) => agents.push(id),
-                None => groups.push((key, dir, vec![id])),
+            match by_identity.entry(self.identity(&dir)) {
+                Entry::Occupied(group) => groups[*group.get()].1.push(id),
+                Entry::Vacant(slot) => {
+                    slot.insert(groups.len());
+                    groups.push((dir, vec![id]));
+                }
             }
         }
-        groups.into_iter().filter(|(_, _, agents)| agents.len() > 1).map(|(_, dir, agents)| (dir, agents)).collect()
+        groups.into_iter().filter(|(_, agents)| agents.len() > 1).collect()
     }
 
     /// What makes two directories the same for the release; case folded where the filesystem
