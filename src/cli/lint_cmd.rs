@@ -48,6 +48,10 @@ pub struct LintArgs {
     /// The exec approvals store to check (default: the one OpenClaw itself would read, if any).
     #[arg(long, value_name = "PATH")]
     pub approvals: Option<PathBuf>,
+    /// The cron jobs store whose jobs' runs to check (default: the one OpenClaw itself would
+    /// read, if any): 2026.9's state database or 2026.2's `cron/jobs.json`.
+    #[arg(long, value_name = "FILE")]
+    pub jobs: Option<PathBuf>,
     /// Show every finding. By default at most 100 findings of one rule in one file are shown,
     /// and a note counts the rest (they still count in the summary and the exit code).
     #[arg(long)]
@@ -111,8 +115,10 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };
+    let jobs = super::jobs::store(global, loaded.value(), args.jobs.as_deref())?.jobs;
     let ctx = LintContext::new(version, loaded, issues, approvals.as_ref())
-        .with_validation_warnings(files.validation_warnings());
+        .with_validation_warnings(files.validation_warnings())
+        .with_jobs(&jobs);
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);
     let written = match args.format {
