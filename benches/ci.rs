@@ -36,6 +36,7 @@ fn fleet_benches(c: &mut Criterion) {
         b.iter(|| {
             let options = diff::Options {
                 plugin_tools: &[],
+                jobs: &[],
                 agents: &[],
                 probes: &probes,
                 approvals: clawpolicy::exec::ApprovalsInput::None,

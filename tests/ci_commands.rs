@@ -253,7 +253,7 @@ fn bless_scaffolds_a_suite_that_passes_and_covers_everything() {
     let team = format!("{ROOT}/{TEAM}");
     let (code, _, stderr) = run(&["test", path.to_str().unwrap(), "--bless", "-c", &team]);
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("wrote 24 case(s)"), "{stderr}");
+    assert!(stderr.contains("wrote 25 case(s)"), "{stderr}");
     let (code, stdout, _) = run(&["test", path.to_str().unwrap(), "--format", "json"]);
     assert_eq!(code, 0);
     let doc = json(&stdout);

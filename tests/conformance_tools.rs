@@ -207,14 +207,18 @@ const PLUGIN_FIXTURES: &str = "/tmp/clawpolicy-plugin-fixtures";
 /// plugins installed from disk, recorded by the release (it loads the plugins itself).
 /// clawpolicy declares their tools from the same folders, as `--plugins DIR` does.
 fn check_plugin_tools_family(version: &str) {
-    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/plugins");
+    // Installed once per run: both releases' tests read the folders while they run.
+    static INSTALL: std::sync::Once = std::sync::Once::new();
     let installed = Path::new(PLUGIN_FIXTURES);
-    for plugin in ["acme", "beta"] {
-        std::fs::create_dir_all(installed.join(plugin)).unwrap();
-        for file in ["openclaw.plugin.json", "package.json", "index.js"] {
-            std::fs::copy(source.join(plugin).join(file), installed.join(plugin).join(file)).unwrap();
+    INSTALL.call_once(|| {
+        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance/plugins");
+        for plugin in ["acme", "beta"] {
+            std::fs::create_dir_all(installed.join(plugin)).unwrap();
+            for file in ["openclaw.plugin.json", "package.json", "index.js"] {
+                std::fs::copy(source.join(plugin).join(file), installed.join(plugin).join(file)).unwrap();
+            }
         }
-    }
+    });
     let tools = clawpolicy::policy::manifest::folder_tools(installed).unwrap();
     check_declared_family(version, "-plugintools", |case, want, opts, dir| {
         // Only the plugins the case installs are present.

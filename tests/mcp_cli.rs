@@ -74,7 +74,7 @@ fn who_can_lists_the_agents_that_get_an_mcp_tool() {
 
 #[test]
 fn lint_finds_the_namespaced_filter_and_the_server_it_empties() {
-    let args = ["lint", "-c", CONFIG, "--mcp-probe", PROBE, "--only", "CP205,CP308,CP309", "--format", "json"];
+    let args = ["lint", "-c", CONFIG, "--mcp-probe", PROBE, "--only", "CP205,CP309,CP310", "--format", "json"];
     let (code, doc) = json(&args);
     assert_eq!(code, Some(1));
     let found: Vec<(String, u64, u64)> = doc["findings"]
@@ -87,7 +87,7 @@ fn lint_finds_the_namespaced_filter_and_the_server_it_empties() {
         })
         .collect();
     assert!(found.contains(&("CP205".into(), 19, 64)), "{found:?}");
-    assert!(found.contains(&("CP308".into(), 19, 40)), "{found:?}");
+    assert!(found.contains(&("CP309".into(), 19, 40)), "{found:?}");
     // Without the probe the namespaced filter is still found.
     let (_, doc) = json(&["lint", "-c", CONFIG, "--only", "CP205", "--format", "json"]);
     assert_eq!(doc["findings"][0]["code"], "CP205");

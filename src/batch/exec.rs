@@ -26,7 +26,8 @@ use crate::exec::satisfy::allowlist::AllowlistEntry;
 use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::{EvalContext, Evaluation, Segment};
 use crate::exec::{self, ApprovalsInput, Availability, CallSite, Decision, ExecError, ExecOutcome, WhatIf};
-use crate::policy::{self, SandboxChoice, SessionContext};
+use crate::policy::automation::jobs::CronJob;
+use crate::policy::{self, RunKind, SandboxChoice, SessionContext};
 
 /// One exec case, in the oracle's field names.
 #[derive(Debug, Default, Deserialize)]
@@ -86,6 +87,12 @@ struct ExecCase {
     /// `false`: only the core layer.
     #[serde(default, deserialize_with = "loose")]
     gateway: Option<bool>,
+    /// clawpolicy's own: the kind of run (`cron`, `heartbeat`: nobody answers an approval).
+    #[serde(default, deserialize_with = "loose")]
+    run: Option<RunKind>,
+    /// The job a cron run executes, as stored.
+    #[serde(default, deserialize_with = "loose")]
+    job: Option<CronJob>,
 }
 
 /// The case's `env`: what the command's environment has for these.
@@ -270,6 +277,8 @@ fn session_context(case: &ExecCase) -> SessionContext {
         model_id: Some(case.model_id.clone().unwrap_or_else(|| "gpt-5.4".into())),
         sender_is_owner: Some(case.sender_is_owner.unwrap_or(true)),
         sandbox: if case.sandboxed == Some(true) { SandboxChoice::On } else { SandboxChoice::Off },
+        run: case.run.unwrap_or_default(),
+        job: case.job.clone(),
         ..SessionContext::default()
     }
 }
@@ -402,6 +411,9 @@ pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion, avail
             out["policyRequiresAsk"] = json!(o.policy_requires_ask);
             if let Some(m) = &o.message {
                 out["message"] = json!(m);
+            }
+            if let Some(no_approver) = &o.no_approver {
+                out["noApprover"] = json!(no_approver);
             }
             if let Some(f) = &o.plan_failure {
                 out["planFailure"] = json!(f.reason);

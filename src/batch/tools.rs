@@ -53,7 +53,7 @@ fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
     let removed: BTreeMap<&String, &String> = resolution.removed.iter().map(|(tool, r)| (tool, &r.step)).collect();
-    Ok(json!({
+    let mut answer = json!({
         "id": id,
         "ok": true,
         "tools": resolution.tools,
@@ -61,6 +61,11 @@ fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value
         "warnings": resolution.warnings,
         "notes": loaded.notes,
         "candidates": resolution.candidates,
+        "context": {"agentId": resolution.agent_id, "sessionKey": resolution.session_key},
         "config": loaded.report,
-    }))
+    });
+    if let Some(run) = &resolution.automation {
+        answer["automation"] = json!(run);
+    }
+    Ok(answer)
 }

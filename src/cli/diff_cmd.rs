@@ -85,8 +85,10 @@ pub fn run(global: &super::Global, args: &DiffArgs) -> miette::Result<ExitCode> 
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let agents =
         sweep::selected_agents(&args.sweep, &[(version, head.config()), (version, base.config())], "either config")?;
+    let jobs = super::jobs::given_store(global, head.config(), args.sweep.jobs.as_deref())?;
     let options = diff::Options {
         plugin_tools: &plugin_tools,
+        jobs: &jobs,
         agents: &agents,
         probes: &probes,
         approvals: explicit_approvals(args.approvals.as_deref()),

@@ -225,7 +225,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
         (None, None) => unreachable!("clap requires a command, --file or --batch"),
     };
     let loaded = global.load(&args.config.files, args.format.machine("exec"))?;
-    let ctx = args.context.to_context()?;
+    let ctx = args.context.to_run_context(global, loaded.config())?;
     super::check_known_agent(version, loaded.config(), &ctx)?;
     let session = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;

@@ -23,7 +23,17 @@ pub fn render_text(o: &ExecOutcome) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "decision: {} (OpenClaw {})", o.decision.as_str().to_uppercase(), o.version.id());
     if let Some(m) = &o.message {
-        let _ = writeln!(s, "  {m}");
+        for line in m.lines() {
+            let _ = writeln!(s, "  {line}");
+        }
+    }
+    if let Some(n) = &o.no_approver {
+        let outcome = match (&n.unbound, &n.reason) {
+            (Some(why), _) => format!("the release refuses before asking: {why}"),
+            (None, Some(reason)) => format!("askFallback={} refuses it ({reason})", n.ask_fallback),
+            (None, None) => format!("askFallback={} lets it run", n.ask_fallback),
+        };
+        let _ = writeln!(s, "  no approver: the {} run would ask and nobody can answer; {outcome}", n.run);
     }
     for r in &o.reasons {
         let _ = writeln!(s, "  reason: {r}");

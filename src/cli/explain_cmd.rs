@@ -38,7 +38,7 @@ pub fn run(global: &super::Global, args: &ExplainArgs) -> miette::Result<ExitCod
         ));
     }
     let loaded = global.load(&args.config.files, args.format.machine("explain"))?;
-    let ctx = args.context.to_context()?;
+    let ctx = args.context.to_run_context(global, loaded.config())?;
     super::check_known_agent(version, loaded.config(), &ctx)?;
     let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;

@@ -48,6 +48,10 @@ pub struct LintArgs {
     /// The exec approvals store to check (default: the one OpenClaw itself would read, if any).
     #[arg(long, value_name = "PATH")]
     pub approvals: Option<PathBuf>,
+    /// The cron jobs store whose jobs' runs to check (default: the one OpenClaw itself would
+    /// read, if any): 2026.9's state database or 2026.2's `cron/jobs.json`.
+    #[arg(long, value_name = "FILE")]
+    pub jobs: Option<PathBuf>,
     /// A saved `openclaw mcp probe --json`: the MCP rules then check `toolFilter` patterns and
     /// policies against the tools it lists.
     #[arg(long, value_name = "FILE")]
@@ -115,9 +119,11 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         ApprovalsInput::None => None,
         input => Some(exec::approvals::load(&input, version)),
     };
+    let jobs = super::jobs::store(global, loaded.value(), args.jobs.as_deref())?.jobs;
     let probe = args.mcp_probe.as_deref().map(crate::policy::mcp::read_probe).transpose()?;
     let ctx = LintContext::new(version, loaded, issues, approvals.as_ref())
         .with_validation_warnings(files.validation_warnings())
+        .with_jobs(&jobs)
         .with_mcp_probe(probe.as_ref());
     let report = lint::lint(&ctx, &selection, &suppressions);
     let unused = suppressions.unused(&report.suppressed);

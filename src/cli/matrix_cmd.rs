@@ -38,7 +38,8 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
-    let contexts = args.sweep.contexts(version, loaded.config(), &plugin_tools)?;
+    let jobs = super::jobs::given_store(global, loaded.config(), args.sweep.jobs.as_deref())?;
+    let contexts = args.sweep.contexts(version, loaded.config(), &plugin_tools, &jobs)?;
     if let Some([from, to]) = args.why.as_deref() {
         let (from, to) = (matrix::find_cell(&contexts, from)?, matrix::find_cell(&contexts, to)?);
         let locate = |path: &KeyPath| loaded.locate(path);

@@ -10,6 +10,7 @@ mod exit;
 mod explain_cmd;
 mod fix_cmd;
 mod global;
+mod jobs;
 pub(crate) mod lint_cmd;
 mod lsp_cmd;
 mod man_cmd;
@@ -31,7 +32,7 @@ use std::process::ExitCode;
 use clap::{Args, Parser, Subcommand};
 
 use crate::OpenClawVersion;
-use crate::policy::{PluginTool, SandboxChoice, SessionContext};
+use crate::policy::{PluginTool, RunKind, SandboxChoice, SessionContext};
 pub use global::{Global, GlobalArgs};
 pub use output::Format;
 
@@ -160,6 +161,19 @@ pub struct ContextArgs {
     /// flags then describe the requester's run; `--agent` names the spawned agent (default: AGENT).
     #[arg(long, value_name = "AGENT[:SESSION]", conflicts_with_all = ["session", "depth"])]
     pub spawned_by: Option<String>,
+    /// The kind of run: `chat` (a person's turn), `cron` (a scheduled job's isolated agent turn,
+    /// `--job` names it) or `heartbeat`. The release then decides the agent and session; nobody
+    /// answers an exec approval, so `ask` becomes what askFallback decides.
+    #[arg(long, default_value = "chat", value_name = "chat|cron|heartbeat", conflicts_with_all = ["spawned_by", "session", "depth"])]
+    pub run: RunKind,
+    /// With `--run cron`: the id of the stored job the run executes. Without it, an ad-hoc
+    /// isolated job of `--agent`, capped by `--tools-allow`.
+    #[arg(long, value_name = "ID")]
+    pub job: Option<String>,
+    /// The cron jobs store: 2026.9's state database (`<state>/state/openclaw.sqlite`) or 2026.2's
+    /// `<state>/cron/jobs.json`. Default: the store OpenClaw itself reads, if it exists.
+    #[arg(long, value_name = "FILE")]
+    pub jobs: Option<PathBuf>,
 }
 
 /// The plugin tools present at runtime (a config does not say which tools its plugins register).
@@ -215,6 +229,7 @@ impl ContextArgs {
                 .as_ref()
                 .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
             plugin_tools,
+            run: self.run,
             ..SessionContext::default()
         };
         let Some(spawner) = self.spawned_by.as_deref() else {

@@ -74,7 +74,7 @@ pub fn run(global: &super::Global, args: &PathArgs) -> miette::Result<ExitCode> 
         (None, write) => file_access::default_tool(write).to_string(),
     };
     let loaded = global.load(&args.config.files, args.format.machine("path"))?;
-    let ctx = args.context.to_context()?;
+    let ctx = args.context.to_run_context(global, loaded.config())?;
     super::check_known_agent(version, loaded.config(), &ctx)?;
     let session_error = |e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}");
     let session = Session::resolve(loaded.config(), &ctx, version).map_err(session_error)?;

@@ -46,7 +46,7 @@ pub fn run(global: &super::Global, args: &SimulateArgs) -> miette::Result<ExitCo
     };
     let base_dir = args.scenario.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let config = scenario_config(global, &scenario, version, base_dir, &args.config)?;
-    let mut ctx = args.context.to_context()?;
+    let mut ctx = args.context.with_job(global, &config)?;
     let c = &scenario.context;
     let overlay = |slot: &mut Option<String>, value: &Option<String>| {
         if value.is_some() {

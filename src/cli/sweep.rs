@@ -10,6 +10,7 @@ use crate::config::view::ids::normalize_agent_id;
 use crate::exec::ApprovalsInput;
 use crate::fleet::contexts::{self, Evaluated, NamedContext};
 use crate::policy::PluginTool;
+use crate::policy::automation::jobs::CronJob;
 
 /// Which sessions to enumerate.
 #[derive(Debug, Args, Default)]
@@ -20,6 +21,10 @@ pub struct SweepArgs {
     pub agents: Vec<String>,
     #[command(flatten)]
     pub plugins: super::PluginToolArgs,
+    /// A cron jobs store (2026.9's state database, 2026.2's `cron/jobs.json`): also enumerate
+    /// each enabled job's run (`cron:<id>`). Heartbeats come from the config alone.
+    #[arg(long, value_name = "FILE")]
+    pub jobs: Option<PathBuf>,
 }
 
 impl SweepArgs {
@@ -29,8 +34,9 @@ impl SweepArgs {
         version: OpenClawVersion,
         config: &serde_json::Value,
         plugin_tools: &[PluginTool],
+        jobs: &[CronJob],
     ) -> miette::Result<Vec<NamedContext>> {
-        let sessions = contexts::Sessions::new(version, config);
+        let sessions = contexts::Sessions::new(version, config).with_jobs(jobs);
         let all = sessions.agents();
         let wanted: Vec<String> = self.agents.iter().map(|a| normalize_agent_id(a)).collect();
         if let Some(unknown) = wanted.iter().find(|a| !all.contains(a)) {
@@ -54,8 +60,9 @@ impl SweepArgs {
         version: OpenClawVersion,
         config: &serde_json::Value,
         plugin_tools: &[PluginTool],
+        jobs: &[CronJob],
     ) -> miette::Result<Vec<Evaluated>> {
-        Ok(contexts::evaluate(version, config, self.contexts(version, config, plugin_tools)?))
+        Ok(contexts::evaluate(version, config, self.contexts(version, config, plugin_tools, jobs)?))
     }
 }
 

@@ -37,7 +37,7 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
         return run_batch(global, batch);
     }
     let loaded = global.load(&args.config.files, args.format.machine("tools"))?;
-    let ctx = args.context.to_context()?;
+    let ctx = args.context.to_run_context(global, loaded.config())?;
     super::check_known_agent(version, loaded.config(), &ctx)?;
     let resolution = policy::resolve(version, loaded.config(), &ctx)
         .map_err(|e| miette::miette!(code = "session", help = "pass --agent <id> or --session <key>", "{e}"))?;
@@ -47,10 +47,13 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
         session_key: Some(resolution.session_key.clone()),
         ..ctx
     };
-    let (audience, reached_by) = sessions.audience(&resolution.agent_id, &ctx);
     let mut report = ToolsReport::new(&resolution, &loaded);
-    report.audience = Some(audience);
-    report.reached_by = reached_by;
+    // Nobody sends messages into an automation run: the scheduler starts it.
+    if resolution.automation.is_none() {
+        let (audience, reached_by) = sessions.audience(&resolution.agent_id, &ctx);
+        report.audience = Some(audience);
+        report.reached_by = reached_by;
+    }
     match args.format {
         Format::Human => output::write_stdout(&render(&report))?,
         format => output::emit_machine(format, "tools", &report)?,
@@ -100,6 +103,9 @@ pub struct ToolsReport {
     /// For a spawned sub-agent: its requester, stored depth and what it inherited.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spawn: Option<crate::policy::context::SpawnEnvelope>,
+    /// For an automation run (cron job, heartbeat): what the release derived for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub automation: Option<crate::policy::automation::AutomationRun>,
     pub tools: Vec<String>,
     pub removed: BTreeMap<String, LocatedRemoval>,
     pub not_constructed: BTreeMap<String, String>,
@@ -126,6 +132,7 @@ impl ToolsReport {
     pub fn new(resolution: &Resolution, loaded: &LoadedFiles) -> Self {
         ToolsReport {
             spawn: resolution.spawn.clone(),
+            automation: resolution.automation.clone(),
             openclaw_version: resolution.version.id().to_string(),
             agent_id: resolution.agent_id.clone(),
             session_key: resolution.session_key.clone(),
@@ -173,6 +180,36 @@ fn spawn_summary(spawn: &crate::policy::context::SpawnEnvelope) -> String {
     out
 }
 
+/// What the release derived for an automation run.
+fn automation_summary(run: &crate::policy::automation::AutomationRun, agent: &str) -> String {
+    use crate::base::escape::visible;
+    let job = match (&run.job_id, &run.job_name) {
+        (Some(id), Some(name)) => format!(" job `{}` ({})", visible(id), visible(name)),
+        (Some(id), None) => format!(" job `{}`", visible(id)),
+        _ => String::new(),
+    };
+    let mut out = format!("Run: {}{job} · {}\n", run.run, visible(&run.session_from));
+    if let Some(cap) = &run.tools_allow {
+        let list =
+            if cap.is_empty() { "(empty: no tools at all)".to_string() } else { visible(&cap.join(", ")).into_owned() };
+        out.push_str(&format!("  per-run cap (the job's payload.toolsAllow): {list}\n"));
+    }
+    for (tool, why) in &run.not_built {
+        out.push_str(&format!("  not built: {tool} ({})\n", visible(why)));
+    }
+    for tool in &run.extra_built {
+        out.push_str(&format!("  built for this run: {tool}\n"));
+    }
+    for note in &run.notes {
+        out.push_str(&format!("  note: {}\n", visible(note)));
+    }
+    let agent = visible(agent);
+    out.push_str(&format!(
+        "  nobody answers an exec approval in this run: `ask` becomes what askFallback decides (approvals store: agents.{agent}, else agents.*, else defaults)\n"
+    ));
+    out
+}
+
 fn render(report: &ToolsReport) -> String {
     let mut out = format!(
         "OpenClaw {} · agent {} · session {} · sandbox {}{}\n",
@@ -190,6 +227,9 @@ fn render(report: &ToolsReport) -> String {
     }
     if let Some(spawn) = &report.spawn {
         out.push_str(&spawn_summary(spawn));
+    }
+    if let Some(run) = &report.automation {
+        out.push_str(&automation_summary(run, &report.agent_id));
     }
     out.push('\n');
     out.push_str(&format!("Available tools ({}):\n", report.tools.len()));

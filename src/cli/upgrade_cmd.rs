@@ -111,8 +111,13 @@ pub fn run(global: &super::Global, args: &UpgradeArgs) -> miette::Result<ExitCod
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let sides: Vec<_> = stops.iter().map(|s| (s.config.version, s.config.value)).collect();
     let agents = sweep::selected_agents(&args.sweep, &sides, "the config under any of these releases")?;
+    let jobs = match stops.first() {
+        Some(first) => super::jobs::given_store(global, first.config.value, args.sweep.jobs.as_deref())?,
+        None => Vec::new(),
+    };
     let options = diff::Options {
         plugin_tools: &plugin_tools,
+        jobs: &jobs,
         agents: &agents,
         probes: &probes,
         approvals: ApprovalsInput::None,

@@ -38,7 +38,8 @@ pub fn run(global: &super::Global, args: &WhoCanArgs) -> miette::Result<ExitCode
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("who-can"))?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
-    let evaluated = args.sweep.evaluate(version, loaded.config(), &plugin_tools)?;
+    let jobs = super::jobs::given_store(global, loaded.config(), args.sweep.jobs.as_deref())?;
+    let evaluated = args.sweep.evaluate(version, loaded.config(), &plugin_tools, &jobs)?;
     let resolved: Vec<_> = evaluated.iter().filter_map(|e| e.result.as_ref().ok()).collect();
     let tool = contexts::known_tool(version, &args.tool, &plugin_tools, &resolved).map_err(|message| {
         match crate::policy::mcp::undeclared_tool_help(loaded.config(), &args.tool) {

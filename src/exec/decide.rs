@@ -82,6 +82,7 @@ fn base_outcome(version: OpenClawVersion, settings: &RequestedSettings, host: So
         elevated_gates: None,
         allow_always: None,
         auto_review: None,
+        no_approver: None,
     }
 }
 
@@ -146,7 +147,13 @@ fn unavailable_message(gates: &ElevatedGates, sandboxed: bool) -> String {
 pub fn decide(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     let mut out = decide_call(input, version);
     let mode = input.settings.mode.as_ref().map(|m| m.value.as_str());
+    // In a run without an approver the reviewer still comes first: it sees the call that asks.
+    let decided = out.decision;
+    if out.no_approver.is_some() {
+        out.decision = Decision::Ask;
+    }
     out.auto_review = crate::exec::review::auto_review(&out, mode, version.exec());
+    out.decision = decided;
     out.elevated = input.elevated;
     // The gates are reported when elevated mode is requested or in force, or the message names
     // a channel (someone asking why a sender is or is not elevated).
@@ -263,7 +270,11 @@ fn decide_call(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
         ask: ask.value,
         ask_fallback: ask_fallback.value,
     };
-    of(rules).compose(out, &gate)
+    let out = of(rules).compose(out, &gate);
+    if out.decision == Decision::Ask && !input.run.has_approver() {
+        return crate::exec::unattended::without_approver(out, &gate, input.run, version);
+    }
+    out
 }
 
 /// The pipeline a release runs.

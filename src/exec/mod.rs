@@ -34,6 +34,7 @@ pub mod review;
 pub mod satisfy;
 pub mod segments;
 pub mod settings;
+pub mod unattended;
 pub mod v2026_2;
 pub mod v2026_9;
 
@@ -160,6 +161,9 @@ pub struct ExecOutcome {
     /// Mode `auto`: whether the automatic reviewer sees this call before a human.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub auto_review: Option<review::AutoReview>,
+    /// In a run nobody can answer (cron, heartbeat): what the approval became.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_approver: Option<unattended::NoApprover>,
 }
 
 /// Input that cannot be simulated at all.
@@ -232,6 +236,7 @@ pub fn evaluate(request: &ExecRequest, version: OpenClawVersion) -> Result<ExecO
         skill_bins: site.skill_bins.clone(),
         elevated: site.elevated,
         elevated_gates: site.elevated_gates.as_ref(),
+        run: request.run,
     };
     let outcome = decide::decide(&input, version);
     match outcome.plan_failure.as_ref().and_then(|failure| limit_error(&failure.reason)) {

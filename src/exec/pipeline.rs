@@ -30,6 +30,8 @@ pub struct DecisionInput<'a> {
     pub skill_bins: Vec<SkillBin>,
     pub elevated: Elevated,
     pub elevated_gates: Option<&'a super::elevated::ElevatedGates>,
+    /// The kind of run: only a chat turn has a person to answer an approval.
+    pub run: crate::policy::RunKind,
 }
 
 /// `requiresExecApproval` (2026.2 has no durable parameter: pass `false`).

@@ -17,7 +17,7 @@ use super::segments::SkillBin;
 use super::settings::{self, RequestedSettings, WhatIf};
 use crate::OpenClawVersion;
 use crate::config::view::agents::MAIN;
-use crate::policy::{Removal, Resolution};
+use crate::policy::{Removal, Resolution, RunKind};
 
 /// One simulated exec call.
 #[derive(Debug, Clone)]
@@ -31,6 +31,8 @@ pub struct ExecRequest<'c> {
     pub sandboxed: bool,
     pub what_if: WhatIf,
     pub site: CallSite,
+    /// The kind of run the call is made in (a cron job or heartbeat has no approver).
+    pub run: RunKind,
 }
 
 impl ExecRequest<'static> {
@@ -44,6 +46,7 @@ impl ExecRequest<'static> {
             sandboxed: false,
             what_if: WhatIf::default(),
             site: CallSite::new(cwd),
+            run: RunKind::Chat,
         }
     }
 }
@@ -155,5 +158,6 @@ pub fn request<'c>(
         sandboxed: session.sandbox.sandboxed,
         what_if,
         site: site.clone(),
+        run: session.automation.as_ref().map_or(RunKind::Chat, |run| run.run),
     })
 }

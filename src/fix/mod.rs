@@ -329,6 +329,7 @@ pub fn access_changes(outcome: &Outcome, version: OpenClawVersion, cwd: &Path) -
     let probes: Vec<String> = crate::fleet::probe::BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
     let options = diff::Options {
         plugin_tools: &[],
+        jobs: &[],
         agents: &[],
         probes: &probes,
         approvals: ApprovalsInput::None,

@@ -2,7 +2,8 @@
 //! can reach (each channel's DMs, groups, Slack channels and Discord guilds, per account, as
 //! routed to agents; see [`inbound`]), and for every agent its main DM, a non-main session, each
 //! sender-specific policy, the sub-agent orchestrator and leaf, the sub-agent each allowed spawn
-//! creates (spawned by another agent's or its own main session), a non-owner sender and each
+//! creates (spawned by another agent's or its own main session), its heartbeat and the scheduled
+//! (cron) jobs it runs (from a jobs store, when one is given), a non-owner sender and each
 //! `byProvider` key. Each context carries its audience: who can send messages into it. Shared by
 //! `diff`, `matrix`, `who-can` and the policy test suites, so they all ask the same questions.
 //! Every context is resolved with [`policy::resolve`].
@@ -15,12 +16,14 @@ use serde_json::Value;
 
 use crate::config::path::{KeyPath, PathSeg};
 use crate::config::view::agents::{self, DefaultAgent};
+use crate::config::view::automation::{Heartbeat, heartbeat_agents};
 use crate::config::view::channels::{ConfiguredGroup, configured_groups};
 use crate::config::view::inbound::{self, Audience, InboundRoute, RouteKind};
 use crate::config::view::tools::{ToolsScope, sender_keys};
+use crate::policy::automation::jobs::CronJob;
 use crate::policy::session::{self, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
-use crate::policy::{self, PluginTool, Resolution, SessionContext, spawn};
+use crate::policy::{self, PluginTool, Resolution, RunKind, SessionContext, automation, spawn};
 use crate::{OpenClawVersion, base::escape};
 
 /// One enumerated session of one agent.
@@ -31,7 +34,7 @@ pub struct NamedContext {
     /// Stable name of the context within the agent: `main`, `non-main`, `dm:telegram`,
     /// `group:telegram:-100`, `group:telegram@work:*`, `channel:slack:C1`, `sender:id:42`,
     /// `group:telegram:-100+sender:id:42`, `subagent:orchestrator`, `subagent:leaf`,
-    /// `spawned-by:planner`, `non-owner`, `provider:openai/gpt-5`.
+    /// `spawned-by:planner`, `heartbeat`, `cron:nightly`, `non-owner`, `provider:openai/gpt-5`.
     pub id: String,
     pub description: String,
     /// Who can send messages into this session.
@@ -83,6 +86,10 @@ pub struct Sessions<'a> {
     routes: Vec<InboundRoute>,
     /// The spawns the config allows, as (requester, child), found on first use.
     spawns: OnceLock<Vec<(String, String)>>,
+    /// The stored cron jobs, each with the agent that runs it ([`Sessions::with_jobs`]).
+    jobs: Vec<(String, CronJob)>,
+    /// The agents that run heartbeats.
+    heartbeats: Vec<String>,
 }
 
 impl<'a> Sessions<'a> {
@@ -91,7 +98,26 @@ impl<'a> Sessions<'a> {
         let default = default_agent(version, config);
         let roster = inbound::Roster { agents: &agents, default_agent: default.as_deref() };
         let routes = inbound::routes(config, &roster);
-        Sessions { version, config, agents, routes, spawns: OnceLock::new() }
+        let heartbeats = heartbeat_agents(config, version);
+        Sessions { version, config, agents, routes, spawns: OnceLock::new(), jobs: Vec::new(), heartbeats }
+    }
+
+    /// Also enumerate the enabled jobs of a jobs store, each under the agent that runs it (a job
+    /// the release would refuse to run stays listed, under the agent it names or the default).
+    pub fn with_jobs(mut self, jobs: &[CronJob]) -> Self {
+        let fallback = default_agent(self.version, self.config);
+        self.jobs = jobs
+            .iter()
+            .filter(|job| job.enabled() && job.id().is_some())
+            .filter_map(|job| {
+                let agent = automation::job_agent(self.version, self.config, job)
+                    .map(|(agent, _)| agent)
+                    .ok()
+                    .or_else(|| fallback.clone())?;
+                Some((agent, job.clone()))
+            })
+            .collect();
+        self
     }
 
     /// An agent's main DM session with its owner: the session every other context is compared
@@ -151,6 +177,10 @@ impl<'a> Sessions<'a> {
     /// Who can send messages into a context's session: the routes that land there, and the
     /// owner when the context stands for the owner (sub-agents are the owner's too).
     pub fn audience(&self, agent: &str, ctx: &SessionContext) -> (Audience, Vec<String>) {
+        if ctx.run != RunKind::Chat {
+            // Nobody sends messages into an automation run: the gateway's scheduler starts it.
+            return (Audience::owner(), vec![format!("the gateway's scheduler ({} run, no sender)", ctx.run)]);
+        }
         let (_, ctx) = driver(agent, ctx);
         let owner = !steps::is_non_owner(self.version.policy(), ctx) || ctx.spawn_depth.is_some();
         let start = if owner { Audience::owner() } else { Audience::unreachable() };
@@ -245,6 +275,18 @@ impl<'a> Sessions<'a> {
         for (requester, _) in self.spawns().iter().filter(|(_, child)| child == agent) {
             let ctx = spawn::request(self.main_context(requester, plugin_tools), Some(agent.to_string()));
             push(format!("spawned-by:{requester}"), format!("sub-agent spawned by {requester}'s main session"), ctx);
+        }
+        let automation = SessionContext { plugin_tools: plugin_tools.to_vec(), ..SessionContext::default() };
+        if self.heartbeats.iter().any(|a| a == agent) && !Heartbeat::of(config, version, agent).switched_off() {
+            let ctx =
+                SessionContext { agent_id: Some(agent.to_string()), run: RunKind::Heartbeat, ..automation.clone() };
+            push("heartbeat".into(), "heartbeat run (no approver)".into(), ctx);
+        }
+        for (_, job) in self.jobs.iter().filter(|(runner, _)| runner == agent) {
+            let id = job.id().unwrap_or_default();
+            let name = job.name().map(|n| format!(" ({n})")).unwrap_or_default();
+            let ctx = SessionContext { run: RunKind::Cron, job: Some(job.clone()), ..automation.clone() };
+            push(format!("cron:{id}"), format!("scheduled job {id}{name} (no approver)"), ctx);
         }
         push("non-owner".into(), "main DM, sender is not the owner".into(), outsider.clone());
 
@@ -495,6 +537,39 @@ mod tests {
     }
 
     #[test]
+    fn a_heartbeat_keeps_its_response_tool_past_a_profile_the_main_session_shares() {
+        let config =
+            serde_json::json!({"messages": {"visibleReplies": "message_tool"}, "tools": {"profile": "minimal"}});
+        let evaluated = evaluate(OpenClawVersion::V2026_9, &config, enumerate(OpenClawVersion::V2026_9, &config, &[]));
+        let tools = |id: &str| {
+            let cell = evaluated.iter().find(|e| e.context.id == id).unwrap();
+            cell.result.as_ref().unwrap().tools.clone()
+        };
+        assert!(tools("heartbeat").contains(&"heartbeat_respond".to_string()), "{:?}", tools("heartbeat"));
+        assert!(!tools("main").contains(&"heartbeat_respond".to_string()));
+        assert!(!tools("non-main").contains(&"heartbeat_respond".to_string()), "the profile step is not shared");
+    }
+
+    #[test]
+    fn stored_jobs_are_listed_under_the_agent_that_runs_them() {
+        let job = |id: &str, agent: &str, enabled: bool| {
+            CronJob(
+                serde_json::json!({"id": id, "agentId": agent, "enabled": enabled, "payload": {"kind": "agentTurn"}}),
+            )
+        };
+        let jobs = [job("nightly", "support", true), job("off", "support", false), job("lost", "ghost", true)];
+        let config = team();
+        let sessions = Sessions::new(OpenClawVersion::V2026_9, &config).with_jobs(&jobs);
+        let support = sessions.agent_contexts("support", &[]);
+        let cron: Vec<&str> = support.iter().filter(|c| c.id.starts_with("cron:")).map(|c| c.id.as_str()).collect();
+        assert_eq!(cron, ["cron:nightly"], "a disabled job does not run");
+        // A job whose agent 2026.9 refuses stays visible under the default agent, as a run that cannot happen.
+        let dev = sessions.agent_contexts("dev", &[]);
+        let lost = dev.iter().find(|c| c.id == "cron:lost").expect("listed under the default agent");
+        assert!(crate::policy::resolve(OpenClawVersion::V2026_9, &config, &lost.ctx).is_err());
+    }
+
+    #[test]
     fn contexts_come_from_the_config() {
         let contexts = enumerate(OpenClawVersion::V2026_9, &team(), &[]);
         assert_eq!(
@@ -508,10 +583,13 @@ mod tests {
                 "subagent:orchestrator",
                 "subagent:leaf",
                 "spawned-by:dev",
+                "heartbeat",
                 "non-owner",
                 "provider:openai/gpt-5",
             ]
         );
+        // The default agent runs the release's default heartbeat; the others none.
+        assert!(!ids(&contexts, "support").contains(&"heartbeat".to_string()));
         assert!(ids(&contexts, "support").contains(&"sender:username:@lead".to_string()));
         assert!(!ids(&contexts, "support").iter().any(|id| id.starts_with("provider:")));
     }

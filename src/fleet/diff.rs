@@ -34,6 +34,8 @@ pub struct Config<'a> {
 /// What to compare besides the two sides.
 pub struct Options<'a> {
     pub plugin_tools: &'a [PluginTool],
+    /// Stored cron jobs whose runs are enumerated on both sides.
+    pub jobs: &'a [crate::policy::automation::jobs::CronJob],
     /// Only these agents; empty means all.
     pub agents: &'a [String],
     pub probes: &'a [String],
@@ -155,8 +157,10 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     let selected = |agents: Vec<String>| -> Vec<String> {
         agents.into_iter().filter(|a| options.agents.is_empty() || options.agents.contains(a)).collect()
     };
-    let (base_sessions, head_sessions) =
-        (Sessions::new(base.version, base.value), Sessions::new(head.version, head.value));
+    let (base_sessions, head_sessions) = (
+        Sessions::new(base.version, base.value).with_jobs(options.jobs),
+        Sessions::new(head.version, head.value).with_jobs(options.jobs),
+    );
     let base_agents = selected(base_sessions.agents().to_vec());
     let head_agents = selected(head_sessions.agents().to_vec());
     let enumerate = |sessions: &Sessions<'_>, agents: &[String]| -> Vec<NamedContext> {
@@ -603,8 +607,14 @@ mod tests {
         let version = OpenClawVersion::V2026_9;
         let base = Config { value: &base, version, locate: &none, locate_nearest: &none };
         let head = Config { value: &head, version, locate: &locate, locate_nearest: &locate };
-        let options =
-            Options { plugin_tools: &[], agents: &[], probes, approvals: ApprovalsInput::None, cwd: "/".into() };
+        let options = Options {
+            plugin_tools: &[],
+            jobs: &[],
+            agents: &[],
+            probes,
+            approvals: ApprovalsInput::None,
+            cwd: "/".into(),
+        };
         diff(&base, &head, &options).unwrap()
     }
 

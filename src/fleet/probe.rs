@@ -125,6 +125,8 @@ struct DecisionKey {
     settings: SettingsKey,
     approvals_agent: Option<String>,
     sandboxed: bool,
+    /// Whether anyone answers an approval (not in cron and heartbeat runs).
+    run: crate::policy::RunKind,
     command: String,
 }
 
@@ -165,6 +167,7 @@ impl ExecProber {
                     settings: settings.clone(),
                     approvals_agent: approvals_agent.clone(),
                     sandboxed: request.sandboxed,
+                    run: request.run,
                     command: request.command.clone(),
                 };
                 if let Some(verdict) = self.cache.lock().expect("cache lock").get(&key) {

@@ -347,6 +347,7 @@ mod tests {
         let probes = ["rm -rf build".to_string()];
         let options = diff::Options {
             plugin_tools: &[],
+            jobs: &[],
             agents: &[],
             probes: &probes,
             approvals: crate::exec::ApprovalsInput::None,

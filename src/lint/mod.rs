@@ -128,6 +128,8 @@ pub struct LintContext<'a> {
     /// Warnings the release's validation adds to the config (ignored plugin settings, a roster
     /// without a heartbeat owner), besides the loader's own ([`LoadedConfig::warnings`]).
     pub validation_warnings: &'a [ConfigWarning],
+    /// The stored cron jobs, when a jobs store was found or given.
+    pub jobs: &'a [crate::policy::automation::jobs::CronJob],
     /// Each agent's main session, resolved once on first use and shared by every rule.
     main_sessions: OnceLock<BTreeMap<String, Resolution>>,
     /// Each agent's session with the sandbox forced on, likewise.
@@ -154,6 +156,7 @@ impl<'a> LintContext<'a> {
             issues,
             approvals,
             validation_warnings: &[],
+            jobs: &[],
             main_sessions: OnceLock::new(),
             sandboxed_sessions: OnceLock::new(),
             roster: OnceLock::new(),
@@ -170,6 +173,11 @@ impl<'a> LintContext<'a> {
     /// The same context, with the warnings the release's validation adds to the config.
     pub fn with_validation_warnings(self, warnings: &'a [ConfigWarning]) -> Self {
         LintContext { validation_warnings: warnings, ..self }
+    }
+
+    /// The same context, with the stored cron jobs whose runs the automation rules check.
+    pub fn with_jobs(self, jobs: &'a [crate::policy::automation::jobs::CronJob]) -> Self {
+        LintContext { jobs, ..self }
     }
 
     pub fn config(&self) -> &'a Value {

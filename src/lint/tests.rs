@@ -20,6 +20,17 @@ fn lint_in_env(
     approvals: Option<serde_json::Value>,
     env: &[(String, String)],
 ) -> LintReport {
+    lint_with_jobs(version, text, approvals, env, &[])
+}
+
+/// [`lint_in_env`] with stored cron jobs.
+fn lint_with_jobs(
+    version: OpenClawVersion,
+    text: &str,
+    approvals: Option<serde_json::Value>,
+    env: &[(String, String)],
+    jobs: &[crate::policy::automation::jobs::CronJob],
+) -> LintReport {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("openclaw.json5");
     std::fs::write(&path, text).unwrap();
@@ -29,7 +40,8 @@ fn lint_in_env(
     let approvals =
         approvals.map(|doc| crate::exec::approvals::load(&crate::exec::ApprovalsInput::Document(doc), version));
     let ctx = LintContext::new(version, &loaded, &validation.issues, approvals.as_ref())
-        .with_validation_warnings(&validation.warnings);
+        .with_validation_warnings(&validation.warnings)
+        .with_jobs(jobs);
     lint(&ctx, &Selection { severity_min: Severity::Suggestion, ..Selection::default() }, &Default::default())
 }
 
@@ -397,7 +409,8 @@ fn an_inherited_exec_security_points_where_it_is_written() {
 /// every release it applies to: the reference can never show an example that lints clean. An
 /// example is the body of a config object (or a whole object), with the conventions of
 /// [`Rule::example`]: `// OpenClaw <line>:` starts the form a release needs, `// env: NAME=VALUE`
-/// sets a variable and `// exec approvals store: {…}` gives the approvals document. Examples of the
+/// sets a variable, `// exec approvals store: {…}` gives the approvals document and
+/// `// cron jobs store: […]` the stored jobs. Examples of the
 /// install's files (their modes, a registry file) describe no config; the recorded audits of
 /// `tests/lint_parity.rs` lay those installs out.
 #[test]
@@ -408,7 +421,7 @@ fn each_rules_documented_example_triggers_it() {
         for version in rule.versions() {
             let example = RuleExample::parse(rule.example, version);
             let outcome = std::panic::catch_unwind(|| {
-                lint_in_env(version, &example.config(), example.approvals.clone(), &example.env)
+                lint_with_jobs(version, &example.config(), example.approvals.clone(), &example.env, &example.jobs)
             });
             let Ok(report) = outcome else {
                 silent.push(format!("{} {} on {version}: does not load: {}", rule.code, rule.name, rule.example));
@@ -427,11 +440,12 @@ struct RuleExample {
     body: String,
     env: Vec<(String, String)>,
     approvals: Option<serde_json::Value>,
+    jobs: Vec<crate::policy::automation::jobs::CronJob>,
 }
 
 impl RuleExample {
     fn parse(example: &str, version: OpenClawVersion) -> Self {
-        let mut parsed = RuleExample { body: String::new(), env: Vec::new(), approvals: None };
+        let mut parsed = RuleExample { body: String::new(), env: Vec::new(), approvals: None, jobs: Vec::new() };
         let mut for_this_release = true;
         for line in example.lines() {
             if let Some(line_header) = line.strip_prefix("// OpenClaw ").and_then(|rest| rest.strip_suffix(':')) {
@@ -442,6 +456,8 @@ impl RuleExample {
                 parsed.env.push((name.to_string(), value.to_string()));
             } else if let Some(document) = line.strip_prefix("// exec approvals store: ") {
                 parsed.approvals = Some(serde_json::from_str(document).expect("an approvals document"));
+            } else if let Some(jobs) = line.strip_prefix("// cron jobs store: ") {
+                parsed.jobs = serde_json::from_str(jobs).expect("a list of jobs");
             } else {
                 parsed.body.push_str(line);
                 parsed.body.push('\n');
@@ -507,18 +523,44 @@ fn findings_past_the_cap_are_counted_not_kept() {
 }
 
 #[test]
+fn a_jobs_cap_is_checked_against_its_run_and_unattended_exec_against_the_fallback() {
+    let job = |cap: serde_json::Value| {
+        crate::policy::automation::jobs::CronJob(serde_json::json!({
+            "id": "nightly", "sessionTarget": "isolated", "payload": {"kind": "agentTurn", "toolsAllow": cap}
+        }))
+    };
+    let v9 = OpenClawVersion::V2026_9;
+    let text = "{\n  tools: { deny: [\"exec\"] },\n}";
+    let report = lint_with_jobs(v9, text, None, &[], &[job(serde_json::json!(["exec", "read"]))]);
+    let stripped = finding(&report, "CP308");
+    assert!(stripped.message.contains("names `exec` in its toolsAllow"), "{}", stripped.message);
+    assert_eq!(stripped.location.as_ref().map(|l| l.line), Some(2), "{stripped:?}");
+    let report = lint_with_jobs(v9, text, None, &[], &[job(serde_json::json!(["exec"]))]);
+    assert!(finding(&report, "CP308").message.contains("has no tools"));
+    let clean = lint_with_jobs(v9, text, None, &[], &[job(serde_json::json!(["read"]))]);
+    assert!(!all_codes(&clean).contains(&"CP308"));
+
+    let asks = "{ agents: { defaults: { heartbeat: { every: \"1h\" } } }, tools: { exec: { host: \"gateway\", ask: \"always\" } } }";
+    assert!(all_codes(&lint_text(v9, asks)).contains(&"CP418"));
+    let full = serde_json::json!({"version": 1, "defaults": {"askFallback": "full"}});
+    assert!(!all_codes(&lint_with_approvals(v9, asks, Some(full))).contains(&"CP418"));
+    let unconfigured = "{ tools: { exec: { host: \"gateway\", ask: \"always\" } } }";
+    assert!(!all_codes(&lint_text(v9, unconfigured)).contains(&"CP418"), "the default heartbeat is left out");
+}
+
+#[test]
 fn mcp_rules_judge_an_also_allow_only_where_it_applies() {
     let servers = r#"mcp: { servers: { github: { command: "gh-mcp" } } }"#;
     // A sandbox list with no sandboxed session, a global list the main sessions keep.
     let quiet = format!(
         r#"{{ tools: {{ deny: ["github__search"], sandbox: {{ tools: {{ alsoAllow: ["github__search"] }} }} }}, {servers} }}"#
     );
-    assert!(!all_codes(&lint_text(OpenClawVersion::V2026_9, &quiet)).contains(&"CP309"));
+    assert!(!all_codes(&lint_text(OpenClawVersion::V2026_9, &quiet)).contains(&"CP310"));
     let removed_for_subagents = format!(
         r#"{{ tools: {{ alsoAllow: ["github__search"], subagents: {{ tools: {{ deny: ["github__*"] }} }} }}, {servers} }}"#
     );
     let report = lint_text(OpenClawVersion::V2026_9, &removed_for_subagents);
-    assert!(!all_codes(&report).contains(&"CP309"), "main sessions keep it");
+    assert!(!all_codes(&report).contains(&"CP310"), "main sessions keep it");
     // A namespaced filter pattern, whatever its case.
     let filter = r#"{ mcp: { servers: { github: { command: "x", toolFilter: { exclude: ["GitHub__delete"] } } } } }"#;
     let report = lint_text(OpenClawVersion::V2026_9, filter);

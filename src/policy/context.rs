@@ -39,6 +39,50 @@ impl std::str::FromStr for SandboxChoice {
     }
 }
 
+/// The kind of run a session is: a chat turn, a scheduled (cron) job's isolated agent turn, or a
+/// heartbeat. Automation runs have no person at the keyboard to answer an exec approval.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum RunKind {
+    #[default]
+    Chat,
+    Cron,
+    Heartbeat,
+}
+
+impl RunKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RunKind::Chat => "chat",
+            RunKind::Cron => "cron",
+            RunKind::Heartbeat => "heartbeat",
+        }
+    }
+
+    /// Whether an exec approval in this run can be answered by a person.
+    pub fn has_approver(self) -> bool {
+        self == RunKind::Chat
+    }
+}
+
+impl std::str::FromStr for RunKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "chat" => Ok(RunKind::Chat),
+            "cron" => Ok(RunKind::Cron),
+            "heartbeat" => Ok(RunKind::Heartbeat),
+            other => Err(format!("run must be chat, cron or heartbeat, got `{other}`")),
+        }
+    }
+}
+
+impl std::fmt::Display for RunKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// A plugin tool the user declares present (OpenClaw loads plugins at runtime; we cannot).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -97,6 +141,21 @@ pub struct SessionContext {
     /// What the release stored for the child at spawn time; set by the resolver from `requester`.
     #[serde(skip)]
     pub spawn: Option<SpawnEnvelope>,
+    /// The kind of run (`--run`, batch `run`): a chat turn unless said otherwise.
+    #[serde(default, skip_serializing_if = "is_chat")]
+    pub run: RunKind,
+    /// The stored job a cron run executes (`--job`, batch `job`: the job object as stored). The
+    /// fields above then describe nothing of the run but the model and plugin tools: the job
+    /// decides the agent, session and cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<super::automation::jobs::CronJob>,
+    /// What the release derives for an automation run; set by the resolver from `run` and `job`.
+    #[serde(skip)]
+    pub automation: Option<super::automation::AutomationRun>,
+}
+
+fn is_chat(run: &RunKind) -> bool {
+    *run == RunKind::Chat
 }
 
 /// Plugin tools declared with `--plugins FILE|DIR` (a JSON list, or installed plugin folders

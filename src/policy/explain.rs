@@ -307,7 +307,7 @@ fn step_edits(
                 (candidates, None)
             }
             StepKind::Subagent => (vec![append(list(&tools::subagent_tools_path(), ListKind::Allow))], None),
-            StepKind::Runtime => (Vec::new(), Some("the run's own toolsAllow list must name it".into())),
+            StepKind::Runtime => (Vec::new(), Some(runtime_cap_note(resolution))),
             StepKind::Inherited => (Vec::new(), Some(inherited_note(resolution))),
             _ => match &record.step.scope {
                 Some(scope) => {
@@ -330,6 +330,17 @@ fn step_edits(
 
 /// Where an inherited removal comes from: the requester's session, which must have the tool
 /// (and not deny it) for its children to get it.
+/// Where the per-run cap is set: a scheduled job's `payload.toolsAllow`, or the run's caller.
+fn runtime_cap_note(resolution: &Resolution) -> String {
+    match resolution.automation.as_ref().and_then(|run| run.job_id.as_deref()) {
+        Some(job) => format!(
+            "the job's payload.toolsAllow must name it (`openclaw automations edit {} --tools …`)",
+            crate::base::escape::visible(job)
+        ),
+        None => "the run's own toolsAllow list must name it".into(),
+    }
+}
+
 fn inherited_note(resolution: &Resolution) -> String {
     match &resolution.spawn {
         Some(spawn) => format!(

@@ -56,9 +56,20 @@ pub fn construct(
     let explicit =
         session.memo.explicit(ExplicitKey::of(pack, steps, sandbox, ctx), || explicit_lists(pack, steps, sandbox, ctx));
     let mut built = core_tools::build(version, config, session, ctx, steps, &explicit);
+    let mut inventory = Inventory::default();
+    // An automation run builds tools a chat turn does not (a heartbeat's response tool), and
+    // leaves out others (`message` when the job delivers its result itself).
+    if let Some(run) = &ctx.automation {
+        built.retain(|t| !run.not_built.contains_key(&t.name));
+        inventory.not_constructed.extend(run.not_built.clone());
+        for tool in &run.extra_built {
+            if !built.iter().any(|t| t.name == *tool) {
+                built.push(InventoryTool { name: tool.clone(), plugin: None });
+            }
+        }
+    }
     let (plugin_tools, not_built) = bundled_plugin_tools(pack, version, config, session, ctx, &explicit);
     built.extend(plugin_tools);
-    let mut inventory = Inventory::default();
     inventory.not_constructed.extend(not_built);
     let mcp_owner = pack.plugin_loading.mcp_plugin_id.as_deref();
     let mcp_tools_plugin: &str = match mcp_owner {

@@ -31,13 +31,14 @@ pub struct ProfileStep {
 }
 
 /// Which profile step: the blocks its profile and its alsoAllow come from (addresses, 0 for
-/// none), and whether the run's `toolsAllow` keeps `message`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// none), and the tools the run adds to every profile (`message` when its `toolsAllow` names
+/// it, the response tool of a heartbeat).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ProfileKey {
     pub provider_step: bool,
     pub profile: usize,
     pub also_allow: usize,
-    pub keeps_message: bool,
+    pub extras: Vec<String>,
 }
 
 /// Steps whose policy depends on the config as a whole, not on a block of it.
@@ -46,6 +47,9 @@ pub enum FixedStep {
     OwnerOnly,
     Subagent(SubagentRole),
 }
+
+/// Policies a memo key names by address, held so that the addresses stay theirs.
+type HeldPolicies = Arc<[Arc<Policy>]>;
 
 /// A compiled policy with the policy it compiles (held) and the plugin tools it was compiled with.
 type CompiledEntry = (Arc<Policy>, PluginGroups, Arc<CompiledPolicy>);
@@ -61,7 +65,7 @@ pub struct Memo {
     compiled: Table<usize, Vec<CompiledEntry>>,
     /// The explicit lists of sessions with the same long step policies, each with those
     /// policies held.
-    explicit: Table<ExplicitKey, (Arc<[Arc<Policy>]>, Arc<ExplicitLists>)>,
+    explicit: Table<ExplicitKey, (HeldPolicies, Arc<ExplicitLists>)>,
     /// Why the config switches each of the release's bundled plugins off, in the release's order.
     plugins_switched_off: OnceLock<Arc<[Option<String>]>>,
     /// The config's MCP servers, their namespaces and tool filters.

@@ -2,6 +2,7 @@
 //! `lint` and `diff` can never disagree.
 
 mod auto_enable;
+pub mod automation;
 mod channel_tools;
 mod construction;
 pub mod context;
@@ -29,7 +30,7 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use context::{PluginTool, SandboxChoice, SessionContext};
+pub use context::{PluginTool, RunKind, SandboxChoice, SessionContext};
 use inventory::PreFilter;
 use matcher::{CompiledPolicy, PluginGroups, Verdict};
 use rules::{Entry, Source};
@@ -124,6 +125,9 @@ pub struct Resolution {
     /// For a spawned child: its requester and what the release stored for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spawn: Option<context::SpawnEnvelope>,
+    /// For an automation run (cron job, heartbeat): what the release derived for it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub automation: Option<automation::AutomationRun>,
     /// Tools constructed for this run: the input of the pipeline.
     pub candidates: Vec<String>,
     /// Catalog tools not constructed here, with the reason.
@@ -168,6 +172,10 @@ pub fn resolve_in(
     roster: &Roster<'_>,
     ctx: &SessionContext,
 ) -> Result<Resolution, SessionError> {
+    if ctx.run != RunKind::Chat && ctx.automation.is_none() {
+        let run = automation::run_context(version, config, ctx)?;
+        return resolve_in(version, config, roster, &run);
+    }
     if let Some(requester) = &ctx.requester {
         let requester = resolve_in(version, config, roster, requester)?;
         let child = spawn::child_context(version, config, ctx, &requester);
@@ -257,6 +265,7 @@ pub fn resolve_in(
         subagent_role: session.role,
         spawn_depth: session.depth,
         spawn: ctx.spawn.clone(),
+        automation: ctx.automation.clone(),
         candidates,
         not_constructed: inventory.not_constructed,
         steps: records,

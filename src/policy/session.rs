@@ -79,6 +79,9 @@ pub enum SessionError {
     /// A sub-agent the release would not create (see [`super::spawn::not_made`]).
     #[error("this spawn cannot happen: {0}")]
     SpawnNotMade(String),
+    /// An automation run the release would not start (see [`super::automation`]).
+    #[error("this automation run cannot happen: {0}")]
+    AutomationNotRun(String),
 }
 
 /// `agents.defaults.subagents.maxSpawnDepth`, or the release's default.
@@ -243,7 +246,8 @@ impl<'a> Session<'a> {
             d if d < max_spawn_depth => SubagentRole::Orchestrator,
             _ => SubagentRole::Leaf,
         };
-        if ctx.sender_is_owner.is_none() {
+        // A cron run has no sender at all: what the release makes of that is a fact, not an assumption.
+        if ctx.sender_is_owner.is_none() && ctx.run != super::context::RunKind::Cron {
             let assumed = match pack.owner_only.applies_when {
                 OwnerCondition::SenderIsOwnerFalse => {
                     format!("the owner ({version} treats an unknown sender as the owner)")

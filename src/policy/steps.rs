@@ -105,7 +105,6 @@ fn profile_step<'a>(
     memo: &Memo,
     (provider_step, label): (bool, &str),
     [scope, fallback]: [&Option<ToolsScope<'a>>; 2],
-    keeps_message: bool,
     extras: &[Entry],
 ) -> Option<Arc<ProfileStep>> {
     let profile_block = if profile_of(scope).is_some() { scope } else { fallback };
@@ -115,7 +114,7 @@ fn profile_step<'a>(
         provider_step,
         profile: memo::address(block(profile_block)),
         also_allow: memo::address(block(also_block).filter(|_| has_also(also_block))),
-        keeps_message,
+        extras: extras.iter().map(|e| e.pattern.clone()).collect(),
     };
     memo.profile(key, || {
         let (name, policy, suppress) =
@@ -174,7 +173,7 @@ pub fn build<'a>(
             .flatten()
             .flat_map(|t| expand_static_groups(pack, t))
             .any(|t| matches!(t.as_str(), "message" | "*"));
-    let extras: Vec<Entry> = if runtime_names_message {
+    let mut extras: Vec<Entry> = if runtime_names_message {
         vec![Entry {
             pattern: "message".into(),
             source: Source::Context { what: "runtime toolsAllow names message".into() },
@@ -182,6 +181,11 @@ pub fn build<'a>(
     } else {
         Vec::new()
     };
+    // A tool only this kind of run builds (a heartbeat's response tool) passes the profile.
+    for tool in ctx.automation.iter().flat_map(|run| &run.extra_built) {
+        let what = format!("a {} run builds {tool}", ctx.run);
+        extras.push(Entry { pattern: tool.clone(), source: Source::Context { what: what.into() } });
+    }
 
     // Steps 1–2: the agent's profile and alsoAllow replace the global ones (no merge).
     let profiles = [
@@ -189,8 +193,7 @@ pub fn build<'a>(
         (true, "tools.byProvider.profile", [&agent_provider, &global_provider], StepKind::ProviderProfile),
     ];
     for (provider_step, label, [scope, fallback], kind) in profiles {
-        let step = profile_step(pack, memo, (provider_step, label), [scope, fallback], runtime_names_message, &extras);
-        if let Some(step) = step {
+        if let Some(step) = profile_step(pack, memo, (provider_step, label), [scope, fallback], &extras) {
             let path = profile_of(scope).or_else(|| profile_of(fallback)).map(|(_, path)| path);
             steps.push(Step {
                 kind,

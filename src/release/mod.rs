@@ -7,6 +7,7 @@
 //! line in [`registry`]. A test checks that every folder is registered and complete.
 
 pub mod audit;
+pub mod automation;
 pub mod elevated;
 pub mod exec;
 pub mod lint;
@@ -21,6 +22,7 @@ pub mod version;
 use std::sync::OnceLock;
 
 use audit::AuditLists;
+use automation::AutomationRules;
 use exec::ExecRules;
 use lint::LintRules;
 use loader::LoaderRules;
@@ -50,6 +52,7 @@ pub struct Release {
     loader: OnceLock<LoaderRules>,
     ssrf: OnceLock<SsrfRules>,
     lint: OnceLock<LintRules>,
+    automation: OnceLock<AutomationRules>,
 }
 
 impl Release {
@@ -68,6 +71,7 @@ impl Release {
             loader: OnceLock::new(),
             ssrf: OnceLock::new(),
             lint: OnceLock::new(),
+            automation: OnceLock::new(),
         }
     }
 
@@ -121,6 +125,11 @@ impl Release {
     /// What lint mirrors of the release's audit and how it reads the config (`lint.json`).
     pub fn lint(&self) -> &LintRules {
         self.lint.get_or_init(|| parse(self.files.lint, "lint"))
+    }
+
+    /// Scheduled jobs, heartbeats and exec without an approver (`automation.json`).
+    pub fn automation(&self) -> &AutomationRules {
+        self.automation.get_or_init(|| parse(self.files.automation, "automation"))
     }
 }
 

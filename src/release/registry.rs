@@ -17,6 +17,7 @@ pub struct Files {
     pub config: &'static str,
     pub ssrf: &'static str,
     pub lint: &'static str,
+    pub automation: &'static str,
 }
 
 /// The file names every release folder has.
@@ -31,6 +32,7 @@ pub const FILE_NAMES: &[&str] = &[
     "config.json",
     "ssrf.json",
     "lint.json",
+    "automation.json",
 ];
 
 macro_rules! release {
@@ -50,6 +52,7 @@ macro_rules! release {
                 config: include_str!(concat!("../../data/", $line, "/config.json")),
                 ssrf: include_str!(concat!("../../data/", $line, "/ssrf.json")),
                 lint: include_str!(concat!("../../data/", $line, "/lint.json")),
+                automation: include_str!(concat!("../../data/", $line, "/automation.json")),
             },
         )
     };

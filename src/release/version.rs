@@ -6,6 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::audit::AuditLists;
+use super::automation::AutomationRules;
 use super::exec::ExecRules;
 use super::lint::LintRules;
 use super::loader::LoaderRules;
@@ -46,6 +47,10 @@ impl OpenClawVersion {
 
     pub fn lint(self) -> &'static LintRules {
         self.data().lint()
+    }
+
+    pub fn automation(self) -> &'static AutomationRules {
+        self.data().automation()
     }
 }
 

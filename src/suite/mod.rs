@@ -16,7 +16,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::fleet::probe::ExecVerdict;
-use crate::policy::{SandboxChoice, SessionContext};
+use crate::policy::{RunKind, SandboxChoice, SessionContext};
 
 /// A policy test suite.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -92,6 +92,14 @@ pub struct CaseContext {
     /// other fields then describe the requester's run, `agent` names the spawned agent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spawned_by: Option<String>,
+    /// The kind of run: `chat` (default), `cron` (the scheduled job `job` describes) or
+    /// `heartbeat`; in cron and heartbeat runs nobody answers an exec approval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunKind>,
+    /// The job a `cron` run executes, as the jobs store holds it (`id`, `agentId`,
+    /// `sessionTarget`, `payload`, `delivery`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job: Option<serde_json::Value>,
     /// Plugin tools present at runtime, as `plugin:tool` (`plugin:tool?` = optional).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plugin_tool: Vec<String>,
@@ -199,6 +207,8 @@ impl CaseContext {
                 plugins.as_deref(),
                 mcp_probe.as_deref(),
             )?,
+            run: self.run.unwrap_or_default(),
+            job: self.job.clone().map(crate::policy::automation::jobs::CronJob),
             ..SessionContext::default()
         };
         match &self.spawned_by {
@@ -240,6 +250,8 @@ impl CaseContext {
             depth: ctx.spawn_depth,
             tools_allow: ctx.tools_allow.clone(),
             spawned_by: None,
+            run: (ctx.run != RunKind::Chat).then_some(ctx.run),
+            job: ctx.job.as_ref().map(|job| job.0.clone()),
             plugin_tool: ctx
                 .plugin_tools
                 .iter()

@@ -14,7 +14,7 @@ mod refinements;
 mod schema;
 
 pub use issue::{IssueCategory, ValidationIssue};
-pub use schema::did_you_mean;
+pub use schema::{did_you_mean, known_channel_ids};
 
 use super::LoadedConfig;
 use super::error::{ConfigWarning, WarningKind};

@@ -7,6 +7,7 @@
 //! string key at the call site.
 
 pub mod agents;
+pub mod automation;
 pub mod channels;
 pub mod elevated;
 pub mod env;

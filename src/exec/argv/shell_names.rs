@@ -29,6 +29,11 @@ pub(super) fn is_powershell(name: &str) -> bool {
     name == "powershell" || name == "pwsh"
 }
 
+/// A POSIX shell name (`POSIX_SHELL_WRAPPERS`).
+pub fn is_posix_shell(token: &str) -> bool {
+    shell_kind(&normalize_executable(token)) == Some(ShellKind::Posix)
+}
+
 /// `isShellWrapperExecutable`: a POSIX shell, cmd or PowerShell name.
 pub fn is_shell_wrapper_executable(token: &str) -> bool {
     shell_kind(&normalize_executable(token)).is_some()

@@ -25,7 +25,7 @@ fn exact_command_marker(command: &str) -> String {
 }
 
 /// `hasExactCommandDurableExecApproval`.
-fn exact_durable(allowlist: &[AllowlistEntry], command: &str) -> bool {
+pub(crate) fn exact_durable(allowlist: &[AllowlistEntry], command: &str) -> bool {
     let trimmed = command.trim();
     if trimmed.is_empty() {
         return false;

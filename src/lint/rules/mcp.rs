@@ -35,7 +35,7 @@ pub const RULES: &[Rule] = &[
         check: filter_never_matches,
     },
     Rule {
-        code: "CP308",
+        code: "CP309",
         name: "mcp-server-tools-all-removed",
         severity: Severity::Warning,
         category: Category::DeadRules,
@@ -53,7 +53,7 @@ pub const RULES: &[Rule] = &[
         check: server_tools_all_removed,
     },
     Rule {
-        code: "CP309",
+        code: "CP310",
         name: "mcp-also-allow-removed-later",
         severity: Severity::Warning,
         category: Category::DeadRules,

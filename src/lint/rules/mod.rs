@@ -1,6 +1,7 @@
 //! The rules, one module per category. Each module exports `RULES`; [`all_rules`] collects them.
 
 mod audit;
+mod automation;
 mod browser;
 mod dead;
 mod exec;
@@ -27,6 +28,7 @@ pub const ALL: &[&[Rule]] = &[
     validity::RULES,
     tool_names::RULES,
     dead::RULES,
+    automation::RULES,
     exec::RULES,
     sandbox::RULES,
     exposure::RULES,
