@@ -101,8 +101,20 @@ fn is_misspelled_secret_word(key: &str) -> bool {
         let tolerance = if word.len() >= 8 { 2 } else { 1 };
         (word.len() - tolerance..=word.len() + tolerance)
             .filter(|&n| n <= starts.len())
-            .any(|n| strsim::osa_distance(&key[starts[starts.len() - n]..], word) <= tolerance)
+            .map(|n| &key[starts[starts.len() - n]..])
+            .any(|tail| letters_within(tail, word, tolerance) && strsim::osa_distance(tail, word) <= tolerance)
     })
+}
+
+/// Whether the letter counts of `a` and `b` differ by at most two per allowed edit: an edit
+/// (insertion, deletion, substitution, transposition) changes at most two counts by one, so a
+/// tail further away cannot be `tolerance` edits from the word. Counting in 64 buckets only
+/// merges letters, which never makes the difference larger: a cheap test before the real one.
+fn letters_within(a: &str, b: &str, tolerance: usize) -> bool {
+    let mut counts = [0i32; 64];
+    a.chars().for_each(|c| counts[c as usize % 64] += 1);
+    b.chars().for_each(|c| counts[c as usize % 64] -= 1);
+    counts.iter().map(|n| n.unsigned_abs() as usize).sum::<usize>() <= 2 * tolerance
 }
 
 /// Whether the value at `path` is (or is inside) a secret: any secret-looking key on the way, or
@@ -220,27 +232,30 @@ fn regex(pattern: &str) -> Regex {
 /// (and user-only userinfo, a token used as user name), credential query parameters, known token
 /// shapes, long high-entropy strings, and the value of a `NAME=value` with a secret-looking name
 /// (env files, shell lines; `key: value` is left to the config scanners, it is also English).
+/// Word boundaries are ASCII ones (`(?-u:\b)`): Unicode ones cost more to compile than the rest
+/// of a small command's loading, and a token after a non-ASCII letter is still a token.
 pub fn credential_ranges(text: &str) -> Vec<Range<usize>> {
-    static USERINFO: LazyLock<Regex> = LazyLock::new(|| regex(r#"(?i)\b[a-z][a-z0-9+.-]*://([^/?#\s"'`<>\\]*)@"#));
+    static USERINFO: LazyLock<Regex> =
+        LazyLock::new(|| regex(r#"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://([^/?#\s"'`<>\\]*)@"#));
     static QUERY: LazyLock<Regex> = LazyLock::new(|| regex(r#"[?&;]([A-Za-z0-9_.\-]+)=([^&#\s"'`<>\\]+)"#));
     static TOKEN_SHAPES: LazyLock<Regex> = LazyLock::new(|| {
         regex(concat!(
-            r"\bsk-[A-Za-z0-9_\-]{16,}",
-            r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",
-            r"|\bgithub_pat_[A-Za-z0-9_]{20,}",
-            r"|\bglpat-[A-Za-z0-9_\-]{20,}",
-            r"|\bnpm_[A-Za-z0-9]{30,}",
-            r"|\bhf_[A-Za-z0-9]{30,}",
-            r"|\bxox[abposr]-[A-Za-z0-9\-]{10,}",
-            r"|\bxapp-[A-Za-z0-9\-]{10,}",
-            r"|\bAKIA[0-9A-Z]{16}\b",
-            r"|\bAIza[0-9A-Za-z_\-]{30,}",
-            r"|\b[0-9]{6,12}:[A-Za-z0-9_\-]{30,}",
-            r"|\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
+            r"(?-u:\b)sk-[A-Za-z0-9_\-]{16,}",
+            r"|(?-u:\b)(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}",
+            r"|(?-u:\b)github_pat_[A-Za-z0-9_]{20,}",
+            r"|(?-u:\b)glpat-[A-Za-z0-9_\-]{20,}",
+            r"|(?-u:\b)npm_[A-Za-z0-9]{30,}",
+            r"|(?-u:\b)hf_[A-Za-z0-9]{30,}",
+            r"|(?-u:\b)xox[abposr]-[A-Za-z0-9\-]{10,}",
+            r"|(?-u:\b)xapp-[A-Za-z0-9\-]{10,}",
+            r"|(?-u:\b)AKIA[0-9A-Z]{16}(?-u:\b)",
+            r"|(?-u:\b)AIza[0-9A-Za-z_\-]{30,}",
+            r"|(?-u:\b)[0-9]{6,12}:[A-Za-z0-9_\-]{30,}",
+            r"|(?-u:\b)eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*",
             r"|-----BEGIN [A-Z ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z ]*PRIVATE KEY-----|\z)",
         ))
     });
-    static BEARER: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/=\-]{8,})"));
+    static BEARER: LazyLock<Regex> = LazyLock::new(|| regex(r"(?-u:\b)(?i:bearer|basic)\s+([A-Za-z0-9._~+/=\-]{8,})"));
     static LONG_RUN: LazyLock<Regex> = LazyLock::new(|| regex(r"[A-Za-z0-9+/=_\-]{24,}"));
     static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
         regex(r#"([A-Za-z_][A-Za-z0-9_.\-]*)[ \t]*=[ \t]*["']?(\$\{[^}\s]*\}|[^\s"'`,;&\x00{}\[\]]+)"#)
@@ -248,7 +263,7 @@ pub fn credential_ranges(text: &str) -> Vec<Range<usize>> {
 
     // `scheme://user:pass` cut before its `@` (an unterminated value): a port is all digits.
     static CUT_USERINFO: LazyLock<Regex> =
-        LazyLock::new(|| regex(r#"(?i)\b[a-z][a-z0-9+.-]*://[^/?#\s"'`<>\\@:]*:([^/?#\s"'`<>\\@]+)$"#));
+        LazyLock::new(|| regex(r#"(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^/?#\s"'`<>\\@:]*:([^/?#\s"'`<>\\@]+)$"#));
 
     let mut ranges = Vec::new();
     for line in text.lines() {
@@ -549,6 +564,34 @@ mod tests {
         }
         for key in ["contextTokens", "reserveTokens", "topic", "session", "enabled", "workspace"] {
             assert!(!is_secret_key(key), "{key}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The letter-count test before the edit distance never turns a near miss away: every
+        /// string one or two edits from a credential word passes it.
+        #[test]
+        fn the_letter_count_test_keeps_every_near_miss(
+            word in proptest::sample::select(SECRET_WORDS),
+            edits in proptest::collection::vec((0..4u8, 0..20usize, proptest::char::range('_', 'z')), 1..=2),
+        ) {
+            let mut chars: Vec<char> = word.chars().collect();
+            for (kind, at, letter) in edits {
+                let at = at % (chars.len() + 1);
+                match kind {
+                    0 => chars.insert(at, letter),
+                    1 if at < chars.len() => { chars.remove(at); }
+                    2 if at < chars.len() => chars[at] = letter,
+                    _ if at + 1 < chars.len() => chars.swap(at, at + 1),
+                    _ => {}
+                }
+            }
+            let near: String = chars.into_iter().collect();
+            for tolerance in 1..=2 {
+                if strsim::osa_distance(&near, word) <= tolerance {
+                    proptest::prop_assert!(letters_within(&near, word, tolerance), "{near} {word}");
+                }
+            }
         }
     }
 

@@ -2,7 +2,7 @@
 
 use std::fmt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use std::ops::Range;
 
@@ -16,10 +16,14 @@ use super::secrets;
 /// `display_text` is the text as it may be shown: secrets masked (by position and by value, see
 /// [`super::secrets`]) and control characters neutralized, at the same byte length and with the
 /// same line breaks, so spans and line numbers stay valid. Snippets are only ever cut from it.
+/// It is made when first asked for: most runs show no snippet, and finding the credential-looking
+/// parts of a text compiles several regexes.
 pub struct SourceFile {
     pub path: PathBuf,
     text: Arc<str>,
-    display_text: Arc<str>,
+    /// Byte ranges of values under secret paths.
+    secret_ranges: Vec<Range<usize>>,
+    display_text: OnceLock<Box<str>>,
     line_starts: Vec<usize>,
     /// UTF-8 continuation bytes before each block of [`COLUMN_BLOCK`] bytes, so that a column
     /// (in characters) costs O(1), not a scan from the line start: a minified file has one line.
@@ -41,13 +45,19 @@ impl SourceFile {
     /// A file whose `secret_ranges` (byte ranges of values under secret paths) are masked.
     pub fn with_secrets(path: PathBuf, text: String, secret_ranges: &[Range<usize>]) -> Self {
         let line_starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-        let display_text = display_text(&text, secret_ranges).into();
         let mut continuation_bytes_before_block = vec![0];
         for block in text.as_bytes().chunks(COLUMN_BLOCK) {
             let before = continuation_bytes_before_block.last().copied().unwrap_or(0);
             continuation_bytes_before_block.push(before + block.iter().filter(|&&b| is_continuation(b)).count());
         }
-        SourceFile { path, text: text.into(), display_text, line_starts, continuation_bytes_before_block }
+        SourceFile {
+            path,
+            text: text.into(),
+            secret_ranges: secret_ranges.to_vec(),
+            display_text: OnceLock::new(),
+            line_starts,
+            continuation_bytes_before_block,
+        }
     }
 
     /// The text exactly as read.
@@ -57,7 +67,7 @@ impl SourceFile {
 
     /// The text with secrets masked and control characters neutralized: safe to show.
     pub fn display_text(&self) -> &str {
-        &self.display_text
+        self.display_text.get_or_init(|| display_text(&self.text, &self.secret_ranges).into())
     }
 
     /// 1-based line and column (in characters) of a byte offset.

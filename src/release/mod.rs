@@ -16,6 +16,7 @@ pub mod migrations;
 pub mod pack;
 pub mod plugins;
 pub mod registry;
+pub mod schema;
 pub mod ssrf;
 pub mod version;
 
@@ -30,6 +31,7 @@ use migrations::ReleaseMigrations;
 use pack::VersionPack;
 use plugins::PluginRules;
 use registry::Files;
+use schema::SchemaPieces;
 use ssrf::SsrfRules;
 
 /// One OpenClaw release: its identity and its data, each part parsed on first use (a command
@@ -95,9 +97,9 @@ impl Release {
         self.migrations.get_or_init(|| parse(self.files.migrations, "migrations"))
     }
 
-    /// The release's config JSON Schema, as text (`config-schema.json`).
-    pub fn config_schema(&self) -> &'static str {
-        self.files.config_schema
+    /// The release's config JSON Schema (`config-schema.json`), split into pieces.
+    pub fn config_schema(&self) -> &SchemaPieces {
+        &self.files.config_schema
     }
 
     /// The plugins the release ships and what its plugin validation reads (`plugins.json`).

@@ -33,7 +33,7 @@ impl OpenClawVersion {
         self.data().migrations()
     }
 
-    pub fn config_schema(self) -> &'static str {
+    pub fn config_schema(self) -> &'static super::schema::SchemaPieces {
         self.data().config_schema()
     }
 
