@@ -90,6 +90,8 @@ struct Case {
     /// The state directory's path under the root (default `state`), and whether it or the config
     /// is a symlink to the real one.
     layout: Layout,
+    /// Rows of the state database's machine state (2026.9 install records), by key.
+    machine_state: Vec<(String, Value)>,
     recorded: Recorded,
 }
 
@@ -179,6 +181,7 @@ fn fixture_cases(version: OpenClawVersion) -> Vec<Case> {
             modes: Vec::new(),
             tree: Vec::new(),
             layout: Layout::default(),
+            machine_state: Vec::new(),
             recorded,
         });
     }
@@ -215,6 +218,11 @@ fn generated_cases(version: OpenClawVersion) -> Vec<Case> {
                 modes: string_map(case.get("modes")),
                 tree: tree(case.get("tree")),
                 layout: Layout::read(case.get("layout")),
+                machine_state: case
+                    .get("machineState")
+                    .and_then(Value::as_object)
+                    .map(|rows| rows.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                    .unwrap_or_default(),
                 recorded,
             }
         })
@@ -249,6 +257,7 @@ fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
         std::fs::write(root.path().join(name), text).unwrap();
     }
     lay_out_modes(root.path(), case);
+    write_machine_state(&state, &case.machine_state);
     let mut env: HashMap<String, String> = [
         ("HOME", home.display().to_string()),
         ("OPENCLAW_STATE_DIR", state.display().to_string()),
@@ -270,6 +279,22 @@ fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
     let selection = Selection { severity_min: Severity::Suggestion, ..Selection::default() };
     let report = lint::lint(&ctx, &selection, &Default::default());
     Some(report.findings.iter().filter_map(|f| Some((f.openclaw_check.clone()?, audit_severity(f.severity)))).collect())
+}
+
+/// The state database's machine state as the release writes it (`config_machine_state`).
+fn write_machine_state(state_dir: &Path, rows: &[(String, Value)]) {
+    if rows.is_empty() {
+        return;
+    }
+    std::fs::create_dir_all(state_dir.join("state")).unwrap();
+    let db = rusqlite::Connection::open(state_dir.join("state").join("openclaw.sqlite")).unwrap();
+    db.execute_batch(
+        "CREATE TABLE config_machine_state (state_key TEXT PRIMARY KEY, value_json TEXT NOT NULL, updated_at_ms INTEGER NOT NULL)",
+    )
+    .unwrap();
+    for (key, value) in rows {
+        db.execute("INSERT INTO config_machine_state VALUES (?1, ?2, 0)", [key, &value.to_string()]).unwrap();
+    }
 }
 
 /// The file modes the recorder gave the case (config 600, state 700, other files 600 unless said).

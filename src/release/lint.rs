@@ -43,6 +43,20 @@ pub struct LintRules {
     pub subagent_also_allow_needs_allow: bool,
     /// Allowlist entries match the resolved executable path only: a bare name never matches.
     pub bare_allowlist_entries_never_match: bool,
+    /// Where the audit reads plugin and hook install records.
+    pub install_records: InstallRecords,
+}
+
+/// Where the audit reads plugin and hook install records.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "from")]
+pub enum InstallRecords {
+    /// `plugins.installs` and `hooks.internal.installs` in the config.
+    Config,
+    /// The state database's machine state (`database`, under the state directory): the records of
+    /// the installed plugin index (`plugins.installedIndex` → `index.installRecords`, refused as a
+    /// whole when one record does not fit the release's schema) and `hooks.internal.installs`.
+    StateDatabase { database: String },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -9,6 +9,7 @@ mod exposure;
 mod gateway;
 mod gateway_auth;
 mod install;
+mod installs;
 pub(super) mod mcp;
 mod models;
 mod sandbox;
@@ -38,6 +39,7 @@ pub const ALL: &[&[Rule]] = &[
     trust::RULES,
     models::RULES,
     install::RULES,
+    installs::RULES,
     browser::RULES,
     skills_mcp::RULES,
     mcp::RULES,
