@@ -45,6 +45,52 @@ pub struct LintRules {
     pub bare_allowlist_entries_never_match: bool,
     /// Where the audit reads plugin and hook install records.
     pub install_records: InstallRecords,
+    /// How the audit lists and judges the plugins installed under `<state>/extensions`.
+    pub installed_plugins: InstalledPlugins,
+}
+
+/// How the audit lists and judges the plugins installed under `<state>/extensions`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InstalledPlugins {
+    /// Folder names (compared trimmed and lower-cased) the audit skips: these names, and names
+    /// that start with, end with or contain these texts.
+    pub skipped_names: Vec<String>,
+    pub skipped_prefixes: Vec<String>,
+    pub skipped_suffixes: Vec<String>,
+    pub skipped_infixes: Vec<String>,
+    /// The chat channels whose native skill commands make installed plugins without an
+    /// allowlist critical, when configured.
+    pub native_skill_channels: Vec<NativeSkillChannel>,
+}
+
+impl InstalledPlugins {
+    /// Whether the audit skips a folder of this name.
+    pub fn skips(&self, name: &str) -> bool {
+        let name = crate::base::js::js_trim(name).to_lowercase();
+        name.is_empty()
+            || self.skipped_names.contains(&name)
+            || self.skipped_prefixes.iter().any(|p| name.starts_with(p.as_str()))
+            || self.skipped_suffixes.iter().any(|s| name.ends_with(s.as_str()))
+            || self.skipped_infixes.iter().any(|i| name.contains(i.as_str()))
+    }
+}
+
+/// A chat channel with native skill commands, as the audit decides it is configured.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NativeSkillChannel {
+    pub channel: String,
+    /// A non-blank string under one of these keys, in the channel or one of its accounts,
+    /// configures it.
+    pub token_keys: Vec<String>,
+    /// So does a non-blank one of these variables.
+    pub env_vars: Vec<String>,
+    /// The commands are on when neither the channel nor `commands.nativeSkills` says (2026.2's
+    /// audit asks a channel registry it has not loaded, so its default is off).
+    pub native_skills_by_default: bool,
+    /// `channels.<id>.enabled: false` leaves the channel unconfigured.
+    pub off_when_disabled: bool,
 }
 
 /// Where the audit reads plugin and hook install records.

@@ -6,6 +6,7 @@ mod browser;
 mod dead;
 mod exec;
 mod exposure;
+mod extensions;
 mod gateway;
 mod gateway_auth;
 mod install;
@@ -40,6 +41,7 @@ pub const ALL: &[&[Rule]] = &[
     models::RULES,
     install::RULES,
     installs::RULES,
+    extensions::RULES,
     browser::RULES,
     skills_mcp::RULES,
     mcp::RULES,
