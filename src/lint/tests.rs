@@ -621,7 +621,7 @@ fn install_records_of_2026_9_are_read_from_the_state_database() {
     assert!(unpinned.message.contains("`demo` is installed from `@acme/demo`"), "{}", unpinned.message);
     let location = unpinned.location.as_ref().unwrap();
     assert!(location.file.ends_with("state/openclaw.sqlite"), "{location:?}");
-    assert_eq!(location.path, "plugins.installedIndex.demo.spec");
+    assert_eq!(location.path, "plugins.installedIndex.index.installRecords.demo.spec");
     assert!(finding(&report, "CP913").message.contains("recorded as version 1.0.0, but"));
     let codes = all_codes(&report);
     assert!(

@@ -29,7 +29,7 @@ pub const RULES: &[Rule] = &[
         summary: "An npm plugin install record's spec names no exact version (2026.2: `plugins.installs` in the \
                   config; 2026.9: the installed plugin index in the state database).",
         why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
-        example: "plugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo\" } } }",
+        example: "// OpenClaw 2026.9:\n// <state>/state/openclaw.sqlite, machine state plugins.installedIndex:\n// { index: { installRecords: { demo: { source: \"npm\", spec: \"@acme/demo\" } } } }\n// OpenClaw 2026.2:\nplugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo\" } } }",
         fix: "Pin the spec to an exact version (`@acme/demo@1.2.3`): reinstall with `openclaw plugins install \
               @acme/demo@1.2.3`.",
     ),
@@ -37,7 +37,7 @@ pub const RULES: &[Rule] = &[
         |ctx, out| check(ctx, out, Kind::Plugins, Problem::NoIntegrity),
         summary: "An npm plugin install record has no `integrity` hash.",
         why: "Without the hash a changed package cannot be told from the one that was installed.",
-        example: "plugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo@1.2.3\" } } }",
+        example: "// OpenClaw 2026.9:\n// <state>/state/openclaw.sqlite, machine state plugins.installedIndex:\n// { index: { installRecords: { demo: { source: \"npm\", spec: \"@acme/demo@1.2.3\" } } } }\n// OpenClaw 2026.2:\nplugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo@1.2.3\" } } }",
         fix: "Reinstall or update the plugin so the record gets its integrity hash.",
     ),
     audit_rule!(Install, "CP911", "hook-install-unpinned", Security, "hooks.installs_unpinned_npm_specs",
@@ -45,14 +45,14 @@ pub const RULES: &[Rule] = &[
         summary: "An npm hook install record's spec names no exact version (2026.2: `hooks.internal.installs` in \
                   the config; 2026.9: the state database).",
         why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
-        example: "hooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify\" } } } }",
+        example: "// OpenClaw 2026.9:\n// <state>/state/openclaw.sqlite, machine state hooks.internal.installs:\n// { notify: { source: \"npm\", spec: \"@acme/notify\" } }\n// OpenClaw 2026.2:\nhooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify\" } } } }",
         fix: "Pin the spec to an exact version.",
     ),
     audit_rule!(Install, "CP912", "hook-install-missing-integrity", Security, "hooks.installs_missing_integrity",
         |ctx, out| check(ctx, out, Kind::Hooks, Problem::NoIntegrity),
         summary: "An npm hook install record has no `integrity` hash.",
         why: "Without the hash a changed package cannot be told from the one that was installed.",
-        example: "hooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify@1.0.0\" } } } }",
+        example: "// OpenClaw 2026.9:\n// <state>/state/openclaw.sqlite, machine state hooks.internal.installs:\n// { notify: { source: \"npm\", spec: \"@acme/notify@1.0.0\" } }\n// OpenClaw 2026.2:\nhooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify@1.0.0\" } } } }",
         fix: "Reinstall or update the hook so the record gets its integrity hash.",
     ),
     audit_rule!(Install, "CP913", "plugin-install-version-drift", Security, "plugins.installs_version_drift",
@@ -97,6 +97,14 @@ impl Kind {
     fn state_key(self) -> &'static str {
         match self {
             Kind::Plugins => "plugins.installedIndex",
+            Kind::Hooks => "hooks.internal.installs",
+        }
+    }
+
+    /// Where the records are in their row, for locations (`plugins.installedIndex.index.installRecords`).
+    fn records_in_row(self) -> &'static str {
+        match self {
+            Kind::Plugins => "plugins.installedIndex.index.installRecords",
             Kind::Hooks => "hooks.internal.installs",
         }
     }
@@ -179,7 +187,7 @@ fn read_records(ctx: &LintContext<'_>, kind: Kind, state_dir: Option<&Path>) -> 
                     Err(e) => return unreadable(format!("its hook install records are not JSON: {e}")),
                 },
             };
-            let at = |id: &str| At::Database { file: file.clone(), path: format!("{}.{id}", kind.state_key()) };
+            let at = |id: &str| At::Database { file: file.clone(), path: format!("{}.{id}", kind.records_in_row()) };
             Records::Npm(
                 entries
                     .into_iter()
