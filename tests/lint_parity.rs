@@ -85,7 +85,7 @@ struct Case {
     /// Octal modes of `config`, `stateDir` and the files beside the config (default 600 / 700).
     modes: Vec<(String, String)>,
     /// More paths under the case's root (`state/…`, `home/…`; `/` at the end: a directory), with
-    /// their octal modes and, for files, their text.
+    /// their octal modes and, for files, their text (for symbolic links: [`LINK`] and the target).
     tree: Vec<(String, String, String)>,
     /// The state directory's path under the root (default `state`), and whether it or the config
     /// is a symlink to the real one.
@@ -119,16 +119,22 @@ fn string_map(value: Option<&Value>) -> Vec<(String, String)> {
     object.map(|(k, v)| (k.clone(), v.as_str().expect("environment values are strings").to_string())).collect()
 }
 
-/// `tree` entries: a mode, or `{mode, text}`.
+/// `tree` entries: a mode, `{mode, text}`, or `{symlink}` (a link to the text, mode `link`).
 fn tree(value: Option<&Value>) -> Vec<(String, String, String)> {
     let entries = value.and_then(Value::as_object).into_iter().flatten();
     entries
         .map(|(path, entry)| match entry {
             Value::String(mode) => (path.clone(), mode.clone(), "{}".to_string()),
+            other if other.get("symlink").is_some() => {
+                (path.clone(), LINK.to_string(), other["symlink"].as_str().unwrap().into())
+            }
             other => (path.clone(), other["mode"].as_str().unwrap().into(), other["text"].as_str().unwrap().into()),
         })
         .collect()
 }
+
+/// The mode of a `tree` entry that is a symbolic link (to its text).
+const LINK: &str = "link";
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -316,6 +322,11 @@ fn lay_out_modes(root: &Path, case: &Case) {
     }
     for (relative, octal, text) in &case.tree {
         let target = root.join(relative);
+        if octal == LINK {
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            symlink(Path::new(text), &target);
+            continue;
+        }
         if relative.ends_with('/') {
             std::fs::create_dir_all(&target).unwrap();
         } else {

@@ -47,6 +47,20 @@ pub struct LintRules {
     pub install_records: InstallRecords,
     /// How the audit lists and judges the plugins installed under `<state>/extensions`.
     pub installed_plugins: InstalledPlugins,
+    /// How far the audit scans each agent workspace's `skills/` folder for `SKILL.md` files
+    /// (absent: it does not scan them).
+    #[serde(default)]
+    pub workspace_skill_scan: Option<SkillScan>,
+}
+
+/// The bounds of the audit's breadth-first scan of a workspace's `skills/` folder.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SkillScan {
+    /// It stops once this many `SKILL.md` files are found.
+    pub max_files: usize,
+    /// It visits at most this many folders per file of `max_files`.
+    pub dir_visits_per_file: usize,
 }
 
 /// How the audit lists and judges the plugins installed under `<state>/extensions`.

@@ -20,6 +20,7 @@ mod tool_names;
 mod trust;
 mod validity;
 pub(super) mod walk;
+mod workspace_skills;
 
 use std::sync::OnceLock;
 
@@ -42,6 +43,7 @@ pub const ALL: &[&[Rule]] = &[
     install::RULES,
     installs::RULES,
     extensions::RULES,
+    workspace_skills::RULES,
     browser::RULES,
     skills_mcp::RULES,
     mcp::RULES,
