@@ -8,32 +8,13 @@ use std::path::Path;
 
 use crate::base::userfile;
 
-/// How long a read waits for another process's write lock before giving up.
-const BUSY_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
-
 /// The raw `value_json` of each of `keys` present in the database at `path`. A database that does
 /// not exist, or has no `config_machine_state` table, holds no rows (as OpenClaw reads it); one
 /// that cannot be opened or read is an error.
 pub fn read_rows(path: &Path, keys: &[&str]) -> Result<BTreeMap<String, String>, String> {
     let mut rows = BTreeMap::new();
-    if !path.exists() {
-        return Ok(rows);
-    }
-    // SQLite would block opening a FIFO, and read a device forever.
-    userfile::ensure_regular_file(path).map_err(|e| e.to_string())?;
+    let Some(conn) = crate::base::sqlite::open_table(path, "config_machine_state")? else { return Ok(rows) };
     let sql = |e: rusqlite::Error| e.to_string();
-    let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(sql)?;
-    conn.busy_timeout(BUSY_WAIT).map_err(sql)?;
-    let table_exists: bool = conn
-        .query_row(
-            "SELECT EXISTS(SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'config_machine_state')",
-            [],
-            |r| r.get(0),
-        )
-        .map_err(sql)?;
-    if !table_exists {
-        return Ok(rows);
-    }
     let mut stmt = conn.prepare("SELECT value_json FROM config_machine_state WHERE state_key = ?1").map_err(sql)?;
     let mut bytes = 0u64;
     for key in keys {

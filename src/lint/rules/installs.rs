@@ -25,7 +25,7 @@ use crate::release::lint::InstallRecords;
 
 pub const RULES: &[Rule] = &[
     audit_rule!(Install, "CP909", "plugin-install-unpinned", Security, "plugins.installs_unpinned_npm_specs",
-        |ctx, out| check(ctx, out, Kind::Plugins, Problem::Unpinned),
+        |ctx, out| check(ctx, out, &PLUGINS, Problem::Unpinned),
         summary: "An npm plugin install record's spec names no exact version (2026.2: `plugins.installs` in the \
                   config; 2026.9: the installed plugin index in the state database).",
         why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
@@ -34,14 +34,14 @@ pub const RULES: &[Rule] = &[
               @acme/demo@1.2.3`.",
     ),
     audit_rule!(Install, "CP910", "plugin-install-missing-integrity", Security, "plugins.installs_missing_integrity",
-        |ctx, out| check(ctx, out, Kind::Plugins, Problem::NoIntegrity),
+        |ctx, out| check(ctx, out, &PLUGINS, Problem::NoIntegrity),
         summary: "An npm plugin install record has no `integrity` hash.",
         why: "Without the hash a changed package cannot be told from the one that was installed.",
         example: "// OpenClaw 2026.9:\n// <state>/state/openclaw.sqlite, machine state plugins.installedIndex:\n// { index: { installRecords: { demo: { source: \"npm\", spec: \"@acme/demo@1.2.3\" } } } }\n// OpenClaw 2026.2:\nplugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo@1.2.3\" } } }",
         fix: "Reinstall or update the plugin so the record gets its integrity hash.",
     ),
     audit_rule!(Install, "CP911", "hook-install-unpinned", Security, "hooks.installs_unpinned_npm_specs",
-        |ctx, out| check(ctx, out, Kind::Hooks, Problem::Unpinned),
+        |ctx, out| check(ctx, out, &HOOKS, Problem::Unpinned),
         summary: "An npm hook install record's spec names no exact version (2026.2: `hooks.internal.installs` in \
                   the config; 2026.9: the state database).",
         why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
@@ -49,14 +49,14 @@ pub const RULES: &[Rule] = &[
         fix: "Pin the spec to an exact version.",
     ),
     audit_rule!(Install, "CP912", "hook-install-missing-integrity", Security, "hooks.installs_missing_integrity",
-        |ctx, out| check(ctx, out, Kind::Hooks, Problem::NoIntegrity),
+        |ctx, out| check(ctx, out, &HOOKS, Problem::NoIntegrity),
         summary: "An npm hook install record has no `integrity` hash.",
         why: "Without the hash a changed package cannot be told from the one that was installed.",
         example: "// OpenClaw 2026.9:\n// <state>/state/openclaw.sqlite, machine state hooks.internal.installs:\n// { notify: { source: \"npm\", spec: \"@acme/notify@1.0.0\" } }\n// OpenClaw 2026.2:\nhooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify@1.0.0\" } } } }",
         fix: "Reinstall or update the hook so the record gets its integrity hash.",
     ),
     audit_rule!(Install, "CP913", "plugin-install-version-drift", Security, "plugins.installs_version_drift",
-        |ctx, out| check(ctx, out, Kind::Plugins, Problem::Drift),
+        |ctx, out| check(ctx, out, &PLUGINS, Problem::Drift),
         summary: "An npm plugin install record's version (`resolvedVersion`, else `version`) is not the version in \
                   the installed package's `package.json` (`installPath`, else `<state>/extensions/<id>`). Only \
                   when linting the install's own config.",
@@ -67,7 +67,7 @@ pub const RULES: &[Rule] = &[
         fix: "Run `openclaw plugins update --all` (or reinstall the plugin) to refresh the record.",
     ),
     audit_rule!(Install, "CP914", "hook-install-version-drift", Security, "hooks.installs_version_drift",
-        |ctx, out| check(ctx, out, Kind::Hooks, Problem::Drift),
+        |ctx, out| check(ctx, out, &HOOKS, Problem::Drift),
         summary: "An npm hook install record's version is not the version in the installed package's \
                   `package.json` (`installPath`, else `<state>/hooks/<id>`). Only when linting the install's own \
                   config.",
@@ -78,52 +78,45 @@ pub const RULES: &[Rule] = &[
     ),
 ];
 
-#[derive(Clone, Copy, PartialEq)]
-enum Kind {
-    Plugins,
-    Hooks,
-}
-
-impl Kind {
+/// What differs between plugin and hook install records.
+struct Kind {
     /// Where the records are in the config (2026.2).
-    fn config_path(self) -> KeyPath {
-        match self {
-            Kind::Plugins => KeyPath::keys(&[keys::PLUGINS, keys::INSTALLS]),
-            Kind::Hooks => KeyPath::keys(&[keys::HOOKS, keys::INTERNAL, keys::INSTALLS]),
-        }
-    }
-
+    config_path: &'static [&'static str],
     /// Their row in the state database's machine state (2026.9).
-    fn state_key(self) -> &'static str {
-        match self {
-            Kind::Plugins => "plugins.installedIndex",
-            Kind::Hooks => "hooks.internal.installs",
-        }
-    }
-
-    /// Where the records are in their row, for locations (`plugins.installedIndex.index.installRecords`).
-    fn records_in_row(self) -> &'static str {
-        match self {
-            Kind::Plugins => "plugins.installedIndex.index.installRecords",
-            Kind::Hooks => "hooks.internal.installs",
-        }
-    }
-
+    state_key: &'static str,
+    /// Where the records are in their row, for locations.
+    records_in_row: &'static str,
+    /// The records of a row, as the release reads them; an error stops the release's audit.
+    parse_row: fn(&str) -> Result<Vec<(String, Map<String, Value>)>, String>,
     /// The folder under the state directory a package is installed in without an `installPath`.
-    fn folder(self) -> &'static str {
-        match self {
-            Kind::Plugins => "extensions",
-            Kind::Hooks => "hooks",
-        }
-    }
-
-    fn noun(self) -> &'static str {
-        match self {
-            Kind::Plugins => "plugin",
-            Kind::Hooks => "hook",
-        }
-    }
+    folder: &'static str,
+    noun: &'static str,
 }
+
+const PLUGINS: Kind = Kind {
+    config_path: &[keys::PLUGINS, keys::INSTALLS],
+    state_key: "plugins.installedIndex",
+    records_in_row: "plugins.installedIndex.index.installRecords",
+    parse_row: |text| {
+        plugin_index_records(text).ok_or_else(|| {
+            "its installed plugin index has no valid install records (`openclaw doctor` repairs it)".into()
+        })
+    },
+    folder: "extensions",
+    noun: "plugin",
+};
+
+const HOOKS: Kind = Kind {
+    config_path: &[keys::HOOKS, keys::INTERNAL, keys::INSTALLS],
+    state_key: "hooks.internal.installs",
+    records_in_row: "hooks.internal.installs",
+    parse_row: |text| match serde_json::from_str::<Value>(text) {
+        Ok(value) => Ok(hook_records(value)),
+        Err(e) => Err(format!("its hook install records are not JSON: {e}")),
+    },
+    folder: "hooks",
+    noun: "hook",
+};
 
 #[derive(Clone, Copy, PartialEq)]
 enum Problem {
@@ -148,11 +141,11 @@ enum Records {
     },
 }
 
-fn read_records(ctx: &LintContext<'_>, kind: Kind, state_dir: Option<&Path>) -> Records {
+fn read_records(ctx: &LintContext<'_>, kind: &Kind, state_dir: Option<&Path>) -> Records {
     let npm = |record: &Value| record.get(keys::SOURCE).and_then(Value::as_str) == Some("npm");
     match &ctx.version.lint().install_records {
         InstallRecords::Config => {
-            let base = kind.config_path();
+            let base = KeyPath::keys(kind.config_path);
             let entries = base.lookup(ctx.config()).and_then(Value::as_object).into_iter().flatten();
             Records::Npm(
                 entries
@@ -167,27 +160,16 @@ fn read_records(ctx: &LintContext<'_>, kind: Kind, state_dir: Option<&Path>) -> 
             let Some(state_dir) = state_dir else { return Records::Npm(Vec::new()) };
             let file = state_dir.join(database);
             let unreadable = |error: String| Records::Unreadable { file: file.clone(), error };
-            let rows = match crate::config::machine_state::read_rows(&file, &[kind.state_key()]) {
+            let rows = match crate::config::machine_state::read_rows(&file, &[kind.state_key]) {
                 Ok(rows) => rows,
                 Err(error) => return unreadable(error),
             };
-            let Some(text) = rows.get(kind.state_key()) else { return Records::Npm(Vec::new()) };
-            let entries = match kind {
-                Kind::Plugins => match plugin_index_records(text) {
-                    Some(records) => records,
-                    None => {
-                        return unreadable(
-                            "its installed plugin index has no valid install records (`openclaw doctor` repairs it)"
-                                .into(),
-                        );
-                    }
-                },
-                Kind::Hooks => match serde_json::from_str::<Value>(text) {
-                    Ok(value) => hook_records(value),
-                    Err(e) => return unreadable(format!("its hook install records are not JSON: {e}")),
-                },
+            let Some(text) = rows.get(kind.state_key) else { return Records::Npm(Vec::new()) };
+            let entries = match (kind.parse_row)(text) {
+                Ok(entries) => entries,
+                Err(error) => return unreadable(error),
             };
-            let at = |id: &str| At::Database { file: file.clone(), path: format!("{}.{id}", kind.records_in_row()) };
+            let at = |id: &str| At::Database { file: file.clone(), path: format!("{}.{id}", kind.records_in_row) };
             Records::Npm(
                 entries
                     .into_iter()
@@ -364,7 +346,7 @@ fn recorded_version(record: &Map<String, Value>) -> Option<&Value> {
     truthy.then_some(value)
 }
 
-fn check(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: Kind, problem: Problem) {
+fn check(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: &Kind, problem: Problem) {
     let state_dir = install_state_dir(ctx);
     if problem == Problem::Drift && state_dir.is_none() {
         return;
@@ -376,7 +358,7 @@ fn check(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: Kind, problem: 
             if problem == Problem::Unpinned {
                 let finding = out.report_file(
                     &file,
-                    kind.state_key(),
+                    kind.state_key,
                     format!(
                         "`openclaw security audit` stops with an error here: {} cannot be read: {error}",
                         file.display()
@@ -390,7 +372,7 @@ fn check(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: Kind, problem: 
             return;
         }
     };
-    let noun = kind.noun();
+    let noun = kind.noun;
     for (id, record, at) in records {
         let string = |key: &str| record.get(key).and_then(Value::as_str);
         let (message, help, field) = match problem {
@@ -419,7 +401,7 @@ fn check(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, kind: Kind, problem: 
                     Some(Value::String(path)) => {
                         std::env::current_dir().map_or(PathBuf::from(path), |cwd| cwd.join(path))
                     }
-                    None | Some(Value::Null) => state_dir.join(kind.folder()).join(&id),
+                    None | Some(Value::Null) => state_dir.join(kind.folder).join(&id),
                     Some(_) => continue,
                 };
                 let Some(installed) = installed_version(&dir) else { continue };
