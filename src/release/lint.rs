@@ -103,8 +103,10 @@ pub struct NativeSkillChannel {
     /// The commands are on when neither the channel nor `commands.nativeSkills` says (2026.2's
     /// audit asks a channel registry it has not loaded, so its default is off).
     pub native_skills_by_default: bool,
-    /// `channels.<id>.enabled: false` leaves the channel unconfigured.
+    /// `enabled: false` leaves the channel (or the account) unconfigured.
     pub off_when_disabled: bool,
+    /// The environment's token counts only when `channels.<id>` is written.
+    pub env_needs_section: bool,
 }
 
 /// Where the audit reads plugin and hook install records.

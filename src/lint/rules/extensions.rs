@@ -106,20 +106,24 @@ fn extensions_without_allowlist(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>
 /// `commands.nativeSkills`, else the global one, else the channel's default).
 fn skill_commands_exposed(ctx: &LintContext<'_>, channel: &NativeSkillChannel) -> bool {
     let section = ctx.get(&[keys::CHANNELS, &channel.channel]);
-    if section.and_then(|s| s.get("enabled")) == Some(&Value::Bool(false)) && channel.off_when_disabled {
+    let switched_off = |object: Option<&Value>| {
+        channel.off_when_disabled && object.and_then(|o| o.get("enabled")) == Some(&Value::Bool(false))
+    };
+    if switched_off(section) {
         return false;
     }
     let has_token = |object: Option<&Value>| {
-        channel
-            .token_keys
-            .iter()
-            .any(|key| object.and_then(|o| o.get(key)).and_then(Value::as_str).is_some_and(|t| !js_trim(t).is_empty()))
+        !switched_off(object)
+            && channel.token_keys.iter().any(|key| {
+                object.and_then(|o| o.get(key)).and_then(Value::as_str).is_some_and(|t| !js_trim(t).is_empty())
+            })
     };
     let accounts = section.and_then(|s| s.get("accounts")).and_then(Value::as_object);
     let env = ctx.loaded.effective_env();
+    let env_counts = section.is_some() || !channel.env_needs_section;
     let configured = has_token(section)
         || accounts.is_some_and(|a| a.values().any(|account| has_token(Some(account))))
-        || channel.env_vars.iter().any(|var| env.get(var).is_some_and(|v| !js_trim(v).is_empty()));
+        || (env_counts && channel.env_vars.iter().any(|var| env.get(var).is_some_and(|v| !js_trim(v).is_empty())));
     if !configured {
         return false;
     }
