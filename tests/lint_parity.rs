@@ -119,10 +119,15 @@ fn string_map(value: Option<&Value>) -> Vec<(String, String)> {
     object.map(|(k, v)| (k.clone(), v.as_str().expect("environment values are strings").to_string())).collect()
 }
 
-/// `tree` entries: a mode, `{mode, text}`, or `{symlink}` (a link to the text, mode `link`).
+/// `tree` entries: a mode, `{mode, text}`, or `{symlink}` (a link to the text, mode `link`); with
+/// `repeat: n`, n entries with `{i}` in the path replaced by 0..n-1.
 fn tree(value: Option<&Value>) -> Vec<(String, String, String)> {
     let entries = value.and_then(Value::as_object).into_iter().flatten();
-    entries
+    let repeated = entries.flat_map(|(path, entry)| match entry.get("repeat").and_then(Value::as_u64) {
+        Some(n) => (0..n).map(|i| (path.replace("{i}", &i.to_string()), entry)).collect(),
+        None => vec![(path.clone(), entry)],
+    });
+    repeated
         .map(|(path, entry)| match entry {
             Value::String(mode) => (path.clone(), mode.clone(), "{}".to_string()),
             other if other.get("symlink").is_some() => {
