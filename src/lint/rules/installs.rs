@@ -78,6 +78,9 @@ pub const RULES: &[Rule] = &[
     ),
 ];
 
+/// Install records by id, each an object.
+type RecordList = Vec<(String, Map<String, Value>)>;
+
 /// What differs between plugin and hook install records.
 struct Kind {
     /// Where the records are in the config (2026.2).
@@ -87,7 +90,7 @@ struct Kind {
     /// Where the records are in their row, for locations.
     records_in_row: &'static str,
     /// The records of a row, as the release reads them; an error stops the release's audit.
-    parse_row: fn(&str) -> Result<Vec<(String, Map<String, Value>)>, String>,
+    parse_row: fn(&str) -> Result<RecordList, String>,
     /// The folder under the state directory a package is installed in without an `installPath`.
     folder: &'static str,
     noun: &'static str,
@@ -186,7 +189,7 @@ fn read_records(ctx: &LintContext<'_>, kind: &Kind, state_dir: Option<&Path>) ->
 
 /// `Object.entries` of the hook records as the release reads them (an array by index, anything
 /// else but an object: none); entries that are not objects cannot be npm records.
-fn hook_records(value: Value) -> Vec<(String, Map<String, Value>)> {
+fn hook_records(value: Value) -> RecordList {
     let entries: Vec<(String, Value)> = match value {
         Value::Object(map) => map.into_iter().collect(),
         Value::Array(items) => items.into_iter().enumerate().map(|(i, v)| (i.to_string(), v)).collect(),
@@ -198,7 +201,7 @@ fn hook_records(value: Value) -> Vec<(String, Map<String, Value>)> {
 /// The install records of a persisted installed plugin index (`index.installRecords`), each
 /// normalized as the release parses it; `None` when the release refuses them (not JSON, no
 /// records, or one record that does not fit its schema).
-fn plugin_index_records(text: &str) -> Option<Vec<(String, Map<String, Value>)>> {
+fn plugin_index_records(text: &str) -> Option<RecordList> {
     let value: Value = serde_json::from_str(text).ok()?;
     let records = value.get("index")?.get("installRecords")?.as_object()?;
     records.iter().map(|(id, record)| Some((id.clone(), parse_plugin_record(record)?))).collect()
