@@ -85,11 +85,13 @@ struct Case {
     /// Octal modes of `config`, `stateDir` and the files beside the config (default 600 / 700).
     modes: Vec<(String, String)>,
     /// More paths under the case's root (`state/…`, `home/…`; `/` at the end: a directory), with
-    /// their octal modes and, for files, their text.
+    /// their octal modes and, for files, their text (for symbolic links: [`LINK`] and the target).
     tree: Vec<(String, String, String)>,
     /// The state directory's path under the root (default `state`), and whether it or the config
     /// is a symlink to the real one.
     layout: Layout,
+    /// Rows of the state database's machine state (2026.9 install records), by key.
+    machine_state: Vec<(String, Value)>,
     recorded: Recorded,
 }
 
@@ -117,16 +119,27 @@ fn string_map(value: Option<&Value>) -> Vec<(String, String)> {
     object.map(|(k, v)| (k.clone(), v.as_str().expect("environment values are strings").to_string())).collect()
 }
 
-/// `tree` entries: a mode, or `{mode, text}`.
+/// `tree` entries: a mode, `{mode, text}`, or `{symlink}` (a link to the text, mode `link`); with
+/// `repeat: n`, n entries with `{i}` in the path replaced by 0..n-1.
 fn tree(value: Option<&Value>) -> Vec<(String, String, String)> {
     let entries = value.and_then(Value::as_object).into_iter().flatten();
-    entries
+    let repeated = entries.flat_map(|(path, entry)| match entry.get("repeat").and_then(Value::as_u64) {
+        Some(n) => (0..n).map(|i| (path.replace("{i}", &i.to_string()), entry)).collect(),
+        None => vec![(path.clone(), entry)],
+    });
+    repeated
         .map(|(path, entry)| match entry {
             Value::String(mode) => (path.clone(), mode.clone(), "{}".to_string()),
+            other if other.get("symlink").is_some() => {
+                (path.clone(), LINK.to_string(), other["symlink"].as_str().unwrap().into())
+            }
             other => (path.clone(), other["mode"].as_str().unwrap().into(), other["text"].as_str().unwrap().into()),
         })
         .collect()
 }
+
+/// The mode of a `tree` entry that is a symbolic link (to its text).
+const LINK: &str = "link";
 
 fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
@@ -179,6 +192,7 @@ fn fixture_cases(version: OpenClawVersion) -> Vec<Case> {
             modes: Vec::new(),
             tree: Vec::new(),
             layout: Layout::default(),
+            machine_state: Vec::new(),
             recorded,
         });
     }
@@ -215,6 +229,11 @@ fn generated_cases(version: OpenClawVersion) -> Vec<Case> {
                 modes: string_map(case.get("modes")),
                 tree: tree(case.get("tree")),
                 layout: Layout::read(case.get("layout")),
+                machine_state: case
+                    .get("machineState")
+                    .and_then(Value::as_object)
+                    .map(|rows| rows.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+                    .unwrap_or_default(),
                 recorded,
             }
         })
@@ -249,6 +268,7 @@ fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
         std::fs::write(root.path().join(name), text).unwrap();
     }
     lay_out_modes(root.path(), case);
+    write_machine_state(&state, &case.machine_state);
     let mut env: HashMap<String, String> = [
         ("HOME", home.display().to_string()),
         ("OPENCLAW_STATE_DIR", state.display().to_string()),
@@ -272,6 +292,22 @@ fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
     Some(report.findings.iter().filter_map(|f| Some((f.openclaw_check.clone()?, audit_severity(f.severity)))).collect())
 }
 
+/// The state database's machine state as the release writes it (`config_machine_state`).
+fn write_machine_state(state_dir: &Path, rows: &[(String, Value)]) {
+    if rows.is_empty() {
+        return;
+    }
+    std::fs::create_dir_all(state_dir.join("state")).unwrap();
+    let db = rusqlite::Connection::open(state_dir.join("state").join("openclaw.sqlite")).unwrap();
+    db.execute_batch(
+        "CREATE TABLE config_machine_state (state_key TEXT PRIMARY KEY, value_json TEXT NOT NULL, updated_at_ms INTEGER NOT NULL)",
+    )
+    .unwrap();
+    for (key, value) in rows {
+        db.execute("INSERT INTO config_machine_state VALUES (?1, ?2, 0)", [key, &value.to_string()]).unwrap();
+    }
+}
+
 /// The file modes the recorder gave the case (config 600, state 700, other files 600 unless said).
 #[cfg(unix)]
 fn lay_out_modes(root: &Path, case: &Case) {
@@ -291,6 +327,11 @@ fn lay_out_modes(root: &Path, case: &Case) {
     }
     for (relative, octal, text) in &case.tree {
         let target = root.join(relative);
+        if octal == LINK {
+            std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+            symlink(Path::new(text), &target);
+            continue;
+        }
         if relative.ends_with('/') {
             std::fs::create_dir_all(&target).unwrap();
         } else {

@@ -16,6 +16,7 @@ pub mod include;
 pub mod json5;
 pub mod load;
 pub mod loading;
+pub mod machine_state;
 pub mod merge;
 pub mod migrate;
 pub mod path;

@@ -296,6 +296,16 @@ impl Emitter<'_, '_> {
         self.push(Some(path), location, message.into())
     }
 
+    /// Reports a problem about a value in a file of the install that is not a config file (a
+    /// store, a package manifest): located at the file's start, with `path` naming the value.
+    pub fn report_file(&mut self, file: &std::path::Path, path: &str, message: impl Into<String>) -> &mut Finding {
+        let location =
+            Location { file: file.display().to_string(), line: 1, column: 1, path: path.to_string(), origin: None };
+        let finding = self.push(None, Some(location), message.into());
+        finding.path = Some(path.to_string());
+        finding
+    }
+
     /// Reports a problem about the config as a whole (no single value to point at).
     pub fn report_global(&mut self, message: impl Into<String>) -> &mut Finding {
         self.push(None, None, message.into())

@@ -566,3 +566,115 @@ fn mcp_rules_judge_an_also_allow_only_where_it_applies() {
     let report = lint_text(OpenClawVersion::V2026_9, filter);
     assert!(finding(&report, "CP205").message.contains("(`delete`)"));
 }
+
+/// Lints `text` as an install's own config (`OPENCLAW_CONFIG_PATH`), with its state directory
+/// laid out by `lay_out`.
+fn lint_install(version: OpenClawVersion, text: &str, lay_out: impl FnOnce(&std::path::Path)) -> LintReport {
+    let dir = tempfile::tempdir().unwrap();
+    let (state, config) = (dir.path().join("state"), dir.path().join("openclaw.json5"));
+    std::fs::create_dir_all(&state).unwrap();
+    std::fs::write(&config, text).unwrap();
+    lay_out(&state);
+    let (state, config_text) = (state.display().to_string(), config.display().to_string());
+    let env = [("OPENCLAW_STATE_DIR", state.as_str()), ("OPENCLAW_CONFIG_PATH", config_text.as_str())];
+    let loaded = crate::config::load(&[config], &options(version, &env)).unwrap();
+    let validation = crate::config::validate::check(&loaded, version);
+    let ctx = LintContext::new(version, &loaded, &validation.issues, None);
+    lint(&ctx, &Selection { severity_min: Severity::Suggestion, ..Selection::default() }, &Default::default())
+}
+
+/// Writes rows of the state database's machine state, as 2026.9 keeps them.
+fn write_machine_state(state: &std::path::Path, rows: &[(&str, serde_json::Value)]) {
+    std::fs::create_dir_all(state.join("state")).unwrap();
+    let db = rusqlite::Connection::open(state.join("state/openclaw.sqlite")).unwrap();
+    db.execute_batch(
+        "CREATE TABLE config_machine_state (state_key TEXT PRIMARY KEY, value_json TEXT, updated_at_ms INTEGER)",
+    )
+    .unwrap();
+    for (key, value) in rows {
+        db.execute("INSERT INTO config_machine_state VALUES (?1, ?2, 0)", [*key, &value.to_string()]).unwrap();
+    }
+}
+
+fn write_package(dir: &std::path::Path, version: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(dir.join("package.json"), format!(r#"{{"name": "x", "version": "{version}"}}"#)).unwrap();
+}
+
+#[test]
+fn install_records_of_2026_9_are_read_from_the_state_database() {
+    let report = lint_install(
+        OpenClawVersion::V2026_9,
+        "{ plugins: { allow: [\"demo\", \"ghost\", \"memory-core\"] } }",
+        |state| {
+            let index = serde_json::json!({"revision": 1, "index": {"installRecords": {
+            "demo": {"source": "npm", "spec": " @acme/demo ", "version": "1.0.0"},
+            "local": {"source": "path", "spec": "./x"}}}});
+            let hooks =
+                serde_json::json!({"notify": {"source": "npm", "spec": "notify@1.0.0", "integrity": "sha512-x"}});
+            write_machine_state(state, &[("plugins.installedIndex", index), ("hooks.internal.installs", hooks)]);
+            write_package(&state.join("extensions/demo"), "1.1.0");
+            std::fs::create_dir_all(state.join("extensions/old.bak")).unwrap();
+        },
+    );
+    let unpinned = finding(&report, "CP909");
+    assert!(unpinned.message.contains("`demo` is installed from `@acme/demo`"), "{}", unpinned.message);
+    let location = unpinned.location.as_ref().unwrap();
+    assert!(location.file.ends_with("state/openclaw.sqlite"), "{location:?}");
+    assert_eq!(location.path, "plugins.installedIndex.index.installRecords.demo.spec");
+    assert!(finding(&report, "CP913").message.contains("recorded as version 1.0.0, but"));
+    let codes = all_codes(&report);
+    assert!(
+        codes.contains(&"CP910") && !codes.contains(&"CP911") && !codes.contains(&"CP912") && !codes.contains(&"CP914")
+    );
+    // `memory-core` is bundled, `old.bak` is a folder 2026.9 skips: only `ghost` is a phantom.
+    let phantoms: Vec<&Finding> = report.findings.iter().filter(|f| f.code == "CP917").collect();
+    assert_eq!(phantoms.len(), 1, "{phantoms:?}");
+    assert_eq!(phantoms[0].location.as_ref().unwrap().path, "plugins.allow[1]");
+    assert!(!codes.contains(&"CP915"), "plugins.allow is set");
+    assert!(codes.contains(&"CP916"), "no profile lets plugin tools through");
+}
+
+#[test]
+fn an_unreadable_state_database_is_reported_without_a_check_id() {
+    let report = lint_install(OpenClawVersion::V2026_9, "{}", |state| {
+        std::fs::create_dir_all(state.join("state")).unwrap();
+        std::fs::write(state.join("state/openclaw.sqlite"), "not a database, but long enough to have a header")
+            .unwrap();
+    });
+    let unreadable: Vec<&Finding> = report.findings.iter().filter(|f| f.code == "CP909" || f.code == "CP911").collect();
+    assert_eq!(unreadable.len(), 2, "{unreadable:?}");
+    assert!(unreadable.iter().all(|f| f.openclaw_check.is_none() && f.severity == Severity::Error));
+    assert!(unreadable[0].message.contains("stops with an error"), "{}", unreadable[0].message);
+}
+
+#[test]
+fn install_records_of_2026_2_are_config_values_and_drift_needs_the_install() {
+    let text =
+        "{\n  plugins: { installs: { demo: { source: \"npm\", spec: \"demo@1.0.0\", version: \"1.0.0\" } } },\n}";
+    let report =
+        lint_install(OpenClawVersion::V2026_2, text, |state| write_package(&state.join("extensions/demo"), "2.0.0"));
+    let drift = finding(&report, "CP913");
+    let location = drift.location.as_ref().unwrap();
+    assert_eq!((location.line, location.path.as_str()), (2, "plugins.installs.demo.version"), "{location:?}");
+    let codes = all_codes(&report);
+    assert!(codes.contains(&"CP910") && !codes.contains(&"CP909"));
+    assert_eq!(finding(&report, "CP915").severity, Severity::Security);
+    // Not the install's config: the records still count, the installed packages do not.
+    let elsewhere = all_codes(&lint_text(OpenClawVersion::V2026_2, text));
+    assert!(elsewhere.contains(&"CP910") && !elsewhere.contains(&"CP913") && !elsewhere.contains(&"CP915"));
+}
+
+#[test]
+fn a_configured_channel_with_native_skill_commands_makes_a_missing_allowlist_critical() {
+    let text = r#"{ channels: { telegram: { botToken: "123:abc" } } }"#;
+    let report = lint_install(OpenClawVersion::V2026_9, text, |state| {
+        std::fs::create_dir_all(state.join("extensions/demo")).unwrap()
+    });
+    assert_eq!(finding(&report, "CP915").severity, Severity::Error);
+    let off = r#"{ channels: { telegram: { botToken: "123:abc", commands: { nativeSkills: false } } } }"#;
+    let report = lint_install(OpenClawVersion::V2026_9, off, |state| {
+        std::fs::create_dir_all(state.join("extensions/demo")).unwrap()
+    });
+    assert_eq!(finding(&report, "CP915").severity, Severity::Security);
+}

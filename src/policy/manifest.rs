@@ -42,6 +42,14 @@ pub fn folder_tools(dir: &Path) -> miette::Result<Vec<PluginTool>> {
     Ok(tools)
 }
 
+/// The plugin id a manifest file declares (trimmed), if it is readable and has one.
+pub fn manifest_id(path: &Path) -> Option<String> {
+    let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES).ok()?;
+    let manifest: Value = serde_json::from_str(&text).ok()?;
+    let id = js_trim(manifest.get("id")?.as_str()?);
+    (!id.is_empty()).then(|| id.to_string())
+}
+
 /// The tools one manifest declares (none without a string `id`).
 pub fn manifest_tools(manifest: &Value) -> Vec<PluginTool> {
     let Some(id) = manifest.get("id").and_then(Value::as_str).map(js_trim).filter(|id| !id.is_empty()) else {

@@ -43,6 +43,82 @@ pub struct LintRules {
     pub subagent_also_allow_needs_allow: bool,
     /// Allowlist entries match the resolved executable path only: a bare name never matches.
     pub bare_allowlist_entries_never_match: bool,
+    /// Where the audit reads plugin and hook install records.
+    pub install_records: InstallRecords,
+    /// How the audit lists and judges the plugins installed under `<state>/extensions`.
+    pub installed_plugins: InstalledPlugins,
+    /// How far the audit scans each agent workspace's `skills/` folder for `SKILL.md` files
+    /// (absent: it does not scan them).
+    #[serde(default)]
+    pub workspace_skill_scan: Option<SkillScan>,
+}
+
+/// The bounds of the audit's breadth-first scan of a workspace's `skills/` folder.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SkillScan {
+    /// It stops once this many `SKILL.md` files are found.
+    pub max_files: usize,
+    /// It visits at most this many folders per file of `max_files`.
+    pub dir_visits_per_file: usize,
+}
+
+/// How the audit lists and judges the plugins installed under `<state>/extensions`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct InstalledPlugins {
+    /// Folder names (compared trimmed and lower-cased) the audit skips: these names, and names
+    /// that start with, end with or contain these texts.
+    pub skipped_names: Vec<String>,
+    pub skipped_prefixes: Vec<String>,
+    pub skipped_suffixes: Vec<String>,
+    pub skipped_infixes: Vec<String>,
+    /// The chat channels whose native skill commands make installed plugins without an
+    /// allowlist critical, when configured.
+    pub native_skill_channels: Vec<NativeSkillChannel>,
+}
+
+impl InstalledPlugins {
+    /// Whether the audit skips a folder of this name.
+    pub fn skips(&self, name: &str) -> bool {
+        let name = crate::base::js::js_trim(name).to_lowercase();
+        name.is_empty()
+            || self.skipped_names.contains(&name)
+            || self.skipped_prefixes.iter().any(|p| name.starts_with(p.as_str()))
+            || self.skipped_suffixes.iter().any(|s| name.ends_with(s.as_str()))
+            || self.skipped_infixes.iter().any(|i| name.contains(i.as_str()))
+    }
+}
+
+/// A chat channel with native skill commands, as the audit decides it is configured.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NativeSkillChannel {
+    pub channel: String,
+    /// A non-blank string under one of these keys, in the channel or one of its accounts,
+    /// configures it.
+    pub token_keys: Vec<String>,
+    /// So does a non-blank one of these variables.
+    pub env_vars: Vec<String>,
+    /// The commands are on when neither the channel nor `commands.nativeSkills` says (2026.2's
+    /// audit asks a channel registry it has not loaded, so its default is off).
+    pub native_skills_by_default: bool,
+    /// `enabled: false` leaves the channel (or the account) unconfigured.
+    pub off_when_disabled: bool,
+    /// The environment's token counts only when `channels.<id>` is written.
+    pub env_needs_section: bool,
+}
+
+/// Where the audit reads plugin and hook install records.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "from")]
+pub enum InstallRecords {
+    /// `plugins.installs` and `hooks.internal.installs` in the config.
+    Config,
+    /// The state database's machine state (`database`, under the state directory): the records of
+    /// the installed plugin index (`plugins.installedIndex` → `index.installRecords`, refused as a
+    /// whole when one record does not fit the release's schema) and `hooks.internal.installs`.
+    StateDatabase { database: String },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

@@ -14,6 +14,7 @@ mod refinements;
 mod schema;
 
 pub use issue::{IssueCategory, ValidationIssue};
+pub use post_schema::agent_workspaces;
 pub use schema::{did_you_mean, known_channel_ids};
 
 use super::LoadedConfig;

@@ -1,7 +1,7 @@
 //! The install's files and install records, as `openclaw security audit` checks them: who may read
 //! or write the state directory, the config and its `$include`s, the credentials, auth profiles,
-//! session store and log file; a state or config path inside a synced folder; and (2026.2, from
-//! the config) npm plugin and hook installs without a pinned version or an integrity hash.
+//! session store and log file; and a state or config path inside a synced folder (install records:
+//! `installs.rs`).
 //!
 //! The file checks run only when the config being linted is the install's own: the one file
 //! OpenClaw itself would load in the environment the config is linted in (`OPENCLAW_CONFIG_PATH`,
@@ -78,32 +78,6 @@ pub const RULES: &[Rule] = &[
         why: "Sync copies tokens and transcripts onto every device of the account.",
         example: "// OPENCLAW_STATE_DIR=~/Dropbox/openclaw",
         fix: "Keep `OPENCLAW_STATE_DIR` on a local-only volume.",
-    ),
-    audit_rule!(Install, "CP909", "plugin-install-unpinned", Security, "plugins.installs_unpinned_npm_specs", |ctx, out| install_records(ctx, out, Records::Plugins, Problem::Unpinned),
-        summary: "A `plugins.installs` npm record's spec names no exact version (2026.2 keeps install records in the \
-                  config).",
-        why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
-        example: "plugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo\" } } }",
-        fix: "Pin the spec to an exact version (`@acme/demo@1.2.3`).",
-    ),
-    audit_rule!(Install, "CP910", "plugin-install-missing-integrity", Security, "plugins.installs_missing_integrity",
-        |ctx, out| install_records(ctx, out, Records::Plugins, Problem::NoIntegrity),
-        summary: "A `plugins.installs` npm record has no `integrity` hash.",
-        why: "Without the hash a changed package cannot be told from the one that was installed.",
-        example: "plugins: { installs: { demo: { source: \"npm\", spec: \"@acme/demo@1.2.3\" } } }",
-        fix: "Reinstall or update the plugin so the record gets its integrity hash.",
-    ),
-    audit_rule!(Install, "CP911", "hook-install-unpinned", Security, "hooks.installs_unpinned_npm_specs", |ctx, out| install_records(ctx, out, Records::Hooks, Problem::Unpinned),
-        summary: "A `hooks.internal.installs` npm record's spec names no exact version.",
-        why: "An unpinned spec installs whatever the registry serves next time: a supply-chain risk.",
-        example: "hooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify\" } } } }",
-        fix: "Pin the spec to an exact version.",
-    ),
-    audit_rule!(Install, "CP912", "hook-install-missing-integrity", Security, "hooks.installs_missing_integrity", |ctx, out| install_records(ctx, out, Records::Hooks, Problem::NoIntegrity),
-        summary: "A `hooks.internal.installs` npm record has no `integrity` hash.",
-        why: "Without the hash a changed package cannot be told from the one that was installed.",
-        example: "hooks: { internal: { installs: { notify: { source: \"npm\", spec: \"@acme/notify@1.0.0\" } } } }",
-        fix: "Reinstall or update the hook so the record gets its integrity hash.",
     ),
 ];
 
@@ -414,71 +388,9 @@ fn synced_folder(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
 }
 
-#[derive(Clone, Copy)]
-enum Records {
-    Plugins,
-    Hooks,
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Problem {
-    Unpinned,
-    NoIntegrity,
-}
-
-/// `isPinnedRegistrySpec`: `<name>@<exact semver>`.
-fn pinned(spec: &str) -> bool {
-    let value = spec.trim();
-    let Some(at) = value.rfind('@').filter(|&at| at > 0 && at < value.len() - 1) else { return false };
-    static SEMVER: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
-    let semver = SEMVER.get_or_init(|| {
-        regex::Regex::new(r"^v?[0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$").expect("compiles")
-    });
-    semver.is_match(value[at + 1..].trim())
-}
-
-fn install_records(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, records: Records, problem: Problem) {
-    let base = match records {
-        Records::Plugins => KeyPath::keys(&[keys::PLUGINS, keys::INSTALLS]),
-        Records::Hooks => KeyPath::keys(&[keys::HOOKS, keys::INTERNAL, keys::INSTALLS]),
-    };
-    for (id, record) in base.lookup(ctx.config()).and_then(Value::as_object).into_iter().flatten() {
-        if record.get(keys::SOURCE).and_then(Value::as_str) != Some("npm") {
-            continue;
-        }
-        let path = base.key(id);
-        match problem {
-            Problem::Unpinned => {
-                let Some(spec) = record.get(keys::SPEC).and_then(Value::as_str).filter(|s| !pinned(s)) else {
-                    continue;
-                };
-                out.report(&path.key(keys::SPEC), format!("`{id}` installs `{spec}`, which names no exact version"))
-                    .help("pin it to an exact version, e.g. @scope/pkg@1.2.3");
-            }
-            Problem::NoIntegrity => {
-                if record.get(keys::INTEGRITY).and_then(Value::as_str).is_some_and(|i| !i.trim().is_empty()) {
-                    continue;
-                }
-                out.report(&path, format!("the `{id}` install record has no integrity hash"))
-                    .help("reinstall or update it to record the integrity hash");
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn pinned_specs_are_the_audits() {
-        assert!(pinned("@acme/demo@1.2.3"));
-        assert!(pinned("demo@v1.2.3-beta.1+build"));
-        assert!(!pinned("@acme/demo"));
-        assert!(!pinned("demo@latest"));
-        assert!(!pinned("demo@"));
-        assert!(!pinned("@1.2.3"));
-    }
 
     #[test]
     fn synced_folders_are_recognised_by_name() {

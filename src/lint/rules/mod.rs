@@ -6,9 +6,11 @@ mod browser;
 mod dead;
 mod exec;
 mod exposure;
+mod extensions;
 mod gateway;
 mod gateway_auth;
 mod install;
+mod installs;
 pub(super) mod mcp;
 mod models;
 mod sandbox;
@@ -18,6 +20,7 @@ mod tool_names;
 mod trust;
 mod validity;
 pub(super) mod walk;
+mod workspace_skills;
 
 use std::sync::OnceLock;
 
@@ -38,6 +41,9 @@ pub const ALL: &[&[Rule]] = &[
     trust::RULES,
     models::RULES,
     install::RULES,
+    installs::RULES,
+    extensions::RULES,
+    workspace_skills::RULES,
     browser::RULES,
     skills_mcp::RULES,
     mcp::RULES,

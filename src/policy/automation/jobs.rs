@@ -177,27 +177,13 @@ fn read_json(path: &Path) -> Result<JobStore, JobStoreError> {
     Ok(JobStore { locator, jobs: jobs.into_iter().filter(truthy).map(CronJob).collect() })
 }
 
-/// How long a read waits for another process's write lock before giving up.
-const BUSY_WAIT: std::time::Duration = std::time::Duration::from_millis(250);
-
 fn read_sqlite(path: &Path, store_key: &str, copied: bool) -> Result<JobStore, JobStoreError> {
     let locator = format!("{}#cron_jobs", path.display());
     let error = |detail: String| JobStoreError { locator: locator.clone(), detail };
-    if !path.exists() {
+    let Some(conn) = crate::base::sqlite::open_table(path, "cron_jobs").map_err(error)? else {
         return Ok(JobStore { locator, jobs: Vec::new() });
-    }
-    userfile::ensure_regular_file(path).map_err(|e| error(e.to_string()))?;
+    };
     let sql = |e: rusqlite::Error| error(e.to_string());
-    let conn = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY).map_err(sql)?;
-    conn.busy_timeout(BUSY_WAIT).map_err(sql)?;
-    let table_exists: bool = conn
-        .query_row("SELECT EXISTS(SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'cron_jobs')", [], |r| {
-            r.get(0)
-        })
-        .map_err(sql)?;
-    if !table_exists {
-        return Ok(JobStore { locator, jobs: Vec::new() });
-    }
     let mut store_key = store_key.to_string();
     if copied {
         let mut keys = conn.prepare("SELECT DISTINCT store_key FROM cron_jobs ORDER BY store_key").map_err(sql)?;

@@ -195,6 +195,21 @@ impl<'c> AgentPaths<'c> {
         }
     }
 
+    /// The agents the release lists (`listAgentIds`): the roster's ids, normalized, once each; a
+    /// config without a roster has the implicit `main`.
+    pub fn agent_ids(&self) -> Vec<String> {
+        if self.roster.is_empty() && !has_roster(self.config) {
+            return vec!["main".into()];
+        }
+        let mut ids: Vec<String> = Vec::new();
+        for id in self.roster.iter().map(|a| normalize_agent_id(a.id.unwrap_or_default())) {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+        ids
+    }
+
     /// The agents the duplicate check compares, in its order, normalized and once each: the
     /// default agent, the roster, then every agent a binding names.
     fn referenced_ids(&self) -> Vec<String> {

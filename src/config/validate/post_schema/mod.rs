@@ -32,6 +32,25 @@ pub(super) struct Context<'c> {
     pub cwd: &'c Path,
 }
 
+/// Every agent's workspace, once each (`listAgentWorkspaceDirs`), in the environment `env` with
+/// working directory `cwd`.
+pub fn agent_workspaces(
+    config: &Value,
+    version: OpenClawVersion,
+    legacy_owner: Option<&str>,
+    env: &HashMap<String, String>,
+    cwd: &Path,
+) -> Vec<std::path::PathBuf> {
+    let paths = AgentPaths::new(config, version, legacy_owner, env, cwd);
+    let mut dirs = Vec::new();
+    for dir in paths.agent_ids().iter().map(|id| paths.workspace(id)) {
+        if !dirs.contains(&dir) {
+            dirs.push(dir);
+        }
+    }
+    dirs
+}
+
 /// What the release's post-schema stage refuses in `ctx.config`; empty when it passes.
 pub(super) fn check(ctx: &Context<'_>) -> Vec<Finding> {
     let rules = &ctx.version.loader().validation;
