@@ -3,8 +3,9 @@
 
 use crate::exec::argv::wrappers::trust_plan;
 use crate::exec::argv::{EmptyWords, split_shell_args};
-use crate::exec::lookup::{Executable, candidate_path, resolve_executable};
-use crate::exec::satisfy::allowlist::{InvalidPattern, match_v2};
+use crate::exec::lookup::{Executable, candidate_path, resolve_executable, trust_path_or_candidate};
+use crate::exec::satisfy::allowlist::{InvalidPattern, MatchTarget, match_v2, match_v9};
+use crate::release::exec::AllowlistMatch;
 use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment};
 
 /// A chain part and the operator that follows it.
@@ -334,8 +335,23 @@ fn evaluate_segment(
     if candidate.resolved_path.is_none() {
         candidate.resolved_path = candidate_path(&candidate.raw, &ctx.env);
     }
-    let matched = match_v2(&ctx.allowlist, &candidate, ctx.env.home.as_deref())?
-        .and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m)));
+    let matched = match ctx.rules.allowlist_match() {
+        AllowlistMatch::RegexBug => match_v2(&ctx.allowlist, &candidate, ctx.env.home.as_deref())?,
+        kind => {
+            let trust = trust_path_or_candidate(&seg.execution, &ctx.env);
+            let cwd = ctx.env.cwd.to_string_lossy();
+            let target = MatchTarget {
+                exe: &seg.execution,
+                resolved_path: candidate.resolved_path.as_deref(),
+                trust_path: trust.as_deref(),
+                argv: &seg.effective_argv,
+                cwd: &cwd,
+                home: ctx.env.home.as_deref(),
+            };
+            match_v9(&ctx.allowlist, &target, kind == AllowlistMatch::GlobsWithGeneratedEntries)
+        }
+    };
+    let matched = matched.and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m)));
     let by = if matched.is_some() {
         Some(SatisfiedBy::Allowlist)
     } else if ctx.safe_bins.accepts(&seg.execution, &seg.effective_argv[1.min(seg.effective_argv.len())..], ctx.windows)
@@ -373,12 +389,26 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
     if command.contains("\\\n") || command.contains("\\\r") {
         return Ok(failure("line continuation".to_string()));
     }
-    // Chain parts are analysed lazily: a part after the first unsatisfied one is never looked at.
+    // 2026.2 analyses chain parts lazily (a part after the first unsatisfied one is never looked
+    // at); 2026.5 analyses them all first.
     let parts: Vec<String> =
         split_chain(command).map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
+    let mut eager: Vec<Option<Vec<LegacySegment>>> =
+        if ctx.rules.chain_splitter.as_ref().is_some_and(|r| r.analyses_every_part) {
+            match parts.iter().map(|part| analyze_part(part, ctx)).collect::<Result<Vec<_>, _>>() {
+                Ok(groups) => groups.into_iter().map(Some).collect(),
+                Err(reason) => return Ok(failure(reason)),
+            }
+        } else {
+            Vec::new()
+        };
     let mut segments = Vec::new();
-    for part in &parts {
-        let group = match analyze_part(part, ctx) {
+    for (index, part) in parts.iter().enumerate() {
+        let analysed = match eager.get_mut(index).and_then(Option::take) {
+            Some(group) => Ok(group),
+            None => analyze_part(part, ctx),
+        };
+        let group = match analysed {
             Ok(g) => g,
             Err(reason) => return Ok(failure(reason)),
         };

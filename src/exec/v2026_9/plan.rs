@@ -275,7 +275,7 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
     };
     let index_of =
         |e: &crate::exec::satisfy::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
-    let mut executable_match = match_v9(&ctx.allowlist, &target);
+    let mut executable_match = match_v9(&ctx.allowlist, &target, true);
     let target_is_execution = match_res.policy == match_res.execution;
     let shell_invocation = is_shell_wrapper_segment(&match_argv, &match_res.execution);
     if let Some(m) = executable_match {
@@ -314,7 +314,7 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
         cwd: &cwd,
         home: ctx.env.home.as_deref(),
     };
-    (effective, match_v9(&ctx.allowlist, &script_target).and_then(index_of))
+    (effective, match_v9(&ctx.allowlist, &script_target, true).and_then(index_of))
 }
 
 fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Option<SatisfiedBy>) {

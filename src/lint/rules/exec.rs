@@ -694,7 +694,7 @@ fn denied_by_approvals(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             continue;
         }
         let requested = settings::resolve(ctx.config(), &agent.id, &WhatIf::default(), ctx.version);
-        let resolved = resolve_for_agent(&approvals.document, &agent.id, requested.security, requested.ask);
+        let resolved = resolve_for_agent(&approvals.document, &agent.id, requested.security, requested.ask, ctx.version);
         if resolved.security.value != Security::Deny {
             continue;
         }
