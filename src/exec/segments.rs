@@ -20,6 +20,9 @@ pub enum SatisfiedBy {
     SafeBins,
     SafeBuiltins,
     Skills,
+    /// A shell wrapper whose inline chain was satisfied part by part, safe bins among them
+    /// (2026.5).
+    InlineChain,
 }
 
 impl SatisfiedBy {
@@ -29,6 +32,7 @@ impl SatisfiedBy {
             SatisfiedBy::SafeBins => "safeBins",
             SatisfiedBy::SafeBuiltins => "safeBuiltins",
             SatisfiedBy::Skills => "skills",
+            SatisfiedBy::InlineChain => "inlineChain",
         }
     }
 }

@@ -123,6 +123,8 @@ pub struct ChainSplitterRules {
     /// Every chain part is analysed before any is evaluated, so a part that does not parse fails
     /// the whole command even after a miss (2026.5); 2026.2 analyses a part only on reaching it.
     pub analyses_every_part: bool,
+    /// An unquoted `#` at the start of a word starts a comment (2026.5); 2026.2 keeps it a word.
+    pub shell_comments: bool,
     pub allowlist_match: AllowlistMatch,
 }
 

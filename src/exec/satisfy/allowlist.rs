@@ -298,8 +298,9 @@ pub struct MatchTarget<'a> {
 
 /// `matchAllowlist` (2026.9): bare `*`, then path globs against the trust path, bare-name globs for
 /// PATH-invoked commands; an argPattern match wins over a path-only match. With
-/// `generated_entries` (2026.9) an allow-always entry counts only through its bound argPattern;
-/// without (2026.5) it is an entry like any other.
+/// `generated_entries` (2026.9) an allow-always entry counts only through its bound argPattern
+/// and a `sha256:cwd-argv:v1:` argPattern binds argv to the cwd; without (2026.5) both are
+/// entries and argPatterns like any other.
 pub fn match_v9<'e>(entries: &'e [AllowlistEntry], t: &MatchTarget, generated_entries: bool) -> Option<&'e AllowlistEntry> {
     if entries.is_empty() {
         return None;
@@ -334,7 +335,7 @@ pub fn match_v9<'e>(entries: &'e [AllowlistEntry], t: &MatchTarget, generated_en
                     path_only = Some(entry);
                 }
             }
-            Some(ap) if ap.starts_with("sha256:cwd-argv:v1:") => {
+            Some(ap) if generated_entries && ap.starts_with("sha256:cwd-argv:v1:") => {
                 if *hash.get_or_insert_with(|| cwd_bound_hash(t.argv, t.cwd)) == ap {
                     return Some(entry);
                 }

@@ -1,12 +1,32 @@
 //! 2026.2 analysis: the hand-written chain/pipeline splitter, per-segment evaluation that stops
 //! at the first miss, and the single-quoting enforced-command rebuild (deltas B3–B6).
 
+use crate::exec::argv::shells::shell_wrapper;
 use crate::exec::argv::wrappers::trust_plan;
 use crate::exec::argv::{EmptyWords, split_shell_args};
-use crate::exec::lookup::{Executable, candidate_path, resolve_executable, trust_path_or_candidate};
-use crate::exec::satisfy::allowlist::{InvalidPattern, MatchTarget, match_v2, match_v9};
-use crate::release::exec::AllowlistMatch;
+use crate::exec::lookup::{Executable, candidate_path, resolve_executable};
+use crate::exec::satisfy::allowlist::{InvalidPattern, match_v2};
+use crate::exec::v2026_9::plan;
 use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment};
+use crate::release::exec::{AllowlistMatch, ExecRules};
+
+/// Where the splitter's shell grammar differs between releases (the release's `chainSplitter`
+/// rules; the default is 2026.2's).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Dialect {
+    /// An unquoted `#` at the start or after whitespace ends the command (`isShellCommentStart`).
+    comments: bool,
+}
+
+impl Dialect {
+    pub fn of(rules: &ExecRules) -> Dialect {
+        Dialect { comments: rules.chain_splitter.as_ref().is_some_and(|r| r.shell_comments) }
+    }
+
+    fn comment_starts(self, chars: &[char], i: usize) -> bool {
+        self.comments && chars[i] == '#' && (i == 0 || chars[i - 1].is_whitespace())
+    }
+}
 
 /// A chain part and the operator that follows it.
 struct ChainPart {
@@ -15,7 +35,7 @@ struct ChainPart {
 }
 
 /// `splitCommandChainWithOperators`: `None` when there is no chain or it is malformed.
-fn split_chain(command: &str) -> Option<Vec<ChainPart>> {
+fn split_chain(command: &str, dialect: Dialect) -> Option<Vec<ChainPart>> {
     let chars: Vec<char> = command.chars().collect();
     let mut parts = Vec::new();
     let mut buf = String::new();
@@ -60,6 +80,8 @@ fn split_chain(command: &str) -> Option<Vec<ChainPart>> {
             in_single = ch == '\'';
             in_double = ch == '"';
             buf.push(ch);
+        } else if dialect.comment_starts(&chars, i) {
+            break;
         } else if (ch == '&' && next == Some('&')) || (ch == '|' && next == Some('|')) {
             let op = if ch == '&' { "&&" } else { "||" };
             invalid |= !push(&mut buf, op, &mut parts);
@@ -142,7 +164,7 @@ fn fail(reason: impl Into<String>) -> Result<Vec<String>, String> {
 }
 
 /// `splitShellPipeline`: split on `|`, refusing every construct the 2026.2 analyser cannot follow.
-fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
+fn split_pipeline(command: &str, dialect: Dialect) -> Result<Vec<String>, String> {
     let chars: Vec<char> = command.chars().collect();
     let mut segments = Vec::new();
     let mut buf = String::new();
@@ -227,6 +249,8 @@ fn split_pipeline(command: &str) -> Result<Vec<String>, String> {
             in_double = ch == '"';
             buf.push(ch);
             empty_segment = false;
+        } else if dialect.comment_starts(&chars, i) {
+            break;
         } else if (ch == '\n' || ch == '\r') && !pending.is_empty() {
             in_body = true;
             line.clear();
@@ -315,7 +339,7 @@ fn segment(raw: &str, ctx: &EvalContext) -> Option<LegacySegment> {
 
 /// `analyzeShellCommand` for one chain part (or a whole chain-free command): its pipeline segments.
 fn analyze_part(text: &str, ctx: &EvalContext) -> Result<Vec<LegacySegment>, String> {
-    let parts = split_pipeline(text)?;
+    let parts = split_pipeline(text, Dialect::of(ctx.rules))?;
     parts
         .iter()
         .map(|p| segment(p, ctx))
@@ -323,9 +347,13 @@ fn analyze_part(text: &str, ctx: &EvalContext) -> Result<Vec<LegacySegment>, Str
         .ok_or_else(|| "unable to parse shell segment".to_string())
 }
 
+/// How deep a shell wrapper's inline chain is evaluated (`MAX_SHELL_WRAPPER_INLINE_EVAL_DEPTH`).
+const MAX_INLINE_DEPTH: usize = 3;
+
 fn evaluate_segment(
     seg: &LegacySegment,
     ctx: &EvalContext,
+    inline_depth: usize,
 ) -> Result<(Option<usize>, Option<SatisfiedBy>), InvalidPattern> {
     if seg.policy_blocked {
         return Ok((None, None));
@@ -336,36 +364,51 @@ fn evaluate_segment(
         candidate.resolved_path = candidate_path(&candidate.raw, &ctx.env);
     }
     let matched = match ctx.rules.allowlist_match() {
-        AllowlistMatch::RegexBug => match_v2(&ctx.allowlist, &candidate, ctx.env.home.as_deref())?,
-        kind => {
-            let trust = trust_path_or_candidate(&seg.execution, &ctx.env);
-            let cwd = ctx.env.cwd.to_string_lossy();
-            let target = MatchTarget {
-                exe: &seg.execution,
-                resolved_path: candidate.resolved_path.as_deref(),
-                trust_path: trust.as_deref(),
-                argv: &seg.effective_argv,
-                cwd: &cwd,
-                home: ctx.env.home.as_deref(),
-            };
-            match_v9(&ctx.allowlist, &target, kind == AllowlistMatch::GlobsWithGeneratedEntries)
-        }
+        AllowlistMatch::RegexBug => match_v2(&ctx.allowlist, &candidate, ctx.env.home.as_deref())?
+            .and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m))),
+        _ => plan::resolve_argv(&seg.argv, ctx).and_then(|res| plan::segment_allowlist_match(&seg.argv, &res, ctx).1),
     };
-    let matched = matched.and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m)));
     let by = if matched.is_some() {
         Some(SatisfiedBy::Allowlist)
     } else if ctx.safe_bins.accepts(&seg.execution, &seg.effective_argv[1.min(seg.effective_argv.len())..], ctx.windows)
     {
         Some(SatisfiedBy::SafeBins)
+    } else if ctx.rules.allowlist_match() != AllowlistMatch::RegexBug {
+        inline_chain(seg, ctx, inline_depth + 1)
     } else {
         None
     };
     Ok((matched, by))
 }
 
+/// `resolveInlineCommandFallback` (2026.5): a shell wrapper whose inline command is a chain of
+/// several parts is satisfied when every segment of every part is, by the allowlist (or
+/// `inlineChain` when safe bins helped).
+fn inline_chain(seg: &LegacySegment, ctx: &EvalContext, depth: usize) -> Option<SatisfiedBy> {
+    if depth >= MAX_INLINE_DEPTH {
+        return None;
+    }
+    let inline = shell_wrapper(&seg.effective_argv, &ctx.rules.wrappers)?.bindable?;
+    if inline.contains("\\\n") || inline.contains("\\\r") {
+        return None;
+    }
+    let parts = split_chain(&inline, Dialect::of(ctx.rules)).filter(|parts| parts.len() > 1)?;
+    let mut helped = false;
+    for part in parts {
+        for inner in analyze_part(&part.text, ctx).ok()? {
+            match evaluate_segment(&inner, ctx, depth).ok()?.1? {
+                SatisfiedBy::SafeBins | SatisfiedBy::InlineChain => helped = true,
+                _ => {}
+            }
+        }
+    }
+    Some(if helped { SatisfiedBy::InlineChain } else { SatisfiedBy::Allowlist })
+}
+
 fn report(seg: &LegacySegment) -> Segment {
     let mut s = Segment::unevaluated(seg.argv.clone(), seg.raw.clone(), None);
     s.resolved_path = seg.execution.resolved_path.clone();
+    s.real_path = seg.execution.real_path.clone();
     s.effective_argv = Some(seg.effective_argv.clone());
     s.wrapper_chain = seg.wrapper_chain.clone();
     s.policy_blocked = seg.policy_blocked;
@@ -392,7 +435,8 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
     // 2026.2 analyses chain parts lazily (a part after the first unsatisfied one is never looked
     // at); 2026.5 analyses them all first.
     let parts: Vec<String> =
-        split_chain(command).map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
+        split_chain(command, Dialect::of(ctx.rules))
+            .map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
     let mut eager: Vec<Option<Vec<LegacySegment>>> =
         if ctx.rules.chain_splitter.as_ref().is_some_and(|r| r.analyses_every_part) {
             match parts.iter().map(|part| analyze_part(part, ctx)).collect::<Result<Vec<_>, _>>() {
@@ -415,7 +459,7 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
         let start = segments.len();
         segments.extend(group.iter().map(report));
         for (i, seg) in group.iter().enumerate() {
-            let (matched, by) = evaluate_segment(seg, ctx)?;
+            let (matched, by) = evaluate_segment(seg, ctx, 0)?;
             segments[start + i].matched = matched.map(|m| ctx.allowlist[m].clone());
             segments[start + i].satisfied_by = by;
             if by.is_none() {
@@ -440,7 +484,8 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
 /// the command does not parse.
 pub(crate) fn segment_argvs(command: &str, ctx: &EvalContext) -> Option<Vec<Vec<String>>> {
     let parts: Vec<String> =
-        split_chain(command).map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
+        split_chain(command, Dialect::of(ctx.rules))
+            .map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
     let mut argvs = Vec::new();
     for part in &parts {
         argvs.extend(analyze_part(part, ctx).ok()?.into_iter().map(|segment| segment.argv));
@@ -466,18 +511,19 @@ fn single_quote(token: &str) -> String {
     format!("'{}'", token.replace('\'', "'\"'\"'"))
 }
 
-/// `buildEnforcedShellCommand`: every satisfied segment re-rendered with its resolved path and
-/// every token single-quoted, chain operators and pipes kept.
-pub fn enforced_command(command: &str, evaluation: &Evaluation) -> Result<String, String> {
+/// `buildEnforcedShellCommand`: every satisfied segment re-rendered with its resolved path (its
+/// real path where the release's lookup resolves one) and every token single-quoted, chain
+/// operators and pipes kept.
+pub fn enforced_command(command: &str, evaluation: &Evaluation, dialect: Dialect) -> Result<String, String> {
     let source = command.trim();
     if source.is_empty() {
         return Err("empty command".into());
     }
-    let parts = split_chain(source).unwrap_or_else(|| vec![ChainPart { text: source.to_string(), op_to_next: None }]);
+    let parts = split_chain(source, dialect).unwrap_or_else(|| vec![ChainPart { text: source.to_string(), op_to_next: None }]);
     let mut out = String::new();
     let mut index = 0;
     for part in parts {
-        let pipeline = split_pipeline(&part.text)?;
+        let pipeline = split_pipeline(&part.text, dialect)?;
         let mut rendered = Vec::new();
         for _ in pipeline {
             let seg = evaluation.segments.get(index).ok_or("segment mapping failed")?;
@@ -486,7 +532,8 @@ pub fn enforced_command(command: &str, evaluation: &Evaluation) -> Result<String
                 return Err("segment execution plan unavailable".into());
             }
             let mut argv = seg.effective_argv.clone().filter(|a| !a.is_empty()).unwrap_or_else(|| seg.argv.clone());
-            if let Some(path) = seg.resolved_path.as_deref().filter(|p| !p.trim().is_empty()) {
+            let path = seg.real_path.as_deref().or(seg.resolved_path.as_deref());
+            if let Some(path) = path.filter(|p| !p.trim().is_empty()) {
                 argv[0] = path.to_string();
             }
             rendered.push(argv.iter().map(|t| single_quote(t)).collect::<Vec<_>>().join(" "));
@@ -508,14 +555,14 @@ mod tests {
 
     #[test]
     fn pipeline_split_reasons() {
-        assert_eq!(split_pipeline("ls -la | head").unwrap(), vec!["ls -la", "head"]);
-        assert_eq!(split_pipeline("ls > x").unwrap_err(), "unsupported shell token: >");
-        assert_eq!(split_pipeline("echo \"$(x)\"").unwrap_err(), "unsupported shell token: $()");
-        assert_eq!(split_pipeline("ls |").unwrap_err(), "empty pipeline segment");
-        assert_eq!(split_pipeline("echo 'x").unwrap_err(), "unterminated shell quote/escape");
-        assert_eq!(split_pipeline("cat <<EOF\nhi\nEOF").unwrap(), vec!["cat <<EOF"]);
-        assert_eq!(split_pipeline("cat <<EOF\n$(x)\nEOF").unwrap_err(), "command substitution in unquoted heredoc");
-        assert_eq!(split_pipeline("cat <<EOF\nhi").unwrap_err(), "unterminated heredoc");
+        assert_eq!(split_pipeline("ls -la | head", Dialect::default()).unwrap(), vec!["ls -la", "head"]);
+        assert_eq!(split_pipeline("ls > x", Dialect::default()).unwrap_err(), "unsupported shell token: >");
+        assert_eq!(split_pipeline("echo \"$(x)\"", Dialect::default()).unwrap_err(), "unsupported shell token: $()");
+        assert_eq!(split_pipeline("ls |", Dialect::default()).unwrap_err(), "empty pipeline segment");
+        assert_eq!(split_pipeline("echo 'x", Dialect::default()).unwrap_err(), "unterminated shell quote/escape");
+        assert_eq!(split_pipeline("cat <<EOF\nhi\nEOF", Dialect::default()).unwrap(), vec!["cat <<EOF"]);
+        assert_eq!(split_pipeline("cat <<EOF\n$(x)\nEOF", Dialect::default()).unwrap_err(), "command substitution in unquoted heredoc");
+        assert_eq!(split_pipeline("cat <<EOF\nhi", Dialect::default()).unwrap_err(), "unterminated heredoc");
     }
 
     #[test]
@@ -523,10 +570,10 @@ mod tests {
         let n = 60_000;
         let command = format!("cat {}\n{}", "<<A ".repeat(n), "A\n".repeat(n));
         let started = std::time::Instant::now();
-        assert_eq!(split_pipeline(&command).unwrap().len(), 1);
+        assert_eq!(split_pipeline(&command, Dialect::default()).unwrap().len(), 1);
         assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
         let unterminated = format!("cat {}\n{}", "<<A ".repeat(3), "A\n".repeat(2));
-        assert_eq!(split_pipeline(&unterminated).unwrap_err(), "unterminated heredoc");
+        assert_eq!(split_pipeline(&unterminated, Dialect::default()).unwrap_err(), "unterminated heredoc");
     }
 
     #[test]
@@ -537,10 +584,20 @@ mod tests {
     }
 
     #[test]
+    fn comments_end_the_command_where_the_dialect_has_them() {
+        let comments = Dialect { comments: true };
+        assert_eq!(split_pipeline("ls # c", comments).unwrap(), vec!["ls"]);
+        assert_eq!(split_pipeline("ls a#b '# q'", comments).unwrap(), vec!["ls a#b '# q'"]);
+        assert_eq!(split_pipeline("ls # c", Dialect::default()).unwrap(), vec!["ls # c"]);
+        assert_eq!(split_chain("ls # c && rm x", comments).map(|p| p.len()), None);
+        assert_eq!(split_chain("ls && true # x; rm", comments).unwrap()[1].text, "true");
+    }
+
+    #[test]
     fn chain_split() {
-        let parts = split_chain("git status && rm -rf x; ls").unwrap();
+        let parts = split_chain("git status && rm -rf x; ls", Dialect::default()).unwrap();
         assert_eq!(parts.iter().map(|p| p.text.as_str()).collect::<Vec<_>>(), vec!["git status", "rm -rf x", "ls"]);
-        assert!(split_chain("ls").is_none());
-        assert!(split_chain("ls &&").is_none());
+        assert!(split_chain("ls", Dialect::default()).is_none());
+        assert!(split_chain("ls &&", Dialect::default()).is_none());
     }
 }
