@@ -125,6 +125,10 @@ pub struct ChainSplitterRules {
     pub analyses_every_part: bool,
     /// An unquoted `#` at the start of a word starts a comment (2026.5); 2026.2 keeps it a word.
     pub shell_comments: bool,
+    /// An unquoted heredoc body is read in logical lines (backslash continuations joined), each
+    /// refused for any shell expansion (`$HOME`, `$1`, `$[…]`; 2026.5); 2026.2 reads single
+    /// lines and refuses command substitution (`$(`, `${`, backquotes) only.
+    pub heredoc_logical_lines: bool,
     pub allowlist_match: AllowlistMatch,
 }
 

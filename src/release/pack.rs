@@ -395,6 +395,19 @@ pub struct SenderRules {
     pub scopes: Vec<String>,
     /// Typed key prefixes in match order (the wildcard `*` always comes last).
     pub key_prefixes: Vec<String>,
+    /// Where the global and agent maps read the sender's channel (for `channel:` keys).
+    pub channel_from: SenderChannel,
+    /// An owner writing from webchat skips the global and agent maps (2026.9).
+    pub webchat_owner_exempt: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SenderChannel {
+    /// The session key's delivery route, else the message provider (2026.9).
+    SessionKeyFirst,
+    /// The message provider only (2026.5).
+    MessageProvider,
 }
 
 #[derive(Debug, Deserialize)]

@@ -16,11 +16,19 @@ use crate::release::exec::{AllowlistMatch, ExecRules};
 pub struct Dialect {
     /// An unquoted `#` at the start or after whitespace ends the command (`isShellCommentStart`).
     comments: bool,
+    /// An unquoted heredoc body is read in logical lines (a line ending in an odd number of
+    /// backslashes continues), each refused for any shell expansion ([`LogicalLine`]); 2026.2
+    /// reads single lines and refuses command substitution only.
+    heredoc_logical_lines: bool,
 }
 
 impl Dialect {
     pub fn of(rules: &ExecRules) -> Dialect {
-        Dialect { comments: rules.chain_splitter.as_ref().is_some_and(|r| r.shell_comments) }
+        let rules = rules.chain_splitter.as_ref();
+        Dialect {
+            comments: rules.is_some_and(|r| r.shell_comments),
+            heredoc_logical_lines: rules.is_some_and(|r| r.heredoc_logical_lines),
+        }
     }
 
     fn comment_starts(self, chars: &[char], i: usize) -> bool {
@@ -152,6 +160,64 @@ fn escaped_at(line: &[char], index: usize) -> bool {
     line[..index].iter().rev().take_while(|c| **c == '\\').count() % 2 == 1
 }
 
+/// One logical line of an unquoted heredoc body, as 2026.5 reads it.
+#[derive(Default)]
+struct LogicalLine {
+    text: Vec<char>,
+    lines: usize,
+}
+
+impl LogicalLine {
+    /// How many physical lines and characters one logical line may hold.
+    const MAX_LINES: usize = 1024;
+    const MAX_CHARS: usize = 64 * 1024;
+
+    fn is_empty(&self) -> bool {
+        self.lines == 0
+    }
+
+    /// Adds a body line (its leading tabs already stripped where the heredoc strips them); the
+    /// release's reason when it refuses the body.
+    fn push(&mut self, line: &[char]) -> Result<(), &'static str> {
+        let continues = line.iter().rev().take_while(|c| **c == '\\').count() % 2 == 1;
+        self.text.extend_from_slice(if continues { &line[..line.len() - 1] } else { line });
+        self.lines += 1;
+        if self.lines > Self::MAX_LINES {
+            return Err("heredoc continuation too long");
+        }
+        if self.text.len() > Self::MAX_CHARS {
+            return Err("heredoc logical line too large");
+        }
+        if !continues {
+            if expansion_token(&self.text, &[]) {
+                return Err("shell expansion in unquoted heredoc");
+            }
+            *self = LogicalLine::default();
+        }
+        Ok(())
+    }
+
+    /// Whether the body ends inside this logical line with an expansion in it.
+    fn ends_expanding(&self, last: &[char]) -> bool {
+        let continues = last.iter().rev().take_while(|c| **c == '\\').count() % 2 == 1;
+        expansion_token(&self.text, if continues { &last[..last.len() - 1] } else { last })
+    }
+}
+
+/// 2026.5's `hasUnquotedHeredocExpansionToken` over `head` followed by `tail`: an unescaped
+/// backquote, or an unescaped `$` before `(`, `{`, `[`, a name, a digit or one of `@*?!$#-`.
+fn expansion_token(head: &[char], tail: &[char]) -> bool {
+    let text: Vec<char> = head.iter().chain(tail).copied().collect();
+    (0..text.len()).any(|i| {
+        !escaped_at(&text, i)
+            && (text[i] == '`'
+                || (text[i] == '$'
+                    && text.get(i + 1).is_some_and(|n| {
+                        n.is_ascii_alphanumeric() || "({[_@*?!$#-".contains(*n)
+                    })))
+    })
+}
+
 fn heredoc_line_expands(line: &[char]) -> bool {
     (0..line.len()).any(|i| {
         (line[i] == '`' && !escaped_at(line, i))
@@ -180,11 +246,13 @@ fn split_pipeline(command: &str, dialect: Dialect) -> Result<Vec<String>, String
         }
         buf.clear();
     };
-    let line_ends_heredoc = |h: &Heredoc, line: &[char]| {
-        let text: String = line.iter().collect();
-        let text = if h.strip_tabs { text.trim_start_matches('\t').to_string() } else { text };
-        text == h.delimiter
+    let body_text = |h: &Heredoc, line: &'_ [char]| -> Vec<char> {
+        let tabs = if h.strip_tabs { line.iter().take_while(|c| **c == '\t').count() } else { 0 };
+        line[tabs..].to_vec()
     };
+    let line_ends_heredoc =
+        |h: &Heredoc, line: &[char]| body_text(h, line).iter().copied().eq(h.delimiter.chars());
+    let mut logical = LogicalLine::default();
     let mut i = 0;
     while i < chars.len() {
         let ch = chars[i];
@@ -192,10 +260,18 @@ fn split_pipeline(command: &str, dialect: Dialect) -> Result<Vec<String>, String
         if in_body {
             if ch == '\n' || ch == '\r' {
                 if let Some(current) = pending.front() {
-                    if line_ends_heredoc(current, &line) {
+                    if !dialect.heredoc_logical_lines {
+                        if line_ends_heredoc(current, &line) {
+                            pending.pop_front();
+                        } else if !current.quoted && heredoc_line_expands(&line) {
+                            return fail("command substitution in unquoted heredoc");
+                        }
+                    } else if line_ends_heredoc(current, &line) && (current.quoted || logical.is_empty()) {
                         pending.pop_front();
-                    } else if !current.quoted && heredoc_line_expands(&line) {
-                        return fail("command substitution in unquoted heredoc");
+                    } else if !current.quoted
+                        && let Err(reason) = logical.push(&body_text(current, &line))
+                    {
+                        return fail(reason);
                     }
                 }
                 line.clear();
@@ -293,9 +369,15 @@ fn split_pipeline(command: &str, dialect: Dialect) -> Result<Vec<String>, String
         }
         i += 1;
     }
-    if in_body && pending.front().is_some_and(|h| line_ends_heredoc(h, &line)) {
-        pending.pop_front();
-        in_body = !pending.is_empty();
+    if let Some(current) = pending.front().filter(|_| in_body) {
+        if dialect.heredoc_logical_lines && !current.quoted && !logical.is_empty() {
+            if logical.ends_expanding(&body_text(current, &line)) {
+                return fail("shell expansion in unquoted heredoc");
+            }
+        } else if line_ends_heredoc(current, &line) {
+            pending.pop_front();
+            in_body = !pending.is_empty();
+        }
     }
     if !pending.is_empty() || in_body {
         return fail("unterminated heredoc");
