@@ -161,7 +161,7 @@ const legacyRules = extracted.rules.map((rule) => {
 files.set("migrations.json", { value: { ...oldMigrations, legacyRules } });
 review.push("migrations.json: release, about, loadMigrations, loadWarnings, validationWarnings, channelAliases, migratedForms; legacy rules marked `notSimulated` as new");
 review.push(
-  "audit.json: dangerousFlags, nodeCommandKeys, blockedHomeSubpaths, bindSourceCoveringBlockedPath, openInboundIncludesDms, " +
+  "audit.json: dangerousFlags, blockedHomeSubpaths, bindSourceCoveringBlockedPath, openInboundIncludesDms, " +
     "elevatedAllowFromLargeOver (written in extract-audit-lists.mjs as 2026.9 has them)",
 );
 review.push("plugins.json: validation, routedPluginSuppression (written in extract-plugins.mjs as 2026.9 has them)");

@@ -329,7 +329,6 @@ mod tests {
     use crate::config::test_support::{as_merged, fixture, options};
     use crate::config::{PathSeg, load};
 
-
     fn load_fixture(path: &str, version: OpenClawVersion) -> Result<crate::config::LoadedConfig, ConfigError> {
         load(&[fixture(path)], &options(version, &[]))
     }

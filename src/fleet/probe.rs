@@ -220,8 +220,7 @@ pub fn posture(
 ) -> Vec<PostureSetting> {
     let settings = exec::settings::resolve(config, agent, &exec::WhatIf::default(), version);
     let store = exec::approvals::load(approvals, version);
-    let agent_approvals =
-        exec::approvals::resolve_for_agent(
+    let agent_approvals = exec::approvals::resolve_for_agent(
         &store.document,
         agent,
         settings.security.clone(),

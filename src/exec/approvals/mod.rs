@@ -114,7 +114,8 @@ pub fn resolve_for_agent(
     let scopes = Scopes::of(doc, agent_id);
     let security = resolve_field(agent_id, &scopes, Field::Security, requested_security);
     let ask = resolve_field(agent_id, &scopes, Field::Ask, requested_ask);
-    let ask_fallback = resolve_field(agent_id, &scopes, Field::AskFallback, Sourced::default_value(default_ask_fallback(version)));
+    let ask_fallback =
+        resolve_field(agent_id, &scopes, Field::AskFallback, Sourced::default_value(default_ask_fallback(version)));
     let auto_allow_skills = [&scopes.agent, &scopes.wildcard, &scopes.defaults]
         .iter()
         .find_map(|s| s.get(Field::AutoAllowSkills.key()).filter(|v| !v.is_null()))

@@ -301,7 +301,11 @@ pub struct MatchTarget<'a> {
 /// `generated_entries` (2026.9) an allow-always entry counts only through its bound argPattern
 /// and a `sha256:cwd-argv:v1:` argPattern binds argv to the cwd; without (2026.5) both are
 /// entries and argPatterns like any other.
-pub fn match_v9<'e>(entries: &'e [AllowlistEntry], t: &MatchTarget, generated_entries: bool) -> Option<&'e AllowlistEntry> {
+pub fn match_v9<'e>(
+    entries: &'e [AllowlistEntry],
+    t: &MatchTarget,
+    generated_entries: bool,
+) -> Option<&'e AllowlistEntry> {
     if entries.is_empty() {
         return None;
     }

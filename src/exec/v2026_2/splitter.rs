@@ -6,8 +6,8 @@ use crate::exec::argv::wrappers::trust_plan;
 use crate::exec::argv::{EmptyWords, split_shell_args};
 use crate::exec::lookup::{Executable, candidate_path, resolve_executable};
 use crate::exec::satisfy::allowlist::{InvalidPattern, match_v2};
-use crate::exec::v2026_9::plan;
 use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment};
+use crate::exec::v2026_9::plan;
 use crate::release::exec::{AllowlistMatch, ExecRules};
 
 /// Where the splitter's shell grammar differs between releases (the release's `chainSplitter`
@@ -212,9 +212,7 @@ fn expansion_token(head: &[char], tail: &[char]) -> bool {
         !escaped_at(&text, i)
             && (text[i] == '`'
                 || (text[i] == '$'
-                    && text.get(i + 1).is_some_and(|n| {
-                        n.is_ascii_alphanumeric() || "({[_@*?!$#-".contains(*n)
-                    })))
+                    && text.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric() || "({[_@*?!$#-".contains(*n))))
     })
 }
 
@@ -250,8 +248,7 @@ fn split_pipeline(command: &str, dialect: Dialect) -> Result<Vec<String>, String
         let tabs = if h.strip_tabs { line.iter().take_while(|c| **c == '\t').count() } else { 0 };
         line[tabs..].to_vec()
     };
-    let line_ends_heredoc =
-        |h: &Heredoc, line: &[char]| body_text(h, line).iter().copied().eq(h.delimiter.chars());
+    let line_ends_heredoc = |h: &Heredoc, line: &[char]| body_text(h, line).iter().copied().eq(h.delimiter.chars());
     let mut logical = LogicalLine::default();
     let mut i = 0;
     while i < chars.len() {
@@ -516,9 +513,8 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
     }
     // 2026.2 analyses chain parts lazily (a part after the first unsatisfied one is never looked
     // at); 2026.5 analyses them all first.
-    let parts: Vec<String> =
-        split_chain(command, Dialect::of(ctx.rules))
-            .map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
+    let parts: Vec<String> = split_chain(command, Dialect::of(ctx.rules))
+        .map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
     let mut eager: Vec<Option<Vec<LegacySegment>>> =
         if ctx.rules.chain_splitter.as_ref().is_some_and(|r| r.analyses_every_part) {
             match parts.iter().map(|part| analyze_part(part, ctx)).collect::<Result<Vec<_>, _>>() {
@@ -565,9 +561,8 @@ pub fn evaluate(command: &str, ctx: &EvalContext) -> Result<Evaluation, InvalidP
 /// `analyzeShellCommand`: every segment's argv of a command (all chain parts), or `None` when
 /// the command does not parse.
 pub(crate) fn segment_argvs(command: &str, ctx: &EvalContext) -> Option<Vec<Vec<String>>> {
-    let parts: Vec<String> =
-        split_chain(command, Dialect::of(ctx.rules))
-            .map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
+    let parts: Vec<String> = split_chain(command, Dialect::of(ctx.rules))
+        .map_or_else(|| vec![command.to_string()], |p| p.into_iter().map(|p| p.text).collect());
     let mut argvs = Vec::new();
     for part in &parts {
         argvs.extend(analyze_part(part, ctx).ok()?.into_iter().map(|segment| segment.argv));
@@ -601,7 +596,8 @@ pub fn enforced_command(command: &str, evaluation: &Evaluation, dialect: Dialect
     if source.is_empty() {
         return Err("empty command".into());
     }
-    let parts = split_chain(source, dialect).unwrap_or_else(|| vec![ChainPart { text: source.to_string(), op_to_next: None }]);
+    let parts =
+        split_chain(source, dialect).unwrap_or_else(|| vec![ChainPart { text: source.to_string(), op_to_next: None }]);
     let mut out = String::new();
     let mut index = 0;
     for part in parts {
@@ -643,7 +639,10 @@ mod tests {
         assert_eq!(split_pipeline("ls |", Dialect::default()).unwrap_err(), "empty pipeline segment");
         assert_eq!(split_pipeline("echo 'x", Dialect::default()).unwrap_err(), "unterminated shell quote/escape");
         assert_eq!(split_pipeline("cat <<EOF\nhi\nEOF", Dialect::default()).unwrap(), vec!["cat <<EOF"]);
-        assert_eq!(split_pipeline("cat <<EOF\n$(x)\nEOF", Dialect::default()).unwrap_err(), "command substitution in unquoted heredoc");
+        assert_eq!(
+            split_pipeline("cat <<EOF\n$(x)\nEOF", Dialect::default()).unwrap_err(),
+            "command substitution in unquoted heredoc"
+        );
         assert_eq!(split_pipeline("cat <<EOF\nhi", Dialect::default()).unwrap_err(), "unterminated heredoc");
     }
 
@@ -667,12 +666,27 @@ mod tests {
 
     #[test]
     fn comments_end_the_command_where_the_dialect_has_them() {
-        let comments = Dialect { comments: true };
+        let comments = Dialect { comments: true, ..Dialect::default() };
         assert_eq!(split_pipeline("ls # c", comments).unwrap(), vec!["ls"]);
         assert_eq!(split_pipeline("ls a#b '# q'", comments).unwrap(), vec!["ls a#b '# q'"]);
         assert_eq!(split_pipeline("ls # c", Dialect::default()).unwrap(), vec!["ls # c"]);
         assert_eq!(split_chain("ls # c && rm x", comments).map(|p| p.len()), None);
         assert_eq!(split_chain("ls && true # x; rm", comments).unwrap()[1].text, "true");
+    }
+
+    #[test]
+    fn heredoc_logical_lines_refuse_any_expansion() {
+        let logical = Dialect { heredoc_logical_lines: true, ..Dialect::default() };
+        assert_eq!(
+            split_pipeline("cat <<EOF\n$HOME\nEOF", logical).unwrap_err(),
+            "shell expansion in unquoted heredoc"
+        );
+        assert!(split_pipeline("cat <<EOF\n$HOME\nEOF", Dialect::default()).is_ok());
+        assert!(split_pipeline("cat <<EOF\nfoo$\nEOF", logical).is_ok());
+        assert!(split_pipeline("cat <<'EOF'\n$HOME\nEOF", logical).is_ok());
+        let joined = "cat <<EOF\na $\\\n(x)\nEOF";
+        assert_eq!(split_pipeline(joined, logical).unwrap_err(), "shell expansion in unquoted heredoc");
+        assert_eq!(split_pipeline("cat <<EOF\nok \\\nEOF\nEOF", logical).unwrap(), vec!["cat <<EOF"]);
     }
 
     #[test]

@@ -20,7 +20,8 @@ impl Pipeline for SplitterWithApprovalGates {
     fn analyse(&self, command: &str, ctx: &EvalContext) -> Result<Evaluation, String> {
         let mut evaluation = splitter::evaluate(command, ctx).map_err(|e| e.message)?;
         if evaluation.analysis_ok {
-            evaluation.pinned = Some(splitter::enforced_command(command, &evaluation, splitter::Dialect::of(ctx.rules)));
+            evaluation.pinned =
+                Some(splitter::enforced_command(command, &evaluation, splitter::Dialect::of(ctx.rules)));
         }
         Ok(evaluation)
     }

@@ -14,12 +14,12 @@ use crate::exec::lookup::{
     Executable, candidate_path, has_path_separator, lexical_resolve, resolve_executable, trust_path_or_candidate,
 };
 use crate::exec::satisfy::allowlist::{MatchTarget, match_v9};
-use crate::release::exec::AllowlistMatch;
 use crate::exec::satisfy::builtins::safe_builtin;
 use crate::exec::satisfy::skills::skill_allowed;
 use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
 use crate::exec::v2026_9::analysis::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
 use crate::exec::v2026_9::pkg_manager::{PackageTarget, allowlist_target};
+use crate::release::exec::AllowlistMatch;
 
 /// `resolveCommandResolutionFromArgv`: wrappers stripped, execution and policy executables resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
