@@ -62,7 +62,7 @@ pub fn run(global: &super::Global, args: &FixArgs) -> miette::Result<ExitCode> {
     }
     let loaded = global.load_any(&args.config.files, global.version, args.format.machine("fix"))?;
     global.warn(loaded.loaded());
-    let suppressions = super::lint_cmd::load_suppressions(None, false, loaded.loaded())?;
+    let suppressions = Suppressions::for_config(None, loaded.paths().first().map(PathBuf::as_path))?;
     let fixed = apply(global, loaded.paths(), &args.flags, Some(&selection), &suppressions, Vec::new())?;
     match args.format {
         Format::Json => output::emit_machine(args.format, "fix", &document(&fixed, &args.flags))?,

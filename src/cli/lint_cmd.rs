@@ -152,7 +152,7 @@ fn finish(written: miette::Result<()>, report: &LintReport) -> miette::Result<Ex
 }
 
 /// The suppressions of `file`, else of the side file next to the first config (none with `ignore`).
-pub(super) fn load_suppressions(
+fn load_suppressions(
     file: Option<&PathBuf>,
     ignore: bool,
     loaded: &crate::config::LoadedConfig,
@@ -160,17 +160,7 @@ pub(super) fn load_suppressions(
     if ignore {
         return Ok(Suppressions::default());
     }
-    let discovered = match (file, loaded.config_paths().first()) {
-        (None, Some(config)) => {
-            Suppressions::discover(config).map_err(|e| miette::miette!(code = "lint::suppressions", "{e}"))?
-        }
-        _ => None,
-    };
-    let file = file.cloned().or(discovered);
-    match file {
-        Some(path) => Suppressions::read(&path).map_err(|e| miette::miette!(code = "lint::suppressions", "{e}")),
-        None => Ok(Suppressions::default()),
-    }
+    Ok(Suppressions::for_config(file.map(PathBuf::as_path), loaded.config_paths().first().map(PathBuf::as_path))?)
 }
 
 fn summary(report: &LintReport) -> Summary {

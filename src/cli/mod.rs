@@ -195,7 +195,7 @@ pub struct PluginToolArgs {
 
 impl PluginToolArgs {
     pub fn plugin_tools(&self) -> miette::Result<Vec<PluginTool>> {
-        crate::policy::context::declared_plugin_tools(
+        crate::policy::declared::declared_plugin_tools(
             &self.plugin_tools,
             self.plugins.as_deref(),
             self.mcp_probe.as_deref(),

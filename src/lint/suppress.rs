@@ -64,7 +64,8 @@ pub struct Suppressions {
 }
 
 /// Why a suppressions file cannot be used.
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(code(lint::suppressions))]
 pub enum SuppressionsError {
     #[error("cannot read {}: {error}", path.display())]
     Read { path: PathBuf, error: userfile::ReadError },
@@ -108,6 +109,19 @@ impl Suppressions {
             }
         }
         Ok(Suppressions { file: Some(path.to_path_buf()), entries: parsed.suppressions })
+    }
+
+    /// The suppressions a lint of `config` applies: `file` when one is named, else the side file
+    /// next to the config, else none.
+    pub fn for_config(file: Option<&Path>, config: Option<&Path>) -> Result<Self, SuppressionsError> {
+        let discovered = match (file, config) {
+            (None, Some(config)) => Self::discover(config)?,
+            _ => None,
+        };
+        match file.map(Path::to_path_buf).or(discovered) {
+            Some(path) => Self::read(&path),
+            None => Ok(Suppressions::default()),
+        }
     }
 
     /// The side file next to `config`, if there is one. It is found, not named, so it is not

@@ -447,8 +447,7 @@ fn reads(analysis: &Option<Analysis>, file: &Path) -> bool {
 
 /// The suppressions next to the config (none when the side file cannot be read).
 fn suppressions(files: &LoadedFiles) -> Suppressions {
-    let side_file = files.paths().first().and_then(|config| Suppressions::discover(config).ok().flatten());
-    side_file.and_then(|path| Suppressions::read(&path).ok()).unwrap_or_default()
+    Suppressions::for_config(None, files.paths().first().map(|p| p.as_path())).unwrap_or_default()
 }
 
 /// Every finding of every rule, at every severity, with the suppressions next to the config.

@@ -6,6 +6,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::context::SessionContext;
 use super::matcher::{CompiledPolicy, PluginGroups, expand_static_groups};
+use super::memo::Memo;
 use super::rules::{Entry, Policy, Source};
 use super::sandbox::SandboxPolicy;
 use super::shared::NameSet;
@@ -38,10 +39,34 @@ pub struct ExplicitLists {
     pub construction_deny: OnceLock<NameSet>,
 }
 
+/// The explicit lists of a session, shared with the sessions whose steps have the same policies.
+/// Kept only when the policies hold many patterns (a list of thousands of names is compiled into
+/// several name sets); short lists, the usual case, are faster to compile than to keep for every
+/// session shape.
+pub fn shared_explicit_lists(
+    memo: &Memo,
+    pack: &VersionPack,
+    steps: &[Step],
+    sandbox: Option<&SandboxPolicy>,
+    ctx: &SessionContext,
+) -> Arc<ExplicitLists> {
+    const SHARED_FROM: usize = 1_000;
+    let compute = || Arc::new(explicit_lists(pack, steps, sandbox, ctx));
+    let (key, held, patterns) = ExplicitKey::of(pack, steps, sandbox, ctx);
+    if patterns < SHARED_FROM {
+        return compute();
+    }
+    let held: HeldPolicies = held.into();
+    memo.get_or(key, || (held, compute())).1
+}
+
+/// Policies a memo key names by address, held so that the addresses stay theirs.
+type HeldPolicies = Arc<[Arc<Policy>]>;
+
 /// What [`explicit_lists`] reads of a session: its steps' policies (by address), the run's
 /// toolsAllow and whether the sender is not the owner.
 #[derive(PartialEq, Eq, Hash)]
-pub struct ExplicitKey {
+struct ExplicitKey {
     policies: Vec<(StepKind, usize)>,
     tools_allow: Option<Vec<String>>,
     non_owner: bool,
@@ -50,7 +75,7 @@ pub struct ExplicitKey {
 impl ExplicitKey {
     /// The key of a session's explicit lists, with the policies it names by address (to be held
     /// while the key is known) and how many patterns they hold in all.
-    pub fn of(
+    fn of(
         pack: &VersionPack,
         steps: &[Step],
         sandbox: Option<&SandboxPolicy>,

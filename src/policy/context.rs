@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::automation::jobs::CronJob;
+use super::automation::run::{AutomationRun, RunKind};
 use super::rules::Policy;
 
 /// Whether the session runs in a sandbox: decided from config, or forced.
@@ -36,50 +38,6 @@ impl std::str::FromStr for SandboxChoice {
             "off" | "false" => Ok(SandboxChoice::Off),
             other => Err(format!("sandbox must be auto, on or off, got `{other}`")),
         }
-    }
-}
-
-/// The kind of run a session is: a chat turn, a scheduled (cron) job's isolated agent turn, or a
-/// heartbeat. Automation runs have no person at the keyboard to answer an exec approval.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize, schemars::JsonSchema)]
-#[serde(rename_all = "lowercase")]
-pub enum RunKind {
-    #[default]
-    Chat,
-    Cron,
-    Heartbeat,
-}
-
-impl RunKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            RunKind::Chat => "chat",
-            RunKind::Cron => "cron",
-            RunKind::Heartbeat => "heartbeat",
-        }
-    }
-
-    /// Whether an exec approval in this run can be answered by a person.
-    pub fn has_approver(self) -> bool {
-        self == RunKind::Chat
-    }
-}
-
-impl std::str::FromStr for RunKind {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "chat" => Ok(RunKind::Chat),
-            "cron" => Ok(RunKind::Cron),
-            "heartbeat" => Ok(RunKind::Heartbeat),
-            other => Err(format!("run must be chat, cron or heartbeat, got `{other}`")),
-        }
-    }
-}
-
-impl std::fmt::Display for RunKind {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
     }
 }
 
@@ -148,50 +106,14 @@ pub struct SessionContext {
     /// fields above then describe nothing of the run but the model and plugin tools: the job
     /// decides the agent, session and cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub job: Option<super::automation::jobs::CronJob>,
+    pub job: Option<CronJob>,
     /// What the release derives for an automation run; set by the resolver from `run` and `job`.
     #[serde(skip)]
-    pub automation: Option<super::automation::AutomationRun>,
+    pub automation: Option<AutomationRun>,
 }
 
 fn is_chat(run: &RunKind) -> bool {
     *run == RunKind::Chat
-}
-
-/// Plugin tools declared with `--plugins FILE|DIR` (a JSON list, or installed plugin folders
-/// and their manifests), `--plugin-tool plugin:tool[?]` and `--mcp-probe FILE` (the MCP server
-/// tools of a saved `openclaw mcp probe --json`).
-pub fn declared_plugin_tools(
-    specs: &[String],
-    file: Option<&std::path::Path>,
-    mcp_probe: Option<&std::path::Path>,
-) -> miette::Result<Vec<PluginTool>> {
-    let mut plugin_tools = match file {
-        Some(dir) if dir.is_dir() => super::manifest::folder_tools(dir)?,
-        Some(path) => {
-            let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
-                .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
-            serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
-                let message = crate::config::secrets::parse_error_message(&e.to_string());
-                miette::miette!(code = "cli::plugins", "{}: {message}", path.display())
-            })?
-        }
-        None => Vec::new(),
-    };
-    if let Some(path) = mcp_probe {
-        plugin_tools.extend(super::mcp::read_probe(path)?.plugin_tools(super::mcp::mcp_plugin_id()));
-    }
-    for spec in specs {
-        let (plugin, tool) = spec.split_once(':').ok_or_else(|| {
-            miette::miette!(code = "cli::plugin-tool", "--plugin-tool wants PLUGIN:TOOL, got `{spec}`")
-        })?;
-        let (name, optional) = match tool.strip_suffix('?') {
-            Some(name) => (name, true),
-            None => (tool, false),
-        };
-        plugin_tools.push(PluginTool { plugin: plugin.into(), name: name.into(), optional, profiles: Vec::new() });
-    }
-    Ok(plugin_tools)
 }
 
 /// What the release stores on the child's session entry when it is spawned.

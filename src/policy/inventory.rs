@@ -4,12 +4,13 @@
 //! reports "not constructed" separately from "removed by a step".
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use serde_json::Value;
 
 use super::auto_enable;
 use super::channel_tools;
-use super::construction::{ExplicitKey, ExplicitLists, InventoryTool, allowed, explicit_lists, passes_steps};
+use super::construction::{ExplicitLists, InventoryTool, allowed, passes_steps, shared_explicit_lists};
 use super::context::SessionContext;
 use super::core_tools::{self, is_primary, read_only_sandbox, update_plan_off};
 use super::mcp::{self, McpServers, Placement};
@@ -53,8 +54,7 @@ pub fn construct(
     steps: &[Step],
     sandbox: Option<&SandboxPolicy>,
 ) -> Inventory {
-    let explicit =
-        session.memo.explicit(ExplicitKey::of(pack, steps, sandbox, ctx), || explicit_lists(pack, steps, sandbox, ctx));
+    let explicit = shared_explicit_lists(&session.memo, pack, steps, sandbox, ctx);
     let mut built = core_tools::build(version, config, session, ctx, steps, &explicit);
     let mut inventory = Inventory::default();
     // An automation run builds tools a chat turn does not (a heartbeat's response tool), and
@@ -147,6 +147,11 @@ fn not_activated(config: &Value, ctx: &SessionContext, plugin: &BundledPlugin) -
         )
     })
 }
+
+/// The memo key of why the config switches each of the release's bundled plugins off, in the
+/// release's order (one value per config).
+#[derive(PartialEq, Eq, Hash)]
+struct PluginsSwitchedOff;
 
 /// Why the config switches a bundled plugin off (`plugins.*`, its memory slot, its channel), or
 /// `None` when it loads. The same for every session of a config once the plugin is activated.
@@ -254,7 +259,7 @@ impl McpRun {
         ctx: &SessionContext,
         explicit: &ExplicitLists,
     ) -> Self {
-        let servers = session.memo.mcp_servers(|| McpServers::of(config));
+        let servers = McpServers::shared(&session.memo, config);
         let runtime_allowed = mcp::runtime_allows_mcp(pack, ctx.tools_allow.as_deref(), servers.namespaces());
         let deny = explicit.deny.iter().map(|entry| pack.normalize(entry)).collect();
         McpRun { servers, runtime_allowed, deny }
@@ -320,7 +325,7 @@ fn bundled_plugin_tools(
     let memory_search_on = !switched_off(switch.as_ref());
     let mut built = Vec::new();
     let mut not_built = Vec::new();
-    let switched_off = session.memo.plugins_switched_off(|| {
+    let switched_off = session.memo.get_or(PluginsSwitchedOff, || -> Arc<[Option<String>]> {
         pack.plugins.iter().map(|plugin| plugin_switched_off(version, config, &session.config_use, plugin)).collect()
     });
     for (plugin, switched_off) in pack.plugins.iter().zip(switched_off.iter()) {

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use ahash::AHashMap;
 use serde::Serialize;
 
+use super::memo::Memo;
 use super::rules::{Entry, Policy};
 use crate::base::glob::Glob;
 use crate::release::pack::VersionPack;
@@ -160,7 +161,48 @@ pub struct CompiledPolicy {
     piggyback: String,
 }
 
+/// The memo key of the compiled forms of one step policy: its address.
+#[derive(PartialEq, Eq, Hash)]
+struct CompiledAt(usize);
+
+/// A compiled policy with the policy it compiles (held, so that its address cannot be reused
+/// while it is known) and the plugin tools it was compiled with.
+type CompiledEntry = (Arc<Policy>, PluginGroups, Arc<CompiledPolicy>);
+
 impl CompiledPolicy {
+    /// `policy` compiled for a run with `plugins`, shared by the sessions of a config (most of
+    /// them compile the same few policies with the same plugin tools).
+    pub fn shared(
+        memo: &Memo,
+        pack: &VersionPack,
+        policy: &Arc<Policy>,
+        plugins: &PluginGroups,
+    ) -> Arc<CompiledPolicy> {
+        let compile = || Arc::new(CompiledPolicy::compile(pack, policy, plugins));
+        // A policy only this session holds (a spawn's inheritance, a run's toolsAllow, an
+        // allowlist stripped for this run) comes back in no other session: not kept.
+        if Arc::strong_count(policy) == 1 {
+            return compile();
+        }
+        let key = Arc::as_ptr(policy) as usize;
+        let find = |known: &[CompiledEntry]| {
+            known.iter().find(|(_, with, _)| with == plugins).map(|(_, _, compiled)| compiled.clone())
+        };
+        let known =
+            |table: &mut HashMap<CompiledAt, Vec<CompiledEntry>>| table.get(&CompiledAt(key)).and_then(|k| find(k));
+        if let Some(found) = memo.with(known) {
+            return found;
+        }
+        let compiled = compile();
+        memo.with(|table: &mut HashMap<CompiledAt, Vec<CompiledEntry>>| {
+            let known = table.entry(CompiledAt(key)).or_default();
+            find(known).unwrap_or_else(|| {
+                known.push((policy.clone(), plugins.clone(), compiled.clone()));
+                compiled
+            })
+        })
+    }
+
     pub fn compile(pack: &VersionPack, policy: &Policy, plugins: &PluginGroups) -> CompiledPolicy {
         let allow = policy.allow.as_deref().map(|a| compiled_list(pack, a, plugins));
         CompiledPolicy {

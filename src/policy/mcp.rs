@@ -8,11 +8,13 @@
 //! release's JavaScript character for character (UTF-16 code units, its `trim`).
 
 use std::collections::{BTreeMap, HashSet};
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::Value;
 
 use super::context::PluginTool;
+use super::memo::Memo;
 use crate::base::glob::Glob;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
@@ -131,7 +133,16 @@ pub enum Placement<'s> {
     Dropped(String),
 }
 
+/// The memo key of a config's MCP servers (one value per config).
+#[derive(PartialEq, Eq, Hash)]
+struct ConfigMcpServers;
+
 impl McpServers {
+    /// The config's MCP servers, worked out once for every session of it.
+    pub fn shared(memo: &Memo, config: &Value) -> Arc<Self> {
+        memo.get_or(ConfigMcpServers, || Arc::new(Self::of(config)))
+    }
+
     pub fn of(config: &Value) -> Self {
         let all = mcp::servers(config);
         // Namespaces are assigned over the enabled servers only, in the release's order.

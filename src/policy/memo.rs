@@ -1,75 +1,32 @@
 //! What every session of one config shares, worked out once per config instead of once per
 //! session: the policy each config block stands for, each profile step and each sandbox
-//! policy, and the MCP servers. `matrix`, `lint` and `diff` resolve thousands of sessions of one
-//! config, and most of them read the same few blocks.
+//! policy, the compiled policies, and the MCP servers. `matrix`, `lint` and `diff` resolve
+//! thousands of sessions of one config, and most of them read the same few blocks.
 //!
+//! The memo is a set of tables, one per key type: each module that shares something names its
+//! own key type (a block's address, a profile step's sources), so the memo knows none of them.
 //! A block is known by its address in the config: the config is borrowed for as long as the
 //! memo lives ([`super::Roster`] holds both), so an address names one block and always the same
 //! key path.
 
+use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::Value;
 
-use super::construction::{ExplicitKey, ExplicitLists};
-use super::matcher::{CompiledPolicy, PluginGroups};
-use super::mcp::McpServers;
-use super::rules::Policy;
-use super::sandbox::SandboxPolicy;
-use super::session::SubagentRole;
-
-/// A profile step as built for one (profile, alsoAllow, extras) combination.
-#[derive(Debug)]
-pub struct ProfileStep {
-    /// The profile's id (`coding`).
-    pub profile: String,
-    pub label: String,
-    pub policy: Arc<Policy>,
-    pub suppress: Arc<[String]>,
+/// The address that names a block of the config (0 for no block).
+pub fn address(block: Option<&Value>) -> usize {
+    block.map_or(0, |value| std::ptr::from_ref(value) as usize)
 }
 
-/// Which profile step: the blocks its profile and its alsoAllow come from (addresses, 0 for
-/// none), and the tools the run adds to every profile (`message` when its `toolsAllow` names
-/// it, the response tool of a heartbeat).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ProfileKey {
-    pub provider_step: bool,
-    pub profile: usize,
-    pub also_allow: usize,
-    pub extras: Vec<String>,
-}
-
-/// Steps whose policy depends on the config as a whole, not on a block of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum FixedStep {
-    OwnerOnly,
-    Subagent(SubagentRole),
-}
-
-/// Policies a memo key names by address, held so that the addresses stay theirs.
-type HeldPolicies = Arc<[Arc<Policy>]>;
-
-/// A compiled policy with the policy it compiles (held) and the plugin tools it was compiled with.
-type CompiledEntry = (Arc<Policy>, PluginGroups, Arc<CompiledPolicy>);
+/// Tables by the type of their key and value.
+type Tables = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
 
 #[derive(Default)]
 pub struct Memo {
-    blocks: Table<usize, Option<Arc<Policy>>>,
-    profiles: Table<ProfileKey, Option<Arc<ProfileStep>>>,
-    sandboxes: Table<usize, Arc<SandboxPolicy>>,
-    fixed: Table<FixedStep, Arc<Policy>>,
-    /// Compiled step policies by the address of their policy, each entry holding its policy (so
-    /// the address cannot be reused while it is known) and the plugin tools it was compiled with.
-    compiled: Table<usize, Vec<CompiledEntry>>,
-    /// The explicit lists of sessions with the same long step policies, each with those
-    /// policies held.
-    explicit: Table<ExplicitKey, (HeldPolicies, Arc<ExplicitLists>)>,
-    /// Why the config switches each of the release's bundled plugins off, in the release's order.
-    plugins_switched_off: OnceLock<Arc<[Option<String>]>>,
-    /// The config's MCP servers, their namespaces and tool filters.
-    mcp_servers: OnceLock<Arc<McpServers>>,
+    tables: Mutex<Tables>,
 }
 
 impl std::fmt::Debug for Memo {
@@ -78,109 +35,75 @@ impl std::fmt::Debug for Memo {
     }
 }
 
-/// The address that names a block of the config (0 for no block).
-pub fn address(block: Option<&Value>) -> usize {
-    block.map_or(0, |value| std::ptr::from_ref(value) as usize)
-}
-
 impl Memo {
-    /// The policy of a `tools`-shaped block (global, agent, provider, group or sender).
-    pub fn block(&self, block: Option<&Value>, compute: impl FnOnce() -> Option<Policy>) -> Option<Arc<Policy>> {
-        self.blocks.get_or(address(block), || compute().map(Arc::new))
-    }
-
-    pub fn profile(&self, key: ProfileKey, compute: impl FnOnce() -> Option<ProfileStep>) -> Option<Arc<ProfileStep>> {
-        self.profiles.get_or(key, || compute().map(Arc::new))
-    }
-
-    pub fn plugins_switched_off(&self, compute: impl FnOnce() -> Vec<Option<String>>) -> Arc<[Option<String>]> {
-        self.plugins_switched_off.get_or_init(|| compute().into()).clone()
-    }
-
-    pub fn mcp_servers(&self, compute: impl FnOnce() -> McpServers) -> Arc<McpServers> {
-        self.mcp_servers.get_or_init(|| Arc::new(compute())).clone()
-    }
-
-    /// `policy` compiled for a run with `plugins` (most sessions of a config compile the same
-    /// few policies with the same plugin tools).
-    pub fn compiled(
-        &self,
-        policy: &Arc<Policy>,
-        plugins: &PluginGroups,
-        compile: impl FnOnce() -> CompiledPolicy,
-    ) -> Arc<CompiledPolicy> {
-        // A policy only this session holds (a spawn's inheritance, a run's toolsAllow, an
-        // allowlist stripped for this run) comes back in no other session: not kept.
-        if Arc::strong_count(policy) == 1 {
-            return Arc::new(compile());
-        }
-        let key = Arc::as_ptr(policy) as usize;
-        let find = |known: &[CompiledEntry]| {
-            known.iter().find(|(_, with, _)| with == plugins).map(|(_, _, compiled)| compiled.clone())
-        };
-        if let Some(found) = self.compiled.with(|table| table.get(&key).and_then(|known| find(known))) {
-            return found;
-        }
-        let compiled = Arc::new(compile());
-        self.compiled.with(|table| {
-            let known = table.entry(key).or_default();
-            find(known).unwrap_or_else(|| {
-                known.push((policy.clone(), plugins.clone(), compiled.clone()));
-                compiled
-            })
-        })
-    }
-
-    /// The explicit lists of a session (see [`ExplicitKey`]). Kept only when the policies hold
-    /// many patterns (a list of thousands of names is compiled into several name sets); short
-    /// lists, the usual case, are faster to compile than to keep for every session shape.
-    pub fn explicit(
-        &self,
-        (key, held, patterns): (ExplicitKey, Vec<Arc<Policy>>, usize),
-        compute: impl FnOnce() -> ExplicitLists,
-    ) -> Arc<ExplicitLists> {
-        const SHARED_FROM: usize = 1_000;
-        if patterns < SHARED_FROM {
-            return Arc::new(compute());
-        }
-        self.explicit.get_or(key, || (held.into(), Arc::new(compute()))).1
-    }
-
-    pub fn fixed(&self, step: FixedStep, compute: impl FnOnce() -> Policy) -> Arc<Policy> {
-        self.fixed.get_or(step, || Arc::new(compute()))
-    }
-
-    /// The sandbox policy of the agent whose `tools` block is `agent_tools`.
-    pub fn sandbox(&self, agent_tools: Option<&Value>, compute: impl FnOnce() -> SandboxPolicy) -> Arc<SandboxPolicy> {
-        self.sandboxes.get_or(address(agent_tools), || Arc::new(compute()))
-    }
-}
-
-/// A map filled on first use; sessions resolved on several threads share it.
-#[derive(Debug)]
-struct Table<K, V>(Mutex<HashMap<K, V>>);
-
-impl<K, V> Default for Table<K, V> {
-    fn default() -> Self {
-        Table(Mutex::new(HashMap::new()))
-    }
-}
-
-impl<K: Eq + Hash, V> Table<K, V> {
-    fn with<R>(&self, read: impl FnOnce(&mut HashMap<K, V>) -> R) -> R {
-        // A poisoned lock only means another thread panicked while holding it; the map is intact.
-        read(&mut self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner()))
-    }
-
-    fn get_or(&self, key: K, compute: impl FnOnce() -> V) -> V
+    /// The value kept for `key`, computed on first use. Computed outside any lock: two threads
+    /// may both compute it, and the first one stays.
+    pub fn get_or<K, V>(&self, key: K, compute: impl FnOnce() -> V) -> V
     where
-        V: Clone,
+        K: Eq + Hash + Send + 'static,
+        V: Clone + Send + 'static,
     {
-        if let Some(found) = self.with(|table| table.get(&key).cloned()) {
+        let table = self.table::<K, V>();
+        if let Some(found) = lock(&table).get(&key).cloned() {
             return found;
         }
-        // Computed outside the lock: two threads may both compute it, and the first one stays.
         let value = compute();
-        self.with(|table| table.entry(key).or_insert(value).clone())
+        lock(&table).entry(key).or_insert(value).clone()
+    }
+
+    /// Reads and changes the table of `K` → `V` under its lock, for callers that keep more than
+    /// one value per key.
+    pub fn with<K, V, R>(&self, change: impl FnOnce(&mut HashMap<K, V>) -> R) -> R
+    where
+        K: Eq + Hash + Send + 'static,
+        V: Send + 'static,
+    {
+        change(&mut lock(&self.table::<K, V>()))
+    }
+
+    fn table<K, V>(&self) -> Arc<Mutex<HashMap<K, V>>>
+    where
+        K: Eq + Hash + Send + 'static,
+        V: Send + 'static,
+    {
+        let table = lock(&self.tables)
+            .entry(TypeId::of::<(K, V)>())
+            .or_insert_with(|| Arc::new(Mutex::new(HashMap::<K, V>::new())))
+            .clone();
+        table.downcast().unwrap_or_else(|_| unreachable!("a table is stored under its own key and value types"))
+    }
+}
+
+/// A poisoned lock only means another thread panicked while holding it; the map is intact.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(PartialEq, Eq, Hash)]
+    struct Doubled(u32);
+    #[derive(PartialEq, Eq, Hash)]
+    struct Tripled(u32);
+
+    #[test]
+    fn each_key_type_has_its_own_table_and_a_value_is_computed_once() {
+        let memo = Memo::default();
+        let mut computed = 0;
+        for _ in 0..3 {
+            assert_eq!(
+                memo.get_or(Doubled(2), || {
+                    computed += 1;
+                    4
+                }),
+                4
+            );
+        }
+        assert_eq!(computed, 1);
+        // Same number, another key type: another table.
+        assert_eq!(memo.get_or(Tripled(2), || 6), 6);
+        assert_eq!(memo.with(|table: &mut HashMap<Doubled, i32>| table.len()), 1);
     }
 }

@@ -7,6 +7,7 @@ mod channel_tools;
 mod construction;
 pub mod context;
 mod core_tools;
+pub mod declared;
 pub mod explain;
 mod image_pairing;
 pub mod inventory;
@@ -30,7 +31,8 @@ use std::sync::Arc;
 use serde::Serialize;
 use serde_json::Value;
 
-pub use context::{PluginTool, RunKind, SandboxChoice, SessionContext};
+pub use automation::RunKind;
+pub use context::{PluginTool, SandboxChoice, SessionContext};
 use inventory::PreFilter;
 use matcher::{CompiledPolicy, PluginGroups, Verdict};
 use rules::{Entry, Source};
@@ -201,7 +203,7 @@ pub fn resolve_in(
     let names: Arc<[String]> = candidates.iter().cloned().collect();
     let normalized: Vec<String> = candidates.iter().map(|name| pack.normalize(name)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).filter(|&i| !removed.contains_key(&candidates[i])).collect();
-    let mcp_servers = session.memo.mcp_servers(|| mcp::McpServers::of(config));
+    let mcp_servers = mcp::McpServers::shared(&session.memo, config);
     let pipeline_input = unknown::InputNames::new(&inventory, &removed, mcp_servers.namespaces());
     let mut warnings = Vec::new();
     let mut records = Vec::new();
@@ -218,8 +220,7 @@ pub fn resolve_in(
         } else {
             step.policy.clone()
         };
-        let compiled =
-            session.memo.compiled(&effective, &plugins, || CompiledPolicy::compile(pack, &effective, &plugins));
+        let compiled = CompiledPolicy::shared(&session.memo, pack, &effective, &plugins);
         let mut verdicts = Verdicts::new(&names);
         verdicts.verdicts.extend(normalized.iter().map(|name| Some(compiled.evaluate(name))));
         let mut step_removed = Vec::new();

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::context::SessionContext;
 use super::matcher::expand_static_groups;
-use super::memo::{self, FixedStep, Memo, ProfileKey, ProfileStep};
+use super::memo::{self, Memo};
 use super::rules::{Entry, Policy, ScopeLists, Source, entries, unique_entries};
 use super::sandbox::{self, SandboxPolicy};
 use super::scopes::{self, Sender};
@@ -98,6 +98,43 @@ fn also_allow_of(tools: &Option<ToolsScope<'_>>) -> Option<Vec<Entry>> {
     tools.as_ref()?.list(ListKind::AlsoAllow).map(entries)
 }
 
+/// A profile step as built for one (profile, alsoAllow, extras) combination.
+#[derive(Debug)]
+struct ProfileStep {
+    /// The profile's id (`coding`).
+    pub profile: String,
+    pub label: String,
+    pub policy: Arc<Policy>,
+    pub suppress: Arc<[String]>,
+}
+
+/// Which profile step, as every session of a config shares it: the blocks its profile and its
+/// alsoAllow come from (addresses, 0 for none), and the tools the run adds to every profile
+/// (`message` when its `toolsAllow` names it, the response tool of a heartbeat).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct ProfileKey {
+    provider_step: bool,
+    profile: usize,
+    also_allow: usize,
+    extras: Vec<String>,
+}
+
+/// The policy of a `tools`-shaped block (global, agent, provider, group or sender), by the
+/// block's address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct BlockPolicy(usize);
+
+/// The sandbox policy of the agent whose `tools` block has this address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+struct AgentSandbox(usize);
+
+/// Steps whose policy depends on the config as a whole, not on a block of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum FixedStep {
+    OwnerOnly,
+    Subagent(SubagentRole),
+}
+
 /// A profile step (steps 1–2): `scope`'s profile and alsoAllow, each falling back to
 /// `fallback`'s (no merge), labelled `{label} ({profile})`.
 fn profile_step<'a>(
@@ -116,15 +153,15 @@ fn profile_step<'a>(
         also_allow: memo::address(block(also_block).filter(|_| has_also(also_block))),
         extras: extras.iter().map(|e| e.pattern.clone()).collect(),
     };
-    memo.profile(key, || {
+    memo.get_or(key, || {
         let (name, policy, suppress) =
             profile_policy(pack, profile_of(profile_block), also_allow_of(also_block), extras)?;
-        Some(ProfileStep {
+        Some(Arc::new(ProfileStep {
             label: format!("{label} ({name})"),
             profile: name,
             policy: Arc::new(policy),
             suppress: suppress.into(),
-        })
+        }))
     })
 }
 
@@ -211,7 +248,9 @@ pub fn build<'a>(
             steps.push(Step { kind, label, policy, scope, suppress: no_suppress.clone() });
         }
     };
-    let scope_step = |scope: &Option<ToolsScope<'a>>| memo.block(block(scope), || scope_policy(scope));
+    let scope_step = |scope: &Option<ToolsScope<'a>>| {
+        memo.get_or(BlockPolicy(memo::address(block(scope))), || scope_policy(scope).map(Arc::new))
+    };
 
     // Steps 3–6: global, global provider, agent, agent provider allow/deny.
     push(StepKind::Global, "tools.allow".into(), scope_step(&global), global.as_ref().map(|b| b.path.clone()));
@@ -279,7 +318,8 @@ pub fn build<'a>(
     // Step 9: sandbox.
     let sandbox_agent_tools = session.sandbox_agent_tools.as_ref();
     let sandbox_policy = session.sandbox.sandboxed.then(|| {
-        memo.sandbox(sandbox_agent_tools.map(|t| t.value), || sandbox::resolve(pack, config, sandbox_agent_tools))
+        let agent_tools = AgentSandbox(memo::address(sandbox_agent_tools.map(|t| t.value)));
+        memo.get_or(agent_tools, || Arc::new(sandbox::resolve(pack, config, sandbox_agent_tools)))
     });
     if let Some(resolved) = &sandbox_policy {
         push(StepKind::Sandbox, "sandbox tools.allow".into(), Some(resolved.policy.clone()), None);
@@ -287,16 +327,17 @@ pub fn build<'a>(
 
     // Step 10: owner-only tools as a deny step (2026.9); 2026.2 filters before the pipeline.
     if pack.owner_only.placement == OwnerOnlyPlacement::PipelineStep && is_non_owner(pack, ctx) {
-        let policy = memo.fixed(FixedStep::OwnerOnly, || {
+        let policy = memo.get_or(FixedStep::OwnerOnly, || {
             let deny = builtin_entries(&pack.owner_only.tools, "owner-only tools (sender is not the owner)");
-            Policy { allow: None, deny: Some(deny) }
+            Arc::new(Policy { allow: None, deny: Some(deny) })
         });
         push(StepKind::OwnerOnly, "gateway sender owner-only tools".into(), Some(policy), None);
     }
 
     // Step 11: sub-agents.
     if session.role != SubagentRole::Main {
-        let policy = memo.fixed(FixedStep::Subagent(session.role), || subagent_policy(pack, config, session.role));
+        let policy =
+            memo.get_or(FixedStep::Subagent(session.role), || Arc::new(subagent_policy(pack, config, session.role)));
         push(StepKind::Subagent, "subagent tools.allow".into(), Some(policy), None);
     }
 

@@ -202,7 +202,7 @@ impl CaseContext {
                 Some(Sandbox::Off) => SandboxChoice::Off,
             },
             tools_allow: self.tools_allow.clone(),
-            plugin_tools: crate::policy::context::declared_plugin_tools(
+            plugin_tools: crate::policy::declared::declared_plugin_tools(
                 &self.plugin_tool,
                 plugins.as_deref(),
                 mcp_probe.as_deref(),

@@ -8,51 +8,10 @@
 
 use std::path::Path;
 
-use serde::Serialize;
-
 use crate::exec::lookup::{ExecEnv, Executable, resolve_executable};
 use crate::exec::satisfy::allowlist::{AllowlistEntry, MatchTarget, match_v2, match_v9};
-use crate::exec::segments::Segment;
+use crate::exec::segments::{MissReason, NearMiss, Segment};
 use crate::release::exec::{AllowlistMatch, ExecRules};
-
-/// Why an entry missed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum MissReason {
-    /// A bare name where the release matches resolved paths (or a path-invoked command).
-    BareName,
-    /// The entry names the path the command was found at; the release matches its real path.
-    Symlink,
-    /// The entry names a wrapper (`env`, `timeout`, `sh`), or a wrapper the release will not
-    /// look through stands in front of the command.
-    Wrapper,
-    /// `*` stops at `/` (`**` crosses it), or the case differs.
-    Glob,
-    /// The path matches, the entry's argument pattern (an allow-always binding to argv and working
-    /// directory, or a regex) does not.
-    ArgvBound,
-    /// The entry is in another agent's approvals bucket.
-    OtherAgent,
-    /// Same executable name, another directory.
-    OtherPath,
-}
-
-/// One near miss.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct NearMiss {
-    pub pattern: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub arg_pattern: Option<String>,
-    /// Where the entry is (`agents.main.allowlist[0]`, `what-if --allow[0]`).
-    pub origin: String,
-    pub reason: MissReason,
-    /// Why, in words, with what would match.
-    pub why: String,
-    /// An entry for this agent that would match (checked with the release's matcher).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub allow: Option<String>,
-}
 
 /// How many near misses a segment reports.
 const MAX_NEAR_MISSES: usize = 3;

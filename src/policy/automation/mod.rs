@@ -5,13 +5,13 @@
 //! The facts per release are `data/<line>/automation.json` ([`crate::release::automation`]).
 
 pub mod jobs;
+pub mod run;
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use super::context::{RunKind, SessionContext};
+use super::context::SessionContext;
 use super::session::{SessionError, split_agent_key};
 use crate::OpenClawVersion;
 use crate::config::validate::known_channel_ids;
@@ -21,6 +21,7 @@ use crate::config::view::ids::normalize_agent_id;
 use crate::config::view::session::SessionScopes;
 use crate::release::automation::{CronSessionKey, DeliveryChannel, JobAgent, MessageToolOff};
 use jobs::CronJob;
+pub use run::{AutomationRun, RunKind};
 
 /// The session id a per-run cron session key ends with. The release draws a fresh one for every
 /// run; any id gives the same tools.
@@ -28,31 +29,6 @@ pub const RUN_SESSION_ID: &str = "scheduled";
 
 /// The id of a job made up from command-line flags (`--run cron` without `--job`).
 pub const AD_HOC_JOB: &str = "adhoc";
-
-/// What the release derived for one automation run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct AutomationRun {
-    pub run: RunKind,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub job_id: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub job_name: Option<String>,
-    /// How the session key was chosen (`isolated job`, `heartbeat.session`, …).
-    pub session_from: String,
-    /// The job's `payload.toolsAllow`, the run's per-run cap (where the release applies one).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub tools_allow: Option<Vec<String>>,
-    /// Tools this run does not build, with why.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub not_built: BTreeMap<String, String>,
-    /// Tools this run builds that a chat turn does not, kept past the profile.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub extra_built: Vec<String>,
-    /// What else the release decided (an unlisted agent replaced, a cap the release ignores).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
 
 /// The run `ctx` stands for (`ctx.run` is cron or heartbeat), as the release would start it.
 pub fn run_context(
