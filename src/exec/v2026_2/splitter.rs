@@ -179,8 +179,8 @@ impl LogicalLine {
     /// Adds a body line (its leading tabs already stripped where the heredoc strips them); the
     /// release's reason when it refuses the body.
     fn push(&mut self, line: &[char]) -> Result<(), &'static str> {
-        let continues = line.iter().rev().take_while(|c| **c == '\\').count() % 2 == 1;
-        self.text.extend_from_slice(if continues { &line[..line.len() - 1] } else { line });
+        let (line, continues) = without_continuation(line);
+        self.text.extend_from_slice(line);
         self.lines += 1;
         if self.lines > Self::MAX_LINES {
             return Err("heredoc continuation too long");
@@ -199,9 +199,15 @@ impl LogicalLine {
 
     /// Whether the body ends inside this logical line with an expansion in it.
     fn ends_expanding(&self, last: &[char]) -> bool {
-        let continues = last.iter().rev().take_while(|c| **c == '\\').count() % 2 == 1;
-        expansion_token(&self.text, if continues { &last[..last.len() - 1] } else { last })
+        expansion_token(&self.text, without_continuation(last).0)
     }
+}
+
+/// A body line without its continuation backslash (a line ending in an odd number of them
+/// continues on the next), and whether it continues.
+fn without_continuation(line: &[char]) -> (&[char], bool) {
+    let continues = line.iter().rev().take_while(|c| **c == '\\').count() % 2 == 1;
+    (if continues { &line[..line.len() - 1] } else { line }, continues)
 }
 
 /// 2026.5's `hasUnquotedHeredocExpansionToken` over `head` followed by `tail`: an unescaped
