@@ -8,13 +8,15 @@
 // name (data/dist-index.mjs), whatever chunk holds each value (checked on 2026.5.28 and 2026.9.6);
 // 2026.2.25's chunks are named below (its bundles carry each module twice, and it has no named
 // exports for several of the lists). The facts written here rather than read (dangerous flags,
-// node command keys, home subpaths, which inbound policies count) are 2026.9's for every release
-// after 2026.2: data/make-pack.mjs lists them for review.
+// home subpaths, which inbound policies count) are 2026.9's for every release after 2026.2:
+// data/make-pack.mjs lists them for review. The node command keys follow the release's schema.
 // Needs Node >= 22.15 (the oracles' Node 24 binary).
 //
 // Constants the release does not export under a usable name (2026.2's dangerous node commands) and
 // the hand-written rules (bind-path checks, thresholds) were read from the same files and are
 // written below with the file they come from.
+import fs from "node:fs";
+import path from "node:path";
 import { openPackage } from "./dist-index.mjs";
 
 const pkg = openPackage(process.argv[2] ?? ".");
@@ -22,6 +24,16 @@ const release = pkg.line;
 const packDir = process.argv[3] ?? new URL(`./${release}/`, import.meta.url).pathname;
 const dist = pkg.dist;
 const load = (file) => import(`${dist}/${file}`);
+
+// Where the release's schema keeps the node command lists: `gateway.nodes.commands.allow` (2026.9)
+// or `gateway.nodes.allowCommands` (2026.5, 2026.2).
+function nodeCommandKeys() {
+  const schema = JSON.parse(fs.readFileSync(path.join(packDir, "config-schema.json"), "utf8"));
+  const nodes = schema.properties?.gateway?.properties?.nodes?.properties ?? {};
+  return nodes.commands
+    ? { allow: "gateway.nodes.commands.allow", deny: "gateway.nodes.commands.deny" }
+    : { allow: "gateway.nodes.allowCommands", deny: "gateway.nodes.denyCommands" };
+}
 
 // Config flags reported one by one as `config.insecure_or_dangerous_flags`: (path, value), `*`
 // standing for every key or index. 2026.9: collectEnabledInsecureOrDangerousFlagsFromContracts
@@ -152,7 +164,7 @@ async function v9() {
     controlPlaneTools: v.GATEWAY_CONTROL_PLANE_TOOLS ?? [],
     dangerousNodeCommands: [...v.DEFAULT_DANGEROUS_NODE_COMMANDS, ...v.listDangerousPluginNodeCommands()],
     knownNodeCommands: [...known].sort(),
-    nodeCommandKeys: { allow: "gateway.nodes.commands.allow", deny: "gateway.nodes.commands.deny" },
+    nodeCommandKeys: nodeCommandKeys(),
     interpreterSafeBins: interpreters(v.isInterpreterLikeSafeBin),
     broadSafeBins: Object.fromEntries(
       v.listRiskyConfiguredSafeBins(["jq", "awk", "gawk", "mawk", "nawk", "sed", "gsed", "xargs", "find", "env", "sort", "tee"])

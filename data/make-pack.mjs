@@ -10,7 +10,8 @@
 // bin/node when present, else this Node).
 //
 // Written from the package:
-//   config-schema.json  `openclaw config schema`, trimmed by trim-config-schema.py
+//   config-schema.json  `openclaw config schema` with the legacy paths it hides put back
+//                       (extract-hidden-schema-paths.mjs), trimmed by trim-config-schema.py
 //   audit.json          extract-audit-lists.mjs
 //   plugins.json        extract-plugins.mjs
 //   policy.json         the fields extract-policy.mjs reads (catalog, profiles, aliases, tool lists);
@@ -90,14 +91,23 @@ function attempt(file, make) {
 }
 process.stderr.write(`making the ${line} pack from openclaw@${version} (${root}), starting from ${previous}\n`);
 
-// config-schema.json: the release's own `openclaw config schema`, in an empty home.
+// config-schema.json: the release's own `openclaw config schema`, in an empty home, with the
+// legacy paths the command hides but the release accepts put back (extract-hidden-schema-paths.mjs).
 attempt("config-schema.json", () => {
   const home = fs.mkdtempSync(path.join(os.tmpdir(), "make-pack-"));
   try {
     const raw = run(node, [path.join(root, "node_modules/openclaw/openclaw.mjs"), "config", "schema"], {
       env: { ...process.env, HOME: home, OPENCLAW_STATE_DIR: home },
     });
-    files.set("config-schema.json", { text: run("python3", [path.join(here, "trim-config-schema.py")], { input: raw }) });
+    const schema = JSON.parse(raw);
+    for (const [dotted, part] of Object.entries(JSON.parse(extractor("extract-hidden-schema-paths.mjs")))) {
+      const keys = dotted.split(".");
+      let parent = schema;
+      for (const key of keys.slice(0, -1)) parent = parent?.properties?.[key];
+      if (parent?.properties) parent.properties[keys.at(-1)] = part;
+    }
+    const input = JSON.stringify(schema);
+    files.set("config-schema.json", { text: run("python3", [path.join(here, "trim-config-schema.py")], { input }) });
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
@@ -151,7 +161,7 @@ const legacyRules = extracted.rules.map((rule) => {
 files.set("migrations.json", { value: { ...oldMigrations, legacyRules } });
 review.push("migrations.json: release, about, loadMigrations, loadWarnings, validationWarnings, channelAliases, migratedForms; legacy rules marked `notSimulated` as new");
 review.push(
-  "audit.json: dangerousFlags, nodeCommandKeys, blockedHomeSubpaths, bindSourceCoveringBlockedPath, openInboundIncludesDms, " +
+  "audit.json: dangerousFlags, blockedHomeSubpaths, bindSourceCoveringBlockedPath, openInboundIncludesDms, " +
     "elevatedAllowFromLargeOver (written in extract-audit-lists.mjs as 2026.9 has them)",
 );
 review.push("plugins.json: validation, routedPluginSuppression (written in extract-plugins.mjs as 2026.9 has them)");

@@ -71,6 +71,11 @@ fn tools_conformance_2026_2() {
 }
 
 #[test]
+fn tools_conformance_2026_5() {
+    check_version("2026.5");
+}
+
+#[test]
 fn legacy_conformance_2026_9() {
     check_family("2026.9", "-legacy", ConfigCheck::Full);
 }

@@ -47,7 +47,8 @@ fn a_config_both_releases_load_tells_each_change_and_where_it_is_decided() {
     let doc = json(&doc);
     assert_eq!((doc["kind"].as_str(), doc["schemaVersion"].as_u64()), (Some("upgrade"), Some(1)));
     assert_eq!((doc["from"].as_str(), doc["to"].as_str()), (Some("2026.2.25"), Some("2026.9.6")));
-    let target = &doc["releases"][1];
+    // 2026.2 → 2026.5 → 2026.9: the target is the last release, the step into it the last step.
+    let target = doc["releases"].as_array().unwrap().last().unwrap();
     assert_eq!(target["loads"], true);
     let kinds: Vec<&str> = target["problems"].as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["migrated", "migrated"]);
@@ -57,7 +58,7 @@ fn a_config_both_releases_load_tells_each_change_and_where_it_is_decided() {
     assert_eq!((list["code"].as_str(), at["path"].as_str()), (Some("CP109"), Some("agents.list")));
     assert!(list["help"].as_str().unwrap().contains("entries: { thomas:"), "{list}");
     // `cron` is gone from 2026.9's catalog; an allow entry that named it now grants `automations`.
-    let step = &doc["steps"][0];
+    let step = doc["steps"].as_array().unwrap().last().unwrap();
     let thomas = step["access"].as_array().unwrap().iter().find(|a| a["agentId"] == "thomas" && a["context"] == "main");
     let changes = thomas.unwrap()["changes"].as_array().unwrap();
     let cron = changes.iter().find(|c| c["tool"] == "cron").unwrap();
@@ -94,7 +95,7 @@ fn fail_on_names_what_fails_the_run() {
     assert_eq!(code, 1);
     let doc = json(&doc);
     assert_eq!((doc["from"].as_str(), doc["to"].as_str()), (Some("2026.9.6"), Some("2026.2.25")));
-    assert_eq!(doc["releases"][1]["problems"], serde_json::json!([]));
+    assert_eq!(doc["releases"].as_array().unwrap().last().unwrap()["problems"], serde_json::json!([]));
 }
 
 #[test]
@@ -168,9 +169,14 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
     assert_eq!(doc["kind"], "releases");
     let first = &doc["releases"][0];
     assert_eq!((first["line"].as_str(), first["default"].as_bool()), (Some("2026.9"), Some(true)));
-    for (flag, release) in
-        [("2026.9", "2026.9.6"), ("2026.9.6", "2026.9.6"), ("2026.2", "2026.2.25"), ("2026.2.25", "2026.2.25")]
-    {
+    for (flag, release) in [
+        ("2026.9", "2026.9.6"),
+        ("2026.9.6", "2026.9.6"),
+        ("2026.5", "2026.5.28"),
+        ("2026.5.28", "2026.5.28"),
+        ("2026.2", "2026.2.25"),
+        ("2026.2.25", "2026.2.25"),
+    ] {
         let (code, doc, _) = run(&["--openclaw-version", flag, "catalog", "--format", "json"]);
         assert_eq!((code, json(&doc)["openclawVersion"].as_str()), (0, Some(release)), "{flag}");
     }
@@ -179,7 +185,7 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
     assert!(stderr.contains("OpenClaw 2026.2.26 is not simulated: the 2026.2 pack stands for 2026.2.25 (checked against it); `2026.2` selects it"), "{stderr}");
     let (code, _, stderr) = run(&["--openclaw-version", "2026.4", "catalog"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.2"), "{stderr}");
+    assert!(stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.5, 2026.2"), "{stderr}");
 }
 
 #[test]

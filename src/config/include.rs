@@ -329,8 +329,6 @@ mod tests {
     use crate::config::test_support::{as_merged, fixture, options};
     use crate::config::{PathSeg, load};
 
-    const BOTH: [OpenClawVersion; 2] = OpenClawVersion::ALL;
-
     fn load_fixture(path: &str, version: OpenClawVersion) -> Result<crate::config::LoadedConfig, ConfigError> {
         load(&[fixture(path)], &options(version, &[]))
     }
@@ -388,7 +386,7 @@ mod tests {
 
     #[test]
     fn error_texts_match_openclaw() {
-        for version in BOTH {
+        for version in OpenClawVersion::ALL {
             assert_eq!(
                 include_error("includes/sibling-array.json5", version),
                 (IncludeErrorKind::Invalid, "Sibling keys require included content to be an object".to_string())
@@ -514,7 +512,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::os::unix::fs::symlink(outside.path().join("secret.json5"), dir.path().join("link.json5")).unwrap();
         std::fs::write(dir.path().join("openclaw.json5"), "{ $include: './link.json5' }").unwrap();
-        for version in BOTH {
+        for version in OpenClawVersion::ALL {
             let result = load(&[dir.path().join("openclaw.json5")], &options(version, &[]));
             let expected = format!(
                 "Include path resolves outside config directory (symlink): ./link.json5 (root: {})",

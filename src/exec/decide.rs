@@ -193,6 +193,7 @@ fn decide_call(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
         &settings.agent_id,
         settings.security.clone(),
         settings.ask.clone(),
+        version,
     );
     let security = min_sourced(&settings.security, &agent.security);
     let ask = if agent.ask.value > settings.ask.value { agent.ask.clone() } else { settings.ask.clone() };
@@ -282,6 +283,7 @@ pub fn of(rules: &ExecRules) -> &'static dyn Pipeline {
     match rules.pipeline {
         Kind::TreeSitterPlan => &crate::exec::v2026_9::TreeSitterPlan,
         Kind::ChainSplitter => &crate::exec::v2026_2::ChainSplitter,
+        Kind::SplitterWithApprovalGates => &crate::exec::v2026_5::SplitterWithApprovalGates,
     }
 }
 

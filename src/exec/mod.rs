@@ -36,6 +36,7 @@ pub mod segments;
 pub mod settings;
 pub mod unattended;
 pub mod v2026_2;
+pub mod v2026_5;
 pub mod v2026_9;
 
 use serde::Serialize;

@@ -1,9 +1,10 @@
 //! The two halves of an exec decision that differ between releases as whole algorithms: how a
 //! command is analysed and its segments satisfied, and how the gateway composes the decision
 //! from that. The release's data names its pipeline (`pipeline` in `data/<line>/exec.json`);
-//! each one lives in its own folder ([`crate::exec::v2026_9`], [`crate::exec::v2026_2`]).
+//! each one lives in its own folder ([`crate::exec::v2026_9`], [`crate::exec::v2026_2`],
+//! [`crate::exec::v2026_5`]).
 //!
-//! This module is the contract both pipelines work to: what a decision starts from
+//! This module is the contract every pipeline works to: what a decision starts from
 //! ([`DecisionInput`], [`Gate`]), the triggers it reports ([`ApprovalFlags`]) and the helpers both
 //! compositions share. A release whose exec analysis works differently altogether gets a new
 //! folder with a type implementing [`Pipeline`], and a variant of

@@ -19,6 +19,9 @@ pub enum SatisfiedBy {
     SafeBins,
     SafeBuiltins,
     Skills,
+    /// A shell wrapper whose inline chain was satisfied part by part, safe bins among them
+    /// (2026.5).
+    InlineChain,
 }
 
 impl SatisfiedBy {
@@ -28,6 +31,7 @@ impl SatisfiedBy {
             SatisfiedBy::SafeBins => "safeBins",
             SatisfiedBy::SafeBuiltins => "safeBuiltins",
             SatisfiedBy::Skills => "skills",
+            SatisfiedBy::InlineChain => "inlineChain",
         }
     }
 }

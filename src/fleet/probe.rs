@@ -220,8 +220,13 @@ pub fn posture(
 ) -> Vec<PostureSetting> {
     let settings = exec::settings::resolve(config, agent, &exec::WhatIf::default(), version);
     let store = exec::approvals::load(approvals, version);
-    let agent_approvals =
-        exec::approvals::resolve_for_agent(&store.document, agent, settings.security.clone(), settings.ask.clone());
+    let agent_approvals = exec::approvals::resolve_for_agent(
+        &store.document,
+        agent,
+        settings.security.clone(),
+        settings.ask.clone(),
+        version,
+    );
     let setting = PostureSetting::new;
     let mut out = vec![
         setting("security", json!(settings.security.value.as_str()), &settings.security.source),

@@ -79,6 +79,6 @@ pub fn exec_2026_2(data: &[u8]) {
     let Ok(eval) = splitter::evaluate(&command, &ctx) else { return };
     assert_failure_span_within(&eval, &command);
     if eval.allowlist_satisfied {
-        let _ = splitter::enforced_command(&command, &eval);
+        let _ = splitter::enforced_command(&command, &eval, splitter::Dialect::of(ctx.rules));
     }
 }

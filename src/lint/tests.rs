@@ -408,7 +408,7 @@ fn an_inherited_exec_security_points_where_it_is_written() {
 /// Every rule's documented example (docs/rules.md, `clawpolicy rule CODE`) triggers that rule on
 /// every release it applies to: the reference can never show an example that lints clean. An
 /// example is the body of a config object (or a whole object), with the conventions of
-/// [`Rule::example`]: `// OpenClaw <line>:` starts the form a release needs, `// env: NAME=VALUE`
+/// [`Rule::example`]: `// OpenClaw <line>[, <line>…]:` starts the form those releases need, `// env: NAME=VALUE`
 /// sets a variable, `// exec approvals store: {…}` gives the approvals document and
 /// `// cron jobs store: […]` the stored jobs. Examples of the
 /// install's files (their modes, a registry file) describe no config; the recorded audits of
@@ -449,7 +449,7 @@ impl RuleExample {
         let mut for_this_release = true;
         for line in example.lines() {
             if let Some(line_header) = line.strip_prefix("// OpenClaw ").and_then(|rest| rest.strip_suffix(':')) {
-                for_this_release = line_header == version.line();
+                for_this_release = line_header.split(", ").any(|line| line == version.line());
             } else if !for_this_release {
             } else if let Some(assignment) = line.strip_prefix("// env: ") {
                 let (name, value) = assignment.split_once('=').expect("// env: NAME=VALUE");

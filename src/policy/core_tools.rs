@@ -13,6 +13,7 @@ use super::session::{Session, split_agent_key};
 use super::shared::NameSet;
 use super::steps::{Step, StepKind};
 use crate::OpenClawVersion;
+use crate::base::js::js_trim;
 use crate::config::view::agents::AgentDefaults;
 use crate::config::view::located::{strings, switched_off};
 use crate::config::view::plugins::PluginsSection;
@@ -85,9 +86,13 @@ impl<'a> Builder<'_, 'a> {
                 let configured = self.defaults.pdf_model().is_some_and(|m| m.names_a_model()) || self.image_model();
                 configured && self.factory_admits(tool)
             }
-            BuildCondition::MediaModel(kind) => {
-                self.defaults.media_model(kind).is_some_and(|m| m.names_a_model()) && self.factory_admits(tool)
+            BuildCondition::MediaModel(path) => {
+                self.defaults.media_model(path).is_some_and(|m| m.names_a_model()) && self.factory_admits(tool)
             }
+            BuildCondition::TranscriptsEnabled => {
+                transcripts_switch(self.config).is_some_and(|switch| switch.value.as_bool() == Some(true))
+            }
+            BuildCondition::PlanTool => self.plan_tool_built(tool),
             BuildCondition::TranscriptChannels(channels) => {
                 let channel = self.ctx.message_provider.as_deref().map(|m| m.trim().to_lowercase());
                 let sender = self.ctx.sender_id.as_deref().is_some_and(|s| !s.trim().is_empty());
@@ -181,6 +186,43 @@ impl<'a> Builder<'_, 'a> {
         ];
         passes_steps(pack, self.steps.iter().filter(|s| gating.contains(&s.kind)), tool)
     }
+}
+
+impl Builder<'_, '_> {
+    /// 2026.5's `update_plan` (`shouldIncludeUpdatePlanToolForOpenClawTools`): named by the
+    /// construction-time allowlists (an alsoAllow-only policy's "include defaults" names
+    /// nothing) and not denied; else `tools.experimental.planTool`; else a strict-agentic run.
+    fn plan_tool_built(&self, tool: &str) -> bool {
+        let global_allow = [ListKind::Allow, ListKind::AlsoAllow].into_iter().flat_map(|kind| self.global_list(kind));
+        let named: Vec<String> = global_allow.chain(self.explicit.allow.iter().flatten().cloned()).collect();
+        let allow = NameSet::construction(self.pack, named.iter().map(String::as_str));
+        if !allow.is_blank() && allowed(self.pack, tool, Some(&allow), self.construction_deny()) {
+            return true;
+        }
+        if let Some(configured) = self.global.as_ref().and_then(ToolsScope::experimental_plan_tool) {
+            return configured;
+        }
+        let contract = self.session.agent.as_ref().and_then(|a| a.execution_contract());
+        let contract = contract.or_else(|| self.defaults.execution_contract());
+        contract != Some("default") && strict_agentic_model(self.ctx)
+    }
+}
+
+/// A GPT-5-family model of OpenAI or OpenAI Codex (`isStrictAgenticSupportedProviderModel`):
+/// the model id, without a `provider/` or `provider:` prefix, is `gpt-5` or starts with
+/// `gpt-5.`, `gpt-5o` or `gpt-5-`, in any case.
+fn strict_agentic_model(ctx: &SessionContext) -> bool {
+    let provider = ctx.model_provider.as_deref().map(|p| js_trim(p).to_lowercase()).unwrap_or_default();
+    if !matches!(provider.as_str(), "openai" | "openai-codex" | "mock-openai") {
+        return false;
+    }
+    let model = js_trim(ctx.model_id.as_deref().unwrap_or_default());
+    let bare = match model.find(['/', ':']) {
+        Some(at) if at > 0 && at + 1 < model.len() => &model[at + 1..],
+        _ => model,
+    };
+    let bare = bare.to_lowercase();
+    bare.strip_prefix("gpt-5").is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', 'o', '-']))
 }
 
 /// A runtime `toolsAllow` list as construction reads it.

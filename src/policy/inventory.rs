@@ -218,15 +218,22 @@ fn plugin_switched_off(
 
 /// OpenClaw's plugin-tool selection (§4.7): wholesale by `*`/`group:plugins`/plugin id, by
 /// default for non-optional tools when an allowlist includes defaults, or by name. Returns why
-/// the tool is not selected, or `None` when it is. `plugin_id` is trimmed and lowercased.
-fn plugin_tool_rejected(plugin_id: &str, tool: &str, optional: bool, explicit: &ExplicitLists) -> Option<&'static str> {
+/// the tool is not selected, or `None` when it is. `plugin_id` is trimmed and lowercased;
+/// `names` says whether an allowlist names the tool (by glob, or only exactly).
+fn plugin_tool_rejected(
+    plugin_id: &str,
+    tool: &str,
+    optional: bool,
+    explicit: &ExplicitLists,
+    names: fn(&NameSet, &str) -> bool,
+) -> Option<&'static str> {
     let deny = &explicit.plugin_deny;
     if deny.matches(plugin_id) || deny.matches("group:plugins") || deny.matches(tool) {
         return Some("a deny list names the tool, its plugin or group:plugins, so it is not loaded");
     }
     let named = &explicit.plugin_allow;
     let wholesale = named.lists("*") || named.lists("group:plugins") || named.lists(plugin_id);
-    if wholesale || (explicit.includes_defaults && !optional) || named.matches(tool) {
+    if wholesale || (explicit.includes_defaults && !optional) || names(named, tool) {
         return None;
     }
     Some(if optional {
@@ -290,7 +297,10 @@ fn plugin_tool_selection(
 ) -> Option<String> {
     match pack.plugin_loading.tool_selection {
         PluginToolSelection::Allowlists => {
-            plugin_tool_rejected(plugin_id, tool, optional, explicit).map(str::to_string)
+            plugin_tool_rejected(plugin_id, tool, optional, explicit, NameSet::matches).map(str::to_string)
+        }
+        PluginToolSelection::AllowlistsByExactName => {
+            plugin_tool_rejected(plugin_id, tool, optional, explicit, NameSet::lists).map(str::to_string)
         }
         PluginToolSelection::OptionalNamedExactly => {
             let allow = &explicit.plugin_allow;
@@ -397,7 +407,9 @@ fn pre_filter_drops(
             let keep = NameSet::construction(pack, keep);
             for tool in built.iter() {
                 let name = pack.normalize(&tool.name);
-                let kept = !keep.is_blank() && allowed(pack, &name, Some(&keep), &NameSet::default());
+                let kept = pack.local_model_lean_keeps_allowed
+                    && !keep.is_blank()
+                    && allowed(pack, &name, Some(&keep), &NameSet::default());
                 if lean.contains(&name) && !kept {
                     dropped.push((
                         tool.name.clone(),

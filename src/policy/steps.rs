@@ -16,7 +16,7 @@ use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::view::channels::GroupEntry;
 use crate::config::view::tools::{ListKind, ToolsScope};
-use crate::release::pack::{OwnerCondition, OwnerOnlyPlacement, VersionPack};
+use crate::release::pack::{OwnerCondition, OwnerOnlyPlacement, SenderChannel, VersionPack};
 
 /// The kind of a pipeline step; the order of the variants is the pipeline order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -295,11 +295,21 @@ pub fn build<'a>(
     }
 
     if pack.tools_by_sender.scopes.iter().any(|s| s == "global") && !delegated {
+        let rules = &pack.tools_by_sender;
+        let provider_sender;
+        let sender = match rules.channel_from {
+            SenderChannel::SessionKeyFirst => &sender,
+            SenderChannel::MessageProvider => {
+                let channel = ctx.message_provider.as_deref().map(crate::config::view::ids::normalize_channel);
+                provider_sender = Sender::from_context(ctx, channel);
+                &provider_sender
+            }
+        };
         let webchat_owner = ctx.sender_is_owner != Some(false) && sender.channel.as_deref() == Some("webchat");
-        if !webchat_owner {
+        if !(rules.webchat_owner_exempt && webchat_owner) {
             let by_sender = |scope: &Option<ToolsScope<'a>>| scope.as_ref().and_then(ToolsScope::tools_by_sender);
-            let sender_block = scopes::sender_block(pack, by_sender(&agent), &sender)
-                .or_else(|| scopes::sender_block(pack, by_sender(&global), &sender));
+            let sender_block = scopes::sender_block(pack, by_sender(&agent), sender)
+                .or_else(|| scopes::sender_block(pack, by_sender(&global), sender));
             let scope = sender_block.as_ref().map(|b| b.path.clone());
             push(StepKind::Sender, "tools.toolsBySender".into(), scope_step(&sender_block), scope);
         }

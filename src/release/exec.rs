@@ -63,6 +63,10 @@ pub struct ExecRules {
     pub obfuscation_suppressions: Vec<ObfuscationSuppression>,
     /// Who may switch a session to elevated exec.
     pub elevated: super::elevated::ElevatedRules,
+    /// How the `chainSplitter` pipeline analyses a chain and matches the allowlist (releases
+    /// with that pipeline only).
+    #[serde(default)]
+    pub chain_splitter: Option<ChainSplitterRules>,
     #[serde(skip)]
     compiled_obfuscation: OnceLock<CompiledObfuscation>,
 }
@@ -107,6 +111,46 @@ pub enum Pipeline {
     /// The hand-written chain and pipeline splitter that stops at the first miss, the
     /// single-quoted enforced command, the obfuscation detector (2026.2: `exec/v2026_2`).
     ChainSplitter,
+    /// The same splitter's analysis, its single-quoted command enforced, under 2026.9's gateway
+    /// approval gates (2026.5: `exec/v2026_5`).
+    SplitterWithApprovalGates,
+}
+
+/// Where releases with the hand-written chain splitter differ (`evaluateShellAllowlist`).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ChainSplitterRules {
+    /// Every chain part is analysed before any is evaluated, so a part that does not parse fails
+    /// the whole command even after a miss (2026.5); 2026.2 analyses a part only on reaching it.
+    pub analyses_every_part: bool,
+    /// An unquoted `#` at the start of a word starts a comment (2026.5); 2026.2 keeps it a word.
+    pub shell_comments: bool,
+    /// An unquoted heredoc body is read in logical lines (backslash continuations joined), each
+    /// refused for any shell expansion (`$HOME`, `$1`, `$[…]`; 2026.5); 2026.2 reads single
+    /// lines and refuses command substitution (`$(`, `${`, backquotes) only.
+    pub heredoc_logical_lines: bool,
+    pub allowlist_match: AllowlistMatch,
+}
+
+/// How an executable is matched against the allowlist.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum AllowlistMatch {
+    /// Path patterns only, through 2026.2's unescaped, case-insensitive regex (`match_v2`).
+    RegexBug,
+    /// Path globs against the real path, bare-name globs for PATH-invoked commands, argPattern
+    /// over path-only matches (2026.5's `matchAllowlist`: 2026.9's without its generated entries).
+    Globs,
+    /// The same, where an allow-always entry counts only through its bound argPattern (2026.9;
+    /// not written in the data: releases without a chain splitter match this way).
+    GlobsWithGeneratedEntries,
+}
+
+impl ExecRules {
+    /// How the release matches an executable against the allowlist.
+    pub fn allowlist_match(&self) -> AllowlistMatch {
+        self.chain_splitter.as_ref().map_or(AllowlistMatch::GlobsWithGeneratedEntries, |r| r.allowlist_match)
+    }
 }
 
 /// How `tools.exec` is read (`resolveExecPolicy` and friends).
@@ -179,6 +223,9 @@ pub struct ApprovalsRules {
     pub store: ApprovalsStore,
     /// What an unreadable or invalid stored document does.
     pub invalid_document: InvalidDocument,
+    /// The `askFallback` when the document sets none (`deny`; 2026.5: `full`, which its cap by
+    /// the effective security turns into that security).
+    pub default_ask_fallback: String,
 }
 
 #[derive(Debug, Deserialize)]

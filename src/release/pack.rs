@@ -28,6 +28,9 @@ pub struct VersionPack {
     pub owner_only: OwnerOnlyRules,
     pub message_provider_filter: BTreeMap<String, ProviderFilter>,
     pub local_model_lean: Option<Vec<String>>,
+    /// Whether the local-model lean filter keeps a listed tool that a non-profile allowlist
+    /// names (2026.9); 2026.5 drops it whatever the allowlists say.
+    pub local_model_lean_keeps_allowed: bool,
     pub tools_by_sender: SenderRules,
     pub by_provider: ByProviderRules,
     pub unknown_allowlist_entries: UnknownEntryHandling,
@@ -233,11 +236,19 @@ pub enum BuildCondition {
     /// A media-understanding factory tool: `agents.defaults.pdfModel` or `imageModel` names a
     /// model, plugins are on, and the construction-time allow/deny lists admit the tool.
     DocumentModel,
-    /// A generation factory tool: `agents.defaults.mediaModels.<kind>` names a model, plugins
-    /// are on, and the construction-time allow/deny lists admit the tool.
+    /// A generation factory tool: the model setting at this dotted path under
+    /// `agents.defaults` names a model (`mediaModels.image` in 2026.9, `imageGenerationModel` in
+    /// 2026.5), plugins are on, and the construction-time allow/deny lists admit the tool.
     MediaModel(String),
     /// `transcripts.enabled` is not `false` and a sender writes on one of these channels.
     TranscriptChannels(Vec<String>),
+    /// `transcripts.enabled` is `true` (2026.5: whatever the channel).
+    TranscriptsEnabled,
+    /// 2026.5's `update_plan`: the construction-time allowlists (`tools.allow`, `alsoAllow`
+    /// and every policy's allow entries) name it and the deny lists do not; else
+    /// `tools.experimental.planTool` when set; else a strict-agentic run (a GPT-5 model of
+    /// OpenAI or OpenAI Codex whose agent's execution contract is not `default`).
+    PlanTool,
     /// A primary session (neither a sub-agent nor an ACP session) whose construction-time deny
     /// lists do not name the tool.
     PrimarySession,
@@ -285,6 +296,9 @@ pub enum PluginToolSelection {
     /// when an allowlist includes defaults, or by name (globs allowed); a deny naming the tool,
     /// its plugin or `group:plugins` keeps it out (2026.9).
     Allowlists,
+    /// As `allowlists`, but a tool is selected by name only when an allowlist names it exactly:
+    /// a glob selects no plugin tool (2026.5's `listManifestToolNamesForAllowlist`).
+    AllowlistsByExactName,
     /// Non-optional tools always load; optional ones need the tool, its plugin or
     /// `group:plugins` named exactly in an allowlist (no `*`, no globs) (2026.2).
     OptionalNamedExactly,
@@ -381,6 +395,19 @@ pub struct SenderRules {
     pub scopes: Vec<String>,
     /// Typed key prefixes in match order (the wildcard `*` always comes last).
     pub key_prefixes: Vec<String>,
+    /// Where the global and agent maps read the sender's channel (for `channel:` keys).
+    pub channel_from: SenderChannel,
+    /// An owner writing from webchat skips the global and agent maps (2026.9).
+    pub webchat_owner_exempt: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum SenderChannel {
+    /// The session key's delivery route, else the message provider (2026.9).
+    SessionKeyFirst,
+    /// The message provider only (2026.5).
+    MessageProvider,
 }
 
 #[derive(Debug, Deserialize)]

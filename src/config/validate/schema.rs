@@ -395,8 +395,8 @@ mod tests {
     }
 
     /// Validating piece by piece finds exactly what the whole schema finds, on every config of the
-    /// conformance families (refused ones included) and variants of each with values of the wrong
-    /// shape, for every release.
+    /// conformance families a release has (refused ones included) and variants of each with
+    /// values of the wrong shape, for every release.
     #[test]
     fn pieces_find_what_the_whole_schema_finds() {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
@@ -406,7 +406,9 @@ mod tests {
             let (mut compared, mut refused) = (0, 0);
             for family in ["", "-legacy", "-plugins", "-validation"] {
                 let cases = dir.join(format!("tools-{}{family}.cases.jsonl", version.line()));
-                for line in std::fs::read_to_string(cases).unwrap().lines() {
+                // Not every release has every family recorded (2026.5: the main one only).
+                let Ok(text) = std::fs::read_to_string(cases) else { continue };
+                for line in text.lines() {
                     let case: Value = serde_json::from_str(line).unwrap();
                     for config in variants(&case["config"]) {
                         let issues = |found: Vec<ValidationIssue>| {

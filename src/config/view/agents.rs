@@ -60,6 +60,11 @@ impl<'a> AgentEntry<'a> {
     pub fn local_model_lean(&self) -> Option<Located<'a>> {
         self.at(&["experimental", "localModelLean"])
     }
+
+    /// `embeddedAgent.executionContract`, when it is a string.
+    pub fn execution_contract(&self) -> Option<&'a str> {
+        self.at(&["embeddedAgent", "executionContract"])?.as_str()
+    }
 }
 
 /// The key of one way of writing the roster.
@@ -219,9 +224,15 @@ impl<'a> AgentDefaults<'a> {
         self.at(&["pdfModel"]).map(ModelSetting)
     }
 
-    /// `mediaModels.<kind>`: the model of a generation tool (`image`, `video`, `music`).
-    pub fn media_model(&self, kind: &str) -> Option<ModelSetting<'a>> {
-        self.at(&["mediaModels", kind]).map(ModelSetting)
+    /// The model of a generation tool at a dotted path: `mediaModels.image` (2026.9),
+    /// `imageGenerationModel` (2026.5).
+    pub fn media_model(&self, path: &str) -> Option<ModelSetting<'a>> {
+        self.at(&path.split('.').collect::<Vec<_>>()).map(ModelSetting)
+    }
+
+    /// `embeddedAgent.executionContract`, when it is a string.
+    pub fn execution_contract(&self) -> Option<&'a str> {
+        self.at(&["embeddedAgent", "executionContract"])?.as_str()
     }
 
     /// The `models` map (model reference → settings), each entry's key with its `alias`, read

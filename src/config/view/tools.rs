@@ -134,6 +134,11 @@ impl<'a> ToolsScope<'a> {
         self.member("updatePlan")
     }
 
+    /// `experimental.planTool`, when it is a boolean.
+    pub fn experimental_plan_tool(&self) -> Option<bool> {
+        self.at(&["experimental", "planTool"])?.value.as_bool()
+    }
+
     /// `loopDetection`, whatever its type.
     pub fn loop_detection(&self) -> Option<Located<'a>> {
         self.member("loopDetection")

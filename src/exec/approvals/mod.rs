@@ -97,17 +97,25 @@ fn resolve_field<T: Copy + std::str::FromStr>(
     default
 }
 
+/// The release's `askFallback` when the document sets none.
+fn default_ask_fallback(version: OpenClawVersion) -> Security {
+    let name = &version.exec().approvals.default_ask_fallback;
+    name.parse().unwrap_or_else(|_| panic!("bundled approvals default askFallback `{name}` is not a security level"))
+}
+
 /// Resolves the document for `agent_id`, with the requested policy as fallback for omitted fields.
 pub fn resolve_for_agent(
     doc: &Value,
     agent_id: &str,
     requested_security: Sourced<Security>,
     requested_ask: Sourced<Ask>,
+    version: OpenClawVersion,
 ) -> AgentApprovals {
     let scopes = Scopes::of(doc, agent_id);
     let security = resolve_field(agent_id, &scopes, Field::Security, requested_security);
     let ask = resolve_field(agent_id, &scopes, Field::Ask, requested_ask);
-    let ask_fallback = resolve_field(agent_id, &scopes, Field::AskFallback, Sourced::default_value(Security::Deny));
+    let ask_fallback =
+        resolve_field(agent_id, &scopes, Field::AskFallback, Sourced::default_value(default_ask_fallback(version)));
     let auto_allow_skills = [&scopes.agent, &scopes.wildcard, &scopes.defaults]
         .iter()
         .find_map(|s| s.get(Field::AutoAllowSkills.key()).filter(|v| !v.is_null()))
@@ -151,12 +159,15 @@ mod tests {
     fn agent_then_wildcard_then_defaults() {
         let doc = json!({"version":1,"defaults":{"security":"allowlist"},"agents":{"*":{"ask":"always","allowlist":["/a"]},"main":{"allowlist":[{"pattern":"/b"}]}}});
         let (s, a) = req();
-        let r = resolve_for_agent(&doc, "main", s, a);
+        let r = resolve_for_agent(&doc, "main", s, a, OpenClawVersion::V2026_9);
         assert_eq!(r.security.value, Security::Allowlist);
         assert_eq!(r.security.source, Source::Approvals("defaults.security".into()));
         assert_eq!(r.ask.value, Ask::Always);
         assert_eq!(r.allowlist.iter().map(|e| e.pattern.as_str()).collect::<Vec<_>>(), vec!["/a", "/b"]);
         assert_eq!(r.ask_fallback.value, Security::Deny);
+        let (s, a) = req();
+        let r = resolve_for_agent(&doc, "main", s, a, OpenClawVersion::V2026_5);
+        assert_eq!(r.ask_fallback.value, Security::Full, "2026.5 falls back to full, capped later");
     }
 
     #[test]

@@ -297,13 +297,20 @@ pub struct MatchTarget<'a> {
 }
 
 /// `matchAllowlist` (2026.9): bare `*`, then path globs against the trust path, bare-name globs for
-/// PATH-invoked commands; an argPattern match wins over a path-only match.
-pub fn match_v9<'e>(entries: &'e [AllowlistEntry], t: &MatchTarget) -> Option<&'e AllowlistEntry> {
+/// PATH-invoked commands; an argPattern match wins over a path-only match. With
+/// `generated_entries` (2026.9) an allow-always entry counts only through its bound argPattern
+/// and a `sha256:cwd-argv:v1:` argPattern binds argv to the cwd; without (2026.5) both are
+/// entries and argPatterns like any other.
+pub fn match_v9<'e>(
+    entries: &'e [AllowlistEntry],
+    t: &MatchTarget,
+    generated_entries: bool,
+) -> Option<&'e AllowlistEntry> {
     if entries.is_empty() {
         return None;
     }
-    if let Some(wild) = entries.iter().find(|e| e.pattern.trim() == "*" && e.arg_pattern.is_none() && !e.is_generated())
-    {
+    let generated = |e: &AllowlistEntry| generated_entries && e.is_generated();
+    if let Some(wild) = entries.iter().find(|e| e.pattern.trim() == "*" && e.arg_pattern.is_none() && !generated(e)) {
         return Some(wild);
     }
     let resolved = t.resolved_path?;
@@ -328,17 +335,17 @@ pub fn match_v9<'e>(entries: &'e [AllowlistEntry], t: &MatchTarget) -> Option<&'
         }
         match entry.arg_pattern.as_deref().filter(|a| !a.is_empty()) {
             None => {
-                if !entry.is_generated() && path_only.is_none() {
+                if !generated(entry) && path_only.is_none() {
                     path_only = Some(entry);
                 }
             }
-            Some(ap) if ap.starts_with("sha256:cwd-argv:v1:") => {
+            Some(ap) if generated_entries && ap.starts_with("sha256:cwd-argv:v1:") => {
                 if *hash.get_or_insert_with(|| cwd_bound_hash(t.argv, t.cwd)) == ap {
                     return Some(entry);
                 }
             }
             Some(ap) => {
-                if !entry.is_generated() && arg_pattern_matches(ap, t.argv) {
+                if !generated(entry) && arg_pattern_matches(ap, t.argv) {
                     return Some(entry);
                 }
             }

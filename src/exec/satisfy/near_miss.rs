@@ -11,7 +11,7 @@ use std::path::Path;
 use crate::exec::lookup::{ExecEnv, Executable, resolve_executable};
 use crate::exec::satisfy::allowlist::{AllowlistEntry, MatchTarget, match_v2, match_v9};
 use crate::exec::segments::{MissReason, NearMiss, Segment};
-use crate::release::exec::{ExecRules, Pipeline};
+use crate::release::exec::{AllowlistMatch, ExecRules};
 
 /// How many near misses a segment reports.
 const MAX_NEAR_MISSES: usize = 3;
@@ -27,8 +27,9 @@ struct Facts<'a> {
 impl Facts<'_> {
     fn matches(&self, entry: &AllowlistEntry, exe: &Executable, argv: &[String]) -> bool {
         let entries = std::slice::from_ref(entry);
-        match self.rules.pipeline {
-            Pipeline::TreeSitterPlan => {
+        match self.rules.allowlist_match() {
+            AllowlistMatch::RegexBug => match_v2(entries, exe, self.env.home.as_deref()).is_ok_and(|m| m.is_some()),
+            kind => {
                 let cwd = self.env.cwd.to_string_lossy();
                 let target = MatchTarget {
                     exe,
@@ -38,9 +39,8 @@ impl Facts<'_> {
                     cwd: &cwd,
                     home: self.env.home.as_deref(),
                 };
-                match_v9(entries, &target).is_some()
+                match_v9(entries, &target, kind == AllowlistMatch::GlobsWithGeneratedEntries).is_some()
             }
-            Pipeline::ChainSplitter => match_v2(entries, exe, self.env.home.as_deref()).is_ok_and(|m| m.is_some()),
         }
     }
 

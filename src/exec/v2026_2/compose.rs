@@ -13,7 +13,7 @@ pub fn compose(mut out: ExecOutcome, gate: &Gate) -> ExecOutcome {
     let Gate { input, ctx, eval, security, ask, .. } = *gate;
     let allowlist_ok = out.allowlist_satisfied;
     if security == Security::Allowlist && allowlist_ok {
-        match legacy::enforced_command(input.command, eval) {
+        match legacy::enforced_command(input.command, eval, legacy::Dialect::of(ctx.rules)) {
             Ok(cmd) => out.enforced_command = Some(cmd),
             Err(reason) => {
                 out.plan_unavailable_reason = Some(reason.clone());

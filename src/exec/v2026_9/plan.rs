@@ -19,6 +19,7 @@ use crate::exec::satisfy::skills::skill_allowed;
 use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
 use crate::exec::v2026_9::analysis::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
 use crate::exec::v2026_9::pkg_manager::{PackageTarget, allowlist_target};
+use crate::release::exec::AllowlistMatch;
 
 /// `resolveCommandResolutionFromArgv`: wrappers stripped, execution and policy executables resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -248,10 +249,23 @@ pub(crate) fn executable_at(path: &str) -> Executable {
 
 /// `resolveSegmentAllowlistMatch`: the allowlist entry satisfying this candidate, if any.
 fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usize>) {
-    let Some(res) = &c.resolution else {
-        return (c.step.argv.clone(), None);
-    };
-    let effective = if res.effective_argv.is_empty() { c.step.argv.clone() } else { res.effective_argv.clone() };
+    match &c.resolution {
+        Some(res) => segment_allowlist_match(&c.step.argv, res, ctx),
+        None => (c.step.argv.clone(), None),
+    }
+}
+
+/// `resolveSegmentAllowlistMatch` for a segment's argv and resolution: its effective argv and
+/// the index of the allowlist entry satisfying it, if any (the executable, unless it is a shell
+/// carrying an inline command, else the script a shell runs). Generated allow-always entries
+/// count as the release's allowlist matching says.
+pub(crate) fn segment_allowlist_match(
+    argv: &[String],
+    res: &Resolution,
+    ctx: &EvalContext,
+) -> (Vec<String>, Option<usize>) {
+    let generated_entries = ctx.rules.allowlist_match() == AllowlistMatch::GlobsWithGeneratedEntries;
+    let effective = if res.effective_argv.is_empty() { argv.to_vec() } else { res.effective_argv.clone() };
     let (match_argv, match_res) = match allowlist_target(&effective, &ctx.rules.wrappers) {
         PackageTarget::Blocked => return (effective, None),
         PackageTarget::Unchanged => (effective.clone(), res.clone()),
@@ -275,7 +289,7 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
     };
     let index_of =
         |e: &crate::exec::satisfy::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
-    let mut executable_match = match_v9(&ctx.allowlist, &target);
+    let mut executable_match = match_v9(&ctx.allowlist, &target, generated_entries);
     let target_is_execution = match_res.policy == match_res.execution;
     let shell_invocation = is_shell_wrapper_segment(&match_argv, &match_res.execution);
     if let Some(m) = executable_match {
@@ -314,7 +328,7 @@ fn allowlist_match(c: &Candidate, ctx: &EvalContext) -> (Vec<String>, Option<usi
         cwd: &cwd,
         home: ctx.env.home.as_deref(),
     };
-    (effective, match_v9(&ctx.allowlist, &script_target).and_then(index_of))
+    (effective, match_v9(&ctx.allowlist, &script_target, generated_entries).and_then(index_of))
 }
 
 fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Option<SatisfiedBy>) {

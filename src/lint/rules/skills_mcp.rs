@@ -86,7 +86,7 @@ fn scopes(ctx: &LintContext<'_>) -> Vec<Scope> {
                 host => host,
             };
             let capped = ctx.approvals.map(|store| {
-                resolve_for_agent(&store.document, &id, requested.security.clone(), requested.ask.clone())
+                resolve_for_agent(&store.document, &id, requested.security.clone(), requested.ask.clone(), ctx.version)
                     .security
                     .value
             });
