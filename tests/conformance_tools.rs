@@ -76,6 +76,11 @@ fn tools_conformance_2026_5() {
 }
 
 #[test]
+fn tools_conformance_2026_8() {
+    check_version("2026.8");
+}
+
+#[test]
 fn legacy_conformance_2026_9() {
     check_family("2026.9", "-legacy", ConfigCheck::Full);
 }

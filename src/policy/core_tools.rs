@@ -75,9 +75,9 @@ impl<'a> Builder<'_, 'a> {
             BuildCondition::VisionNotRuledOut => self.ctx.model_has_vision != Some(false),
             BuildCondition::NotSandboxed => !session.sandbox.sandboxed,
             BuildCondition::NotSandboxedOtherAgent => !session.sandbox.sandboxed && session.agent_id != tool,
-            BuildCondition::SwarmEnabled => {
-                let agent = session.agent_tools.as_ref().and_then(ToolsScope::swarm_enabled);
-                !switched_off(agent.or_else(|| self.global.as_ref()?.swarm_enabled()).as_ref())
+            BuildCondition::Swarm { default } => {
+                let agent = session.agent_tools.as_ref().and_then(ToolsScope::swarm_switch);
+                agent.or_else(|| self.global.as_ref()?.swarm_switch()).unwrap_or(*default)
             }
             BuildCondition::WebSearchEnabled => !self.web_off(WebTool::Search),
             BuildCondition::WebFetchEnabled => !self.web_off(WebTool::Fetch),
@@ -103,7 +103,7 @@ impl<'a> Builder<'_, 'a> {
             BuildCondition::PrimarySession => {
                 is_primary(&session.session_key) && allowed(self.pack, tool, None, self.construction_deny())
             }
-            BuildCondition::ProgressCard => self.progress_card_built(tool),
+            BuildCondition::ProgressCard { subagent_policy } => self.progress_card_built(tool, *subagent_policy),
             BuildCondition::PairedImageModel => self
                 .pack
                 .image_model_pairing
@@ -159,7 +159,7 @@ impl<'a> Builder<'_, 'a> {
     /// `progress_card` must pass the profile, provider, global, agent and sub-agent policies
     /// (with shipped renames), the plugin denylist and the runtime allowlist, unless
     /// `tools.updatePlan` is off.
-    fn progress_card_built(&self, tool: &str) -> bool {
+    fn progress_card_built(&self, tool: &str, subagent_policy: bool) -> bool {
         let pack = self.pack;
         if switched_off(self.global.as_ref().and_then(ToolsScope::update_plan).as_ref()) {
             return false;
@@ -182,9 +182,9 @@ impl<'a> Builder<'_, 'a> {
             StepKind::GlobalProvider,
             StepKind::Agent,
             StepKind::AgentProvider,
-            StepKind::Subagent,
         ];
-        passes_steps(pack, self.steps.iter().filter(|s| gating.contains(&s.kind)), tool)
+        let gates = |kind: &StepKind| gating.contains(kind) || (subagent_policy && *kind == StepKind::Subagent);
+        passes_steps(pack, self.steps.iter().filter(|s| gates(&s.kind)), tool)
     }
 }
 

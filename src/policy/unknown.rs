@@ -1,4 +1,5 @@
-//! Unknown allowlist entries: 2026.9 warns about them; 2026.2 also drops allowlists that name no
+//! Unknown allowlist entries: 2026.9 warns about them (2026.8 too, but not twice: see
+//! [`UnknownEntryHandling::WarnUnlessReadProbeWarned`]); 2026.2 also drops allowlists that name no
 //! core tool ("plugin-only allowlists") so core tools stay available.
 
 use ahash::AHashSet;
@@ -6,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Removal;
 use super::inventory::Inventory;
-use super::rules::Entry;
+use super::rules::{Entry, Source};
 use super::steps::Step;
 use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
@@ -46,6 +47,16 @@ impl<'m> InputNames<'m> {
         names.plugin_ids.extend(inventory.declared_plugins.iter().cloned());
         names
     }
+
+    /// The input of 2026.8's one-tool projection: `read` alone, no plugin tool, no MCP server.
+    fn read_probe() -> InputNames<'static> {
+        InputNames {
+            core: AHashSet::from_iter(["read".to_string()]),
+            plugin_tools: BTreeSet::new(),
+            plugin_ids: BTreeSet::new(),
+            mcp_namespaces: &[],
+        }
+    }
 }
 
 pub struct Analysis {
@@ -64,6 +75,16 @@ pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames) -> Analysis 
             Analysis { strip_allowlist: false, warning: warn_unknown(pack, step, allow, input) }
         }
         UnknownEntryHandling::StripPluginOnly => strip_plugin_only(pack, step, allow, input),
+        UnknownEntryHandling::WarnUnlessReadProbeWarned => {
+            let warning = warn_unknown(pack, step, allow, input).filter(|text| {
+                // The projection reads the configured policies: without what this run adds
+                // (a runtime allowlist's `message`, a heartbeat's response tool).
+                let configured: Vec<Entry> =
+                    allow.iter().filter(|e| !matches!(e.source, Source::Context { .. })).cloned().collect();
+                warn_unknown(pack, step, &configured, &InputNames::read_probe()).as_ref() != Some(text)
+            });
+            Analysis { strip_allowlist: false, warning }
+        }
     }
 }
 

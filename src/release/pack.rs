@@ -225,8 +225,11 @@ pub enum BuildCondition {
     /// Not sandboxed, and the session's agent is not named like the tool (the `openclaw` agent
     /// does not get the `openclaw` tool).
     NotSandboxedOtherAgent,
-    /// `tools.swarm.enabled` (agent block over global) is not `false`.
-    SwarmEnabled,
+    /// Swarm tools are on: `tools.swarm` (or its `enabled`), the agent block over the global one,
+    /// else the release's default (on in 2026.9, off in 2026.8).
+    Swarm {
+        default: bool,
+    },
     /// `tools.web.search.enabled` is not `false`.
     WebSearchEnabled,
     /// `tools.web.fetch.enabled` is not `false`.
@@ -252,9 +255,13 @@ pub enum BuildCondition {
     /// A primary session (neither a sub-agent nor an ACP session) whose construction-time deny
     /// lists do not name the tool.
     PrimarySession,
-    /// `progress_card` passes the profile, provider, global, agent and sub-agent policies, the
-    /// plugin denylist and the runtime allowlist, and `tools.updatePlan` is not `false`.
-    ProgressCard,
+    /// `progress_card` passes the profile, provider, global and agent policies (and the
+    /// sub-agent policy when `subagentPolicy`: 2026.9, not 2026.8), the plugin denylist and the
+    /// runtime allowlist, and `tools.updatePlan` is not `false`.
+    ProgressCard {
+        #[serde(rename = "subagentPolicy")]
+        subagent_policy: bool,
+    },
     /// 2026.2's `image`: an explicit image model, or one paired from credentials
     /// (`imageModelPairing`).
     PairedImageModel,
@@ -584,6 +591,10 @@ pub enum UnknownEntryHandling {
     Warn,
     /// An allowlist with no core entry is dropped (its deny still applies), with a warning.
     StripPluginOnly,
+    /// As `Warn`, except a warning whose text the release already made, silently, while it
+    /// projected the lone `read` tool (no plugin tools) through the same policies
+    /// (`projectConversationToolNames`, 2026.8): its warning de-duplication drops the repeat.
+    WarnUnlessReadProbeWarned,
 }
 
 impl VersionPack {

@@ -109,9 +109,12 @@ impl<'a> ToolsScope<'a> {
         self.at(&["exec", "applyPatch"]).map(ApplyPatch)
     }
 
-    /// `swarm.enabled`, whatever its type.
-    pub fn swarm_enabled(&self) -> Option<Located<'a>> {
-        self.at(&["swarm", "enabled"])
+    /// Whether `swarm` switches swarm tools on or off: `swarm` itself when it is a boolean, else
+    /// `swarm.enabled` when that is one (`resolveSwarmConfig`); `None` leaves the choice to the
+    /// enclosing block or the release's default.
+    pub fn swarm_switch(&self) -> Option<bool> {
+        let swarm = self.member("swarm")?;
+        swarm.as_bool().or_else(|| swarm.member("enabled")?.as_bool())
     }
 
     /// `web.<tool>.enabled` (`web.search.enabled`, `web.fetch.enabled`), whatever its type.

@@ -263,10 +263,13 @@ fn plugin_only_allowlists(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             continue;
         }
         let effect = match ctx.pack.unknown_allowlist_entries {
-            UnknownEntryHandling::StripPluginOnly => {
-                "OpenClaw 2026.2 ignores it (\"Ignoring allowlist so core tools remain available\"), so it restricts nothing"
+            UnknownEntryHandling::StripPluginOnly => format!(
+                "OpenClaw {} ignores it (\"Ignoring allowlist so core tools remain available\"), so it restricts nothing",
+                ctx.version.line()
+            ),
+            UnknownEntryHandling::Warn | UnknownEntryHandling::WarnUnlessReadProbeWarned => {
+                format!("OpenClaw {} applies it, so every core tool is removed at this step", ctx.version.line())
             }
-            UnknownEntryHandling::Warn => "OpenClaw 2026.9 applies it, so every core tool is removed at this step",
         };
         let finding = out
             .report(&list.path(), format!("this allowlist names only plugin tools: {effect}"))
