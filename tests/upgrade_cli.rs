@@ -47,7 +47,7 @@ fn a_config_both_releases_load_tells_each_change_and_where_it_is_decided() {
     let doc = json(&doc);
     assert_eq!((doc["kind"].as_str(), doc["schemaVersion"].as_u64()), (Some("upgrade"), Some(1)));
     assert_eq!((doc["from"].as_str(), doc["to"].as_str()), (Some("2026.2.25"), Some("2026.9.6")));
-    // 2026.2 → 2026.5 → 2026.9: the target is the last release, the step into it the last step.
+    // 2026.2 → 2026.5 → 2026.8 → 2026.9: the target is the last release, the step into it the last step.
     let target = doc["releases"].as_array().unwrap().last().unwrap();
     assert_eq!(target["loads"], true);
     let kinds: Vec<&str> = target["problems"].as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
@@ -57,14 +57,15 @@ fn a_config_both_releases_load_tells_each_change_and_where_it_is_decided() {
     assert_eq!((at["file"].as_str(), at["line"].as_u64(), at["column"].as_u64()), (Some(AA_CMA), Some(28), Some(5)));
     assert_eq!((list["code"].as_str(), at["path"].as_str()), (Some("CP109"), Some("agents.list")));
     assert!(list["help"].as_str().unwrap().contains("entries: { thomas:"), "{list}");
-    // `cron` is gone from 2026.9's catalog; an allow entry that named it now grants `automations`.
-    let step = doc["steps"].as_array().unwrap().last().unwrap();
+    // `cron` is gone from 2026.8's catalog (and 2026.9's); an allow entry that named it now grants
+    // `automations`, a change the step into 2026.8 reports.
+    let step = doc["steps"].as_array().unwrap().iter().find(|s| s["to"] == "2026.8.2").unwrap();
     let thomas = step["access"].as_array().unwrap().iter().find(|a| a["agentId"] == "thomas" && a["context"] == "main");
     let changes = thomas.unwrap()["changes"].as_array().unwrap();
     let cron = changes.iter().find(|c| c["tool"] == "cron").unwrap();
     assert_eq!(
         (cron["gained"].as_bool(), cron["after"]["reason"].as_str()),
-        (Some(false), Some("OpenClaw 2026.9.6 has no such tool"))
+        (Some(false), Some("OpenClaw 2026.8.2 has no such tool"))
     );
     let automations = changes.iter().find(|c| c["tool"] == "automations").unwrap();
     assert_eq!(automations["location"]["line"], 37);
@@ -172,6 +173,8 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
     for (flag, release) in [
         ("2026.9", "2026.9.6"),
         ("2026.9.6", "2026.9.6"),
+        ("2026.8", "2026.8.2"),
+        ("2026.8.2", "2026.8.2"),
         ("2026.5", "2026.5.28"),
         ("2026.5.28", "2026.5.28"),
         ("2026.2", "2026.2.25"),
@@ -185,7 +188,10 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
     assert!(stderr.contains("OpenClaw 2026.2.26 is not simulated: the 2026.2 pack stands for 2026.2.25 (checked against it); `2026.2` selects it"), "{stderr}");
     let (code, _, stderr) = run(&["--openclaw-version", "2026.4", "catalog"]);
     assert_eq!(code, 2);
-    assert!(stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.5, 2026.2"), "{stderr}");
+    assert!(
+        stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.8, 2026.5, 2026.2"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -43,7 +43,7 @@ pub const RULES: &[Rule] = &[
         why: "Any agent with session tools outside a clamped sandbox reads every other agent's transcripts, including \
               other users'. It is a warning when sandboxing, agent tool restrictions or shared-user channels suggest \
               different trust levels, otherwise a note.",
-        example: "// OpenClaw 2026.9:\nagents: { ownership: \"explicit\", defaults: { systemAgent: { agentId: \"main\" } }, entries: { main: {}, work: {} } }\n\
+        example: "// OpenClaw 2026.9, 2026.8:\nagents: { ownership: \"explicit\", defaults: { systemAgent: { agentId: \"main\" } }, entries: { main: {}, work: {} } }\n\
                   // OpenClaw 2026.2:\nagents: { list: [{ id: \"main\" }, { id: \"work\" }] }",
         fix: "Set `tools.sessions.visibility` to `agent`, `tree` or `self`, restrict `tools.agentToAgent.allow`, or set \
               `tools.agentToAgent.enabled: false`.",
