@@ -54,11 +54,14 @@ impl LegacyMatch {
 pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenClawVersion) -> Vec<LegacyMatch> {
     let data = version.migrations();
     let pack = version.policy();
+    let starts = Starts::of(config);
     data.legacy_rules
         .iter()
         .filter_map(|rule| {
-            let matched = rule_matches(rule, config, pack);
-            if matched.is_empty() || (rule.source_literal && rule_matches(rule, authored(), pack).is_empty()) {
+            let matched = rule_matches(rule, &starts, pack);
+            if matched.is_empty()
+                || (rule.source_literal && rule_matches(rule, &Starts::of(authored()), pack).is_empty())
+            {
                 return None;
             }
             let also = rule.patterns.iter().flatten().flat_map(|p| &p.also_covers).map(|p| parse_dotted(p));
@@ -68,7 +71,8 @@ pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenC
         .collect()
 }
 
-fn rule_matches(rule: &'static LegacyRule, root: &Value, pack: &VersionPack) -> Vec<Matched> {
+fn rule_matches(rule: &'static LegacyRule, starts: &Starts<'_>, pack: &VersionPack) -> Vec<Matched> {
+    let root = starts.root;
     let plain = |paths: Vec<Vec<PathSeg>>| paths.into_iter().map(|path| Matched { path, fix: None }).collect();
     if rule.not_simulated.is_some() {
         return Vec::new();
@@ -89,13 +93,13 @@ fn rule_matches(rule: &'static LegacyRule, root: &Value, pack: &VersionPack) -> 
         Some(patterns) => {
             for pattern in patterns {
                 let mut paths = Vec::new();
-                pattern_matches(root, pattern, &mut paths);
+                pattern_matches(starts, pattern, &mut paths);
                 out.extend(paths.into_iter().map(|path| Matched { path, fix: pattern.fix.as_deref() }));
             }
         }
         None => {
             let mut paths = Vec::new();
-            pattern_matches(root, &Pattern::present(&rule.path), &mut paths);
+            pattern_matches(starts, &Pattern::present(&rule.path), &mut paths);
             out.extend(plain(paths));
         }
     }
@@ -109,30 +113,51 @@ enum Seg<'p> {
     AnyElement,
 }
 
-fn pattern_matches(root: &Value, pattern: &Pattern, out: &mut Vec<Vec<PathSeg>>) {
-    let mut segs: Vec<&str> = if pattern.at.is_empty() { Vec::new() } else { pattern.at.split('.').collect() };
-    let starts: Vec<(Vec<PathSeg>, &Value)> = match segs.first().copied() {
-        Some("@agent") => {
-            segs.remove(0);
-            agent_entries(root)
+/// Where the release's patterns start in one config: the root, the agent entries (`@agent`) and
+/// the defaults with them (`@scope`), found once for all of a release's patterns.
+struct Starts<'v> {
+    root: &'v Value,
+    defaults: Option<(Vec<PathSeg>, &'v Value)>,
+    agents: Vec<(Vec<PathSeg>, &'v Value)>,
+}
+
+impl<'v> Starts<'v> {
+    fn of(root: &'v Value) -> Self {
+        let defaults = root.get(keys::AGENTS).and_then(|a| a.get(keys::DEFAULTS)).filter(|d| d.is_object());
+        let defaults = defaults.map(|d| (vec![PathSeg::key(keys::AGENTS), PathSeg::key(keys::DEFAULTS)], d));
+        Starts { root, defaults, agents: agent_entries(root) }
+    }
+}
+
+fn pattern_matches(starts: &Starts<'_>, pattern: &Pattern, out: &mut Vec<Vec<PathSeg>>) {
+    let (head, rest) = pattern.at.split_once('.').unwrap_or((pattern.at.as_str(), ""));
+    let (bases, at): (Vec<(&[PathSeg], &Value)>, &str) = match head {
+        "@agent" => (starts.agents.iter().map(|(path, value)| (path.as_slice(), *value)).collect(), rest),
+        "@scope" => {
+            let scopes = starts.defaults.iter().chain(&starts.agents);
+            (scopes.map(|(path, value)| (path.as_slice(), *value)).collect(), rest)
         }
-        Some("@scope") => {
-            segs.remove(0);
-            let defaults = root.get(keys::AGENTS).and_then(|a| a.get(keys::DEFAULTS)).filter(|d| d.is_object());
-            let defaults = defaults.map(|d| (vec![PathSeg::key(keys::AGENTS), PathSeg::key(keys::DEFAULTS)], d));
-            defaults.into_iter().chain(agent_entries(root)).collect()
-        }
-        _ => vec![(Vec::new(), root)],
+        _ => (vec![(&[][..], starts.root)], pattern.at.as_str()),
     };
-    let segs: Vec<Seg<'_>> = segs
-        .into_iter()
+    let segs: Vec<Seg<'_>> = at
+        .split('.')
+        .filter(|_| !at.is_empty())
         .map(|s| match s {
             "*" => Seg::AnyMember,
             "[]" => Seg::AnyElement,
             key => Seg::Key(key),
         })
         .collect();
-    for (mut path, value) in starts {
+    let mut path = Vec::new();
+    for (base, value) in bases {
+        // Most patterns name a key the config does not have: no path is built for those.
+        if let Some(Seg::Key(key)) = segs.first()
+            && value.get(*key).is_none()
+        {
+            continue;
+        }
+        path.clear();
+        path.extend_from_slice(base);
         walk(value, &segs, pattern, &mut path, out);
     }
 }
