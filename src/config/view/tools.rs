@@ -290,6 +290,17 @@ mod tests {
     use serde_json::json;
 
     #[test]
+    fn swarm_is_switched_by_a_boolean_or_its_enabled_member() {
+        let switch = |swarm: Value| ToolsScope::global(&json!({"tools": {"swarm": swarm}})).unwrap().swarm_switch();
+        assert_eq!(switch(json!(false)), Some(false));
+        assert_eq!(switch(json!(true)), Some(true));
+        assert_eq!(switch(json!({"enabled": true})), Some(true));
+        // Settings without `enabled` leave the choice to the enclosing block or the default.
+        assert_eq!(switch(json!({"maxConcurrent": 2})), None);
+        assert_eq!(switch(json!({"enabled": "yes"})), None);
+    }
+
+    #[test]
     fn scopes_read_lists_and_settings_with_their_paths() {
         let config = json!({"tools": {"profile": "coding", "deny": ["exec"], "alsoAllow": "x",
             "sandbox": {"tools": {"allow": ["read"]}}, "exec": {"applyPatch": {"enabled": true, "allowModels": [" GPT-5 ", ""]}},
