@@ -130,7 +130,7 @@ fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
                 };
                 (
                     "provider-context",
-                    format!("`{source}` is retired: OpenClaw 2026.9 {}; here {moved}", form.action),
+                    format!("`{source}` is retired: OpenClaw {}; here {moved}", form.action),
                     format!(
                         "remove `{key}: {literal}` from the provider and set `{key}` on each of its `models[]` entries"
                     ),
@@ -140,7 +140,7 @@ fn providers(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
                 (
                     "provider-context",
                     format!(
-                        "`{source}` is retired: OpenClaw 2026.9 {}; here there are no model entries, so it is dropped",
+                        "`{source}` is retired: OpenClaw {}; here there are no model entries, so it is dropped",
                         form.action
                     ),
                     format!(
@@ -181,7 +181,7 @@ fn agents(root: &mut Node, notes: &mut Notes, out: &mut LoadMigration) {
         );
         out.forms.push(MigratedForm {
             form: "agent-context-tokens",
-            message: format!("`{source}` is retired: OpenClaw 2026.9 {}", form.action),
+            message: format!("`{source}` is retired: OpenClaw {}", form.action),
             autofix: removal(&format!("remove `{source}`"), value.origin.as_deref()),
             fix,
             path,

@@ -215,7 +215,7 @@ fn list_form(
         form: "agents-list",
         path: vec![key(keys::AGENTS), key(keys::LIST)],
         origin,
-        message: format!("`agents.list` is retired: OpenClaw 2026.9 {}", data.form("agents-list").action),
+        message: format!("`agents.list` is retired: OpenClaw {}", data.form("agents-list").action),
         fix: format!(
             "replace `list: [ … ]` with `entries: {{ {} }}` (each entry's settings without its `id`), or run `openclaw doctor --fix`",
             entries.join(", ")
@@ -236,14 +236,14 @@ fn marker_form(
     let (message, fix) = match owner {
         Some(owner) => (
             format!(
-                "`default: true` is retired: OpenClaw 2026.9 {action}, after making `{owner}` the owner of heartbeats, the system agent, talk and every unbound channel"
+                "`default: true` is retired: OpenClaw {action}, after making `{owner}` the owner of heartbeats, the system agent, talk and every unbound channel"
             ),
             format!(
                 "remove `default: true` and add `agents.ownership: \"explicit\"` with `agents.defaults.systemAgent.agentId: \"{owner}\"` (plus channel bindings for `{owner}`), or run `openclaw doctor --fix`"
             ),
         ),
         None => (
-            format!("`default` is retired: OpenClaw 2026.9 {action}"),
+            format!("`default` is retired: OpenClaw {action}"),
             "remove `default` (the release ignores it here), or run `openclaw doctor --fix`".to_string(),
         ),
     };
