@@ -3,6 +3,8 @@
 
 use std::collections::BTreeMap;
 
+use std::sync::OnceLock;
+
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -80,6 +82,19 @@ pub struct LegacyRule {
     /// Why this rule's matcher is not reproduced (it then never matches).
     #[serde(default)]
     pub not_simulated: Option<String>,
+    /// The pattern of a rule with neither patterns nor a detector: its own path is present.
+    #[serde(skip)]
+    own_path: OnceLock<Pattern>,
+}
+
+impl LegacyRule {
+    /// The patterns the rule matches with: its own, else its path being present.
+    pub fn patterns(&self) -> &[Pattern] {
+        match &self.patterns {
+            Some(patterns) => patterns,
+            None => std::slice::from_ref(self.own_path.get_or_init(|| Pattern::present(&self.path))),
+        }
+    }
 }
 
 /// A path pattern: dot-separated keys, `*` (any member of an object), `[]` (any element of an
@@ -88,7 +103,7 @@ pub struct LegacyRule {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Pattern {
-    pub at: String,
+    pub at: PatternPath,
     #[serde(default, rename = "is")]
     pub predicate: Predicate,
     /// Members a trailing `*` skips.
@@ -132,11 +147,59 @@ pub enum Predicate {
     },
 }
 
+/// A pattern's path, parsed when the release data is read: where it starts, then its steps.
+#[derive(Debug, Deserialize)]
+#[serde(from = "String")]
+pub struct PatternPath {
+    pub start: PatternStart,
+    pub steps: Vec<PatternStep>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PatternStart {
+    Root,
+    /// `@agent`: each agent entry.
+    Agents,
+    /// `@scope`: `agents.defaults`, then each agent entry.
+    DefaultsAndAgents,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum PatternStep {
+    Key(String),
+    /// `*`
+    AnyMember,
+    /// `[]`
+    AnyElement,
+}
+
+impl From<String> for PatternPath {
+    fn from(at: String) -> Self {
+        let mut segments = at.split('.').filter(|_| !at.is_empty()).peekable();
+        let start = match segments.peek().copied() {
+            Some("@agent") => PatternStart::Agents,
+            Some("@scope") => PatternStart::DefaultsAndAgents,
+            _ => PatternStart::Root,
+        };
+        if start != PatternStart::Root {
+            segments.next();
+        }
+        let steps = segments
+            .map(|segment| match segment {
+                "*" => PatternStep::AnyMember,
+                "[]" => PatternStep::AnyElement,
+                key => PatternStep::Key(key.to_string()),
+            })
+            .collect();
+        PatternPath { start, steps }
+    }
+}
+
 impl Pattern {
     /// The value at `at` exists.
     pub fn present(at: &str) -> Self {
         Pattern {
-            at: at.to_string(),
+            at: PatternPath::from(at.to_string()),
             predicate: Predicate::Present,
             except: Vec::new(),
             also_covers: Vec::new(),
@@ -170,7 +233,25 @@ impl ReleaseMigrations {
 
 #[cfg(test)]
 mod tests {
+    use super::{PatternPath, PatternStart, PatternStep};
     use crate::OpenClawVersion;
+
+    #[test]
+    fn a_pattern_path_is_parsed_into_where_it_starts_and_its_steps() {
+        let parse = |at: &str| PatternPath::from(at.to_string());
+        let key = |k: &str| PatternStep::Key(k.into());
+        let root = parse("tools.*.[]");
+        assert_eq!(
+            (root.start, root.steps),
+            (PatternStart::Root, vec![key("tools"), PatternStep::AnyMember, PatternStep::AnyElement])
+        );
+        let agent = parse("@agent.tools.exec");
+        assert_eq!((agent.start, agent.steps), (PatternStart::Agents, vec![key("tools"), key("exec")]));
+        let scope = parse("@scope");
+        assert_eq!((scope.start, scope.steps), (PatternStart::DefaultsAndAgents, vec![]));
+        let whole = parse("");
+        assert_eq!((whole.start, whole.steps), (PatternStart::Root, vec![]));
+    }
 
     #[test]
     fn both_releases_parse() {

@@ -10,7 +10,7 @@ use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::{PathSeg, parse_dotted};
 use crate::config::view::keys;
-use crate::release::migrations::{LegacyRule, NamedPredicate, Pattern, Predicate};
+use crate::release::migrations::{LegacyRule, NamedPredicate, Pattern, PatternStart, PatternStep, Predicate};
 use crate::release::pack::VersionPack;
 
 /// A concrete place a legacy rule matched.
@@ -89,28 +89,12 @@ fn rule_matches(rule: &'static LegacyRule, starts: &Starts<'_>, pack: &VersionPa
         None => {}
     }
     let mut out = Vec::new();
-    match &rule.patterns {
-        Some(patterns) => {
-            for pattern in patterns {
-                let mut paths = Vec::new();
-                pattern_matches(starts, pattern, &mut paths);
-                out.extend(paths.into_iter().map(|path| Matched { path, fix: pattern.fix.as_deref() }));
-            }
-        }
-        None => {
-            let mut paths = Vec::new();
-            pattern_matches(starts, &Pattern::present(&rule.path), &mut paths);
-            out.extend(plain(paths));
-        }
+    for pattern in rule.patterns() {
+        let mut paths = Vec::new();
+        pattern_matches(starts, pattern, &mut paths);
+        out.extend(paths.into_iter().map(|path| Matched { path, fix: pattern.fix.as_deref() }));
     }
     out
-}
-
-#[derive(Debug)]
-enum Seg<'p> {
-    Key(&'p str),
-    AnyMember,
-    AnyElement,
 }
 
 /// Where the release's patterns start in one config: the root, the agent entries (`@agent`) and
@@ -130,35 +114,26 @@ impl<'v> Starts<'v> {
 }
 
 fn pattern_matches(starts: &Starts<'_>, pattern: &Pattern, out: &mut Vec<Vec<PathSeg>>) {
-    let (head, rest) = pattern.at.split_once('.').unwrap_or((pattern.at.as_str(), ""));
-    let (bases, at): (Vec<(&[PathSeg], &Value)>, &str) = match head {
-        "@agent" => (starts.agents.iter().map(|(path, value)| (path.as_slice(), *value)).collect(), rest),
-        "@scope" => {
-            let scopes = starts.defaults.iter().chain(&starts.agents);
-            (scopes.map(|(path, value)| (path.as_slice(), *value)).collect(), rest)
-        }
-        _ => (vec![(&[][..], starts.root)], pattern.at.as_str()),
-    };
-    let segs: Vec<Seg<'_>> = at
-        .split('.')
-        .filter(|_| !at.is_empty())
-        .map(|s| match s {
-            "*" => Seg::AnyMember,
-            "[]" => Seg::AnyElement,
-            key => Seg::Key(key),
-        })
-        .collect();
+    let steps = &pattern.at.steps;
     let mut path = Vec::new();
-    for (base, value) in bases {
+    let mut from = |base: &[PathSeg], value: &Value| {
         // Most patterns name a key the config does not have: no path is built for those.
-        if let Some(Seg::Key(key)) = segs.first()
-            && value.get(*key).is_none()
+        if let Some(PatternStep::Key(key)) = steps.first()
+            && value.get(key).is_none()
         {
-            continue;
+            return;
         }
         path.clear();
         path.extend_from_slice(base);
-        walk(value, &segs, pattern, &mut path, out);
+        walk(value, steps, pattern, &mut path, out);
+    };
+    let agents = starts.agents.iter();
+    match pattern.at.start {
+        PatternStart::Root => from(&[], starts.root),
+        PatternStart::Agents => agents.for_each(|(base, value)| from(base, value)),
+        PatternStart::DefaultsAndAgents => {
+            starts.defaults.iter().chain(agents).for_each(|(base, value)| from(base, value))
+        }
     }
 }
 
@@ -184,7 +159,7 @@ fn is_blocked_key(key: &str) -> bool {
     matches!(key, "__proto__" | "prototype" | "constructor")
 }
 
-fn walk(value: &Value, segs: &[Seg<'_>], pattern: &Pattern, path: &mut Vec<PathSeg>, out: &mut Vec<Vec<PathSeg>>) {
+fn walk(value: &Value, segs: &[PatternStep], pattern: &Pattern, path: &mut Vec<PathSeg>, out: &mut Vec<Vec<PathSeg>>) {
     let Some((seg, rest)) = segs.split_first() else {
         if predicate_holds(&pattern.predicate, value) {
             out.push(path.clone());
@@ -197,12 +172,12 @@ fn walk(value: &Value, segs: &[Seg<'_>], pattern: &Pattern, path: &mut Vec<PathS
         path.pop();
     };
     match seg {
-        Seg::Key(key) => {
-            if let Some(child) = value.as_object().and_then(|m| m.get(*key)) {
-                step(child, PathSeg::key(*key), path);
+        PatternStep::Key(key) => {
+            if let Some(child) = value.as_object().and_then(|m| m.get(key)) {
+                step(child, PathSeg::key(key), path);
             }
         }
-        Seg::AnyMember => {
+        PatternStep::AnyMember => {
             for (key, child) in value.as_object().into_iter().flatten() {
                 if rest.is_empty() && pattern.except.contains(key) {
                     continue;
@@ -210,7 +185,7 @@ fn walk(value: &Value, segs: &[Seg<'_>], pattern: &Pattern, path: &mut Vec<PathS
                 step(child, PathSeg::key(key), path);
             }
         }
-        Seg::AnyElement => {
+        PatternStep::AnyElement => {
             for (index, child) in value.as_array().into_iter().flatten().enumerate() {
                 step(child, PathSeg::Index(index), path);
             }
