@@ -55,13 +55,14 @@ pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenC
     let data = version.migrations();
     let pack = version.policy();
     let starts = Starts::of(config);
+    // The file as written, read only when a rule that needs its literal matches.
+    let authored_starts = std::cell::OnceCell::new();
     data.legacy_rules
         .iter()
         .filter_map(|rule| {
             let matched = rule_matches(rule, &starts, pack);
-            if matched.is_empty()
-                || (rule.source_literal && rule_matches(rule, &Starts::of(authored()), pack).is_empty())
-            {
+            let as_written = || authored_starts.get_or_init(|| Starts::of(authored()));
+            if matched.is_empty() || (rule.source_literal && rule_matches(rule, as_written(), pack).is_empty()) {
                 return None;
             }
             let also = rule.patterns.iter().flatten().flat_map(|p| &p.also_covers).map(|p| parse_dotted(p));
