@@ -17,7 +17,8 @@ use jsonschema::{Draft, ValidationError, Validator};
 use serde_json::Value;
 
 use super::issue::{IssueCategory, unknown_key_hint};
-use super::schema::did_you_mean;
+use super::schema::{did_you_mean, to_path};
+
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
 use crate::release::plugins::{PluginRecord, SchemaErrors};
@@ -66,7 +67,7 @@ pub(super) fn check(
     let mut errors = Vec::new();
     let mut branches = Vec::new();
     for error in validator.iter_errors(config) {
-        if let Some((owner, branch)) = conditional_branch(&error) {
+        if let Some((owner, branch)) = conditional_branch(&error, config) {
             let message = format!("must match \"{branch}\" schema");
             if !branches.contains(&(owner.clone(), branch)) {
                 errors.push(placed(owner.clone(), owner.clone(), message, IssueCategory::InvalidUnion));
@@ -77,14 +78,14 @@ pub(super) fn check(
                 continue;
             }
         }
-        errors.extend(translate(&error, dialect, plugin, &placed));
+        errors.extend(translate(&error, config, dialect, plugin, &placed));
     }
     errors
 }
 
 /// For an error inside an `if`'s `then` or `else`: the object the condition is about and which
 /// branch failed.
-fn conditional_branch(error: &ValidationError<'_>) -> Option<(Vec<PathSeg>, &'static str)> {
+fn conditional_branch(error: &ValidationError<'_>, config: &Value) -> Option<(Vec<PathSeg>, &'static str)> {
     let schema_path: Vec<LocationSegment<'_>> = error.schema_path().iter().collect();
     let keyword = |seg: &LocationSegment<'_>| match seg {
         LocationSegment::Property(name) => Some(name.to_string()),
@@ -107,7 +108,7 @@ fn conditional_branch(error: &ValidationError<'_>) -> Option<(Vec<PathSeg>, &'st
             _ => tail,
         };
     }
-    let at = instance_path(error);
+    let at = to_path(error.instance_path(), config);
     Some((at[..at.len().saturating_sub(steps)].to_vec(), branch))
 }
 
@@ -130,17 +131,6 @@ fn validator(version: OpenClawVersion, plugin: &PluginRecord) -> Option<&'static
             .build(schema)
             .unwrap_or_else(|e| panic!("bundled schema of plugin {} does not compile: {e}", plugin.id))
     }))
-}
-
-fn instance_path(error: &ValidationError<'_>) -> Vec<PathSeg> {
-    error
-        .instance_path()
-        .iter()
-        .map(|seg| match seg {
-            LocationSegment::Property(name) => PathSeg::Key(name.into_owned()),
-            LocationSegment::Index(index) => PathSeg::Index(index),
-        })
-        .collect()
 }
 
 /// ajv's instance path as its errors print it: dotted, `<root>` for the config itself.
@@ -263,11 +253,12 @@ type Place<'f> = dyn Fn(Vec<PathSeg>, Vec<PathSeg>, String, IssueCategory) -> Fi
 
 fn translate(
     error: &ValidationError<'_>,
+    config: &Value,
     dialect: SchemaErrors,
     plugin: &PluginRecord,
     placed: &Place<'_>,
 ) -> Vec<Finding> {
-    let at = instance_path(error);
+    let at = to_path(error.instance_path(), config);
     match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } => {
             let known = known_keys(plugin, error).unwrap_or_default();

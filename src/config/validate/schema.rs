@@ -168,7 +168,7 @@ pub fn check(value: &Value, version: OpenClawVersion) -> Vec<ValidationIssue> {
 
 /// The path of `location` in `instance`. jsonschema reads a numeric object key (a sender or guild
 /// id) back as an array index; the instance says which it is.
-fn to_path(location: &Location, instance: &Value) -> Vec<PathSeg> {
+pub(super) fn to_path(location: &Location, instance: &Value) -> Vec<PathSeg> {
     let mut node = Some(instance);
     location
         .iter()
