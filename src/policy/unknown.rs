@@ -45,6 +45,7 @@ impl<'m> InputNames<'m> {
             }
         }
         names.plugin_ids.extend(inventory.declared_plugins.iter().cloned());
+        names.plugin_tools.extend(inventory.declared_tools.iter().map(|t| t.to_lowercase()));
         names
     }
 

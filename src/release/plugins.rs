@@ -130,6 +130,15 @@ pub struct PluginRecord {
     pub command_aliases: Vec<String>,
     /// It provides web search (2026.9 keeps quiet about its config when an allowlist leaves it out).
     pub web_search_providers: bool,
+    /// The tools its manifest declares (`contracts.tools`).
+    pub tools: Vec<String>,
+    /// The tool profiles its manifest puts tools in (`toolMetadata[tool].profiles`, as the release
+    /// normalizes them). An agent run's plugin metadata carries every manifest, so these apply to
+    /// the profile steps whether the plugin is on or not (see `policy::steps`).
+    pub tool_profiles: BTreeMap<String, Vec<String>>,
+    /// Tools the manifest makes available only on a configured credential or setting
+    /// (`toolMetadata[tool]` signals); not simulated, so never counted as declared.
+    pub credential_gated_tools: Vec<String>,
     /// `openclaw`, or `bundle` for a plugin without a config schema of its own.
     pub format: String,
     /// The JSON Schema of `plugins.entries.<id>.config` (annotations removed).
@@ -155,6 +164,18 @@ impl PluginRecord {
 }
 
 impl PluginRules {
+    /// The bundled tools whose plugin's manifest puts them in `profile`, with their plugin ids,
+    /// in registry order.
+    pub fn bundled_profile_members<'a>(&'a self, profile: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
+        self.plugins.iter().filter(|p| p.is_bundled()).flat_map(move |plugin| {
+            plugin
+                .tools
+                .iter()
+                .filter(move |tool| plugin.tool_profiles.get(*tool).is_some_and(|ps| ps.iter().any(|p| p == profile)))
+                .map(move |tool| (plugin.id.as_str(), tool.as_str()))
+        })
+    }
+
     /// A config's plugin id as the release compares it (empty: no id).
     pub fn normalize_id(&self, id: &str) -> String {
         let trimmed = js_trim(id);
@@ -259,6 +280,20 @@ mod tests {
                 assert!(clash.is_empty() && !counted, "{} {}: defaults {clash:?} matter", release.id, plugin.id);
             }
         }
+    }
+
+    #[test]
+    fn bundled_manifests_put_tools_in_profiles() {
+        let members = |v: crate::OpenClawVersion, profile: &str| -> Vec<(String, String)> {
+            let rules = v.data().plugins();
+            rules.bundled_profile_members(profile).map(|(p, t)| (p.to_string(), t.to_string())).collect()
+        };
+        let pair = |p: &str, t: &str| (p.to_string(), t.to_string());
+        let v = crate::OpenClawVersion::V2026_9;
+        assert_eq!(members(v, "coding"), [pair("crabbox", "crabbox"), pair("memory-core", "intent")]);
+        assert_eq!(members(v, "messaging"), [pair("memory-core", "intent")]);
+        assert!(members(v, "minimal").is_empty() && members(v, "full").is_empty());
+        assert!(members(crate::OpenClawVersion::V2026_5, "coding").is_empty());
     }
 
     #[test]

@@ -39,6 +39,18 @@ pub fn switched_on(config: &Value, id: &str) -> bool {
     channel(config, id).and_then(|c| c.member("enabled")).is_some_and(|e| e.value == &Value::Bool(true))
 }
 
+/// Whether `channels.<id>` is an object that is not switched off and sets something that
+/// activates it: any key besides `enabled`, or `enabled: true` alone.
+pub fn configured(config: &Value, id: &str) -> bool {
+    let Some(block) = channel(config, id) else { return false };
+    let Some(members) = block.value.as_object() else { return false };
+    match members.get("enabled") {
+        Some(Value::Bool(false)) => false,
+        Some(enabled) if members.len() == 1 => enabled == &Value::Bool(true),
+        _ => !members.is_empty(),
+    }
+}
+
 /// A group entry (`channels.<ch>[.accounts.<a>].groups.<id>`): its tool policy and per-sender
 /// policies.
 #[derive(Debug, Clone)]

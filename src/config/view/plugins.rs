@@ -15,6 +15,11 @@ impl<'a> PluginsSection<'a> {
         PluginsSection(Located::lookup(config, KeyPath::keys(&["plugins"])))
     }
 
+    /// Whether the config has a `plugins` section (of any type but `null`).
+    pub fn is_present(&self) -> bool {
+        self.0.as_ref().is_some_and(|p| !p.value.is_null())
+    }
+
     fn member(&self, key: &str) -> Option<Located<'a>> {
         self.0.as_ref()?.member(key)
     }
