@@ -48,13 +48,16 @@ pub(crate) struct Documents {
     pub documents: Vec<Document>,
     pub notes: Vec<ParseNote>,
     pub buffers: Option<Arc<Buffers>>,
+    /// Values read so far, every file together (held to [`json5::MAX_VALUES`]).
+    pub values: usize,
 }
 
-/// How a failed parse should be reported: a top-level file is `config::parse`; an include gets
-/// OpenClaw's "Failed to parse include file" wording from the caller.
-pub(crate) struct ParseFailure {
-    pub message: String,
-    pub at: Box<Snippet>,
+/// How a failed parse should be reported: a syntax error of a top-level file is `config::parse`,
+/// of an include OpenClaw's "Failed to parse include file" wording from the caller; a config past
+/// the value budget is its own error wherever the file sits.
+pub(crate) enum ParseFailure {
+    Syntax { message: String, at: Box<Snippet> },
+    OverBudget(Box<ConfigError>),
 }
 
 impl Documents {
@@ -88,16 +91,23 @@ impl Documents {
     }
 
     /// Parses `text` as the file `path`, whose root lands at `base` in the resolved config, and
-    /// records it; returns the root to resolve.
+    /// records it; returns the root to resolve. A file that takes the config past
+    /// [`json5::MAX_VALUES`] values is refused before its tree is built.
     pub fn parse(&mut self, path: PathBuf, text: String, base: &[PathSeg]) -> Result<Node, ParseFailure> {
-        let outcome = json5::parse_at(path, text, base);
+        let outcome = json5::parse_within(path, text, base, json5::MAX_VALUES - self.values);
         match outcome.document {
             Ok(parsed) => {
+                self.values += parsed.values;
                 self.notes.extend(parsed.notes);
                 self.documents.push(Document { source: outcome.source, base: base.to_vec() });
                 Ok(parsed.root)
             }
-            Err(err) => Err(ParseFailure {
+            Err(err) if err.over_budget => Err(ParseFailure::OverBudget(Box::new(ConfigError::TooManyValues {
+                path: outcome.source.path.clone(),
+                limit: json5::MAX_VALUES,
+                at: Some(Snippet::new(&outcome.source, err.span, "the first value past the budget")),
+            }))),
+            Err(err) => Err(ParseFailure::Syntax {
                 at: Snippet::new(&outcome.source, err.span, err.message.clone()),
                 message: err.message,
             }),

@@ -103,6 +103,9 @@ pub enum ConfigError {
     Parse { path: PathBuf, message: String, at: Box<Snippet> },
     #[error("config nests deeper than {limit} levels")]
     TooDeep { limit: usize, at: Option<Box<Snippet>> },
+    /// `path`: the file whose values took the config past the budget.
+    #[error("config holds more than {limit} values (at {})", path.display())]
+    TooManyValues { path: PathBuf, limit: usize, at: Option<Box<Snippet>> },
     #[error("config root must be an object, found {found}")]
     NotObject { path: PathBuf, found: &'static str, at: Option<Box<Snippet>> },
     /// `message` is OpenClaw's own text for the failure.
@@ -120,9 +123,10 @@ impl ConfigError {
     fn snippet(&self) -> Option<&Snippet> {
         match self {
             ConfigError::Parse { at, .. } => Some(at),
-            ConfigError::NotObject { at, .. } | ConfigError::Include { at, .. } | ConfigError::TooDeep { at, .. } => {
-                at.as_deref()
-            }
+            ConfigError::NotObject { at, .. }
+            | ConfigError::Include { at, .. }
+            | ConfigError::TooDeep { at, .. }
+            | ConfigError::TooManyValues { at, .. } => at.as_deref(),
             ConfigError::NotFound { .. }
             | ConfigError::Read { .. }
             | ConfigError::TooLarge { .. }
@@ -139,6 +143,7 @@ impl Diagnostic for ConfigError {
             ConfigError::TooLarge { .. } => "config::too-large",
             ConfigError::NotRegular { .. } => "config::not-regular-file",
             ConfigError::TooDeep { .. } => "config::too-deep",
+            ConfigError::TooManyValues { .. } => "config::too-many-values",
             ConfigError::Parse { .. } => "config::parse",
             ConfigError::NotObject { .. } => "config::not-object",
             ConfigError::Include { kind, .. } => kind.code(),
@@ -164,6 +169,9 @@ impl Diagnostic for ConfigError {
             ConfigError::TooDeep { .. } => Box::new(
                 "OpenClaw configs nest a few levels deep; check for runaway nesting or includes inside includes",
             ),
+            ConfigError::TooManyValues { limit, .. } => Box::new(format!(
+                "clawpolicy holds a config, its includes together, to {limit} values (its memory budget; a 2,000-agent fleet holds about 20,000): check for generated lists, or check the parts separately"
+            )),
             ConfigError::NotObject { .. } => Box::new("the config must be a JSON5 object: `{ ... }`"),
             ConfigError::Include { kind, detail, .. } => match detail {
                 Some(detail) => Box::new(format!("{}\ncause: {detail}", kind.help())),

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 
-use super::document::Documents;
+use super::document::{Documents, ParseFailure};
 use super::error::{ConfigError, IncludeErrorKind, Snippet};
 use super::fspath;
 use super::json5::MAX_FILE_BYTES;
@@ -206,11 +206,14 @@ impl<'d> IncludeResolver<'d> {
         let text = self
             .read(include_path, &resolved)
             .map_err(|(kind, message, detail)| include_error(kind, message, directive, detail))?;
-        let root = self.documents.parse(resolved.clone(), text, at).map_err(|failure| ConfigError::Include {
-            kind: IncludeErrorKind::Parse,
-            message: format!("Failed to parse include file: {include_path} (resolved: {})", resolved.display()),
-            detail: Some(failure.message),
-            at: Some(failure.at),
+        let root = self.documents.parse(resolved.clone(), text, at).map_err(|failure| match failure {
+            ParseFailure::Syntax { message, at } => ConfigError::Include {
+                kind: IncludeErrorKind::Parse,
+                message: format!("Failed to parse include file: {include_path} (resolved: {})", resolved.display()),
+                detail: Some(message),
+                at: Some(at),
+            },
+            ParseFailure::OverBudget(error) => *error,
         })?;
         let nested = Frame {
             base: resolved.clone(),

@@ -26,11 +26,20 @@ use super::tree::{Node, NodeKind};
 /// Largest config or include file we read (OpenClaw's include guard uses the same number).
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
+/// The most values (objects, lists and scalars) a config may hold, its included files together:
+/// clawpolicy's memory budget. Each value costs about 1 KB while a command holds it (its tree
+/// node with origin, the value in force, the lists and name sets built from it), so this keeps
+/// any config under 200 MB; a 2,000-agent fleet holds about 20,000 values, the largest published
+/// configs about 2,000.
+pub const MAX_VALUES: usize = 100_000;
+
 /// A parsed file: the tree plus what the parser noticed but JavaScript silently accepts.
 #[derive(Debug)]
 pub struct ParsedDocument {
     pub root: Node,
     pub notes: Vec<ParseNote>,
+    /// How many values it holds (see [`MAX_VALUES`]).
+    pub values: usize,
 }
 
 #[derive(Debug, Clone)]
@@ -45,6 +54,15 @@ pub enum ParseNote {
 pub struct Json5Error {
     pub message: String,
     pub span: SourceSpan,
+    /// The file parsed but holds more values than the budget allows (`span`: the first value
+    /// past it).
+    pub over_budget: bool,
+}
+
+impl Json5Error {
+    fn syntax(message: String, span: SourceSpan) -> Self {
+        Json5Error { message, span, over_budget: false }
+    }
 }
 
 /// The file as a [`SourceFile`] (secret literals masked in its display text) and its parse result.
@@ -61,6 +79,11 @@ pub fn parse(path: PathBuf, text: String) -> ParseOutcome {
 /// Parses a file whose root lands at `base` in the resolved config (an included file), which
 /// decides what is a secret in it.
 pub fn parse_at(path: PathBuf, text: String, base: &[PathSeg]) -> ParseOutcome {
+    parse_within(path, text, base, MAX_VALUES)
+}
+
+/// [`parse_at`], refusing a file of more than `max_values` values before its tree is built.
+pub fn parse_within(path: PathBuf, text: String, base: &[PathSeg], max_values: usize) -> ParseOutcome {
     let compatible = match jsonc_compatible(&text) {
         Ok(compatible) => compatible,
         Err(error) => return unparsed(path, text, base, error),
@@ -69,23 +92,33 @@ pub fn parse_at(path: PathBuf, text: String, base: &[PathSeg]) -> ParseOutcome {
     let ast = match jsonc_parser::parse_to_ast(&compatible, &CollectOptions::default(), &options) {
         Ok(parsed) => parsed.value,
         Err(err) => {
-            let error = Json5Error { message: err.kind().to_string(), span: span_of(err.range()) };
+            let error = Json5Error::syntax(err.kind().to_string(), span_of(err.range()));
             return unparsed(path, text, base, error);
         }
     };
     let Some(value) = ast else {
-        let error = Json5Error {
-            message: "invalid end of input (the file holds no value)".to_string(),
-            span: SourceSpan::from((text.len(), 0)),
-        };
+        let error = Json5Error::syntax(
+            "invalid end of input (the file holds no value)".to_string(),
+            SourceSpan::from((text.len(), 0)),
+        );
         return unparsed(path, text, base, error);
+    };
+    let values = match count_values(&value, max_values) {
+        Ok(values) => values,
+        Err(past) => {
+            let message = format!("the config holds more than {MAX_VALUES} values");
+            return unparsed(path, text, base, Json5Error { message, span: span_of(past), over_budget: true });
+        }
     };
     let mut secret_ranges = Vec::new();
     collect_secret_ranges(&value, &SecretScope::of(base), &mut secret_ranges);
     let source = Arc::new(SourceFile::with_secrets(path, text.clone(), &secret_ranges));
     let mut builder = TreeBuilder { source: &source, notes: Vec::new() };
-    let document =
-        builder.value(value, &SharedKeyPath::default(), None).map(|root| ParsedDocument { root, notes: builder.notes });
+    let document = builder.value(value, &SharedKeyPath::default(), None).map(|root| ParsedDocument {
+        root,
+        notes: builder.notes,
+        values,
+    });
     ParseOutcome { source, document }
 }
 
@@ -132,10 +165,10 @@ pub(crate) fn jsonc_compatible(text: &str) -> Result<Cow<'_, str>, Json5Error> {
                 '/' if bytes.get(i + 1) == Some(&b'*') => (state, width) = (State::BlockComment, 2),
                 '\u{feff}' => out[i..i + width].fill(b' '),
                 '\u{85}' => {
-                    return Err(Json5Error {
-                        message: "invalid character U+0085 (JSON5 does not read it as whitespace)".to_string(),
-                        span: SourceSpan::from((i, width)),
-                    });
+                    return Err(Json5Error::syntax(
+                        "invalid character U+0085 (JSON5 does not read it as whitespace)".to_string(),
+                        SourceSpan::from((i, width)),
+                    ));
                 }
                 _ => {}
             },
@@ -211,6 +244,25 @@ fn collect_secret_ranges(value: &ast::Value<'_>, scope: &SecretScope, ranges: &m
     }
 }
 
+/// How many values the file holds (objects, lists and scalars), or where the value after the
+/// first `max` of them (in document order) is written.
+fn count_values(root: &ast::Value<'_>, max: usize) -> Result<usize, jsonc_parser::common::Range> {
+    let mut pending = vec![root];
+    let mut seen = 0;
+    while let Some(value) = pending.pop() {
+        seen += 1;
+        if seen > max {
+            return Err(value.range());
+        }
+        match value {
+            ast::Value::Array(array) => pending.extend(array.elements.iter().rev()),
+            ast::Value::Object(object) => pending.extend(object.properties.iter().rev().map(|p| &p.value)),
+            _ => {}
+        }
+    }
+    Ok(seen)
+}
+
 fn span_of(range: jsonc_parser::common::Range) -> SourceSpan {
     SourceSpan::from(range.start..range.end)
 }
@@ -274,10 +326,10 @@ impl TreeBuilder<'_> {
                     }
                 }
                 '\n' | '\r' => {
-                    return Err(Json5Error {
-                        message: "invalid line break in string (end the line with `\\` to continue it)".to_string(),
-                        span: SourceSpan::from((range.start + offset, 1)),
-                    });
+                    return Err(Json5Error::syntax(
+                        "invalid line break in string (end the line with `\\` to continue it)".to_string(),
+                        SourceSpan::from((range.start + offset, 1)),
+                    ));
                 }
                 _ => {}
             }
@@ -296,10 +348,10 @@ impl TreeBuilder<'_> {
                 }
                 ObjectPropName::Word(word) if is_identifier(word.value) => word.value.to_string(),
                 ObjectPropName::Word(word) => {
-                    return Err(Json5Error {
-                        message: format!("invalid unquoted key `{}` (quote keys that are not identifiers)", word.value),
-                        span: key_span,
-                    });
+                    return Err(Json5Error::syntax(
+                        format!("invalid unquoted key `{}` (quote keys that are not identifiers)", word.value),
+                        key_span,
+                    ));
                 }
             };
             let node = self.value(prop.value, &path.child(PathSeg::Key(key.clone())), Some(key_span))?;

@@ -8,10 +8,11 @@ use std::sync::{Arc, OnceLock};
 use serde_json::Value;
 
 use super::discovery::{self, DiscoveryEnv};
-use super::document::{Buffers, Document, Documents};
+use super::document::{Buffers, Document, Documents, ParseFailure};
 use super::env::{self, MissingEnvVar};
 use super::error::{ConfigError, ConfigWarning, Snippet, WarningKind};
 use super::include::{IncludeResolver, MAX_NESTING};
+use super::json5::MAX_VALUES;
 use super::json5::ParseNote;
 use super::merge::deep_merge;
 use super::migrate::{self, MigratedForm, MigrationEnv};
@@ -208,10 +209,9 @@ fn load_reading(
             return Err(ConfigError::NotFound { path });
         }
         let text = documents.read_text(&path)?;
-        let root = documents.parse(path.clone(), text, &[]).map_err(|failure| ConfigError::Parse {
-            path: path.clone(),
-            message: failure.message,
-            at: failure.at,
+        let root = documents.parse(path.clone(), text, &[]).map_err(|failure| match failure {
+            ParseFailure::Syntax { message, at } => ConfigError::Parse { path: path.clone(), message, at },
+            ParseFailure::OverBudget(error) => *error,
         })?;
         ensure_object(&root, &path)?;
         let resolved = IncludeResolver::new(&path, include_roots.clone(), opts.version.loader(), &mut documents)
@@ -228,8 +228,8 @@ fn load_reading(
 
 /// Loads a config given as a JSON value (batch cases): same pipeline, no files, no `$include`.
 pub fn load_inline(value: Value, opts: &LoadOptions) -> Result<LoadedConfig, ConfigError> {
-    if exceeds_depth(&value, MAX_NESTING) {
-        return Err(ConfigError::TooDeep { limit: MAX_NESTING, at: None });
+    if let Some(error) = past_limits(&value) {
+        return Err(error);
     }
     let root = Node::from_value(&value);
     ensure_object(&root, Path::new("<inline>"))?;
@@ -283,11 +283,18 @@ fn json_type(node: &Node) -> &'static str {
 }
 
 /// Iterative, so a hostile value cannot overflow the stack while being measured.
-fn exceeds_depth(value: &Value, limit: usize) -> bool {
+/// The limit an inline config breaks, if any: nesting deeper than [`MAX_NESTING`] or more than
+/// [`MAX_VALUES`] values (what a file is held to while it is parsed).
+fn past_limits(value: &Value) -> Option<ConfigError> {
     let mut stack = vec![(value, 0usize)];
+    let mut values = 0;
     while let Some((value, depth)) = stack.pop() {
-        if depth > limit {
-            return true;
+        values += 1;
+        if depth > MAX_NESTING {
+            return Some(ConfigError::TooDeep { limit: MAX_NESTING, at: None });
+        }
+        if values > MAX_VALUES {
+            return Some(ConfigError::TooManyValues { path: PathBuf::from("<inline>"), limit: MAX_VALUES, at: None });
         }
         match value {
             Value::Array(items) => stack.extend(items.iter().map(|v| (v, depth + 1))),
@@ -295,7 +302,7 @@ fn exceeds_depth(value: &Value, limit: usize) -> bool {
             _ => {}
         }
     }
-    false
+    None
 }
 
 /// Steps shared by files and inline values: `env` block, substitution, the release's load-time
@@ -412,6 +419,39 @@ mod tests {
         assert!(cfg.origin(&key_path("gateway.bind")).unwrap().file().ends_with("prod.json5"));
         assert_eq!(cfg.config_paths().len(), 2);
         assert_eq!(cfg.sources().len(), 2);
+    }
+
+    #[test]
+    fn a_config_past_the_value_budget_is_refused_before_its_tree_is_built() {
+        let dir = tempfile::tempdir().unwrap();
+        // A list of `n` names is `n` values, its list, `tools` and the root three more.
+        let deny = |n: usize| (0..n).map(|i| format!("\"t{i}\"")).collect::<Vec<_>>().join(",");
+        let write = |name: &str, text: String| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let at_budget = write("at.json5", format!("{{tools: {{deny: [{}]}}}}", deny(MAX_VALUES - 3)));
+        assert!(load(&[at_budget], &options(V9, &[])).is_ok());
+        let past = write("past.json5", format!("{{tools: {{deny: [{}]}}}}", deny(MAX_VALUES - 2)));
+        let error = load(&[past.clone()], &options(V9, &[])).err().expect("a file one value past the budget loads");
+        assert!(matches!(&error, ConfigError::TooManyValues { path, at: Some(_), .. } if *path == past));
+        let shown = format!("{:?}", miette::Report::new(error));
+        let first_past = format!("\"t{}\"", MAX_VALUES - 3);
+        // The label's marker stands under the first value past the budget.
+        let column = |line: &str, at: usize| line[..at].chars().count();
+        let value = shown.lines().find_map(|l| l.find(&first_past).map(|at| column(l, at))).unwrap();
+        let marker = shown.lines().find_map(|l| l.find('┬').map(|at| column(l, at))).unwrap();
+        assert!((value..value + first_past.len()).contains(&marker), "{shown}");
+        // Includes count together: two halves each under the budget are refused as a whole.
+        write("a.json5", format!("[{}]", deny(MAX_VALUES / 2)));
+        write("b.json5", format!("[{}]", deny(MAX_VALUES / 2)));
+        let main =
+            write("main.json5", "{tools: {deny: {$include: './a.json5'}, allow: {$include: './b.json5'}}}".into());
+        let refused = load(&[main], &options(V9, &[]));
+        assert!(matches!(refused, Err(ConfigError::TooManyValues { path, .. }) if path.ends_with("b.json5")));
+        let inline = json!({"tools": {"deny": vec!["t"; MAX_VALUES]}});
+        assert!(matches!(load_inline(inline, &options(V9, &[])), Err(ConfigError::TooManyValues { at: None, .. })));
     }
 
     #[test]
