@@ -65,6 +65,18 @@ fn tools_conformance_2026_9() {
     check_version("2026.9");
 }
 
+/// The main cases asked again with `turn` (`tools-<v>-turn.…`): the tools as a run's own attempt
+/// builds them, with the plugin metadata it prepares (recorded through `chat_turn_oracle.py`).
+#[test]
+fn turn_conformance_2026_9() {
+    check_family("2026.9", "-turn", ConfigCheck::None);
+}
+
+#[test]
+fn turn_conformance_2026_8() {
+    check_family("2026.8", "-turn", ConfigCheck::None);
+}
+
 #[test]
 fn tools_conformance_2026_2() {
     check_version("2026.2");
@@ -141,12 +153,14 @@ fn spawn_conformance_2026_2() {
 
 /// The bundledprofiles family (`tools-<v>-bundledprofiles.…`, written by `generate_mcp_cases.py`):
 /// the bundled plugins' own manifest profile membership (2026.9's memory-core `intent` in `coding`
-/// and `messaging`) under every profile, plugin state, owner, sandbox and sub-agent, recorded as
-/// an agent run builds its tools: with the plugin metadata snapshot its run attempt prepares
-/// (`chat_turn_oracle.py`; docs/conformance.md, "Plugin and MCP tools").
+/// and `messaging`) under every profile, plugin state, owner, sandbox and sub-agent: as the
+/// effective-tools listing builds the tools (the shared oracle), which applies none of it, and as
+/// a run's own attempt does (`-turn`, recorded through `chat_turn_oracle.py`), which applies it
+/// (docs/conformance.md, "Plugin and MCP tools").
 #[test]
 fn bundled_profiles_conformance_2026_9() {
     check_family("2026.9", "-bundledprofiles", ConfigCheck::Validity);
+    check_family("2026.9", "-bundledprofiles-turn", ConfigCheck::Validity);
 }
 
 #[test]

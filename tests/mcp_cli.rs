@@ -173,3 +173,25 @@ fn an_undeclared_mcp_tool_is_an_error_that_says_how_to_declare_it() {
     let stderr = String::from_utf8(output.stderr).unwrap();
     assert!(stderr.contains("MCP server `linear`") && stderr.contains("--mcp-probe FILE"), "{stderr}");
 }
+
+#[test]
+fn turn_answers_as_the_run_attempt_builds_the_tools() {
+    let config = "fixtures/examples/team.json5";
+    let args = ["tools", "-c", config, "--agent", "dev", "--owner", "--format", "json"];
+    let (code, listing) = json(&args);
+    assert_eq!(code, Some(0));
+    assert!(!strings(&listing["tools"]).contains(&"intent"), "the effective-tools listing builds no intent");
+    let note = listing["assumptions"].as_array().unwrap().iter().find(|a| a["fact"] == "tool builder").unwrap();
+    assert!(note["assumed"].as_str().unwrap().contains("also gets intent"), "{note}");
+    let (code, turn) = json(&[&args[..], &["--turn"]].concat());
+    assert_eq!(code, Some(0));
+    assert!(strings(&turn["tools"]).contains(&"intent"), "a run's own attempt gets memory-core's intent");
+    assert!(turn["assumptions"].as_array().unwrap().iter().all(|a| a["fact"] != "tool builder"));
+    // Explain names the manifest that put it in the profile; a non-owner never gets it built.
+    let out =
+        clawpolicy().args(["explain", "intent", "-c", config, "--agent", "dev", "--owner", "--turn"]).output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("plugin `memory-core` manifest puts it in profile `coding`"));
+    let (_, not_owner) =
+        json(&[&args[..1], &["-c", config, "--agent", "dev", "--not-owner", "--turn", "--format", "json"]].concat());
+    assert_eq!(not_owner["notConstructed"]["intent"], "built only when the sender is the owner");
+}

@@ -170,6 +170,12 @@ pub struct ContextArgs {
     /// isolated job of `--agent`, capped by `--tools-allow`.
     #[arg(long, value_name = "ID")]
     pub job: Option<String>,
+    /// Build the tools as the run's own attempt does (a chat turn, a heartbeat, a cron job's
+    /// agent turn): with the plugin metadata it prepares, the bundled plugins' manifests put
+    /// their tools in profiles (2026.8 and later: memory-core's `intent` in `coding` and
+    /// `messaging`). Without it, as OpenClaw's effective-tools listing builds them.
+    #[arg(long)]
+    pub turn: bool,
     /// The cron jobs store: 2026.9's state database (`<state>/state/openclaw.sqlite`) or 2026.2's
     /// `<state>/cron/jobs.json`. Default: the store OpenClaw itself reads, if it exists.
     #[arg(long, value_name = "FILE")]
@@ -230,6 +236,7 @@ impl ContextArgs {
                 .map(|list| list.split(',').map(str::trim).filter(|s| !s.is_empty()).map(str::to_string).collect()),
             plugin_tools,
             run: self.run,
+            turn: self.turn,
             ..SessionContext::default()
         };
         let Some(spawner) = self.spawned_by.as_deref() else {

@@ -48,6 +48,16 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
         ..ctx
     };
     let mut report = ToolsReport::new(&resolution, &loaded);
+    let gains = policy::turn_gains(version, loaded.config(), &ctx, &resolution);
+    if !gains.is_empty() {
+        report.assumptions.push(Assumption {
+            fact: "tool builder".into(),
+            assumed: format!(
+                "as OpenClaw's effective-tools listing builds the tools; the run's own attempt also gets {} (a bundled plugin's manifest puts it in the profile; --turn answers for the attempt)",
+                gains.join(", ")
+            ),
+        });
+    }
     // Nobody sends messages into an automation run: the scheduler starts it.
     if resolution.automation.is_none() {
         let (audience, reached_by) = sessions.audience(&resolution.agent_id, &ctx);

@@ -434,7 +434,9 @@ mod tests {
         let at_budget = write("at.json5", format!("{{tools: {{deny: [{}]}}}}", deny(MAX_VALUES - 3)));
         assert!(load(&[at_budget], &options(V9, &[])).is_ok());
         let past = write("past.json5", format!("{{tools: {{deny: [{}]}}}}", deny(MAX_VALUES - 2)));
-        let error = load(&[past.clone()], &options(V9, &[])).err().expect("a file one value past the budget loads");
+        let Err(error) = load(std::slice::from_ref(&past), &options(V9, &[])) else {
+            panic!("a file one value past the budget loads")
+        };
         assert!(matches!(&error, ConfigError::TooManyValues { path, at: Some(_), .. } if *path == past));
         let shown = format!("{:?}", miette::Report::new(error));
         let first_past = format!("\"t{}\"", MAX_VALUES - 3);

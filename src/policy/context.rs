@@ -110,6 +110,13 @@ pub struct SessionContext {
     /// What the release derives for an automation run; set by the resolver from `run` and `job`.
     #[serde(skip)]
     pub automation: Option<AutomationRun>,
+    /// Build the tools as the run's own attempt does (`--turn`, batch `turn`): with the plugin
+    /// metadata it prepares, so the bundled plugins' manifests put their tools in profiles and
+    /// count as known names to the unknown-allowlist warning (releases whose
+    /// `pluginLoading.manifestProfiles` is set). Otherwise as the release's effective-tools
+    /// listing builds them, without that metadata.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub turn: bool,
 }
 
 fn is_chat(run: &RunKind) -> bool {

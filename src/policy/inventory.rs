@@ -75,7 +75,7 @@ pub fn construct(
     let (plugin_tools, not_built) = bundled_plugin_tools(pack, version, config, session, ctx, &explicit);
     built.extend(plugin_tools);
     inventory.not_constructed.extend(not_built);
-    if pack.plugin_loading.manifest_profiles {
+    if ctx.turn && pack.plugin_loading.manifest_profiles {
         declare_bundled_manifests(version, config, session, &explicit, &mut inventory);
     }
     let mcp_owner = pack.plugin_loading.mcp_plugin_id.as_deref();
@@ -319,7 +319,7 @@ fn plugin_tool_selection(
     }
 }
 
-/// What an agent run's plugin metadata declares to the unknown-allowlist warning
+/// What a run attempt's plugin metadata declares to the unknown-allowlist warning
 /// (`buildDeclaredToolAllowlistContext`): every bundled plugin the plugin settings do not rule
 /// out, on or not, with its tools that no deny list of the session names. Tools available only on
 /// a configured credential are left out (not simulated).
@@ -580,7 +580,10 @@ mod tests {
     use serde_json::json;
 
     fn inventory(version: OpenClawVersion, config: &Value) -> Inventory {
-        let ctx = SessionContext { sender_is_owner: Some(true), ..Default::default() };
+        inventory_in(version, config, SessionContext { sender_is_owner: Some(true), ..Default::default() })
+    }
+
+    fn inventory_in(version: OpenClawVersion, config: &Value, ctx: SessionContext) -> Inventory {
         let session = Session::resolve(config, &ctx, version).unwrap();
         let built = steps::build(version, config, &session, &ctx);
         construct(version.policy(), version, config, &session, &ctx, &built.steps, built.sandbox.as_deref())
@@ -605,9 +608,9 @@ mod tests {
     }
 
     #[test]
-    fn an_agent_runs_plugin_metadata_declares_the_bundled_plugins_the_settings_allow() {
+    fn a_run_attempts_plugin_metadata_declares_the_bundled_plugins_the_settings_allow() {
         let declared = |v: OpenClawVersion, config: Value| {
-            let built = inventory(v, &config);
+            let built = inventory_in(v, &config, SessionContext { turn: true, ..Default::default() });
             (
                 built.declared_plugins.contains(&"memory-wiki".to_string()),
                 built.declared_tools.contains(&"wiki_search".to_string()),
@@ -623,8 +626,11 @@ mod tests {
         assert_eq!(declared(v, json!({"tools": {"deny": ["wiki_search"]}})), (true, false));
         assert_eq!(declared(v, json!({"tools": {"deny": ["group:plugins"]}})), (false, false));
         // A tool offered only with a credential is not declared; a release without the metadata declares none.
-        assert!(!inventory(v, &json!({})).declared_tools.contains(&"x_search".to_string()));
+        let turn = SessionContext { turn: true, ..Default::default() };
+        assert!(!inventory_in(v, &json!({}), turn).declared_tools.contains(&"x_search".to_string()));
         assert_eq!(declared(OpenClawVersion::V2026_5, json!({})), (false, false));
+        // The effective-tools listing builds without the metadata: nothing is declared.
+        assert!(inventory(v, &json!({})).declared_tools.is_empty());
     }
 
     #[test]

@@ -167,6 +167,19 @@ pub fn resolve(version: OpenClawVersion, config: &Value, ctx: &SessionContext) -
     resolve_in(version, config, &Roster::new(config, version), ctx)
 }
 
+/// The tools a run's own attempt (`turn`) builds for this session beyond what the effective-tools
+/// listing (the session resolved without `turn`) has: those the bundled plugins' manifests put in
+/// its profile. Empty for a `turn` session and for releases whose tool builder reads no plugin
+/// metadata.
+pub fn turn_gains(version: OpenClawVersion, config: &Value, ctx: &SessionContext, listing: &Resolution) -> Vec<String> {
+    if ctx.turn || !version.policy().plugin_loading.manifest_profiles {
+        return Vec::new();
+    }
+    let turn = SessionContext { turn: true, ..ctx.clone() };
+    let Ok(attempt) = resolve(version, config, &turn) else { return Vec::new() };
+    attempt.tools.into_iter().filter(|tool| !listing.tools.contains(tool)).collect()
+}
+
 /// [`resolve`] with the roster of `config` indexed once, for callers that resolve many sessions.
 pub fn resolve_in(
     version: OpenClawVersion,

@@ -23,6 +23,7 @@ pub fn request(requester: SessionContext, child_agent: Option<String>) -> Sessio
         model_provider: requester.model_provider.clone(),
         model_id: requester.model_id.clone(),
         plugin_tools: requester.plugin_tools.clone(),
+        turn: requester.turn,
         requester: Some(Box::new(requester)),
         ..SessionContext::default()
     }

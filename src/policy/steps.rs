@@ -166,9 +166,10 @@ fn profile_step<'a>(
 }
 
 /// A profile step plus the plugin tools whose manifest puts them in its profile
-/// (`toolMetadata[tool].profiles`): the declared plugins' and the bundled plugins' (an agent run's
-/// plugin metadata carries every manifest). They join the allowlist and, as the profile's own
-/// entries, are never warned about as unknown. The shared step itself when there are none.
+/// (`toolMetadata[tool].profiles`): the declared plugins', and in a run's own attempt
+/// (`ctx.turn`) the bundled plugins' too (its plugin metadata carries every manifest). They join
+/// the allowlist and, as the profile's own entries, are never warned about as unknown. The
+/// shared step itself when there are none.
 fn with_manifest_tools(
     version: OpenClawVersion,
     memo: &Memo,
@@ -179,7 +180,7 @@ fn with_manifest_tools(
     if !version.policy().plugin_loading.manifest_profiles {
         return step.clone();
     }
-    let bundled = version.data().plugins().bundled_profile_members(profile);
+    let bundled = version.data().plugins().bundled_profile_members(profile).filter(|_| ctx.turn);
     let declared = ctx.plugin_tools.iter().filter(|t| t.profiles.iter().any(|p| p == profile));
     let members: Vec<(&str, &str)> = bundled.chain(declared.map(|t| (t.plugin.as_str(), t.name.as_str()))).collect();
     if members.is_empty() {

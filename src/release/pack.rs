@@ -281,10 +281,10 @@ pub struct PluginLoadingRules {
     /// The plugin id that owns the tools of `mcp.servers` (`bundle-mcp`); `None`: the release
     /// has no MCP servers.
     pub mcp_plugin_id: Option<String>,
-    /// The tool builder reads the plugin metadata an agent run's attempt prepares: a plugin
-    /// manifest's `toolMetadata[tool].profiles` adds the tool to those profiles (bundled and
-    /// installed plugins alike), and the plugins the settings allow are known names to the
-    /// unknown-allowlist warning (2026.8, 2026.9).
+    /// The tool builder reads the plugin metadata a run attempt prepares: a plugin manifest's
+    /// `toolMetadata[tool].profiles` adds the tool to those profiles (the installed plugins'
+    /// always; in a run's own attempt, `--turn`, the bundled plugins' too, and the plugins the
+    /// settings allow are known names to the unknown-allowlist warning) (2026.8, 2026.9).
     pub manifest_profiles: bool,
     /// The switch of the memory-search tools: dotted paths under the agent's entry and under the
     /// config root; the agent's value, when set, wins.

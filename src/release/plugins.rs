@@ -133,8 +133,9 @@ pub struct PluginRecord {
     /// The tools its manifest declares (`contracts.tools`).
     pub tools: Vec<String>,
     /// The tool profiles its manifest puts tools in (`toolMetadata[tool].profiles`, as the release
-    /// normalizes them). An agent run's plugin metadata carries every manifest, so these apply to
-    /// the profile steps whether the plugin is on or not (see `policy::steps`).
+    /// normalizes them). A run attempt's plugin metadata carries every manifest, so in a run's
+    /// own attempt (`--turn`) these apply to the profile steps whether the plugin is on or not
+    /// (see `policy::steps`).
     pub tool_profiles: BTreeMap<String, Vec<String>>,
     /// Tools the manifest makes available only on a configured credential or setting
     /// (`toolMetadata[tool]` signals); not simulated, so never counted as declared.

@@ -142,6 +142,7 @@ fn cron_context(
         run: RunKind::Cron,
         job: Some(job.clone()),
         automation: Some(automation),
+        turn: ctx.turn,
         ..SessionContext::default()
     })
 }
