@@ -105,7 +105,7 @@ proptest! {
         for tool in resolution.candidates.iter().filter(|t| !resolution.tools.contains(t)) {
             let removal = resolution.removed.get(tool);
             prop_assert!(removal.is_some(), "{tool} vanished without a removal");
-            let step = resolution.steps.iter().find(|s| s.step.label == removal.unwrap().step);
+            let step = resolution.steps.iter().find(|s| *s.step.label == *removal.unwrap().step);
             if let Some(step) = step {
                 prop_assert!(!step.verdicts.get(tool).expect("judged").keeps());
                 prop_assert!(step.removed.contains(tool));

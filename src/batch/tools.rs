@@ -52,7 +52,7 @@ fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value
     }
     let resolution = policy::resolve(version, &loaded.config, &ctx)
         .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
-    let removed: BTreeMap<&String, &String> = resolution.removed.iter().map(|(tool, r)| (tool, &r.step)).collect();
+    let removed: BTreeMap<&String, &str> = resolution.removed.iter().map(|(tool, r)| (tool, &*r.step)).collect();
     let mut answer = json!({
         "id": id,
         "ok": true,

@@ -145,7 +145,7 @@ impl ExecUnavailable {
     fn of(unavailable: Unavailable, loaded: &loading::LoadedFiles) -> Self {
         let Unavailable { removed_by, not_constructed } = unavailable;
         let removed_by = removed_by.map(|removal| *removal);
-        let source = removed_by.as_ref().and_then(|r| r.source.as_ref());
+        let source = removed_by.as_ref().and_then(|r| r.source.as_deref());
         let location = super::tools_cmd::locate(source, loaded);
         let written_as =
             source.and_then(|s| s.config_path()).and_then(|p| loaded.written_path(p)).map(|p| p.to_string());

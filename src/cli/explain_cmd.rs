@@ -134,14 +134,14 @@ fn verdict_text(verdict: &Verdict, entry: Option<&str>) -> String {
     match verdict {
         Verdict::AllowedNoAllowlist => "kept (no allowlist here)".into(),
         Verdict::Allowed { by } => match &by.via {
-            Some(via) if &**via != entry => format!("kept: allowed by \"{entry}\" (via {via})"),
+            Some(via) if via.as_str() != entry => format!("kept: allowed by \"{entry}\" (via {via})"),
             _ => format!("kept: allowed by \"{entry}\""),
         },
         Verdict::AllowedViaPiggyback { piggyback, .. } => {
             format!("kept: \"{entry}\" allows {piggyback}, which admits apply_patch")
         }
         Verdict::Denied { by } => match &by.via {
-            Some(via) if &**via != entry => format!("REMOVED: denied by \"{entry}\" (via {via})"),
+            Some(via) if via.as_str() != entry => format!("REMOVED: denied by \"{entry}\" (via {via})"),
             _ => format!("REMOVED: denied by \"{entry}\""),
         },
         Verdict::NotInAllowlist => "REMOVED: not in the allowlist".into(),

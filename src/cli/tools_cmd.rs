@@ -155,8 +155,8 @@ impl ToolsReport {
                 .removed
                 .iter()
                 .map(|(tool, removal)| {
-                    let location = locate(removal.source.as_ref(), loaded);
-                    let path = removal.source.as_ref().and_then(Source::config_path);
+                    let location = locate(removal.source.as_deref(), loaded);
+                    let path = removal.source.as_deref().and_then(Source::config_path);
                     let written_as = path.and_then(|p| loaded.written_path(p)).map(|p| p.to_string());
                     (tool.clone(), LocatedRemoval { removal: removal.clone(), location, written_as })
                 })
@@ -265,7 +265,7 @@ fn render(report: &ToolsReport) -> String {
                 (None, Some(source)) => source.to_string(),
                 _ => String::new(),
             };
-            table.add_row(output::cells([tool.clone(), removal.step.clone(), why, at]));
+            table.add_row(output::cells([tool.clone(), removal.step.to_string(), why, at]));
         }
         out.push_str(&format!("\nRemoved tools ({}):\n{table}\n", report.removed.len()));
     }

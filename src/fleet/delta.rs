@@ -153,7 +153,7 @@ fn missing_state(side: &Side<'_>, tool: &str) -> ToolState {
 
 fn removed_state(removal: &Removal, locate: Locate<'_>) -> ToolState {
     ToolState::Removed {
-        step: removal.step.clone(),
+        step: removal.step.to_string(),
         rule: removal.rule,
         pattern: removal.pattern.clone(),
         via: removal.via.clone(),

@@ -99,7 +99,7 @@ pub fn tool_hover(files: &LoadedFiles, tool: &str) -> String {
         let why = match (resolution.removed.get(tool), resolution.not_constructed.get(tool)) {
             (Some(removal), _) => {
                 let entry = removal.pattern.as_ref().map(|p| format!(" (entry `{p}`)")).unwrap_or_default();
-                let place = removal.source.as_ref().and_then(Source::config_path).and_then(|p| place_of(files, p));
+                let place = removal.source.as_deref().and_then(Source::config_path).and_then(|p| place_of(files, p));
                 format!(
                     "removed by `{}`{entry}{}",
                     removal.audit_label,

@@ -562,7 +562,7 @@ fn dependences(
             (here != present).then(|| Dependence {
                 condition,
                 present: here,
-                removed_by: resolution.removed.get(tool).map(|r| r.step.clone()),
+                removed_by: resolution.removed.get(tool).map(|r| r.step.to_string()),
                 not_constructed: resolution.not_constructed.get(tool).cloned(),
             })
         })
@@ -609,7 +609,7 @@ mod tests {
     fn an_inherited_removal_is_fixed_in_the_requesters_policy() {
         let (config, ctx) = lead_and_writer();
         let explanation = run(config.clone(), ctx.clone(), "write");
-        assert_eq!(explanation.removed_by.as_ref().unwrap().step, policy::INHERITED_STEP_LABEL);
+        assert_eq!(&*explanation.removed_by.as_ref().unwrap().step, policy::INHERITED_STEP_LABEL);
         let fix = &explanation.fixes[0];
         assert_eq!(fix.step, policy::INHERITED_STEP_LABEL);
         assert_eq!(fix.edits[0].describe(), "add \"write\" to agents.entries.lead.tools.allow");

@@ -36,7 +36,8 @@ impl PluginGroups {
 pub struct MatchRef {
     pub entry: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub via: Option<Arc<str>>,
+    /// A thin pointer: a resolution holds one verdict per step and candidate.
+    pub via: Option<Arc<String>>,
 }
 
 /// What one step decided about one tool.
@@ -51,7 +52,7 @@ pub enum Verdict {
     /// `apply_patch` admitted because the allowlist matches the piggyback tool (`write`/`exec`).
     AllowedViaPiggyback {
         by: MatchRef,
-        piggyback: String,
+        piggyback: Arc<String>,
     },
     Denied {
         by: MatchRef,
@@ -92,7 +93,7 @@ impl CompiledList {
                 if name.is_empty() {
                     continue;
                 }
-                let at = MatchRef { entry: index, via: via.map(Arc::from) };
+                let at = MatchRef { entry: index, via: via.map(|via| Arc::new(via.to_string())) };
                 if name.contains('*') {
                     if seen_globs.insert(name.clone()) {
                         globs.push((position, CompiledPattern { glob: Glob::compile(&name), at }));
@@ -158,7 +159,7 @@ pub fn expand_static_groups(pack: &VersionPack, pattern: &str) -> Vec<String> {
 pub struct CompiledPolicy {
     allow: Option<Arc<CompiledList>>,
     deny: Arc<CompiledList>,
-    piggyback: String,
+    piggyback: Arc<String>,
 }
 
 /// The memo key of the compiled forms of one step policy: its address.
@@ -209,7 +210,7 @@ impl CompiledPolicy {
             // An allowlist that compiles to nothing (absent, `[]`, blanks) allows everything.
             allow: allow.filter(|list| !list.is_empty()),
             deny: compiled_list(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
-            piggyback: pack.apply_patch.piggyback_on.clone(),
+            piggyback: Arc::new(pack.apply_patch.piggyback_on.clone()),
         }
     }
 
@@ -314,6 +315,12 @@ fn short_list_key(pack: usize, entries: &[Entry], plugins: &PluginGroups) -> u64
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_verdict_stays_small() {
+        // A resolution holds one verdict per step and candidate (lint holds thousands of them).
+        assert!(std::mem::size_of::<Option<super::Verdict>>() <= 32);
+    }
+
     use super::*;
     use crate::OpenClawVersion;
     use crate::policy::rules::Source;
@@ -411,7 +418,7 @@ mod tests {
         let all = CompiledPolicy::compile(pack, &policy(Some(&["group:plugins"]), None), &plugins);
         assert_eq!(
             all.evaluate("other_plugin_tool"),
-            Verdict::Allowed { by: MatchRef { entry: 0, via: Some("group:plugins".into()) } }
+            Verdict::Allowed { by: MatchRef { entry: 0, via: Some(Arc::new("group:plugins".into())) } }
         );
     }
 

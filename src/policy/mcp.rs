@@ -425,7 +425,7 @@ mod tests {
         // The requester's effective tools, its MCP tools among them, are what the child inherits.
         let narrow = child_tools(json!(["read", "sessions_spawn", "gh__search"]));
         assert!(narrow.tools.contains(&"gh__search".to_string()), "{:?}", narrow.tools);
-        assert_eq!(narrow.removed["gh__delete"].step, crate::policy::INHERITED_STEP_LABEL);
+        assert_eq!(&*narrow.removed["gh__delete"].step, crate::policy::INHERITED_STEP_LABEL);
         let wide = child_tools(json!(["read", "sessions_spawn", "bundle-mcp"]));
         assert!(wide.tools.contains(&"gh__delete".to_string()), "{:?}", wide.tools);
     }

@@ -48,11 +48,13 @@ use crate::release::pack::VersionPack;
 #[serde(rename_all = "camelCase")]
 pub struct Removal {
     /// OpenClaw's step label (`tools.allow`, `sandbox tools.allow`, …) or a pre-pipeline filter.
-    pub step: String,
+    /// Labels and sources are shared by every removal of a step: a resolution holds dozens of
+    /// removals, and `lint` thousands of resolutions.
+    pub step: Arc<str>,
     /// `deny` (a deny entry matched), `allow` (the allowlist missed it) or `filter`.
     pub rule: RemovalRule,
     /// OpenClaw's audit-log label (`.allow` rewritten to `.deny` for deny removals).
-    pub audit_label: String,
+    pub audit_label: Arc<str>,
     /// The entry as written that matched (deny) or the allowlist's scope (allow).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
@@ -61,7 +63,7 @@ pub struct Removal {
     pub via: Option<String>,
     /// Where the deciding entry or list was written.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<Source>,
+    pub source: Option<Arc<Source>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -376,12 +378,12 @@ pub fn audit_label(label: &str, rule: RemovalRule) -> String {
 
 /// How a step's removals are attributed, worked out once per step rather than once per tool.
 struct Attribution {
-    step: String,
-    deny_label: String,
-    allow_label: String,
+    step: Arc<str>,
+    deny_label: Arc<str>,
+    allow_label: Arc<str>,
     /// Where an allowlist miss is attributed: the list itself (the first entry written in
     /// config), or the profile's scope.
-    allow_scope: Option<Source>,
+    allow_scope: Option<Arc<Source>>,
 }
 
 impl Attribution {
@@ -399,10 +401,10 @@ impl Attribution {
             written.or_else(|| entries.first().map(|e| e.source.clone()))
         };
         Attribution {
-            step: step.label.clone(),
-            deny_label: audit_label(&step.label, RemovalRule::Deny),
-            allow_label: audit_label(&step.label, RemovalRule::Allow),
-            allow_scope: allow_scope(),
+            step: step.label.as_str().into(),
+            deny_label: audit_label(&step.label, RemovalRule::Deny).into(),
+            allow_label: audit_label(&step.label, RemovalRule::Allow).into(),
+            allow_scope: allow_scope().map(Arc::new),
         }
     }
 
@@ -417,9 +419,9 @@ impl Attribution {
             rule,
             audit_label: if rule == RemovalRule::Deny { &self.deny_label } else { &self.allow_label }.clone(),
             pattern: denied_by.map(|(e, _)| e.pattern.clone()),
-            via: denied_by.and_then(|(_, by)| by.via.as_deref().map(str::to_string)),
+            via: denied_by.and_then(|(_, by)| by.via.as_deref().cloned()),
             source: match denied_by {
-                Some((e, _)) => Some(e.source.clone()),
+                Some((e, _)) => Some(Arc::new(e.source.clone())),
                 None => self.allow_scope.clone(),
             },
         }
@@ -433,18 +435,18 @@ fn post_policy_removal(reason: &str) -> Removal {
         audit_label: "post-policy".into(),
         pattern: None,
         via: None,
-        source: Some(Source::builtin(reason)),
+        source: Some(Arc::new(Source::builtin(reason))),
     }
 }
 
 fn pre_filter_removal(filter: &PreFilter) -> Removal {
     Removal {
-        step: filter.label.clone(),
+        step: filter.label.as_str().into(),
         rule: RemovalRule::Filter,
-        audit_label: filter.label.clone(),
+        audit_label: filter.label.as_str().into(),
         pattern: None,
         via: None,
-        source: Some(Source::builtin(filter.reason.clone())),
+        source: Some(Arc::new(Source::builtin(filter.reason.clone()))),
     }
 }
 

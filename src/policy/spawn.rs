@@ -164,7 +164,7 @@ fn inherited_policy(requester: &Resolution) -> Option<Policy> {
         let mut names: Vec<&String> = requester
             .tools
             .iter()
-            .chain(requester.removed.iter().filter(|(_, r)| r.step == super::RUNTIME_CAP_LABEL).map(|(t, _)| t))
+            .chain(requester.removed.iter().filter(|(_, r)| &*r.step == super::RUNTIME_CAP_LABEL).map(|(t, _)| t))
             .collect();
         names.sort();
         names.dedup();

@@ -281,7 +281,7 @@ fn check(
     }
     let observed = Observed {
         tools: resolution.tools.clone(),
-        removed_by: resolution.removed.iter().map(|(t, r)| (t.clone(), r.step.clone())).collect(),
+        removed_by: resolution.removed.iter().map(|(t, r)| (t.clone(), r.step.to_string())).collect(),
         exec,
     };
     Ok((failures, observed))

@@ -260,14 +260,17 @@ fn allow_after_removal(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
                 if removed_earlier.len() != matched.len() {
                     continue;
                 }
-                let by =
-                    removal.source.as_ref().and_then(Source::config_path).map_or(String::new(), |p| format!(" ({p})"));
+                let by = removal
+                    .source
+                    .as_deref()
+                    .and_then(Source::config_path)
+                    .map_or(String::new(), |p| format!(" ({p})"));
                 let key = DeadAllow {
                     path: path.clone(),
                     pattern: entry.pattern.clone(),
                     step: record.step.label.clone(),
                     tool: tool.to_string(),
-                    removed_by: removal.audit_label.clone(),
+                    removed_by: removal.audit_label.to_string(),
                     removed_at: by,
                 };
                 dead.entry(key).or_default().insert(format!("{agent} ({label})"));

@@ -291,7 +291,7 @@ fn also_allow_removed_later(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             let always_removed = applying.all(|(_, r)| {
                 matched.iter().all(|tool| match r.removed.get(*tool) {
                     Some(removal) => {
-                        if !steps.contains(&removal.audit_label.as_str()) {
+                        if !steps.contains(&&*removal.audit_label) {
                             steps.push(&removal.audit_label);
                         }
                         true
