@@ -27,11 +27,11 @@ use super::tree::{Node, NodeKind};
 pub const MAX_FILE_BYTES: u64 = 2 * 1024 * 1024;
 
 /// The most values (objects, lists and scalars) a config may hold, its included files together:
-/// clawpolicy's memory budget. Each value costs about 1 KB while a command holds it (its tree
-/// node with origin, the value in force, the lists and name sets built from it), so this keeps
-/// any config under 200 MB; a 2,000-agent fleet holds about 20,000 values, the largest published
-/// configs about 2,000.
-pub const MAX_VALUES: usize = 100_000;
+/// clawpolicy's memory budget. A value of a long list costs up to 4 KB while `lint` holds it (its
+/// tree node with origin, the value in force, the steps' entries, name sets and compiled lists,
+/// the rules' views and findings), so a config at the budget stays under 200 MB in every command;
+/// a 2,000-agent fleet holds about 20,000 values, the largest published configs about 2,000.
+pub const MAX_VALUES: usize = 40_000;
 
 /// A parsed file: the tree plus what the parser noticed but JavaScript silently accepts.
 #[derive(Debug)]
