@@ -19,11 +19,14 @@ Files:
   fleet-500.json5       the same with 500 agents
   deny-500k.json5       one global deny list of 500,000 entries, concatenated from five included
                         files of 100,000 (deny-part-N.json5; a single config file is capped at 2 MiB)
+  deny-40k.json5        a global deny list of 39,997 entries: the largest list the value budget
+                        (40,000 values) lets in
   dup10k.json5          one key written 10,000 times
   dollar50k.json5       `"${"` x 50,000 in one string
   oneline12k.json5      12,500 unknown keys on one line
   deepwide.json5        2 MiB: an array nested 500 deep holding a million numbers
 """
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -49,7 +52,9 @@ def fleet(agents):
 
 
 def main():
-    out = Path(sys.argv[1] if len(sys.argv) > 1 else "hostile")
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("out", nargs="?", default="hostile", help="the folder to write the inputs into")
+    out = Path(parser.parse_args().out)
     out.mkdir(parents=True, exist_ok=True)
     pipes = "a | " * 10_000
     (out / "pipes.txt").write_text(pipes)
@@ -76,6 +81,7 @@ def main():
     for part, name in enumerate(parts):
         (out / name).write_text(json.dumps([f"t{part}{i:05d}" for i in range(100_000)]) + "\n")
     (out / "deny-500k.json5").write_text(json.dumps({"tools": {"deny": {"$include": parts}}}) + "\n")
+    (out / "deny-40k.json5").write_text(json.dumps({"tools": {"deny": [f"t{i:06d}" for i in range(39_997)]}}) + "\n")
     (out / "dup10k.json5").write_text("{\n" + "  tools: { profile: 'coding' },\n" * 10_000 + "}\n")
     (out / "dollar50k.json5").write_text('{ tools: { deny: ["' + "${" * 50_000 + '"] } }\n')
     (out / "oneline12k.json5").write_text("{" + ",".join(f"k{i}:1" for i in range(12_500)) + "}")

@@ -46,6 +46,10 @@ CASES = [
     ("500,000 deny entries (five included files)", "tools -c deny-500k.json5 --format json"),
     ("500,000 deny entries", "lint -c deny-500k.json5 --format json"),
     ("500,000 deny entries, every finding", "lint -c deny-500k.json5 --format json --all-findings"),
+    ("39,997 deny entries (the budget's largest list)", "tools -c deny-40k.json5 --format json"),
+    ("39,997 deny entries", "lint -c deny-40k.json5 --format json"),
+    ("39,997 deny entries, every finding", "lint -c deny-40k.json5 --format json --all-findings"),
+    ("39,997 deny entries", "matrix -c deny-40k.json5 --format json"),
 ]
 
 BUDGET_SECONDS, BUDGET_MB = 1.0, 200
