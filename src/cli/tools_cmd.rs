@@ -161,7 +161,11 @@ impl ToolsReport {
                     (tool.clone(), LocatedRemoval { removal: removal.clone(), location, written_as })
                 })
                 .collect(),
-            not_constructed: resolution.not_constructed.clone(),
+            not_constructed: resolution
+                .not_constructed
+                .iter()
+                .map(|(tool, why)| (tool.clone(), why.to_string()))
+                .collect(),
             steps: resolution
                 .steps
                 .iter()

@@ -129,7 +129,10 @@ impl Unavailable {
         let not_constructed = match removed_by {
             Some(_) => None,
             None => Some(
-                session.not_constructed.get(EXEC_TOOL).cloned().unwrap_or_else(|| "not a tool of this session".into()),
+                session
+                    .not_constructed
+                    .get(EXEC_TOOL)
+                    .map_or_else(|| "not a tool of this session".into(), |why| why.to_string()),
             ),
         };
         Some(Unavailable { removed_by, not_constructed })

@@ -147,7 +147,7 @@ fn missing_state(side: &Side<'_>, tool: &str) -> ToolState {
     if let Some(removal) = resolution.removed.get(tool) {
         return removed_state(removal, side.locate);
     }
-    let reason = resolution.not_constructed.get(tool).cloned();
+    let reason = resolution.not_constructed.get(tool).map(|why| why.to_string());
     ToolState::NotConstructed { reason: reason.unwrap_or_else(|| "not a candidate in this session".into()) }
 }
 

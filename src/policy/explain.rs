@@ -222,7 +222,7 @@ pub fn explain(
             || pack.plugins.iter().any(|p| p.tools.contains(&name))
             || resolution.candidates.contains(&name),
         present,
-        not_constructed: resolution.not_constructed.get(&name).cloned().or_else(|| {
+        not_constructed: resolution.not_constructed.get(&name).map(|why| why.to_string()).or_else(|| {
             (!present && !resolution.removed.contains_key(&name))
                 .then(|| policy::inventory::plugin_off_reason(version, config, ctx, &name))
                 .flatten()
@@ -563,7 +563,7 @@ fn dependences(
                 condition,
                 present: here,
                 removed_by: resolution.removed.get(tool).map(|r| r.step.to_string()),
-                not_constructed: resolution.not_constructed.get(tool).cloned(),
+                not_constructed: resolution.not_constructed.get(tool).map(|why| why.to_string()),
             })
         })
         .collect()

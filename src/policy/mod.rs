@@ -134,8 +134,9 @@ pub struct Resolution {
     pub automation: Option<automation::AutomationRun>,
     /// Tools constructed for this run: the input of the pipeline.
     pub candidates: Vec<String>,
-    /// Catalog tools not constructed here, with the reason.
-    pub not_constructed: BTreeMap<String, String>,
+    /// Catalog tools not constructed here, with the reason (shared by the config's sessions
+    /// that give the same one).
+    pub not_constructed: BTreeMap<String, Arc<str>>,
     pub steps: Vec<StepRecord>,
     /// Final tool names, sorted.
     pub tools: Vec<String>,
@@ -283,13 +284,27 @@ pub fn resolve_in(
         spawn: ctx.spawn.clone(),
         automation: ctx.automation.clone(),
         candidates,
-        not_constructed: inventory.not_constructed,
+        not_constructed: shared_reasons(&session.memo, inventory.not_constructed),
         steps: records,
         tools,
         removed,
         warnings: dedupe(warnings),
         assumptions,
         sandbox_policy: built.sandbox,
+    })
+}
+
+/// A not-built reason, as the key of the config's table of them.
+#[derive(PartialEq, Eq, Hash)]
+struct NotBuiltReason(String);
+
+/// The reasons of `not_built`, each held once per config: most sessions of a fleet give the same
+/// few dozen.
+fn shared_reasons(memo: &memo::Memo, not_built: BTreeMap<String, String>) -> BTreeMap<String, Arc<str>> {
+    memo.with(|table: &mut std::collections::HashMap<NotBuiltReason, Arc<str>>| {
+        let mut share =
+            |reason: String| table.entry(NotBuiltReason(reason)).or_insert_with_key(|r| r.0.as_str().into()).clone();
+        not_built.into_iter().map(|(tool, reason)| (tool, share(reason))).collect()
     })
 }
 
