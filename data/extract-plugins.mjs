@@ -81,13 +81,13 @@ async function extractByName() {
       "formatMissingOfficialExternalPluginWarning", "listOfficialExternalPluginCatalogEntries",
       "resolveOfficialExternalPluginInstallSources", "resolveOfficialExternalPluginInstall",
       "resolveOfficialExternalPluginLookupIds", "shippedNativeSessionCatalogs", "normalizeChatChannelId",
-      "defaultSlotIdForKey", "DEFAULT_PROVIDER",
+      "defaultSlotIdForKey", "DEFAULT_PROVIDER", "pluginPathFailureDiagnostic",
     ],
     {
       optional: [
         "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
         "LEGACY_REMOVED_PLUGIN_IDS", "formatRemovedPluginConfigWarning", "resolveOfficialExternalPluginInstallSources",
-        "resolveOfficialExternalPluginInstall", "shippedNativeSessionCatalogs",
+        "resolveOfficialExternalPluginInstall", "shippedNativeSessionCatalogs", "pluginPathFailureDiagnostic",
       ],
     },
   );
@@ -151,6 +151,7 @@ async function extractByName() {
       activation: "activationDecision",
       schemaErrors: "typebox",
       staleChannelPluginConfig: true,
+      unavailableLoadPath: unavailableLoadPath(v.pluginPathFailureDiagnostic),
     },
     plugins,
     defaultMemorySlot: v.defaultSlotIdForKey("memory"),
@@ -167,6 +168,17 @@ async function extractByName() {
     // the entry says `enabled: true`; an agent without a model runs on the default provider.
     routedPluginSuppression: { codex: { provider: "openai", defaultProvider: v.DEFAULT_PROVIDER } },
   };
+}
+
+/** What a `plugins.load.paths` entry that does not exist does to validation: a release with
+ * `pluginPathFailureDiagnostic` (2026.9) warns and preserves the configuration it cannot inspect
+ * (its own message, `{path}` the resolved path); the others refuse with their registry
+ * diagnostic `plugin path not found`, as their validation words it. */
+function unavailableLoadPath(failure) {
+  if (!failure) return { effect: "refuse", message: "plugin: plugin path not found: {path}" };
+  const diagnostic = failure("{path}", "config", Object.assign(new Error("missing"), { code: "ENOENT" }));
+  if (diagnostic.configDisposition !== "preserve") throw new Error(`unexpected load path diagnostic: ${JSON.stringify(diagnostic)}`);
+  return { effect: "preserve", message: diagnostic.message };
 }
 
 /** The removed-plugin warning of a release that writes it inline: a formatter made from its
@@ -223,6 +235,7 @@ async function extract2026_2() {
       activation: "enableState",
       schemaErrors: "ajv",
       staleChannelPluginConfig: false,
+      unavailableLoadPath: unavailableLoadPath(undefined),
     },
     plugins,
     defaultMemorySlot: registryMod.m("memory"),

@@ -66,6 +66,28 @@ pub struct PluginValidation {
     /// `channels.<id>` of a plugin that is not installed is a warning when the plugin config
     /// still names it.
     pub stale_channel_plugin_config: bool,
+    /// What a `plugins.load.paths` entry that does not exist does.
+    pub unavailable_load_path: UnavailableLoadPath,
+}
+
+/// A `plugins.load.paths` entry that does not exist, as the release's validation treats it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UnavailableLoadPath {
+    pub effect: LoadPathEffect,
+    /// The issue's or the warnings' text; `{path}` is the resolved path.
+    pub message: String,
+}
+
+/// What the release does with a config whose plugin load path is missing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum LoadPathEffect {
+    /// The registry's `plugin path not found` is an issue at `plugins.load.paths` (2026.2 to 2026.8).
+    Refuse,
+    /// The plugin configuration it cannot inspect is preserved: no channel config, no plugin entry
+    /// is checked, and each `channels.<id>` and `plugins.load.paths` gets the warning (2026.9).
+    Preserve,
 }
 
 /// What naming a plugin that is not in the registry does.

@@ -68,7 +68,9 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
     let (mut issues, warnings) = if rules.validation.legacy_rules_replace_validation && !legacy.is_empty() {
         (legacy.iter().map(legacy_issue).collect(), Vec::new())
     } else {
+        let unavailable = plugins::unavailable_load_paths(cfg.value(), cfg.effective_env(), cfg.cwd());
         let mut issues = schema::check(cfg.value(), version);
+        keep_uninspected_channels(&mut issues, cfg.value(), version, &unavailable);
         issues.extend(refinements::check(cfg.value(), version, cfg.legacy_owner()));
         let mut warnings = Vec::new();
         let locate = |at: &[PathSeg]| cfg.origin(at).or_else(|| cfg.nearest_origin(at));
@@ -85,7 +87,7 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
         }
         // What the release checks with its plugin registry, once the rest passes.
         if issues.is_empty() {
-            let stage = registry_stage(cfg.value(), version);
+            let stage = registry_stage(cfg.value(), version, &unavailable);
             issues = stage.issues.into_iter().map(|f| located_issue(f, locate)).collect();
             warnings = validation_warnings(cfg, version);
             warnings.extend(stage.warnings.into_iter().map(|found| ConfigWarning {
@@ -116,11 +118,39 @@ pub fn check(cfg: &LoadedConfig, version: OpenClawVersion) -> Validation {
     Validation { issues, legacy, warnings }
 }
 
+/// Where a missing plugin load path makes the release preserve what it cannot inspect, the
+/// configs of `channels.<id>` are not checked (the release checks them against their channel's
+/// schema in its plugin stage, which it skips): their schema issues go.
+fn keep_uninspected_channels(
+    issues: &mut Vec<ValidationIssue>,
+    config: &serde_json::Value,
+    version: OpenClawVersion,
+    unavailable: &[plugins::UnavailablePath],
+) {
+    if plugins::preserved(config, version, unavailable).is_none() {
+        return;
+    }
+    let reserved = &version.loader().validation.reserved_channel_keys;
+    issues.retain(|issue| match issue.path.as_slice() {
+        [PathSeg::Key(channels), PathSeg::Key(id), ..] if channels == keys::CHANNELS => {
+            reserved.iter().any(|key| key == id)
+        }
+        _ => true,
+    });
+}
+
 /// The checks the release runs with its plugin registry after the schema and the hand-written
 /// rules pass: channel ids, then `plugins.*`. Its warnings come with its issues.
-fn registry_stage(config: &serde_json::Value, version: OpenClawVersion) -> plugins::Findings {
+fn registry_stage(
+    config: &serde_json::Value,
+    version: OpenClawVersion,
+    unavailable: &[plugins::UnavailablePath],
+) -> plugins::Findings {
+    if let Some(preserved) = plugins::preserved(config, version, unavailable) {
+        return preserved;
+    }
     let mut stage = refinements::unknown_channels(config, version);
-    let plugins = plugins::check(config, version);
+    let plugins = plugins::check(config, version, unavailable);
     stage.issues.extend(plugins.issues);
     stage.warnings.extend(plugins.warnings);
     stage
@@ -232,7 +262,9 @@ pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Ve
             && entries.is_some_and(|e| e.len() > 1 && e.values().all(|entry| entry.get(keys::DEFAULT).is_none()))
     });
     let legacy_owner = migration.legacy_owner.as_deref().or(migrated_owner);
+    let unavailable = plugins::unavailable_load_paths(&value, &env, std::path::Path::new("/"));
     let mut issues = schema::check(&value, version);
+    keep_uninspected_channels(&mut issues, &value, version, &unavailable);
     issues.extend(refinements::check(&value, version, legacy_owner));
     if issues.is_empty() {
         let context = post_schema::Context {
@@ -246,7 +278,11 @@ pub fn validate_value(value: &serde_json::Value, version: OpenClawVersion) -> Ve
         issues = post_schema::check(&context).into_iter().map(|f| located_issue(f, |_| None)).collect();
     }
     if issues.is_empty() {
-        issues = registry_stage(&value, version).issues.into_iter().map(|f| located_issue(f, |_| None)).collect();
+        issues = registry_stage(&value, version, &unavailable)
+            .issues
+            .into_iter()
+            .map(|f| located_issue(f, |_| None))
+            .collect();
     }
     issues
 }

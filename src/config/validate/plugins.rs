@@ -13,8 +13,10 @@
 //! Issues and warnings carry the release's paths and texts; each also says where in the config it
 //! is written (`at`), which can differ from the release's path (an item of `plugins.allow`, a key
 //! spelled in another case, a key inside the plugin's config). Plugins in `plugins.load.paths`
-//! folders are known by their manifests' ids; other installed plugins (none offline), deferred
-//! plugin migrations (none in a fresh state directory) and blocked plugin paths are not simulated.
+//! folders are known by their manifests' ids; a load path that does not exist is refused (2026.2
+//! to 2026.8) or makes 2026.9 preserve what it cannot inspect ([`preserved`]); other installed
+//! plugins (none offline), deferred plugin migrations (none in a fresh state directory) and
+//! blocked plugin paths are not simulated.
 
 use std::collections::{HashMap, HashSet};
 
@@ -27,7 +29,9 @@ use crate::config::path::PathSeg;
 use crate::config::view::agents::{AgentDefaults, roster};
 use crate::config::view::keys;
 use crate::config::view::models::{ModelSetting, configured_model_refs};
-use crate::release::plugins::{Activation, IdNormalization, PluginRecord, PluginRules, RoutedPlugin, UnknownIds};
+use crate::release::plugins::{
+    Activation, IdNormalization, LoadPathEffect, PluginRecord, PluginRules, RoutedPlugin, UnknownIds,
+};
 
 /// What the plugin stage says: issues refuse the config, warnings do not.
 #[derive(Debug, Default)]
@@ -131,14 +135,67 @@ impl<'v> Settings<'v> {
     }
 }
 
+/// A `plugins.load.paths` entry that does not exist on this machine: its index and the path as the
+/// release resolves it (`resolveUserPath`: trimmed, `~` expanded, relative to the working
+/// directory).
+#[derive(Debug, Clone)]
+pub(super) struct UnavailablePath {
+    index: usize,
+    resolved: String,
+}
+
+/// The `plugins.load.paths` entries that do not exist, in order. Blank entries resolve to the
+/// working directory, which exists.
+pub(super) fn unavailable_load_paths(
+    config: &Value,
+    env: &HashMap<String, String>,
+    cwd: &std::path::Path,
+) -> Vec<UnavailablePath> {
+    let home = crate::config::discovery::home_dir(env, cwd);
+    let load = config.get(keys::PLUGINS).and_then(|p| p.get("load")).and_then(|l| l.get("paths"));
+    let entries = load.and_then(Value::as_array).into_iter().flatten().enumerate();
+    entries
+        .filter_map(|(index, entry)| Some((index, entry.as_str()?)))
+        .map(|(index, raw)| (index, crate::config::discovery::resolve_user_path(raw, &home, cwd)))
+        .filter(|(_, resolved)| !resolved.exists())
+        .map(|(index, resolved)| UnavailablePath { index, resolved: resolved.display().to_string() })
+        .collect()
+}
+
+/// Where a missing load path makes the release preserve what it cannot inspect (2026.9), the whole
+/// plugin stage: a warning for each `channels.<id>` (none is checked) and one for
+/// `plugins.load.paths`, with the first missing path. `None` where it does not.
+pub(super) fn preserved(config: &Value, version: OpenClawVersion, unavailable: &[UnavailablePath]) -> Option<Findings> {
+    let rule = &version.data().plugins().validation.unavailable_load_path;
+    let first = unavailable.first().filter(|_| rule.effect == LoadPathEffect::Preserve)?;
+    let message = rule.message.replace("{path}", &first.resolved);
+    let mut findings = Findings::default();
+    let channels = config.get(keys::CHANNELS).and_then(Value::as_object).into_iter().flatten();
+    for key in channels.map(|(key, _)| key).filter(|key| !js_trim(key).is_empty()) {
+        let at = path(&[keys::CHANNELS, key]);
+        findings.warnings.push(Finding::new(path(&[keys::CHANNELS, js_trim(key)]), at, message.clone()));
+    }
+    let at = path(&[keys::PLUGINS, "load", "paths"]);
+    findings.warnings.push(Finding::new(at.clone(), child(&at, PathSeg::Index(first.index)), message));
+    Some(findings)
+}
+
 /// The plugin stage of `config` (its `plugins` section as loaded, after the release's load-time
-/// migrations); nothing when the config has no `plugins` key.
-pub(super) fn check(config: &Value, version: OpenClawVersion) -> Findings {
+/// migrations); nothing when the config has no `plugins` key. A release that refuses a missing
+/// load path reports each first, as its registry does.
+pub(super) fn check(config: &Value, version: OpenClawVersion, unavailable: &[UnavailablePath]) -> Findings {
     let mut findings = Findings::default();
     let Some(plugins) = config.get(keys::PLUGINS).and_then(Value::as_object) else {
         return findings;
     };
     let rules = version.data().plugins();
+    if rules.validation.unavailable_load_path.effect == LoadPathEffect::Refuse {
+        let at = path(&[keys::PLUGINS, "load", "paths"]);
+        for missing in unavailable {
+            let message = rules.validation.unavailable_load_path.message.replace("{path}", &missing.resolved);
+            findings.issues.push(Finding::new(at.clone(), child(&at, PathSeg::Index(missing.index)), message));
+        }
+    }
     let settings = Settings::of(plugins, rules);
     let local = local_plugin_ids(config);
     let mut stage = Stage { version, rules, config, plugins, findings: &mut findings, hinted: HashSet::new(), local };

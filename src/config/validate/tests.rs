@@ -112,3 +112,38 @@ fn stale_config_of_an_uninstalled_channel_plugin_is_accepted_in_2026_9() {
         V2026_9
     ));
 }
+
+/// Validation warnings as `(path, message)` pairs.
+fn warnings(config: Value, version: OpenClawVersion) -> Vec<(String, String)> {
+    let cfg = load_inline(config, &options(version)).unwrap();
+    let checked = super::check(&cfg, version);
+    checked.warnings.iter().map(|w| (crate::config::path::dotted(&w.path), w.message.clone())).collect()
+}
+
+#[test]
+fn missing_plugin_load_path_preserves_channel_config_2026_9_and_refuses_2026_2() {
+    // A published config (chisuhua-home) names an acpx folder of its author's machine: 2026.9
+    // checks no channel config then (feishu `streaming: true` is a scalar its schema refuses, and
+    // an unknown key passes), 2026.2 refuses the missing path.
+    let missing = "/nonexistent-clawpolicy-test/acpx";
+    let config = json!({
+        "plugins": {"load": {"paths": [missing]}, "entries": {"no-such-plugin": {"enabled": true}}},
+        "channels": {"feishu": {"enabled": true, "streaming": true}, "telegram": {"bogusKey": 1}},
+    });
+    assert_eq!(issues(config.clone(), OpenClawVersion::V2026_9), vec![]);
+    let text = format!(
+        "Configured plugin load path is unavailable: {missing}. Uninspected plugin configuration is preserved. \
+         Restore access to the path, then run `openclaw doctor --fix`."
+    );
+    let said = |path: &str| (path.to_string(), text.clone());
+    assert_eq!(
+        warnings(config.clone(), OpenClawVersion::V2026_9),
+        vec![said("channels.feishu"), said("channels.telegram"), said("plugins.load.paths")]
+    );
+    let refused = issues(json!({"plugins": {"load": {"paths": [missing]}}}), OpenClawVersion::V2026_2);
+    assert_eq!(refused, vec![("plugins.load.paths".to_string(), format!("plugin: plugin path not found: {missing}"))]);
+    // A path that exists changes nothing: the channel schema applies again.
+    let mut present = config;
+    present["plugins"]["load"]["paths"] = json!(["/"]);
+    assert!(issues(present, OpenClawVersion::V2026_9).iter().any(|(path, _)| path == "channels.feishu.streaming"));
+}

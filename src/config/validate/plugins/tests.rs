@@ -6,7 +6,7 @@ use super::*;
 type Said = Vec<(String, String)>;
 
 fn findings(config: Value, version: OpenClawVersion) -> (Said, Said) {
-    let found = check(&config, version);
+    let found = check(&config, version, &[]);
     let pairs = |list: &[Finding]| {
         list.iter().map(|f| (crate::config::path::dotted(&f.path), f.message.clone())).collect::<Vec<_>>()
     };
@@ -160,7 +160,7 @@ fn a_missing_codex_entry_is_quiet_unless_a_model_route_needs_it() {
 fn findings_point_at_what_is_written() {
     let config =
         json!({"plugins": {"allow": ["browser", "nope"], "entries": {"Memory-Core": {"config": {"bogus": 1}}}}});
-    let found = check(&config, OpenClawVersion::V2026_9);
+    let found = check(&config, OpenClawVersion::V2026_9, &[]);
     assert_eq!(crate::config::path::dotted(&found.warnings[0].at), "plugins.entries.Memory-Core");
     assert_eq!(crate::config::path::dotted(&found.warnings[1].at), "plugins.allow.1");
     let issue = &found.issues[0];
