@@ -24,11 +24,14 @@ const MARKED_DEFAULT_AGENT: &str = "2026.9 moves the marked agent into agents.de
 const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[
     ("2026.9", "aa-cma/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
     ("2026.9", "agentorg/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
+    ("2026.9", "aws-bedrock-sample/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
     ("2026.9", "claws-and-pincers/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
+    ("2026.9", "egonolson-ten-agents/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
     ("2026.9", "it-huset-recommended/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
     ("2026.9", "kianoush-slack-team/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
     ("2026.9", "kurultai/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
     ("2026.9", "openclaw-crew/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
+    ("2026.9", "seo-agent/default-agent", "ok: expected false, got true", MARKED_DEFAULT_AGENT),
 ];
 
 fn check_version(version: &str) {

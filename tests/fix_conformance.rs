@@ -26,11 +26,14 @@ const HOME: &str = "/home/openclaw";
 const NO_AGENT_GIVEN: &[&str] = &[
     "aa-cma/default-agent",
     "agentorg/default-agent",
+    "aws-bedrock-sample/default-agent",
     "claws-and-pincers/default-agent",
+    "egonolson-ten-agents/default-agent",
     "it-huset-recommended/default-agent",
     "kianoush-slack-team/default-agent",
     "kurultai/default-agent",
     "openclaw-crew/default-agent",
+    "seo-agent/default-agent",
 ];
 
 fn dir() -> PathBuf {
