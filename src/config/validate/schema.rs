@@ -326,11 +326,19 @@ fn translate(error: &ValidationError<'_>, schema: &Value, instance: &Value) -> V
     }
 }
 
-/// The closest known key, if it is close enough to be a likely typo.
+/// The closest known key, if it is close enough to be a likely typo: similar (Jaro-Winkler) and
+/// a few edits away for its length, so that a shared prefix alone (`tools` and
+/// `toolProgressDetail`) suggests nothing.
 pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
+    let key = key.to_lowercase();
     known
         .iter()
-        .map(|candidate| (strsim::jaro_winkler(&key.to_lowercase(), &candidate.to_lowercase()), *candidate))
+        .filter_map(|candidate| {
+            let lower = candidate.to_lowercase();
+            let edits = key.chars().count().max(lower.chars().count()).div_ceil(3).max(2);
+            let close = strsim::osa_distance(&key, &lower) <= edits;
+            close.then(|| (strsim::jaro_winkler(&key, &lower), *candidate))
+        })
         .filter(|(score, _)| *score >= 0.85)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, candidate)| candidate)
@@ -339,6 +347,14 @@ pub fn did_you_mean<'k>(key: &str, known: &[&'k str]) -> Option<&'k str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn did_you_mean_suggests_typos_not_shared_prefixes() {
+        assert_eq!(did_you_mean("maxToken", &["maxTokens", "temperature"]), Some("maxTokens"));
+        assert_eq!(did_you_mean("secuirty", &["security", "safeBins"]), Some("security"));
+        assert_eq!(did_you_mean("AlsoAlow", &["alsoAllow", "allow"]), Some("alsoAllow"));
+        assert_eq!(did_you_mean("tools", &["toolProgressDetail", "workspace"]), None);
+    }
 
     #[test]
     fn a_numeric_key_stays_a_key_in_an_issue_path() {
