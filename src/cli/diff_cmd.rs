@@ -149,6 +149,15 @@ fn render(report: &DiffReport, show_contexts: bool) -> String {
     )
 }
 
+/// Agents that share a change: all of them up to eight, else the first six and how many more.
+fn agent_list(agents: &[&str]) -> String {
+    const SHOWN: usize = 6;
+    match agents.len() {
+        0..=8 => agents.join(", "),
+        n => format!("{} and {} more agents", agents[..SHOWN].join(", "), n - SHOWN),
+    }
+}
+
 /// What changed, section by section, and a closing summary line (`diff`, and each step of `upgrade`).
 pub(super) fn render_changes(report: &Changes, show_contexts: bool) -> String {
     let mut out = String::new();
@@ -159,15 +168,17 @@ pub(super) fn render_changes(report: &Changes, show_contexts: bool) -> String {
         out.push_str(&format!("\nAgents removed: {}\n", report.agents_removed.join(", ")));
     }
     let groups = diff::change_groups(&report.access);
+    let shared = diff::shared_changes(&groups);
     for (gained, title) in [(true, "Became reachable"), (false, "Became unreachable")] {
         let mut section = String::new();
-        for group in groups.iter().filter(|g| g.change.change.gained == gained) {
+        for group in shared.iter().filter(|g| g.change.change.gained == gained) {
             let change = &group.change.change;
             let sign = if gained { '+' } else { '−' };
+            let tools: Vec<String> = group.tools.iter().map(|tool| format!("{sign}{tool}")).collect();
             section.push_str(&format!(
-                "  {} {sign}{} in {}\n    base: {}\n    head: {}\n",
-                group.agent_id,
-                change.tool,
+                "  {} {} in {}\n    base: {}\n    head: {}\n",
+                agent_list(&group.agent_ids),
+                tools.join(" "),
                 group.contexts.join(", "),
                 change.before.describe(),
                 change.after.describe()

@@ -421,7 +421,8 @@ pub struct ChangeGroup<'a> {
 
 /// Tool changes grouped per agent where tool, direction, both sides and location read the same.
 pub fn change_groups(access: &[AccessChange]) -> Vec<ChangeGroup<'_>> {
-    let mut groups: Vec<(String, ChangeGroup<'_>)> = Vec::new();
+    let mut groups: Vec<ChangeGroup<'_>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
     for session in access {
         for located in &session.changes {
             let change = &located.change;
@@ -434,16 +435,85 @@ pub fn change_groups(access: &[AccessChange]) -> Vec<ChangeGroup<'_>> {
                 change.after.describe(),
                 located.location
             );
-            match groups.iter_mut().find(|(k, _)| *k == key) {
-                Some((_, group)) => group.contexts.push(&session.context),
-                None => groups.push((
-                    key,
-                    ChangeGroup { agent_id: &session.agent_id, contexts: vec![&session.context], change: located },
-                )),
+            match index.get(&key) {
+                Some(&at) => groups[at].contexts.push(&session.context),
+                None => {
+                    index.insert(key, groups.len());
+                    groups.push(ChangeGroup {
+                        agent_id: &session.agent_id,
+                        contexts: vec![&session.context],
+                        change: located,
+                    });
+                }
             }
         }
     }
-    groups.into_iter().map(|(_, group)| group).collect()
+    groups
+}
+
+/// Change groups that read the same but for their agent and tool: the same direction, in the
+/// same sessions (a session spawned by the agent itself counts as the same session for every
+/// agent), for the same reasons, decided at the same place. Reported once with every agent and
+/// tool.
+#[derive(Debug, Clone)]
+pub struct SharedChange<'a> {
+    pub agent_ids: Vec<&'a str>,
+    pub tools: Vec<&'a str>,
+    /// The sessions, `spawned-by:<the agent itself>` written as `spawned-by:itself`.
+    pub contexts: Vec<String>,
+    /// The change as the first agent's first tool reads it.
+    pub change: &'a LocatedChange,
+}
+
+/// The label of a session of `agent` as every agent would read it (see [`SharedChange`]).
+fn shared_context(agent: &str, context: &str) -> String {
+    match context.strip_prefix("spawned-by:") {
+        Some(requester) if requester == agent => "spawned-by:itself".to_string(),
+        _ => context.to_string(),
+    }
+}
+
+/// [`change_groups`] merged where they read the same, in first-seen order: first the agents of
+/// each tool change, then the tools those agents gain or lose alike.
+pub fn shared_changes<'a>(groups: &[ChangeGroup<'a>]) -> Vec<SharedChange<'a>> {
+    let sides = |change: &LocatedChange, contexts: &[String]| {
+        let c = &change.change;
+        format!(
+            "{}\0{}\0{}\0{}\0{:?}",
+            c.gained,
+            contexts.join("\0"),
+            c.before.describe(),
+            c.after.describe(),
+            change.location
+        )
+    };
+    let mut by_tool: Vec<SharedChange<'a>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for group in groups {
+        let contexts: Vec<String> = group.contexts.iter().map(|c| shared_context(group.agent_id, c)).collect();
+        let key = format!("{}\0{}", group.change.change.tool, sides(group.change, &contexts));
+        match index.get(&key) {
+            Some(&at) => by_tool[at].agent_ids.push(group.agent_id),
+            None => {
+                index.insert(key, by_tool.len());
+                let tools = vec![group.change.change.tool.as_str()];
+                by_tool.push(SharedChange { agent_ids: vec![group.agent_id], tools, contexts, change: group.change });
+            }
+        }
+    }
+    let mut shared: Vec<SharedChange<'a>> = Vec::new();
+    index.clear();
+    for change in by_tool {
+        let key = format!("{}\0{}", change.agent_ids.join("\0"), sides(change.change, &change.contexts));
+        match index.get(&key) {
+            Some(&at) => shared[at].tools.extend(change.tools),
+            None => {
+                index.insert(key, shared.len());
+                shared.push(change);
+            }
+        }
+    }
+    shared
 }
 
 /// Probe flips of one agent with the same change in the same sessions, reported once.
@@ -634,6 +704,27 @@ mod tests {
         assert!(report.access.iter().all(|a| a.changes.iter().all(|c| c.change.tool == "write" && c.change.gained)));
         let main = report.access.iter().find(|a| a.context == "main").unwrap();
         assert_eq!(main.changes[0].location.as_ref().unwrap().file, "head.json5:tools.deny[0]");
+    }
+
+    #[test]
+    fn agents_and_tools_that_change_alike_are_reported_once() {
+        let agents = json!({"a": {"subagents": {"allowAgents": ["b"]}}, "b": {}, "c": {}});
+        let base = json!({"agents": {"entries": agents}, "tools": {"deny": ["group:fs"]}});
+        let head = json!({"agents": {"entries": agents}, "tools": {"deny": []}});
+        let report = run(base, head, &[]);
+        let groups = change_groups(&report.access);
+        let shared = shared_changes(&groups);
+        let lines: Vec<_> = shared.iter().map(|s| (s.agent_ids.clone(), s.tools.clone(), s.contexts.clone())).collect();
+        // a and c read alike once `spawned-by:<itself>` is one session; b is also spawned by a.
+        let (_, tools, contexts) = lines.iter().find(|(agents, ..)| *agents == ["a", "c"]).expect("a and c merged");
+        assert!(contexts.iter().any(|c| c == "spawned-by:itself"), "{lines:?}");
+        // The tools one deny entry removed come back for the same reason: one line.
+        assert!(tools.contains(&"read") && tools.contains(&"write"), "{lines:?}");
+        assert!(
+            lines.iter().any(|(agents, _, contexts)| *agents == ["b"] && contexts.iter().any(|c| c == "spawned-by:a"))
+        );
+        let reported: usize = shared.iter().map(|s| s.agent_ids.len() * s.tools.len()).sum();
+        assert_eq!(reported, groups.len(), "every change reported once");
     }
 
     #[test]
