@@ -104,7 +104,7 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
             let name = token.trim().split('=').next().unwrap_or_default();
             token.contains('=') && listed(&rules.startup_environment_variables, name)
         };
-        if is_posix_shell(executable) && segment.argv.iter().any(sets_startup) {
+        if is_posix_shell(executable, wrappers) && segment.argv.iter().any(sets_startup) {
             return Some(&rules.shell_startup_environment);
         }
         if listed(&rules.source_commands, executable) {
@@ -119,7 +119,7 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
         }
     }
     let loads_startup = |argv: &Vec<String>| {
-        argv.first().is_some_and(|exe| is_parseable_shell(&normalize_executable(exe)))
+        argv.first().is_some_and(|exe| is_parseable_shell(exe, wrappers))
             && argv
                 .iter()
                 .skip(1)
@@ -133,7 +133,7 @@ fn unbindable<'r>(rules: &'r BindingRules, out: &ExecOutcome, gate: &Gate) -> Op
         return Some(&rules.shell_startup_files);
     }
     let cwd = &gate.input.cwd;
-    let scripts = unwrapped.iter().filter_map(|argv| script_operand(rules, argv)).find_map(|operand| {
+    let scripts = unwrapped.iter().filter_map(|argv| script_operand(rules, argv, wrappers)).find_map(|operand| {
         match std::fs::metadata(cwd.join(operand)) {
             Err(_) => Some(rules.missing_script.as_str()),
             Ok(meta) if !meta.is_file() => Some(rules.not_a_file_script.as_str()),
@@ -159,7 +159,7 @@ fn runner_without_script(rules: &BindingRules, argv: &[String], cwd: &Path, exec
     let name = normalize_executable(first);
     let runner = rules.script_runners.contains(&name)
         || rules.script_runner_patterns.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
-    if !runner || is_posix_shell(&name) || script_operand(rules, argv).is_some() {
+    if !runner || is_posix_shell(&name, &exec.wrappers) || script_operand(rules, argv, &exec.wrappers).is_some() {
         return false;
     }
     let existing_files = argv[1..].iter().filter(|t| !t.starts_with('-') && cwd.join(t.trim()).is_file()).count();
@@ -208,14 +208,14 @@ fn unwrap_for_operand(rules: &BindingRules, argv: &[String], wrappers: &WrapperR
 
 /// The script file a segment runs: an interpreter's first argument, or a shell's first operand
 /// after its options (none when the shell runs inline code or stdin).
-fn script_operand<'a>(rules: &BindingRules, argv: &'a [String]) -> Option<&'a str> {
+fn script_operand<'a>(rules: &BindingRules, argv: &'a [String], wrappers: &WrapperRules) -> Option<&'a str> {
     let name = normalize_executable(argv.first()?);
     let interpreter = rules.script_interpreters.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
     if interpreter {
         let operand = argv.get(1)?.trim();
         return (!operand.is_empty() && operand != "-" && !operand.starts_with('-')).then_some(operand);
     }
-    is_parseable_shell(&name).then(|| shells::script_operand(argv)).flatten()
+    is_parseable_shell(&name, wrappers).then(|| shells::script_operand(argv)).flatten()
 }
 
 /// Whether `askFallback: allowlist` finds the command covered: by the allowlist whatever the host

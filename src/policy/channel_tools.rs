@@ -12,7 +12,7 @@ use serde_json::Value;
 use crate::base::js::{js_trim, js_truthy};
 use crate::config::view::channels::{AccountSettings, ChannelAccounts};
 use crate::config::view::ids::{DEFAULT_ACCOUNT_ID, normalize_account_id};
-use crate::config::view::plugins::PluginsSection;
+use crate::config::view::plugins::{PluginsSection, setting_is_false};
 use crate::release::pack::{BundledPlugin, ToolGate};
 use crate::release::plugins::PluginRules;
 
@@ -49,6 +49,9 @@ pub fn gate_rejects(plugin: &BundledPlugin, tool: &str, config: &Value, registry
             let entries = PluginsSection::of(config).entries_for(&plugin.id, |key| registry.normalize_id(key));
             (!entries.iter().any(|entry| entry.configures_any(keys)))
                 .then(|| format!("needs plugins.entries.{}.config with {} set", plugin.id, keys.join(" or ")))
+        }
+        ToolGate::NotSwitchedOff { setting } => {
+            setting_is_false(config, setting).then(|| format!("{setting} is false"))
         }
     }
 }

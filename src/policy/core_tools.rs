@@ -92,7 +92,9 @@ impl<'a> Builder<'_, 'a> {
             BuildCondition::TranscriptsEnabled => {
                 transcripts_switch(self.config).is_some_and(|switch| switch.value.as_bool() == Some(true))
             }
-            BuildCondition::PlanTool => self.plan_tool_built(tool),
+            BuildCondition::PlanTool { strict_agentic_providers } => {
+                self.plan_tool_built(tool, strict_agentic_providers)
+            }
             BuildCondition::TranscriptChannels(channels) => {
                 let channel = self.ctx.message_provider.as_deref().map(|m| m.trim().to_lowercase());
                 let sender = self.ctx.sender_id.as_deref().is_some_and(|s| !s.trim().is_empty());
@@ -192,7 +194,7 @@ impl Builder<'_, '_> {
     /// 2026.5's `update_plan` (`shouldIncludeUpdatePlanToolForOpenClawTools`): named by the
     /// construction-time allowlists (an alsoAllow-only policy's "include defaults" names
     /// nothing) and not denied; else `tools.experimental.planTool`; else a strict-agentic run.
-    fn plan_tool_built(&self, tool: &str) -> bool {
+    fn plan_tool_built(&self, tool: &str, strict_agentic_providers: &[String]) -> bool {
         let global_allow = [ListKind::Allow, ListKind::AlsoAllow].into_iter().flat_map(|kind| self.global_list(kind));
         let named: Vec<String> = global_allow.chain(self.explicit.allow.iter().flatten().cloned()).collect();
         let allow = NameSet::construction(self.pack, named.iter().map(String::as_str));
@@ -204,16 +206,16 @@ impl Builder<'_, '_> {
         }
         let contract = self.session.agent.as_ref().and_then(|a| a.execution_contract());
         let contract = contract.or_else(|| self.defaults.execution_contract());
-        contract != Some("default") && strict_agentic_model(self.ctx)
+        contract != Some("default") && strict_agentic_model(self.ctx, strict_agentic_providers)
     }
 }
 
-/// A GPT-5-family model of OpenAI or OpenAI Codex (`isStrictAgenticSupportedProviderModel`):
-/// the model id, without a `provider/` or `provider:` prefix, is `gpt-5` or starts with
-/// `gpt-5.`, `gpt-5o` or `gpt-5-`, in any case.
-fn strict_agentic_model(ctx: &SessionContext) -> bool {
+/// A GPT-5-family model of one of `providers` (`isStrictAgenticSupportedProviderModel`): the
+/// model id, without a `provider/` or `provider:` prefix, is `gpt-5` or starts with `gpt-5.`,
+/// `gpt-5o` or `gpt-5-`, in any case.
+fn strict_agentic_model(ctx: &SessionContext, providers: &[String]) -> bool {
     let provider = ctx.model_provider.as_deref().map(|p| js_trim(p).to_lowercase()).unwrap_or_default();
-    if !matches!(provider.as_str(), "openai" | "openai-codex" | "mock-openai") {
+    if !providers.contains(&provider) {
         return false;
     }
     let model = js_trim(ctx.model_id.as_deref().unwrap_or_default());

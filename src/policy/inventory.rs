@@ -147,11 +147,10 @@ fn not_activated(config: &Value, ctx: &SessionContext, plugin: &BundledPlugin) -
     let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase());
     let setting = Located::lookup_dotted(config, &activation.config_key);
     let configured = setting.is_some_and(|s| !s.value.is_null() && s.value != "");
-    (provider.as_deref() != Some(activation.provider.as_str()) || !configured).then(|| {
-        format!(
-            "plugin `{}` loads only for provider `{}` with {} set",
-            plugin.id, activation.provider, activation.config_key
-        )
+    let wrong_provider = activation.provider.as_ref().is_some_and(|p| provider.as_deref() != Some(p.as_str()));
+    (wrong_provider || !configured).then(|| match &activation.provider {
+        Some(p) => format!("plugin `{}` loads only for provider `{p}` with {} set", plugin.id, activation.config_key),
+        None => format!("plugin `{}` loads only with {} set", plugin.id, activation.config_key),
     })
 }
 

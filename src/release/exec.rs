@@ -49,6 +49,10 @@ pub struct ExecRules {
     /// Builtins accepted without an allowlist entry (2026.9 only).
     #[serde(default)]
     pub safe_builtins: BTreeSet<String>,
+    /// The pinned gateway command rewrites a safe builtin to its resolved path like any other
+    /// executable (2026.7); 2026.9 leaves safe builtins as written.
+    #[serde(default)]
+    pub pins_safe_builtins: bool,
     pub safe_bin_profiles: BTreeMap<String, SafeBinProfile>,
     /// Interpreter inline-eval flags (2026.9 strict inline eval, `risks.ts`).
     #[serde(default)]
@@ -311,10 +315,29 @@ pub struct WrapperRules {
     pub shell_argv_carriers: Vec<String>,
     /// `busybox`, `toybox`: unwrapped when their applet is a shell (none: not unwrapped).
     pub multiplexers: Vec<String>,
+    /// The POSIX shells the release knows as shell wrappers (`POSIX_SHELL_WRAPPER_NAMES`); a name
+    /// it does not list runs as a plain program. Absent: 2026.9's fifteen.
+    #[serde(default = "posix_shells_2026_9")]
+    pub posix_shells: Vec<String>,
+    /// A blocked dispatch wrapper (`sudo ls $HOME`) counts as a command carrier, whose step only
+    /// prompts, so a shell expansion in its arguments does not fail the analysis (2026.8; absent:
+    /// true). 2026.7 fails it.
+    #[serde(default = "counts_as_carrier")]
+    pub blocked_wrapper_carries: bool,
     /// Multiplexers the allow-always collector sees through where the analysis does not (2026.2's
     /// `unwrapKnownShellMultiplexerInvocation`); empty: the same as `multiplexers`.
     #[serde(default)]
     pub allow_always_multiplexers: Vec<String>,
+}
+
+fn counts_as_carrier() -> bool {
+    true
+}
+
+fn posix_shells_2026_9() -> Vec<String> {
+    ["ash", "bash", "csh", "dash", "elvish", "fish", "ksh", "mksh", "nu", "osh", "sh", "tcsh", "xonsh", "yash", "zsh"]
+        .map(String::from)
+        .to_vec()
 }
 
 /// A dispatch wrapper read by its option grammar.

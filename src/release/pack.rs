@@ -34,6 +34,11 @@ pub struct VersionPack {
     pub tools_by_sender: SenderRules,
     pub by_provider: ByProviderRules,
     pub unknown_allowlist_entries: UnknownEntryHandling,
+    /// Whether an allowlist entry naming a bundled plugin that is not loaded for the run, or one
+    /// of its tools, counts as a plugin entry rather than an unknown one (2026.7: every bundled
+    /// manifest is declared to the pipeline, `buildDeclaredToolAllowlistContext`).
+    #[serde(default)]
+    pub declared_bundled_tools: bool,
     /// Bundled plugins whose tools the oracle environment loads, in manifest order.
     pub plugins: Vec<BundledPlugin>,
     /// How tools dropped by the pre-pipeline filters are reported.
@@ -249,9 +254,13 @@ pub enum BuildCondition {
     TranscriptsEnabled,
     /// 2026.5's `update_plan`: the construction-time allowlists (`tools.allow`, `alsoAllow`
     /// and every policy's allow entries) name it and the deny lists do not; else
-    /// `tools.experimental.planTool` when set; else a strict-agentic run (a GPT-5 model of
-    /// OpenAI or OpenAI Codex whose agent's execution contract is not `default`).
-    PlanTool,
+    /// `tools.experimental.planTool` when set; else a strict-agentic run (a GPT-5 model of one of
+    /// these providers, whose agent's execution contract is not `default`: 2026.5 also counts
+    /// OpenAI Codex, 2026.7 does not).
+    PlanTool {
+        #[serde(rename = "strictAgenticProviders")]
+        strict_agentic_providers: Vec<String>,
+    },
     /// A primary session (neither a sub-agent nor an ACP session) whose construction-time deny
     /// lists do not name the tool.
     PrimarySession,
@@ -497,6 +506,12 @@ pub struct BundledPlugin {
     /// whenever the plugin loads.
     #[serde(default)]
     pub tool_gates: BTreeMap<String, ToolGate>,
+    /// With `declaredBundledTools`: the plugin's tools are declared only when one of these
+    /// settings (dotted paths) holds a value (its manifest's config signals; 2026.7's xai). A
+    /// SecretRef counts as a value, and the provider credentials its auth signals also accept
+    /// are not read.
+    #[serde(default)]
+    pub declared_when_configured: Vec<String>,
 }
 
 /// When a channel plugin registers a tool (tools not listed are registered unconditionally).
@@ -512,6 +527,9 @@ pub enum ToolGate {
     /// The plugin's own `plugins.entries.<id>.config` is an object that sets one of these keys
     /// (2026.9's 1Password broker starts only with a vault or items configured).
     PluginConfig { keys: Vec<String> },
+    /// The setting at this dotted path is not `false` (2026.7's xai: `x_search` unless
+    /// `plugins.entries.xai.config.xSearch.enabled` is `false`).
+    NotSwitchedOff { setting: String },
 }
 
 impl BundledPlugin {
@@ -564,7 +582,9 @@ pub struct AutoEnable {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PluginActivation {
-    pub provider: String,
+    /// The model provider the run must use (none: any provider, 2026.7's xai).
+    #[serde(default)]
+    pub provider: Option<String>,
     /// Dotted config path that must hold a value.
     pub config_key: String,
 }
@@ -731,8 +751,9 @@ mod tests {
                     assert!(plugin.tools.contains(tool), "{version}: {} gates unknown tool {tool}", plugin.id);
                 }
                 // The channel gates read the plugin's credential settings.
-                let reads_credentials =
-                    plugin.tool_gates.values().any(|gate| !matches!(gate, super::ToolGate::PluginConfig { .. }));
+                let reads_credentials = plugin.tool_gates.values().any(|gate| {
+                    matches!(gate, super::ToolGate::AccountTool { .. } | super::ToolGate::ChannelCredentials)
+                });
                 assert!(!reads_credentials || !plugin.credentials.is_empty(), "{}", plugin.id);
             }
         }

@@ -127,6 +127,23 @@ impl PluginEntry<'_> {
     }
 }
 
+/// Whether the setting at `dotted` holds a value (`hasConfiguredValue`): a non-blank string, a
+/// non-empty list or object, or any other non-null value.
+pub fn holds_value(config: &Value, dotted: &str) -> bool {
+    match Located::lookup_dotted(config, dotted).map(|l| l.value) {
+        None | Some(Value::Null) => false,
+        Some(Value::String(s)) => !s.trim().is_empty(),
+        Some(Value::Array(a)) => !a.is_empty(),
+        Some(Value::Object(o)) => !o.is_empty(),
+        Some(_) => true,
+    }
+}
+
+/// Whether the setting at `dotted` is `false`.
+pub fn setting_is_false(config: &Value, dotted: &str) -> bool {
+    Located::lookup_dotted(config, dotted).is_some_and(|l| l.value == &Value::Bool(false))
+}
+
 /// A plugin's own top-level block (`browser`), whatever its type.
 pub fn own_block<'a>(config: &'a Value, id: &str) -> Option<Located<'a>> {
     Located::lookup(config, KeyPath::keys(&[id]))

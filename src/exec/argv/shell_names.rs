@@ -1,10 +1,9 @@
 //! Which program names are shells, and of which kind: the names both the shell reader
-//! ([`super::shells`]) and the wrapper unwrapping ([`super::wrappers`]) ask about.
+//! ([`super::shells`]) and the wrapper unwrapping ([`super::wrappers`]) ask about. The POSIX
+//! shells are the release's (`wrappers.posixShells` in its data).
 
 use super::normalize_executable;
-
-const POSIX_SHELLS: &[&str] =
-    &["ash", "bash", "csh", "dash", "elvish", "fish", "ksh", "mksh", "nu", "osh", "sh", "tcsh", "xonsh", "yash", "zsh"];
+use crate::release::exec::WrapperRules;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum ShellKind {
@@ -13,8 +12,8 @@ pub(super) enum ShellKind {
     PowerShell,
 }
 
-pub(super) fn shell_kind(name: &str) -> Option<ShellKind> {
-    if POSIX_SHELLS.contains(&name) {
+pub(super) fn shell_kind(name: &str, rules: &WrapperRules) -> Option<ShellKind> {
+    if rules.posix_shells.iter().any(|s| s == name) {
         Some(ShellKind::Posix)
     } else if name == "cmd" {
         Some(ShellKind::Cmd)
@@ -30,11 +29,11 @@ pub(super) fn is_powershell(name: &str) -> bool {
 }
 
 /// A POSIX shell name (`POSIX_SHELL_WRAPPERS`).
-pub fn is_posix_shell(token: &str) -> bool {
-    shell_kind(&normalize_executable(token)) == Some(ShellKind::Posix)
+pub fn is_posix_shell(token: &str, rules: &WrapperRules) -> bool {
+    shell_kind(&normalize_executable(token), rules) == Some(ShellKind::Posix)
 }
 
 /// `isShellWrapperExecutable`: a POSIX shell, cmd or PowerShell name.
-pub fn is_shell_wrapper_executable(token: &str) -> bool {
-    shell_kind(&normalize_executable(token)).is_some()
+pub fn is_shell_wrapper_executable(token: &str, rules: &WrapperRules) -> bool {
+    shell_kind(&normalize_executable(token), rules).is_some()
 }

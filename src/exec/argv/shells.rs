@@ -11,8 +11,9 @@ use super::shell_names::{ShellKind, is_powershell, shell_kind};
 use super::wrappers::{Unwrap, multiplexers, unwrap_dispatch_syntax};
 use crate::release::exec::WrapperRules;
 
-/// POSIX shells whose `-c` payload OpenClaw parses; the others are opaque.
-pub const PARSEABLE_SHELLS: &[&str] = &["ash", "bash", "dash", "fish", "ksh", "mksh", "sh", "yash", "zsh"];
+/// POSIX shells whose `-c` payload OpenClaw parses (those of them the release knows as shells);
+/// the others are opaque.
+const PARSEABLE_SHELLS: &[&str] = &["ash", "bash", "dash", "fish", "ksh", "mksh", "sh", "yash", "zsh"];
 /// Shells whose startup files run before an inline command, so the payload cannot be bound to.
 const OPAQUE_STARTUP_SHELLS: &[&str] = &["csh", "osh", "tcsh"];
 /// Shells whose script argument is not resolved (their option grammars are not read).
@@ -39,8 +40,9 @@ const POWERSHELL_VALUE_OPTIONS: &[&str] = &[
 ];
 
 /// `sh`, `bash`, … whose payload can be parsed.
-pub fn is_parseable_shell(token: &str) -> bool {
-    PARSEABLE_SHELLS.contains(&normalize_executable(token).as_str())
+pub fn is_parseable_shell(token: &str, rules: &WrapperRules) -> bool {
+    let name = normalize_executable(token);
+    PARSEABLE_SHELLS.contains(&name.as_str()) && shell_kind(&name, rules) == Some(ShellKind::Posix)
 }
 
 /// A shell whose script argument is not resolved.
@@ -204,7 +206,7 @@ pub struct ShellWrapper {
 pub fn shell_wrapper(argv: &[String], rules: &WrapperRules) -> Option<ShellWrapper> {
     let candidate = shell_candidate(argv, rules, 0)?;
     let name = normalize_executable(&candidate[0]);
-    let payload = match shell_kind(&name)? {
+    let payload = match shell_kind(&name, rules)? {
         ShellKind::Posix if OPAQUE_STARTUP_SHELLS.contains(&name.as_str()) => None,
         ShellKind::Posix => posix_inline_command(&candidate).map(|(p, _)| p),
         ShellKind::Cmd => cmd_inline_command(&candidate),
@@ -217,7 +219,7 @@ pub fn shell_wrapper(argv: &[String], rules: &WrapperRules) -> Option<ShellWrapp
             .map(|t| t.trim())
             .take_while(|t| t.starts_with('-') || t.starts_with('+') || t.is_empty())
             .any(|t| t.starts_with("-c") && t != "-c");
-    let startup = shell_kind(&name) == Some(ShellKind::Posix) && has_startup_before_inline(&candidate);
+    let startup = shell_kind(&name, rules) == Some(ShellKind::Posix) && has_startup_before_inline(&candidate);
     let bindable = (!fish_attached && !startup).then(|| payload.clone());
     Some(ShellWrapper { argv: candidate, payload, bindable })
 }

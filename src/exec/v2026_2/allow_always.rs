@@ -34,14 +34,14 @@ fn collect(argv: &[String], ctx: &EvalContext, depth: usize, out: &mut Vec<Strin
     }
     let seen_through =
         if rules.allow_always_multiplexers.is_empty() { &rules.multiplexers } else { &rules.allow_always_multiplexers };
-    match multiplexers::unwrap_among(argv, seen_through) {
+    match multiplexers::unwrap_among(argv, seen_through, rules) {
         Unwrap::Blocked(_) => return,
         Unwrap::Unwrapped { argv: inner, .. } => return collect(&inner, ctx, depth + 1, out),
         Unwrap::NotWrapper => {}
     }
     let execution = resolve_executable(token0, &ctx.env, ctx.rules.lookup);
     let Some(path) = execution.resolved_path.clone().or_else(|| candidate_path(token0, &ctx.env)) else { return };
-    let shell = [execution.name.as_str(), token0].iter().any(|t| is_shell_wrapper_executable(t));
+    let shell = [execution.name.as_str(), token0].iter().any(|t| is_shell_wrapper_executable(t, rules));
     if !shell {
         if !out.contains(&path) {
             out.push(path);

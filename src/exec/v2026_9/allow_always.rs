@@ -4,7 +4,6 @@
 //! interpreter is stored only under strict inline eval with nothing evaluated inline; a POSIX
 //! shell with an inline command contributes nothing, one running a script stores the script.
 
-use crate::exec::argv::normalize_executable;
 use crate::exec::argv::shells::is_shell_wrapper_executable;
 use crate::exec::argv::wrappers::trust_plan;
 use crate::exec::lookup::trust_path_or_candidate;
@@ -35,7 +34,7 @@ pub fn segment_pattern(argv: &[String], ctx: &EvalContext, strict_inline_eval: b
             return None;
         }
     }
-    let shell = plan.argv.first().is_some_and(|t| is_shell_wrapper_executable(&normalize_executable(t)));
+    let shell = plan.argv.first().is_some_and(|t| is_shell_wrapper_executable(t, wrappers));
     if !shell {
         return Some((path, cwd_bound_hash(&plan.argv, &cwd)));
     }
@@ -58,5 +57,5 @@ pub fn segment_pattern(argv: &[String], ctx: &EvalContext, strict_inline_eval: b
 /// Whether argv runs a shell (`isShellWrapperInvocation`, through dispatch wrappers).
 pub fn is_shell_invocation(argv: &[String], ctx: &EvalContext) -> bool {
     let plan = trust_plan(argv, &ctx.rules.wrappers);
-    plan.argv.first().is_some_and(|t| is_shell_wrapper_executable(&normalize_executable(t)))
+    plan.argv.first().is_some_and(|t| is_shell_wrapper_executable(t, &ctx.rules.wrappers))
 }

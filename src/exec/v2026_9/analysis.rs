@@ -803,7 +803,7 @@ impl Walker<'_> {
         let executable = normalize_executable(&argv[0]);
         let wrapper = shell_wrapper(argv, self.rules);
         if wrapper.is_some() {
-            let kind = if is_shell_wrapper_executable(&argv[0]) {
+            let kind = if is_shell_wrapper_executable(&argv[0], self.rules) {
                 RiskKind::ShellWrapper
             } else {
                 RiskKind::ShellWrapperThroughCarrier
@@ -850,7 +850,7 @@ impl Walker<'_> {
         let Some(base) = payload_base(&payload, arguments, src, &state.base) else {
             return Ok(());
         };
-        if !is_parseable_shell(&wrapper.argv[0]) || !has_parseable_command_flag(&wrapper.argv) {
+        if !is_parseable_shell(&wrapper.argv[0], self.rules) || !has_parseable_command_flag(&wrapper.argv) {
             return Ok(());
         }
         let tree = parse(&payload)?;
@@ -964,12 +964,15 @@ fn argv_from_test<'t>(node: Node<'t>, src: &str) -> Option<(Vec<String>, Vec<Arg
     Some((argv, arguments))
 }
 
-/// `detectCommandCarrierArgv`: find -exec, xargs, a blocked dispatch wrapper, `env -S`.
+/// `detectCommandCarrierArgv`: find -exec, xargs, a blocked dispatch wrapper (where the release
+/// counts one), `env -S`.
 fn is_command_carrier(argv: &[String], rules: &WrapperRules) -> bool {
     let executable = normalize_executable(&argv[0]);
     (executable == "find" && argv.iter().any(|a| ["-exec", "-execdir", "-ok", "-okdir"].contains(&a.as_str())))
         || executable == "xargs"
-        || (is_dispatch_wrapper(&argv[0], rules) && matches!(unwrap_dispatch_syntax(argv, rules), Unwrap::Blocked(_)))
+        || (rules.blocked_wrapper_carries
+            && is_dispatch_wrapper(&argv[0], rules)
+            && matches!(unwrap_dispatch_syntax(argv, rules), Unwrap::Blocked(_)))
         || (executable == "env" && env::splits_string(argv))
 }
 
@@ -981,7 +984,8 @@ fn carries_shell_wrapper(argv: &[String], rules: &WrapperRules) -> bool {
     let Some(inner) = carried_argv(argv, rules).filter(|a| !a.is_empty()) else {
         return false;
     };
-    (is_shell_wrapper_executable(&inner[0]) && has_shell_command_flag(&inner)) || carries_shell_wrapper(&inner, rules)
+    (is_shell_wrapper_executable(&inner[0], rules) && has_shell_command_flag(&inner))
+        || carries_shell_wrapper(&inner, rules)
 }
 
 /// `detectCarriedShellBuiltinArgv`: `command eval …`, `sudo source …` (through nested carriers).

@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use crate::exec::argv::scan::{AnyFlag, Grammar, Item, Opt, Walk, scan};
-use crate::exec::argv::shells::{PARSEABLE_SHELLS, posix_inline_command};
+use crate::exec::argv::shells::{is_parseable_shell, posix_inline_command};
 use crate::exec::argv::wrappers::carriers::{CARRIERS, carried_argv};
 use crate::exec::argv::wrappers::{Unwrap, unwrap_dispatch_syntax};
 use crate::exec::argv::{is_env_assignment, normalize_executable};
@@ -266,7 +266,7 @@ fn detect(argv: &[String], seen: &mut HashSet<Vec<String>>, data: &ExecRules) ->
         return None;
     }
     let name = normalize_executable(&argv[0]);
-    let carried = PARSEABLE_SHELLS.contains(&name.as_str()).then(|| positional_carrier_argv(argv)).flatten();
+    let carried = is_parseable_shell(&name, &data.wrappers).then(|| positional_carrier_argv(argv)).flatten();
     if let Some(carried) = carried.filter(|c| !c.is_empty()) {
         return detect(&carried, seen, data);
     }

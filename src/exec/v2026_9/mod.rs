@@ -27,7 +27,8 @@ impl Pipeline for TreeSitterPlan {
         let (mut evaluation, candidates) = plan::evaluate(command, ctx);
         if evaluation.analysis_ok {
             let satisfied: Vec<_> = evaluation.segments.iter().map(|s| s.satisfied_by).collect();
-            evaluation.pinned = Some(pin::enforced_command(command, &candidates, &satisfied));
+            evaluation.pinned =
+                Some(pin::enforced_command(command, &candidates, &satisfied, ctx.rules.pins_safe_builtins));
         }
         Ok(evaluation)
     }

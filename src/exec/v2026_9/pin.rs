@@ -59,18 +59,20 @@ fn argument_text(c: &Candidate) -> &str {
     c.step.text.get(end..).unwrap_or("")
 }
 
-/// `buildAuthorizedShellCommandFromPlan` in enforced mode.
+/// `buildAuthorizedShellCommandFromPlan` in enforced mode; `pins_safe_builtins`: safe builtins
+/// are rewritten too (the release's data says).
 pub fn enforced_command(
     command: &str,
     candidates: &[Candidate],
     satisfied_by: &[Option<SatisfiedBy>],
+    pins_safe_builtins: bool,
 ) -> Result<String, String> {
     let mut replacements: Vec<(usize, usize, String)> = Vec::new();
     for (c, by) in candidates.iter().zip(satisfied_by) {
         if has_unquoted_expansion(argument_text(c)) {
             return Err(SHELL_EXPANSION.into());
         }
-        if *by == Some(SatisfiedBy::SafeBuiltins) {
+        if *by == Some(SatisfiedBy::SafeBuiltins) && !pins_safe_builtins {
             continue;
         }
         let res = c.resolution.as_ref();

@@ -20,6 +20,7 @@ use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, S
 use crate::exec::v2026_9::analysis::{ExplainError, Explanation, RiskKind, Step, StepContext, explain};
 use crate::exec::v2026_9::pkg_manager::{PackageTarget, allowlist_target};
 use crate::release::exec::AllowlistMatch;
+use crate::release::exec::WrapperRules;
 
 /// `resolveCommandResolutionFromArgv`: wrappers stripped, execution and policy executables resolved.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,7 +160,7 @@ fn create_candidate(e: &Explanation, step: &Step, via_shell_wrapper: bool, ctx: 
 }
 
 /// `wrapperPayloadPlan`: replace a lone `sh -c '…'` step by its payload commands when allowed.
-fn wrapper_payload_steps(e: &Explanation, allow_nested: bool) -> Option<Vec<&Step>> {
+fn wrapper_payload_steps<'e>(e: &'e Explanation, allow_nested: bool, rules: &WrapperRules) -> Option<Vec<&'e Step>> {
     let [wrapper] = e.top_level.as_slice() else {
         return None;
     };
@@ -167,7 +168,7 @@ fn wrapper_payload_steps(e: &Explanation, allow_nested: bool) -> Option<Vec<&Ste
         return None;
     }
     let argv0 = wrapper.argv[0].trim();
-    if has_path_separator(argv0) || !is_parseable_shell(argv0) || has_startup_before_inline(&wrapper.argv) {
+    if has_path_separator(argv0) || !is_parseable_shell(argv0, rules) || has_startup_before_inline(&wrapper.argv) {
         return None;
     }
     let payload: Vec<&Step> =
@@ -197,7 +198,7 @@ pub fn plan(command: &str, ctx: &EvalContext) -> Result<(Explanation, Vec<Candid
         return Err(Box::new((PlanFailure { reason, span }, Some(e))));
     }
     let allow_nested = blocking.is_none() && !e.shapes.iter().any(|s| s.0.blocks_planning());
-    let candidates: Vec<Candidate> = match wrapper_payload_steps(&e, allow_nested) {
+    let candidates: Vec<Candidate> = match wrapper_payload_steps(&e, allow_nested, &ctx.rules.wrappers) {
         Some(steps) => {
             let mut steps = steps;
             steps.sort_by_key(|s| s.span.start);
@@ -215,10 +216,10 @@ pub fn plan(command: &str, ctx: &EvalContext) -> Result<(Explanation, Vec<Candid
     Ok((e, candidates))
 }
 
-fn is_shell_wrapper_segment(argv: &[String], execution: &Executable) -> bool {
+fn is_shell_wrapper_segment(argv: &[String], execution: &Executable, rules: &WrapperRules) -> bool {
     [execution.name.as_str(), execution.raw.as_str(), argv[0].as_str()]
         .iter()
-        .any(|t| !t.trim().is_empty() && is_shell_wrapper_executable(t.trim()))
+        .any(|t| !t.trim().is_empty() && is_shell_wrapper_executable(t.trim(), rules))
 }
 
 fn is_opaque_shell(argv: &[String], execution: &Executable) -> bool {
@@ -227,7 +228,10 @@ fn is_opaque_shell(argv: &[String], execution: &Executable) -> bool {
 
 /// `resolveShellWrapperScriptCandidatePath`: `bash ./run.sh args` → the script's path.
 pub(crate) fn shell_script_path(argv: &[String], execution: &Executable, ctx: &EvalContext) -> Option<String> {
-    if !is_shell_wrapper_segment(argv, execution) || is_opaque_shell(argv, execution) || argv.len() < 2 {
+    if !is_shell_wrapper_segment(argv, execution, &ctx.rules.wrappers)
+        || is_opaque_shell(argv, execution)
+        || argv.len() < 2
+    {
         return None;
     }
     let script = script_operand(argv)?;
@@ -291,7 +295,7 @@ pub(crate) fn segment_allowlist_match(
         |e: &crate::exec::satisfy::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
     let mut executable_match = match_v9(&ctx.allowlist, &target, generated_entries);
     let target_is_execution = match_res.policy == match_res.execution;
-    let shell_invocation = is_shell_wrapper_segment(&match_argv, &match_res.execution);
+    let shell_invocation = is_shell_wrapper_segment(&match_argv, &match_res.execution, &ctx.rules.wrappers);
     if let Some(m) = executable_match {
         let bound_arg_pattern = m.arg_pattern.as_deref().is_some_and(|a| !a.trim().is_empty());
         let bare_wildcard = m.pattern.trim() == "*" && !bound_arg_pattern;

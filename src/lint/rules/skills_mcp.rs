@@ -25,7 +25,7 @@ pub const RULES: &[Rule] = &[
                   configured (`mcp.servers`, or the install's `skills/config/mcporter.json`).",
         why: "`skills` only filters which skills the agent sees; a host shell can still start any MCP client or read \
               the global MCP registry.",
-        example: "agents: { entries: { ops: { skills: [\"github\"] } } }, mcp: { servers: { gh: { command: \"gh-mcp\" } } }",
+        example: "// OpenClaw 2026.9, 2026.8:\nagents: { entries: { ops: { skills: [\"github\"] } } }, mcp: { servers: { gh: { command: \"gh-mcp\" } } }\n// OpenClaw 2026.7:\nagents: { list: [{ id: \"ops\", skills: [\"github\"] }] }, mcp: { servers: { gh: { command: \"gh-mcp\" } } }",
         fix: "Give agents that need MCP isolation exec security `deny` or a tight allowlist, or run them sandboxed.",
     ),
     audit_rule!(Exec, "CP416", "mcporter-registry-unreadable", Security,
