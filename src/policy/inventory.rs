@@ -23,7 +23,7 @@ use crate::config::view::agents::{AgentDefaults, agent_over_global};
 use crate::config::view::channels;
 use crate::config::view::located::{Located, switched_off};
 use crate::config::view::models::provider_has_base_url;
-use crate::config::view::plugins::{MemorySlot, PluginsSection};
+use crate::config::view::plugins::{MemorySlot, PluginEntry, PluginsSection, holds_value};
 use crate::config::view::tools::{ToolsScope, WebTool};
 use crate::release::pack::{BundledPlugin, OwnerOnlyPlacement, PluginToolSelection, PreFilterReport, VersionPack};
 use crate::release::plugins::PluginRecord;
@@ -75,7 +75,14 @@ pub fn construct(
     let (plugin_tools, not_built) = bundled_plugin_tools(pack, version, config, session, ctx, &explicit);
     built.extend(plugin_tools);
     inventory.not_constructed.extend(not_built);
-    if ctx.turn && pack.plugin_loading.manifest_profiles {
+    // The bundled plugins the unknown-allowlist warning knows without loading them: 2026.7
+    // declares them to every run; 2026.8 and 2026.9 only through the plugin metadata of a run's
+    // own attempt.
+    if pack.declared_bundled_tools {
+        let (ids, tools) = declared_bundled(version, config, &explicit.deny);
+        inventory.declared_plugins.extend(ids);
+        inventory.declared_tools.extend(tools);
+    } else if ctx.turn && pack.plugin_loading.manifest_profiles {
         declare_bundled_manifests(version, config, session, &explicit, &mut inventory);
     }
     let mcp_owner = pack.plugin_loading.mcp_plugin_id.as_deref();
@@ -316,6 +323,46 @@ fn plugin_tool_selection(
             })
         }
     }
+}
+
+/// The bundled plugins (ids) and tools declared to the pipeline where the release declares them
+/// (`declaredBundledTools`; `collectDeclaredPluginContext`): each bundled plugin with agent tools,
+/// unless plugins are off, its entry is switched off, `plugins.deny` lists it or the run's
+/// denylists (`deny`) name it or `group:plugins`; of its tools those the denylists do not name and
+/// whose availability settings, when it has any, hold a value. A plugin with no such tool is not
+/// declared either.
+fn declared_bundled(version: OpenClawVersion, config: &Value, deny: &[String]) -> (Vec<String>, Vec<String>) {
+    let pack = version.policy();
+    let plugins = PluginsSection::of(config);
+    if plugins.enabled().is_some_and(|e| e.is_false()) {
+        return (Vec::new(), Vec::new());
+    }
+    let registry = version.data().plugins();
+    let denied_ids = plugins.deny();
+    let normalized: Vec<String> = deny.iter().map(|d| pack.normalized(d).into_owned()).collect();
+    let deny = NameSet::plain(normalized.iter().map(String::as_str));
+    let (mut ids, mut tools) = (Vec::new(), Vec::new());
+    for plugin in &pack.plugins {
+        let id = plugin.id.as_str();
+        let entry_off = plugins.entries_for(id, |key| registry.normalize_id(key)).iter().any(PluginEntry::switched_off);
+        let blocked = |name: &str| deny.matches(&pack.normalized(name));
+        if entry_off
+            || denied_ids.iter().any(|d| registry.normalize_id(d) == id)
+            || blocked(id)
+            || blocked("group:plugins")
+        {
+            continue;
+        }
+        let available = plugin.declared_when_configured.is_empty()
+            || plugin.declared_when_configured.iter().any(|path| holds_value(config, path));
+        let declared: Vec<String> =
+            plugin.tools.iter().filter(|t| available && !blocked(t)).map(|t| pack.normalized(t).into_owned()).collect();
+        if !declared.is_empty() {
+            ids.push(id.to_string());
+            tools.extend(declared);
+        }
+    }
+    (ids, tools)
 }
 
 /// What a run attempt's plugin metadata declares to the unknown-allowlist warning

@@ -220,10 +220,7 @@ pub fn resolve_in(
     let normalized: Vec<String> = candidates.iter().map(|name| pack.normalize(name)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).filter(|&i| !removed.contains_key(&candidates[i])).collect();
     let mcp_servers = mcp::McpServers::shared(&session.memo, config);
-    let explicit =
-        construction::shared_explicit_lists(&session.memo, pack, &built.steps, built.sandbox.as_deref(), ctx);
-    let pipeline_input = unknown::InputNames::new(&inventory, &removed, mcp_servers.namespaces())
-        .with_declared(unknown::declared_bundled(version, config, &explicit.deny));
+    let pipeline_input = unknown::InputNames::new(&inventory, &removed, mcp_servers.namespaces());
     let mut warnings = Vec::new();
     let mut records = Vec::new();
     for step in built.steps {

@@ -1,20 +1,16 @@
 //! Unknown allowlist entries: 2026.9 warns about them (2026.8 too, but not twice: see
 //! [`UnknownEntryHandling::WarnUnlessReadProbeWarned`]); 2026.2 also drops allowlists that name no
-//! core tool ("plugin-only allowlists") so core tools stay available. 2026.7 also knows the
-//! bundled plugins it did not load ([`declared_bundled`]).
+//! core tool ("plugin-only allowlists") so core tools stay available. The names a release knows
+//! without building them (bundled plugins it declares) come with the inventory.
 
 use ahash::AHashSet;
-use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::Removal;
 use super::inventory::Inventory;
 use super::rules::{Entry, Source};
-use super::shared::NameSet;
 use super::steps::Step;
-use crate::config::view::plugins::{PluginEntry, PluginsSection, holds_value};
 use crate::release::pack::{UnknownEntryHandling, VersionPack};
-use crate::release::registry::OpenClawVersion;
 
 /// The names the pipeline starts from, split into core and plugin tools.
 pub struct InputNames<'m> {
@@ -54,13 +50,6 @@ impl<'m> InputNames<'m> {
         names
     }
 
-    /// Adds the bundled plugins and tools the release declares to the pipeline ([`declared_bundled`]).
-    pub fn with_declared(mut self, declared: (Vec<String>, Vec<String>)) -> Self {
-        self.plugin_ids.extend(declared.0);
-        self.plugin_tools.extend(declared.1);
-        self
-    }
-
     /// The input of 2026.8's one-tool projection: `read` alone, no plugin tool, no MCP server.
     fn read_probe() -> InputNames<'static> {
         InputNames {
@@ -70,46 +59,6 @@ impl<'m> InputNames<'m> {
             mcp_namespaces: &[],
         }
     }
-}
-
-/// The bundled plugins (ids) and tools declared to the pipeline where the release declares them
-/// (`declaredBundledTools`; `collectDeclaredPluginContext`): each bundled plugin with agent tools,
-/// unless plugins are off, its entry is switched off, `plugins.deny` lists it or the run's
-/// denylists (`deny`) name it or `group:plugins`; of its tools those the denylists do not name and
-/// whose availability settings, when it has any, hold a value. A plugin with no such tool is not
-/// declared either.
-pub fn declared_bundled(version: OpenClawVersion, config: &Value, deny: &[String]) -> (Vec<String>, Vec<String>) {
-    let pack = version.policy();
-    let plugins = PluginsSection::of(config);
-    if !pack.declared_bundled_tools || plugins.enabled().is_some_and(|e| e.is_false()) {
-        return (Vec::new(), Vec::new());
-    }
-    let registry = version.data().plugins();
-    let denied_ids = plugins.deny();
-    let normalized: Vec<String> = deny.iter().map(|d| pack.normalized(d).into_owned()).collect();
-    let deny = NameSet::plain(normalized.iter().map(String::as_str));
-    let (mut ids, mut tools) = (Vec::new(), Vec::new());
-    for plugin in &pack.plugins {
-        let id = plugin.id.as_str();
-        let entry_off = plugins.entries_for(id, |key| registry.normalize_id(key)).iter().any(PluginEntry::switched_off);
-        let blocked = |name: &str| deny.matches(&pack.normalized(name));
-        if entry_off
-            || denied_ids.iter().any(|d| registry.normalize_id(d) == id)
-            || blocked(id)
-            || blocked("group:plugins")
-        {
-            continue;
-        }
-        let available = plugin.declared_when_configured.is_empty()
-            || plugin.declared_when_configured.iter().any(|path| holds_value(config, path));
-        let declared: Vec<String> =
-            plugin.tools.iter().filter(|t| available && !blocked(t)).map(|t| pack.normalized(t).into_owned()).collect();
-        if !declared.is_empty() {
-            ids.push(id.to_string());
-            tools.extend(declared);
-        }
-    }
-    (ids, tools)
 }
 
 pub struct Analysis {
