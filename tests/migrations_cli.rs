@@ -117,3 +117,14 @@ fn batch_reports_the_config_the_way_the_release_does() {
                "legacyIssues": [{"path": "", "message": "Approved tier-eval configuration surfaces were consolidated. Run \"openclaw doctor --fix\"."}]})
     );
 }
+
+#[test]
+fn explain_edits_name_where_a_legacy_roster_writes_the_key() {
+    let output =
+        clawpolicy().args(["explain", "exec", "--config", LEGACY, "--agent", "work", "--quiet"]).output().unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    assert!(
+        text.contains("remove \"exec\" from agents.entries.work.tools.deny (written as agents.list[1].tools.deny)"),
+        "{text}"
+    );
+}

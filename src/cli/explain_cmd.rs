@@ -190,7 +190,17 @@ fn render(e: &Explanation, agent: &str, session: &str, loaded: &loading::LoadedF
                 step => out.push_str(&format!("  at `{step}`:\n")),
             }
             for edit in &fix.edits {
-                out.push_str(&format!("    - {}\n", edit.describe()));
+                // A key the release moved while loading (a legacy `agents.list` entry) is edited
+                // where the file writes it.
+                let written = loaded.written_path(edit.path()).map(|mut written| {
+                    // A removal names the list, as its description does.
+                    if matches!(edit, crate::policy::explain::Edit::Remove { .. }) {
+                        written.0.pop();
+                    }
+                    format!(" (written as {written})")
+                });
+                let written = written.unwrap_or_default();
+                out.push_str(&format!("    - {}{written}\n", edit.describe()));
             }
             if let Some(note) = &fix.note {
                 out.push_str(&format!("    - {note}\n"));

@@ -26,6 +26,13 @@ pub enum Edit {
 }
 
 impl Edit {
+    /// The key path the edit changes (in the config as loaded).
+    pub fn path(&self) -> &KeyPath {
+        match self {
+            Edit::Append { path, .. } | Edit::Remove { path, .. } | Edit::Set { path, .. } => path,
+        }
+    }
+
     pub fn describe(&self) -> String {
         match self {
             Edit::Append { path, value } => format!("add \"{value}\" to {path}"),
