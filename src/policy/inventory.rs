@@ -78,12 +78,8 @@ pub fn construct(
     // The bundled plugins the unknown-allowlist warning knows without loading them: 2026.7
     // declares them to every run; 2026.8 and 2026.9 only through the plugin metadata of a run's
     // own attempt.
-    if pack.declared_bundled_tools {
-        let (ids, tools) = declared_bundled(version, config, &explicit.deny);
-        inventory.declared_plugins.extend(ids);
-        inventory.declared_tools.extend(tools);
-    } else if ctx.turn && pack.plugin_loading.manifest_profiles {
-        declare_bundled_manifests(version, config, session, &explicit, &mut inventory);
+    if pack.declared_bundled_tools || (ctx.turn && pack.plugin_loading.manifest_profiles) {
+        declare_bundled(version, config, session, &explicit, &mut inventory);
     }
     let mcp_owner = pack.plugin_loading.mcp_plugin_id.as_deref();
     let mcp_tools_plugin: &str = match mcp_owner {
@@ -325,63 +321,22 @@ fn plugin_tool_selection(
     }
 }
 
-/// The bundled plugins (ids) and tools declared to the pipeline where the release declares them
-/// (`declaredBundledTools`; `collectDeclaredPluginContext`): each bundled plugin with agent tools,
-/// unless plugins are off, its entry is switched off, `plugins.deny` lists it or the run's
-/// denylists (`deny`) name it or `group:plugins`; of its tools those the denylists do not name and
-/// whose availability settings, when it has any, hold a value. A plugin with no such tool is not
-/// declared either.
-fn declared_bundled(version: OpenClawVersion, config: &Value, deny: &[String]) -> (Vec<String>, Vec<String>) {
-    let pack = version.policy();
-    let plugins = PluginsSection::of(config);
-    if plugins.enabled().is_some_and(|e| e.is_false()) {
-        return (Vec::new(), Vec::new());
-    }
-    let registry = version.data().plugins();
-    let denied_ids = plugins.deny();
-    let normalized: Vec<String> = deny.iter().map(|d| pack.normalized(d).into_owned()).collect();
-    let deny = NameSet::plain(normalized.iter().map(String::as_str));
-    let (mut ids, mut tools) = (Vec::new(), Vec::new());
-    for plugin in &pack.plugins {
-        let id = plugin.id.as_str();
-        let entry_off = plugins.entries_for(id, |key| registry.normalize_id(key)).iter().any(PluginEntry::switched_off);
-        let blocked = |name: &str| deny.matches(&pack.normalized(name));
-        if entry_off
-            || denied_ids.iter().any(|d| registry.normalize_id(d) == id)
-            || blocked(id)
-            || blocked("group:plugins")
-        {
-            continue;
-        }
-        let available = plugin.declared_when_configured.is_empty()
-            || plugin.declared_when_configured.iter().any(|path| holds_value(config, path));
-        let declared: Vec<String> =
-            plugin.tools.iter().filter(|t| available && !blocked(t)).map(|t| pack.normalized(t).into_owned()).collect();
-        if !declared.is_empty() {
-            ids.push(id.to_string());
-            tools.extend(declared);
-        }
-    }
-    (ids, tools)
-}
-
-/// What a run attempt's plugin metadata declares to the unknown-allowlist warning
-/// (`buildDeclaredToolAllowlistContext`): every bundled plugin the plugin settings do not rule
-/// out, on or not, with its tools that no deny list of the session names. Tools available only on
-/// a configured credential are left out (not simulated).
-fn declare_bundled_manifests(
+/// Declares the bundled plugins the release knows without loading them to the unknown-allowlist
+/// warning: those the config lets count ([`declarable_plugins`]), less what the session's deny
+/// lists name (the plugin, `group:plugins`, or the tool).
+fn declare_bundled(
     version: OpenClawVersion,
     config: &Value,
     session: &Session<'_>,
     explicit: &ExplicitLists,
     inventory: &mut Inventory,
 ) {
-    let allowed = session.memo.get_or(AllowedManifests, || allowed_manifests(version, config));
+    let declarable = session.memo.get_or(DeclarablePlugins, || declarable_plugins(version, config));
     let deny = &explicit.plugin_deny;
     if deny.matches("group:plugins") {
         return;
     }
-    for (id, tools) in allowed.iter().filter(|(id, _)| !deny.matches(id)) {
+    for (id, tools) in declarable.iter().filter(|(id, _)| !deny.matches(id)) {
         let tools: Vec<String> = tools.iter().filter(|tool| !deny.matches(tool)).cloned().collect();
         if !tools.is_empty() {
             inventory.declared_plugins.push(id.clone());
@@ -390,24 +345,53 @@ fn declare_bundled_manifests(
     }
 }
 
-/// The bundled plugins whose manifests the plugin settings let count, as (lowercased id, its
-/// normalized tools), the same for every session of a config.
+/// The bundled plugins the config lets count as declared, as (lowercased id, its normalized
+/// tools), the same for every session of a config.
 #[derive(PartialEq, Eq, Hash)]
-struct AllowedManifests;
+struct DeclarablePlugins;
 
-fn allowed_manifests(version: OpenClawVersion, config: &Value) -> Arc<[(String, Vec<String>)]> {
+/// Where the release declares them: 2026.7 (`declaredBundledTools`) each bundled plugin with
+/// agent tools, unless its entry is switched off or `plugins.deny` lists it, with its tools when
+/// their availability settings, if any, hold a value; 2026.8 and 2026.9, in a run's own attempt,
+/// every bundled manifest the plugin settings allow (`buildDeclaredToolAllowlistContext`), less
+/// the tools available only on a configured credential (not simulated). Nothing when plugins
+/// are off.
+fn declarable_plugins(version: OpenClawVersion, config: &Value) -> Arc<[(String, Vec<String>)]> {
     let plugins = PluginsSection::of(config);
     if plugins.enabled().is_some_and(|e| e.is_false()) {
         return Arc::new([]);
     }
     let pack = version.policy();
-    let bundled = version.data().plugins().plugins.iter().filter(|p| p.is_bundled());
-    bundled
-        .filter(|plugin| bundled_manifest_allowed(version, config, &plugins, plugin))
+    let registry = version.data().plugins();
+    let normalized = |tools: &mut dyn Iterator<Item = &String>| -> Vec<String> {
+        tools.map(|tool| pack.normalize(tool)).filter(|tool| !tool.is_empty()).collect()
+    };
+    if pack.declared_bundled_tools {
+        let denied_ids = plugins.deny();
+        return pack
+            .plugins
+            .iter()
+            .filter(|plugin| {
+                let id = plugin.id.as_str();
+                let entries = plugins.entries_for(id, |key| registry.normalize_id(key));
+                !entries.iter().any(PluginEntry::switched_off)
+                    && !denied_ids.iter().any(|d| registry.normalize_id(d) == id)
+            })
+            .map(|plugin| {
+                let available = plugin.declared_when_configured.is_empty()
+                    || plugin.declared_when_configured.iter().any(|path| holds_value(config, path));
+                let tools = if available { normalized(&mut plugin.tools.iter()) } else { Vec::new() };
+                (plugin.id.trim().to_lowercase(), tools)
+            })
+            .collect();
+    }
+    registry
+        .plugins
+        .iter()
+        .filter(|plugin| plugin.is_bundled() && bundled_manifest_allowed(version, config, &plugins, plugin))
         .map(|plugin| {
-            let available = plugin.tools.iter().filter(|tool| !plugin.credential_gated_tools.contains(tool));
-            let tools = available.map(|tool| pack.normalize(tool)).filter(|tool| !tool.is_empty()).collect();
-            (plugin.id.trim().to_lowercase(), tools)
+            let mut available = plugin.tools.iter().filter(|tool| !plugin.credential_gated_tools.contains(tool));
+            (plugin.id.trim().to_lowercase(), normalized(&mut available))
         })
         .collect()
 }
