@@ -149,6 +149,11 @@ fn exec_conformance_against_oracles() {
 }
 
 #[test]
+fn exec_conformance_2026_3() {
+    check_versions(&["2026.3"]);
+}
+
+#[test]
 fn exec_conformance_2026_5() {
     check_versions(&["2026.5"]);
 }

@@ -83,6 +83,11 @@ fn tools_conformance_2026_2() {
 }
 
 #[test]
+fn tools_conformance_2026_3() {
+    check_version("2026.3");
+}
+
+#[test]
 fn tools_conformance_2026_5() {
     check_version("2026.5");
 }

@@ -142,6 +142,10 @@ pub struct ChainSplitterRules {
 pub enum AllowlistMatch {
     /// Path patterns only, through 2026.2's unescaped, case-insensitive regex (`match_v2`).
     RegexBug,
+    /// Path patterns only, as escaped, case-sensitive globs, against the command or the script
+    /// a shell wrapper runs (2026.3's `matchAllowlist`: bare names and argPatterns are not read,
+    /// a shell wrapper's inline chain is not looked into).
+    PathGlobs,
     /// Path globs against the real path, bare-name globs for PATH-invoked commands, argPattern
     /// over path-only matches (2026.5's `matchAllowlist`: 2026.9's without its generated entries).
     Globs,
@@ -189,6 +193,10 @@ pub struct GatewayRules {
     pub sandbox_honours_deny: bool,
     /// `askFallback` is capped by the effective security (`minSecurity`).
     pub ask_fallback_capped_by_security: bool,
+    /// An approvals file whose agent `ask` resolves to `off` switches asking off, whatever the
+    /// config asks (2026.3); otherwise the stricter of the two wins.
+    #[serde(default)]
+    pub approvals_ask_off_wins: bool,
     pub elevated_full: ElevatedFull,
 }
 

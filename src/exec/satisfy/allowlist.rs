@@ -10,6 +10,7 @@ use serde::Serialize;
 use sha2::{Digest, Sha256};
 
 use crate::exec::lookup::{Executable, expand_home};
+use crate::release::exec::AllowlistMatch;
 
 /// One approvals-document allowlist entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -354,11 +355,13 @@ pub fn match_v9<'e>(
     path_only
 }
 
-/// `matchAllowlist` (2026.2): bare `*`, else only path patterns, through the buggy regex.
+/// `matchAllowlist` (2026.2, 2026.3): bare `*`, else only path patterns, against the resolved
+/// path: through 2026.2's buggy regex (`RegexBug`), or 2026.3's escaped glob (`PathGlobs`).
 pub fn match_v2<'e>(
     entries: &'e [AllowlistEntry],
     exe: &Executable,
     home: Option<&str>,
+    syntax: AllowlistMatch,
 ) -> Result<Option<&'e AllowlistEntry>, InvalidPattern> {
     if entries.is_empty() {
         return Ok(None);
@@ -375,8 +378,13 @@ pub fn match_v2<'e>(
         if pattern.is_empty() || !has_path_selector(pattern) {
             continue;
         }
-        let expanded = expand_home(pattern, home).replace("\\\\", "/");
-        if compile_v2(&expanded)?.is_match(&target) {
+        let hit = if syntax == AllowlistMatch::PathGlobs {
+            glob_matches_v9(pattern, resolved, home)
+        } else {
+            let expanded = expand_home(pattern, home).replace("\\\\", "/");
+            compile_v2(&expanded)?.is_match(&target)
+        };
+        if hit {
             return Ok(Some(entry));
         }
     }

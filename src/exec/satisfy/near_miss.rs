@@ -28,7 +28,9 @@ impl Facts<'_> {
     fn matches(&self, entry: &AllowlistEntry, exe: &Executable, argv: &[String]) -> bool {
         let entries = std::slice::from_ref(entry);
         match self.rules.allowlist_match() {
-            AllowlistMatch::RegexBug => match_v2(entries, exe, self.env.home.as_deref()).is_ok_and(|m| m.is_some()),
+            kind @ (AllowlistMatch::RegexBug | AllowlistMatch::PathGlobs) => {
+                match_v2(entries, exe, self.env.home.as_deref(), kind).is_ok_and(|m| m.is_some())
+            }
             kind => {
                 let cwd = self.env.cwd.to_string_lossy();
                 let target = MatchTarget {

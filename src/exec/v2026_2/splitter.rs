@@ -449,8 +449,16 @@ fn evaluate_segment(
         candidate.resolved_path = candidate_path(&candidate.raw, &ctx.env);
     }
     let matched = match ctx.rules.allowlist_match() {
-        AllowlistMatch::RegexBug => match_v2(&ctx.allowlist, &candidate, ctx.env.home.as_deref())?
-            .and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m))),
+        kind @ (AllowlistMatch::RegexBug | AllowlistMatch::PathGlobs) => {
+            let home = ctx.env.home.as_deref();
+            let mut entry = match_v2(&ctx.allowlist, &candidate, home, kind)?;
+            // 2026.3 also matches the script a shell wrapper runs (`bash ./x.sh`).
+            if entry.is_none() && kind == AllowlistMatch::PathGlobs {
+                let script = plan::shell_script_path(&seg.effective_argv, &seg.execution, ctx);
+                entry = script.map(|s| plan::executable_at(&s)).and_then(|s| match_v2(&ctx.allowlist, &s, home, kind).ok()?);
+            }
+            entry.and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m)))
+        }
         _ => plan::resolve_argv(&seg.argv, ctx).and_then(|res| plan::segment_allowlist_match(&seg.argv, &res, ctx).1),
     };
     let by = if matched.is_some() {
@@ -458,7 +466,7 @@ fn evaluate_segment(
     } else if ctx.safe_bins.accepts(&seg.execution, &seg.effective_argv[1.min(seg.effective_argv.len())..], ctx.windows)
     {
         Some(SatisfiedBy::SafeBins)
-    } else if ctx.rules.allowlist_match() != AllowlistMatch::RegexBug {
+    } else if ctx.rules.allowlist_match() == AllowlistMatch::Globs {
         inline_chain(seg, ctx, inline_depth + 1)
     } else {
         None

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 
 use sha2::{Digest, Sha256};
 
-use super::inline_eval::detect_in_segment;
+use super::inline_eval::{InlineEvalHit, detect_in_segment};
 use super::pin::SHELL_EXPANSION;
 use super::plan;
 use crate::exec::argv::scan::{Empty, Item, Opt, Walk, scan};
@@ -106,6 +106,18 @@ fn audit_suppression_edit(command: &str, eval: &Evaluation) -> bool {
     mentions_audit_suppressions(command)
 }
 
+/// The first segment whose interpreter runs inline code, when strict inline eval is on.
+pub(crate) fn strict_inline_eval_hit(gate: &Gate) -> Option<InlineEvalHit> {
+    let Gate { input, ctx, eval, .. } = *gate;
+    if !input.settings.strict_inline_eval.value {
+        return None;
+    }
+    eval.segments.iter().find_map(|s| {
+        let resolved = s.effective_argv.clone().or_else(|| plan::resolve_argv(&s.argv, ctx).map(|r| r.effective_argv));
+        detect_in_segment(resolved.as_deref(), &s.argv, ctx.rules)
+    })
+}
+
 /// Completes the decision after analysis.
 pub fn compose(mut out: ExecOutcome, gate: &Gate) -> ExecOutcome {
     let Gate { input, ctx, eval, security, ask, ask_fallback } = *gate;
@@ -116,14 +128,7 @@ pub fn compose(mut out: ExecOutcome, gate: &Gate) -> ExecOutcome {
         && eval.segments.iter().all(|s| s.matched.as_ref().is_some_and(AllowlistEntry::is_generated));
     let durable = exact || segment_durable;
     out.durable_approval = durable;
-    let inline_eval = input.settings.strict_inline_eval.value.then(|| {
-        eval.segments.iter().find_map(|s| {
-            let resolved =
-                s.effective_argv.clone().or_else(|| plan::resolve_argv(&s.argv, ctx).map(|r| r.effective_argv));
-            detect_in_segment(resolved.as_deref(), &s.argv, ctx.rules)
-        })
-    });
-    let inline_eval = inline_eval.flatten();
+    let inline_eval = strict_inline_eval_hit(gate);
     if let Some(hit) = &inline_eval {
         out.warnings.push(format!(
             "Warning: strict inline-eval mode requires reviewer or explicit approval for {}.",
