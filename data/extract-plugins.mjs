@@ -88,6 +88,9 @@ async function extractByName() {
         "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
         "LEGACY_REMOVED_PLUGIN_IDS", "formatRemovedPluginConfigWarning", "resolveOfficialExternalPluginInstallSources",
         "resolveOfficialExternalPluginInstall", "shippedNativeSessionCatalogs", "pluginPathFailureDiagnostic",
+        // 2026.3 has no plugin id aliases and no catalog of official external plugins.
+        "BUILT_IN_PLUGIN_ALIAS_FALLBACKS", "formatMissingOfficialExternalPluginWarning",
+        "listOfficialExternalPluginCatalogEntries", "resolveOfficialExternalPluginLookupIds",
       ],
     },
   );
@@ -128,7 +131,7 @@ async function extractByName() {
   const officialExternal = {};
   const memorySlotWarnings = {};
   let installTemplate = null;
-  for (const entry of v.listOfficialExternalPluginCatalogEntries()) {
+  for (const entry of v.listOfficialExternalPluginCatalogEntries?.() ?? []) {
     const spec = installSpec(entry);
     for (const id of v.resolveOfficialExternalPluginLookupIds(entry)) {
       const warning = v.formatMissingOfficialExternalPluginWarning(id);
@@ -155,7 +158,7 @@ async function extractByName() {
     },
     plugins,
     defaultMemorySlot: v.defaultSlotIdForKey("memory"),
-    pluginIdAliases: Object.fromEntries(v.BUILT_IN_PLUGIN_ALIAS_FALLBACKS),
+    pluginIdAliases: Object.fromEntries(v.BUILT_IN_PLUGIN_ALIAS_FALLBACKS ?? []),
     retiredPluginIds: [...retired],
     removedPluginWarning: removedTemplate,
     removedPluginWarnings: removedWarnings,

@@ -80,6 +80,7 @@ impl<'a> Builder<'_, 'a> {
                 agent.or_else(|| self.global.as_ref()?.swarm_switch()).unwrap_or(*default)
             }
             BuildCondition::WebSearchEnabled => !self.web_off(WebTool::Search),
+            BuildCondition::WebSearchProviderPlugins => !self.web_off(WebTool::Search) && !self.plugins_off(),
             BuildCondition::WebFetchEnabled => !self.web_off(WebTool::Fetch),
             BuildCondition::VisionOrImageModel => self.ctx.model_has_vision == Some(true) || self.image_model(),
             BuildCondition::DocumentModel => {
@@ -114,6 +115,11 @@ impl<'a> Builder<'_, 'a> {
         }
     }
 
+    /// `plugins.enabled` is `false`.
+    fn plugins_off(&self) -> bool {
+        switched_off(PluginsSection::of(self.config).enabled().as_ref())
+    }
+
     fn web_off(&self, tool: WebTool) -> bool {
         switched_off(self.global.as_ref().and_then(|g| g.web_enabled(tool)).as_ref())
     }
@@ -139,7 +145,10 @@ impl<'a> Builder<'_, 'a> {
     /// with every policy's allow entries (an alsoAllow-only policy adds `*`) and the
     /// construction-time denies admit it.
     fn factory_admits(&self, tool: &str) -> bool {
-        if switched_off(PluginsSection::of(self.config).enabled().as_ref()) {
+        if self.pack.media_tools_from_settings_alone {
+            return true;
+        }
+        if self.plugins_off() {
             return false;
         }
         let mut allow = self.global_list(ListKind::Allow);

@@ -160,6 +160,7 @@ pub struct CompiledPolicy {
     allow: Option<Arc<CompiledList>>,
     deny: Arc<CompiledList>,
     piggyback: Arc<String>,
+    denied_with_piggyback: bool,
 }
 
 /// The memo key of the compiled forms of one step policy: its address.
@@ -211,6 +212,7 @@ impl CompiledPolicy {
             allow: allow.filter(|list| !list.is_empty()),
             deny: compiled_list(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
             piggyback: Arc::new(pack.apply_patch.piggyback_on.clone()),
+            denied_with_piggyback: pack.apply_patch.denied_with_piggyback,
         }
     }
 
@@ -218,6 +220,12 @@ impl CompiledPolicy {
     /// apply_patch piggyback, else an allowlist miss. `name` must be normalized.
     pub fn evaluate(&self, name: &str) -> Verdict {
         if let Some(by) = self.deny.find(name) {
+            return Verdict::Denied { by: by.clone() };
+        }
+        if name == "apply_patch"
+            && self.denied_with_piggyback
+            && let Some(by) = self.deny.find(&self.piggyback)
+        {
             return Verdict::Denied { by: by.clone() };
         }
         let Some(allow) = &self.allow else {

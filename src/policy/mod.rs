@@ -205,8 +205,9 @@ pub fn resolve_in(
     let inventory = inventory::construct(pack, version, config, &session, ctx, &built.steps, built.sandbox.as_deref());
 
     let mut removed: BTreeMap<String, Removal> = BTreeMap::new();
+    // The filters run in order: a tool is removed by the first that drops it.
     for (tool, filter) in &inventory.pre_filtered {
-        removed.insert(tool.clone(), pre_filter_removal(filter));
+        removed.entry(tool.clone()).or_insert_with(|| pre_filter_removal(filter));
     }
     let candidates: Vec<String> = inventory.tools.iter().map(|t| t.name.clone()).collect();
     let mut plugins = PluginGroups::default();

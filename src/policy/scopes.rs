@@ -210,8 +210,9 @@ pub fn group_scope(pack: &VersionPack, session_key: &str, ctx: &SessionContext) 
                 .map(str::to_string)
                 .or_else(|| from_key.or(from_spawner).map(|(_, _, id)| id.to_string()))?;
             let channel = provider.or(key_channel)?;
+            let topics = pack.topic_channels.as_ref().is_none_or(|c| c.contains(&channel));
             let group = match raw.split_once(":topic:") {
-                Some((chat, _)) => chat.to_string(),
+                Some((chat, _)) if topics => chat.to_string(),
                 _ => raw,
             };
             Some(GroupScope { channel, candidates: vec![group] })

@@ -16,7 +16,7 @@ use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
 use crate::config::view::channels::GroupEntry;
 use crate::config::view::tools::{ListKind, ToolsScope};
-use crate::release::pack::{OwnerCondition, OwnerOnlyPlacement, SenderChannel, VersionPack};
+use crate::release::pack::{OwnerCondition, OwnerOnlyPlacement, SenderChannel, UnknownEntryHandling, VersionPack};
 
 /// The kind of a pipeline step; the order of the variants is the pipeline order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -86,8 +86,15 @@ fn profile_policy(
     let allow = pack.profile_allow(name)?;
     let source = Source::builtin(format!("profile `{name}` via {path}"));
     let base: Vec<Entry> = allow.iter().map(|t| Entry { pattern: t.clone(), source: source.clone() }).collect();
+    // 2026.3 is quiet about the profile's unavailable core tools only while nothing widens it.
+    let widened = also_allow.as_ref().is_some_and(|a| !a.is_empty()) || !extras.is_empty();
+    let suppress = if widened && pack.unknown_allowlist_entries == UnknownEntryHandling::StripPluginOnlyClassified {
+        Vec::new()
+    } else {
+        allow.to_vec()
+    };
     let merged = unique_entries(base.iter().chain(also_allow.iter().flatten()).chain(extras));
-    Some((name.to_string(), Policy { allow: Some(merged), deny: None }, allow.to_vec()))
+    Some((name.to_string(), Policy { allow: Some(merged), deny: None }, suppress))
 }
 
 fn profile_of<'a>(tools: &Option<ToolsScope<'a>>) -> Option<(&'a str, KeyPath)> {
@@ -96,6 +103,26 @@ fn profile_of<'a>(tools: &Option<ToolsScope<'a>>) -> Option<(&'a str, KeyPath)> 
 
 fn also_allow_of(tools: &Option<ToolsScope<'_>>) -> Option<Vec<Entry>> {
     tools.as_ref()?.list(ListKind::AlsoAllow).map(entries)
+}
+
+/// What the agent's or the global `tools` block adds to the `tools.profile` step's alsoAllow by
+/// configuring a section (`implicitProfileAlsoAllow`: 2026.3's `tools.exec` adds `exec`, `process`).
+fn implicit_also_allow(pack: &VersionPack, scopes: [&Option<ToolsScope<'_>>; 2]) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    for (section, tools) in &pack.implicit_profile_also_allow {
+        let configured = scopes.iter().find_map(|scope| {
+            let block = scope.as_ref()?.member(section).filter(|m| !m.value.is_null())?;
+            Some(block.path)
+        });
+        let Some(path) = configured else { continue };
+        for tool in tools {
+            if !out.iter().any(|e| &e.pattern == tool) {
+                let what = format!("{path} is configured");
+                out.push(Entry { pattern: tool.clone(), source: Source::Context { what: what.into() } });
+            }
+        }
+    }
+    out
 }
 
 /// A profile step as built for one (profile, alsoAllow, extras) combination.
@@ -263,7 +290,9 @@ pub fn build<'a>(
         (false, "tools.profile", [&agent, &global], StepKind::Profile),
         (true, "tools.byProvider.profile", [&agent_provider, &global_provider], StepKind::ProviderProfile),
     ];
+    let implicit = implicit_also_allow(pack, [&agent, &global]);
     for (provider_step, label, [scope, fallback], kind) in profiles {
+        let extras = if provider_step { extras.clone() } else { extras.iter().chain(&implicit).cloned().collect() };
         if let Some(step) = profile_step(pack, memo, (provider_step, label), [scope, fallback], &extras) {
             let step = with_manifest_tools(version, memo, &step, ctx);
             let path = profile_of(scope).or_else(|| profile_of(fallback)).map(|(_, path)| path);

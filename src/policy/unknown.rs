@@ -76,7 +76,9 @@ pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames) -> Analysis 
         UnknownEntryHandling::Warn => {
             Analysis { strip_allowlist: false, warning: warn_unknown(pack, step, allow, input) }
         }
-        UnknownEntryHandling::StripPluginOnly => strip_plugin_only(pack, step, allow, input),
+        UnknownEntryHandling::StripPluginOnly | UnknownEntryHandling::StripPluginOnlyClassified => {
+            strip_plugin_only(pack, step, allow, input)
+        }
         UnknownEntryHandling::WarnUnlessReadProbeWarned => {
             let warning = warn_unknown(pack, step, allow, input).filter(|text| {
                 // The projection reads the configured policies: without what this run adds
@@ -135,17 +137,23 @@ fn warn_unknown(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputN
     if gated.is_empty() && other.is_empty() {
         return None;
     }
-    let suffix = match (gated.is_empty(), other.is_empty()) {
-        (false, true) => {
+    let suffix = unknown_detail(!gated.is_empty(), !other.is_empty());
+    let entries = gated.into_iter().chain(other).collect::<Vec<_>>().join(", ");
+    Some(format!("tools: {} allowlist contains unknown entries ({entries}). {suffix}", step.label))
+}
+
+/// What the warning says about unknown entries: core tools this run does not build (`gated`),
+/// names of no tool (`other`), or both.
+fn unknown_detail(gated: bool, other: bool) -> &'static str {
+    match (gated, other) {
+        (true, false) => {
             "These entries are shipped core tools but unavailable in the current runtime/provider/model/config."
         }
-        (false, false) => {
+        (true, true) => {
             "Some entries are shipped core tools but unavailable in the current runtime/provider/model/config; other entries won't match any tool unless the plugin is enabled."
         }
         _ => "These entries won't match any tool unless the plugin is enabled.",
-    };
-    let entries = gated.into_iter().chain(other).collect::<Vec<_>>().join(", ");
-    Some(format!("tools: {} allowlist contains unknown entries ({entries}). {suffix}", step.label))
+    }
 }
 
 fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputNames) -> Analysis {
@@ -167,13 +175,24 @@ fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &I
         }
     }
     let strip = !has_core;
-    let warning = (!unknown.is_empty()).then(|| {
+    let warning = if unknown.is_empty() {
+        None
+    } else if pack.unknown_allowlist_entries == UnknownEntryHandling::StripPluginOnlyClassified {
+        let gated = unknown.iter().any(|n| pack.is_catalog_tool(n));
+        let other = unknown.iter().any(|n| !pack.is_catalog_tool(n));
+        // A profile step without alsoAllow (its `suppress` then lists every entry) is quiet
+        // about core tools this run does not build.
+        let quiet = gated && !other && unknown.iter().all(|n| step.suppress.contains(n));
+        let detail = unknown_detail(gated, other);
+        let tail = if strip { format!("Ignoring allowlist so core tools remain available. {detail}") } else { detail.into() };
+        (!quiet).then(|| format!("tools: {} allowlist contains unknown entries ({}). {tail}", step.label, unknown.join(", ")))
+    } else {
         let tail = if strip {
             "Ignoring allowlist so core tools remain available. Use tools.alsoAllow for additive plugin tool enablement."
         } else {
-            "These entries won't match any tool unless the plugin is enabled."
+            unknown_detail(false, true)
         };
-        format!("tools: {} allowlist contains unknown entries ({}). {tail}", step.label, unknown.join(", "))
-    });
+        Some(format!("tools: {} allowlist contains unknown entries ({}). {tail}", step.label, unknown.join(", ")))
+    };
     Analysis { strip_allowlist: strip, warning }
 }

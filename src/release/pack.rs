@@ -34,6 +34,11 @@ pub struct VersionPack {
     pub tools_by_sender: SenderRules,
     pub by_provider: ByProviderRules,
     pub unknown_allowlist_entries: UnknownEntryHandling,
+    /// Tools a configured `tools.<section>` block (the agent's or the global one) adds to the
+    /// `tools.profile` step's alsoAllow, by section (2026.3: `exec` adds `exec` and `process`,
+    /// `fs` the file tools).
+    #[serde(default)]
+    pub implicit_profile_also_allow: BTreeMap<String, Vec<String>>,
     /// Whether an allowlist entry naming a bundled plugin that is not loaded for the run, or one
     /// of its tools, counts as a plugin entry rather than an unknown one (2026.7: every bundled
     /// manifest is declared to the pipeline, `buildDeclaredToolAllowlistContext`).
@@ -56,6 +61,14 @@ pub struct VersionPack {
     pub files: FileRules,
     /// Where a group conversation's candidate group ids come from.
     pub group_ids: GroupIdSource,
+    /// The channels whose group ids name a forum topic as `<chat>:topic:<t>`, read as the chat
+    /// by `callerFirst` (2026.3: Telegram's alone); absent, every channel's.
+    #[serde(default)]
+    pub topic_channels: Option<Vec<String>>,
+    /// `DocumentModel` and `MediaModel` tools are built from their model settings alone, whatever
+    /// the plugin switch and the construction-time allow/deny lists say (2026.3).
+    #[serde(default)]
+    pub media_tools_from_settings_alone: bool,
     /// The core tools the release's tool builder constructs, in its order, each group with the
     /// condition under which it is built (`createOpenClawCodingTools` + `createOpenClawTools`).
     pub core_tools: Vec<CoreToolGroup>,
@@ -96,6 +109,9 @@ pub struct Profile {
 pub struct ApplyPatchRules {
     /// The tool whose allow entry also admits `apply_patch` (`write` in 2026.9, `exec` in 2026.2).
     pub piggyback_on: String,
+    /// A deny entry matching the piggyback tool denies `apply_patch` too (2026.3).
+    #[serde(default)]
+    pub denied_with_piggyback: bool,
     pub enabled_by_default: bool,
     /// Providers for which apply_patch is built at all; `None` means every provider.
     pub providers: Option<Vec<String>>,
@@ -237,16 +253,21 @@ pub enum BuildCondition {
     },
     /// `tools.web.search.enabled` is not `false`.
     WebSearchEnabled,
+    /// `tools.web.search.enabled` is not `false` and plugins are on: the managed `web_search`
+    /// is built by a bundled search provider plugin (2026.3).
+    WebSearchProviderPlugins,
     /// `tools.web.fetch.enabled` is not `false`.
     WebFetchEnabled,
     /// The model has vision, or `agents.defaults.imageModel` names a model.
     VisionOrImageModel,
     /// A media-understanding factory tool: `agents.defaults.pdfModel` or `imageModel` names a
-    /// model, plugins are on, and the construction-time allow/deny lists admit the tool.
+    /// model, plugins are on, and the construction-time allow/deny lists admit the tool (not
+    /// checked where `mediaToolsFromSettingsAlone`).
     DocumentModel,
     /// A generation factory tool: the model setting at this dotted path under
     /// `agents.defaults` names a model (`mediaModels.image` in 2026.9, `imageGenerationModel` in
-    /// 2026.5), plugins are on, and the construction-time allow/deny lists admit the tool.
+    /// 2026.5), plugins are on, and the construction-time allow/deny lists admit the tool (not
+    /// checked where `mediaToolsFromSettingsAlone`).
     MediaModel(String),
     /// `transcripts.enabled` is not `false` and a sender writes on one of these channels.
     TranscriptChannels(Vec<String>),
@@ -614,10 +635,21 @@ pub enum UnknownEntryHandling {
     Warn,
     /// An allowlist with no core entry is dropped (its deny still applies), with a warning.
     StripPluginOnly,
+    /// As `StripPluginOnly`, but the warning sorts the unknown entries (in the allowlist's
+    /// order) into unavailable core tools and others, worded as `Warn`'s; a profile step without
+    /// alsoAllow does not warn about unavailable core tools alone (2026.3).
+    StripPluginOnlyClassified,
     /// As `Warn`, except a warning whose text the release already made, silently, while it
     /// projected the lone `read` tool (no plugin tools) through the same policies
     /// (`projectConversationToolNames`, 2026.8): its warning de-duplication drops the repeat.
     WarnUnlessReadProbeWarned,
+}
+
+impl UnknownEntryHandling {
+    /// Whether an allowlist naming no core tool is dropped (2026.2, 2026.3).
+    pub fn strips_plugin_only(self) -> bool {
+        matches!(self, UnknownEntryHandling::StripPluginOnly | UnknownEntryHandling::StripPluginOnlyClassified)
+    }
 }
 
 impl VersionPack {

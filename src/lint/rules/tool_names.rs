@@ -13,7 +13,6 @@ use crate::config::path::KeyPath;
 use crate::config::validate::did_you_mean;
 use crate::config::view::keys;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
-use crate::release::pack::UnknownEntryHandling;
 
 pub const RULES: &[Rule] = &[
     Rule {
@@ -262,14 +261,13 @@ fn plugin_only_allowlists(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         if names.is_empty() || !names.iter().all(|n| vocabulary.plugin_names.contains(n)) {
             continue;
         }
-        let effect = match ctx.pack.unknown_allowlist_entries {
-            UnknownEntryHandling::StripPluginOnly => format!(
+        let effect = if ctx.pack.unknown_allowlist_entries.strips_plugin_only() {
+            format!(
                 "OpenClaw {} ignores it (\"Ignoring allowlist so core tools remain available\"), so it restricts nothing",
                 ctx.version.line()
-            ),
-            UnknownEntryHandling::Warn | UnknownEntryHandling::WarnUnlessReadProbeWarned => {
-                format!("OpenClaw {} applies it, so every core tool is removed at this step", ctx.version.line())
-            }
+            )
+        } else {
+            format!("OpenClaw {} applies it, so every core tool is removed at this step", ctx.version.line())
         };
         let finding = out
             .report(&list.path(), format!("this allowlist names only plugin tools: {effect}"))
