@@ -179,6 +179,8 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
         ("2026.7.35", "2026.7.35"),
         ("2026.5", "2026.5.28"),
         ("2026.5.28", "2026.5.28"),
+        ("2026.3", "2026.3.31"),
+        ("2026.3.31", "2026.3.31"),
         ("2026.2", "2026.2.25"),
         ("2026.2.25", "2026.2.25"),
     ] {
@@ -191,14 +193,14 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
     let (code, _, stderr) = run(&["--openclaw-version", "2026.4", "catalog"]);
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.8, 2026.7, 2026.5, 2026.2"),
+        stderr.contains("unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.8, 2026.7, 2026.5, 2026.3, 2026.2"),
         "{stderr}"
     );
 }
 
 #[test]
 fn a_default_that_moved_flips_exec_decisions_at_the_release_that_moved_it() {
-    // `tools.exec.security` unset: 2026.2 defaults it to `allowlist`, 2026.9 to `full`.
+    // `tools.exec.security` unset: 2026.2 and 2026.3 default it to `allowlist`, 2026.5 to `full`.
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("openclaw.json5");
     std::fs::write(&config, "{ tools: { exec: { host: \"gateway\" } } }\n").unwrap();
@@ -209,7 +211,7 @@ fn a_default_that_moved_flips_exec_decisions_at_the_release_that_moved_it() {
     let (code, doc, _) = upgrade(config, &args);
     assert_eq!(code, 1);
     let doc = json(&doc);
-    let step = &doc["steps"][0];
+    let step = doc["steps"].as_array().unwrap().iter().find(|s| s["to"] == "2026.5.28").unwrap();
     let flips = step["exec"].as_array().unwrap();
     let deploy = flips.iter().find(|f| f["command"] == "make deploy" && f["context"] == "main").unwrap();
     assert_eq!(

@@ -93,7 +93,7 @@ pub struct Rule {
     pub why: &'static str,
     /// A config snippet (JSON5: an object's body, or a whole object) that triggers the rule on every
     /// release it applies to (a test checks it). Lines `// OpenClaw <line>:` (or several lines,
-    /// `// OpenClaw 2026.5, 2026.2:`) start the form those releases need; `// env: NAME=VALUE` sets a variable of the gateway's environment;
+    /// `// OpenClaw 2026.5, 2026.3, 2026.2:`) start the form those releases need; `// env: NAME=VALUE` sets a variable of the gateway's environment;
     /// `// exec approvals store: {…}` gives the approvals document; `// cron jobs store: […]` the
     /// stored jobs. Examples of the install's files describe them in a comment.
     pub example: &'static str,

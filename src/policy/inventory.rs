@@ -141,15 +141,17 @@ pub fn construct(
 pub fn plugin_off_reason(version: OpenClawVersion, config: &Value, ctx: &SessionContext, tool: &str) -> Option<String> {
     let plugin = version.policy().plugins.iter().find(|p| p.tools.iter().any(|t| t == tool))?;
     let uses = auto_enable::ConfigUse::of(config, version);
-    not_activated(config, ctx, plugin).or_else(|| plugin_switched_off(version, config, &uses, plugin))
+    not_activated(config, ctx, plugin, tool).or_else(|| plugin_switched_off(version, config, &uses, plugin))
 }
 
-/// Why a bundled plugin that loads only for one provider does not load for this run's.
-fn not_activated(config: &Value, ctx: &SessionContext, plugin: &BundledPlugin) -> Option<String> {
+/// Why a bundled plugin that loads only for one provider, or with a setting, does not load
+/// `tool` for this run.
+fn not_activated(config: &Value, ctx: &SessionContext, plugin: &BundledPlugin, tool: &str) -> Option<String> {
     let activation = plugin.activation.as_ref()?;
     let provider = ctx.model_provider.as_deref().map(|p| p.trim().to_lowercase());
+    let own_key = activation.tool_keys.get(tool).is_some_and(|keys| keys.iter().any(|k| holds_value(config, k)));
     let setting = Located::lookup_dotted(config, &activation.config_key);
-    let configured = setting.is_some_and(|s| !s.value.is_null() && s.value != "");
+    let configured = own_key || setting.is_some_and(|s| !s.value.is_null() && s.value != "");
     let wrong_provider = activation.provider.as_ref().is_some_and(|p| provider.as_deref() != Some(p.as_str()));
     (wrong_provider || !configured).then(|| match &activation.provider {
         Some(p) => format!("plugin `{}` loads only for provider `{p}` with {} set", plugin.id, activation.config_key),
@@ -444,9 +446,9 @@ fn bundled_plugin_tools(
         pack.plugins.iter().map(|plugin| plugin_switched_off(version, config, &session.config_use, plugin)).collect()
     });
     for (plugin, switched_off) in pack.plugins.iter().zip(switched_off.iter()) {
-        let disabled = not_activated(config, ctx, plugin).or_else(|| switched_off.clone());
         let plugin_id = plugin.id.trim().to_lowercase();
         for tool in &plugin.tools {
+            let disabled = not_activated(config, ctx, plugin, tool).or_else(|| switched_off.clone());
             let optional = plugin.optional.contains(tool);
             let rejected = plugin_tool_selection(pack, &plugin_id, tool, optional, explicit);
             let gate = match tool.as_str() {

@@ -209,8 +209,13 @@ pub fn group_scope(pack: &VersionPack, session_key: &str, ctx: &SessionContext) 
             let raw = caller_group
                 .map(str::to_string)
                 .or_else(|| from_key.or(from_spawner).map(|(_, _, id)| id.to_string()))?;
-            let channel = provider.or(key_channel)?;
-            let topics = pack.topic_channels.as_ref().is_none_or(|c| c.contains(&channel));
+            let channel = provider.or(key_channel.clone())?;
+            // 2026.3 reads a topic off a session key of its topic channels only, and takes a
+            // caller's group id as given.
+            let topics = match &pack.topic_channels {
+                None => true,
+                Some(channels) => caller_group.is_none() && key_channel.is_some_and(|c| channels.contains(&c)),
+            };
             let group = match raw.split_once(":topic:") {
                 Some((chat, _)) if topics => chat.to_string(),
                 _ => raw,

@@ -45,6 +45,13 @@ pub struct ExecRules {
     /// Names the semantic gate always rejects as safe bins (2026.9: jq, sed, awk family).
     #[serde(default)]
     pub never_safe_bins: BTreeSet<String>,
+    /// Safe bins whose positional arguments the semantic gate refuses when one matches any of
+    /// these regexes (2026.3's jq: a program reading `env` or `$ENV`).
+    #[serde(default)]
+    pub safe_bin_program_deny: BTreeMap<String, Vec<String>>,
+    /// Inline-eval interpreters are named exactly: `python3.12` is not `python` (2026.3).
+    #[serde(default)]
+    pub inline_eval_exact_names: bool,
     pub base_trusted_dirs: Vec<String>,
     /// Builtins accepted without an allowlist entry (2026.9 only).
     #[serde(default)]

@@ -61,8 +61,9 @@ pub struct VersionPack {
     pub files: FileRules,
     /// Where a group conversation's candidate group ids come from.
     pub group_ids: GroupIdSource,
-    /// The channels whose group ids name a forum topic as `<chat>:topic:<t>`, read as the chat
-    /// by `callerFirst` (2026.3: Telegram's alone); absent, every channel's.
+    /// The channels whose session keys name a forum topic as `<chat>:topic:<t>`, read as the
+    /// chat by `callerFirst`, where a caller's group id is then taken as given (2026.3: Telegram
+    /// alone); absent, every channel's group id, the caller's too.
     #[serde(default)]
     pub topic_channels: Option<Vec<String>>,
     /// `DocumentModel` and `MediaModel` tools are built from their model settings alone, whatever
@@ -608,6 +609,10 @@ pub struct PluginActivation {
     pub provider: Option<String>,
     /// Dotted config path that must hold a value.
     pub config_key: String,
+    /// Tools that also load when one of their own settings holds a value (2026.3's `x_search`
+    /// with `tools.web.x_search.apiKey`).
+    #[serde(default)]
+    pub tool_keys: BTreeMap<String, Vec<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

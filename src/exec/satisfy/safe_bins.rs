@@ -5,6 +5,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use regex::Regex;
+
 use crate::exec::argv::scan::{Empty, Grammar, Item, Opt, Walk, scan};
 use crate::exec::lookup::{Executable, is_executable_file, lexical_resolve};
 use crate::release::exec::{ExecRules, SafeBinArgRules, SafeBinProfile, ShortClusters};
@@ -92,7 +94,10 @@ impl SafeBinPolicy {
         let Some(profile) = self.profiles.get(&name) else {
             return false;
         };
-        validate_argv(args, profile, &self.rules.safe_bin_args) && !self.rules.never_safe_bins.contains(&name)
+        let denied = self.rules.safe_bin_program_deny.get(&name).map(Vec::as_slice).unwrap_or_default();
+        let program_ok = |token: &str| !denied.iter().any(|re| Regex::new(re).is_ok_and(|re| re.is_match(token)));
+        validate_argv_with(args, profile, &self.rules.safe_bin_args, program_ok)
+            && !self.rules.never_safe_bins.contains(&name)
     }
 }
 
@@ -206,6 +211,16 @@ const ARGS_WALK: Walk = Walk { trim: false, empty: Empty::Skip, end_of_options: 
 
 /// `validateSafeBinArgv`: every token must be an allowed flag, a safe value, or a safe positional.
 pub fn validate_argv(args: &[String], profile: &SafeBinProfile, rules: &SafeBinArgRules) -> bool {
+    validate_argv_with(args, profile, rules, |_| true)
+}
+
+/// [`validate_argv`], with every positional also passing the release's semantic check.
+fn validate_argv_with(
+    args: &[String],
+    profile: &SafeBinProfile,
+    rules: &SafeBinArgRules,
+    positional_ok: impl Fn(&str) -> bool,
+) -> bool {
     let argv: Vec<String> = std::iter::once(String::new()).chain(args.iter().cloned()).collect();
     let grammar = ProfileOptions { profile, clusters: rules.short_clusters };
     let mut positional = 0usize;
@@ -214,7 +229,7 @@ pub fn validate_argv(args: &[String], profile: &SafeBinProfile, rules: &SafeBinA
             Item::Operand { token: "-", .. } | Item::EndOfOptions { .. } | Item::Empty { .. } => true,
             Item::Operand { token, .. } => {
                 positional += 1;
-                is_safe_literal(token, rules)
+                is_safe_literal(token, rules) && positional_ok(token)
             }
             Item::Option { opt: Opt::Unknown, .. } | Item::Option { opt: Opt::Takes(_), complete: false, .. } => false,
             Item::Option { opt: Opt::Attached(value), .. } => is_safe_literal(value, rules),

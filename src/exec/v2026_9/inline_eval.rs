@@ -40,7 +40,10 @@ fn name_variants(name: &str) -> Vec<String> {
     }
 }
 
-fn names_include(names: &[String], executable: &str) -> bool {
+fn names_include(names: &[String], executable: &str, data: &ExecRules) -> bool {
+    if data.inline_eval_exact_names {
+        return names.iter().any(|n| n == executable);
+    }
     name_variants(executable).iter().any(|v| names.contains(v))
 }
 
@@ -54,7 +57,7 @@ pub fn is_interpreter_allowlist_pattern(data: &ExecRules, pattern: &str) -> bool
     let known = |candidate: &str| {
         let flag_specs = data.inline_eval_specs.iter().map(|s| &s.names);
         let positional_specs = data.positional_inline_eval_specs.iter().map(|s| &s.names);
-        flag_specs.chain(positional_specs).any(|names| names_include(names, candidate))
+        flag_specs.chain(positional_specs).any(|names| names_include(names, candidate, data))
     };
     if known(&normalize_executable(&trimmed)) {
         return true;
@@ -201,7 +204,7 @@ fn interpreter_hit(argv: &[String], data: &ExecRules) -> Option<InlineEvalHit> {
     }
     let name = normalize_executable(executable);
     let hit = |flag: String| InlineEvalHit { interpreter: name.clone(), flag };
-    if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(&s.names, &name)) {
+    if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(&s.names, &name, data)) {
         for item in scan(argv, 1, Walk::TRIMMED, &AnyFlag) {
             let token = match item {
                 Item::EndOfOptions { .. } if spec.scan_past_double_dash => continue,
@@ -214,7 +217,7 @@ fn interpreter_hit(argv: &[String], data: &ExecRules) -> Option<InlineEvalHit> {
             }
         }
     }
-    let spec = data.positional_inline_eval_specs.iter().find(|s| names_include(&s.names, &name))?;
+    let spec = data.positional_inline_eval_specs.iter().find(|s| names_include(&s.names, &name, data))?;
     positional_hit(spec, argv).then(|| hit(spec.flag.clone()))
 }
 
