@@ -197,7 +197,8 @@ fn decide_call(input: &DecisionInput, version: OpenClawVersion) -> ExecOutcome {
     );
     let security = min_sourced(&settings.security, &agent.security);
     let approvals_off = rules.gateway.approvals_ask_off_wins && agent.ask.value == Ask::Off;
-    let ask = if approvals_off || agent.ask.value > settings.ask.value { agent.ask.clone() } else { settings.ask.clone() };
+    let ask =
+        if approvals_off || agent.ask.value > settings.ask.value { agent.ask.clone() } else { settings.ask.clone() };
     let ask_fallback = if rules.gateway.ask_fallback_capped_by_security {
         min_sourced(&security, &agent.ask_fallback)
     } else {

@@ -184,8 +184,11 @@ fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &I
         // about core tools this run does not build.
         let quiet = gated && !other && unknown.iter().all(|n| step.suppress.contains(n));
         let detail = unknown_detail(gated, other);
-        let tail = if strip { format!("Ignoring allowlist so core tools remain available. {detail}") } else { detail.into() };
-        (!quiet).then(|| format!("tools: {} allowlist contains unknown entries ({}). {tail}", step.label, unknown.join(", ")))
+        let tail =
+            if strip { format!("Ignoring allowlist so core tools remain available. {detail}") } else { detail.into() };
+        (!quiet).then(|| {
+            format!("tools: {} allowlist contains unknown entries ({}). {tail}", step.label, unknown.join(", "))
+        })
     } else {
         let tail = if strip {
             "Ignoring allowlist so core tools remain available. Use tools.alsoAllow for additive plugin tool enablement."

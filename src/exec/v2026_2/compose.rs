@@ -5,9 +5,9 @@
 use super::obfuscation::detect_obfuscation;
 use super::splitter as legacy;
 use crate::exec::pipeline::Gate;
-use crate::exec::v2026_9::compose::strict_inline_eval_hit;
 use crate::exec::pipeline::{ApprovalFlags, finish, has_heredoc_token, requires_approval};
 use crate::exec::posture::{Ask, Security};
+use crate::exec::v2026_9::compose::strict_inline_eval_hit;
 use crate::exec::{Decision, ExecOutcome};
 
 /// Completes the decision after analysis.
@@ -29,7 +29,8 @@ pub fn compose(mut out: ExecOutcome, gate: &Gate) -> ExecOutcome {
     }
     let inline_eval = strict_inline_eval_hit(gate);
     if let Some(hit) = &inline_eval {
-        out.warnings.push(format!("Warning: strict inline-eval mode requires explicit approval for {}.", hit.describe()));
+        out.warnings
+            .push(format!("Warning: strict inline-eval mode requires explicit approval for {}.", hit.describe()));
     }
     let obfuscation = detect_obfuscation(input.command, ctx.rules);
     if !obfuscation.is_empty() {

@@ -455,7 +455,9 @@ fn evaluate_segment(
             // 2026.3 also matches the script a shell wrapper runs (`bash ./x.sh`).
             if entry.is_none() && kind == AllowlistMatch::PathGlobs {
                 let script = plan::shell_script_path(&seg.effective_argv, &seg.execution, ctx);
-                entry = script.map(|s| plan::executable_at(&s)).and_then(|s| match_v2(&ctx.allowlist, &s, home, kind).ok()?);
+                entry = script
+                    .map(|s| plan::executable_at(&s))
+                    .and_then(|s| match_v2(&ctx.allowlist, &s, home, kind).ok()?);
             }
             entry.and_then(|m| ctx.allowlist.iter().position(|e| std::ptr::eq(e, m)))
         }
