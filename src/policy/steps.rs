@@ -551,3 +551,33 @@ mod manifest_profile_tests {
         assert!(!has(tools(OpenClawVersion::V2026_2, &["minimal"])));
     }
 }
+
+#[cfg(test)]
+mod implicit_also_allow_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_configured_exec_section_widens_the_profile_where_the_release_says() {
+        let resolve = |version: OpenClawVersion, config: serde_json::Value| {
+            let ctx = SessionContext { sender_is_owner: Some(true), ..Default::default() };
+            crate::policy::resolve(version, &config, &ctx).unwrap()
+        };
+        let config = json!({"tools": {"profile": "minimal", "exec": {"security": "allowlist"}}});
+        let has_exec = |tools: &[String]| tools.iter().any(|t| t == "exec");
+        assert!(has_exec(&resolve(OpenClawVersion::V2026_3, config.clone()).tools));
+        assert!(!has_exec(&resolve(OpenClawVersion::V2026_2, config).tools));
+        // Widened, the coding profile's unavailable core tools are warned about; alone, not.
+        let coding = |extra: serde_json::Value| {
+            let mut config = json!({"tools": {"profile": "coding"}});
+            config["tools"].as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+            resolve(OpenClawVersion::V2026_3, config).warnings
+        };
+        assert!(coding(json!({})).is_empty());
+        let widened = coding(json!({"exec": {}}));
+        assert!(
+            widened.iter().any(|w| w.contains("These entries are shipped core tools but unavailable")),
+            "{widened:?}"
+        );
+    }
+}

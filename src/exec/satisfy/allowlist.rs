@@ -419,6 +419,30 @@ mod tests {
     }
 
     #[test]
+    fn path_globs_read_path_patterns_only_escaped_and_case_sensitive() {
+        let exe = Executable {
+            raw: "ls".into(),
+            resolved_path: Some("/usr/bin/ls".into()),
+            real_path: None,
+            name: "ls".into(),
+        };
+        let hits = |pattern: &str| {
+            let entry = AllowlistEntry {
+                pattern: pattern.into(),
+                arg_pattern: None,
+                source: None,
+                command_text: None,
+                origin: "test".into(),
+            };
+            let entries = [entry];
+            match_v2(&entries, &exe, None, AllowlistMatch::PathGlobs).unwrap().is_some()
+        };
+        assert!(hits("/usr/bin/ls") && hits("/usr/bin/l?") && hits("/usr/**") && hits("*"));
+        assert!(!hits("ls") && !hits("/usr/bin/l.") && !hits("/usr/bin/LS") && !hits("/usr/*"));
+        assert!(!hits("/usr/bin/g++"), "no pattern fails to compile");
+    }
+
+    #[test]
     fn hashes_are_stable() {
         let argv = vec!["/usr/bin/git".to_string(), "status".to_string()];
         assert!(cwd_bound_hash(&argv, "/tmp").starts_with("sha256:cwd-argv:v1:27cf6bec89e"));

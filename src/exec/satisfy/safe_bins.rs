@@ -282,6 +282,18 @@ mod tests {
     }
 
     #[test]
+    fn jq_programs_reading_the_environment_are_refused_where_the_release_says() {
+        let v3 = OpenClawVersion::V2026_3;
+        let denied = &v3.exec().safe_bin_program_deny["jq"];
+        let ok = |token: &str| !denied.iter().any(|re| Regex::new(re).unwrap().is_match(token));
+        let jq = profile(v3, "jq");
+        let check = |s: &str| validate_argv_with(&args(s), &jq, &v3.exec().safe_bin_args, ok);
+        assert!(check(".name") && check(".environment") && check("myenv"));
+        assert!(!check("env") && !check(".a|env.HOME") && !check("$ENV.HOME"));
+        assert!(OpenClawVersion::V2026_5.exec().safe_bin_program_deny.is_empty());
+    }
+
+    #[test]
     fn legacy_validator_has_no_booleans() {
         let v2 = OpenClawVersion::V2026_2;
         assert!(!validate_argv(&args("-l"), &profile(v2, "wc"), v2));
