@@ -29,7 +29,7 @@ const FIXTURE: &str = "/tmp/clawpolicy-exec-fixture";
 const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[];
 
 /// The top-level (final) decision may differ from the observed gateway decision only by a
-/// post-probe refusal, and only in the releases whose oracle stops at that probe (2026.9, 2026.8, 2026.7,
+/// post-probe refusal, and only in the releases whose oracle stops at that probe (2026.9 to
 /// 2026.5).
 fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value) -> Result<(), String> {
     let (Some(observed), Some(final_)) =
@@ -41,7 +41,7 @@ fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value) ->
         return Ok(());
     }
     let message = actual["message"].as_str().unwrap_or("");
-    let allowed = matches!(version, "2026.9" | "2026.8" | "2026.7" | "2026.5")
+    let allowed = matches!(version, "2026.9" | "2026.8" | "2026.7" | "2026.6" | "2026.5")
         && final_ == "deny"
         && ((observed == "allow" && message == "exec denied: allowlist miss")
             || (observed == "ask" && message == "ask-fallback-deny: execution-plan-miss"));
@@ -151,6 +151,11 @@ fn exec_conformance_against_oracles() {
 #[test]
 fn exec_conformance_2026_5() {
     check_versions(&["2026.5"]);
+}
+
+#[test]
+fn exec_conformance_2026_6() {
+    check_versions(&["2026.6"]);
 }
 
 #[test]

@@ -396,6 +396,9 @@ pub fn build<'a>(
 
 /// Whether the owner-only filter applies to this sender.
 pub fn is_non_owner(pack: &VersionPack, ctx: &SessionContext) -> bool {
+    if !pack.owner_only.filters_sessions() {
+        return false;
+    }
     match pack.owner_only.applies_when {
         OwnerCondition::SenderIsOwnerFalse => ctx.sender_is_owner == Some(false),
         OwnerCondition::SenderIsOwnerNotTrue => ctx.sender_is_owner != Some(true),

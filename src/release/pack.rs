@@ -31,6 +31,10 @@ pub struct VersionPack {
     /// Whether the local-model lean filter keeps a listed tool that a non-profile allowlist
     /// names (2026.9); 2026.5 drops it whatever the allowlists say.
     pub local_model_lean_keeps_allowed: bool,
+    /// Whether it keeps, instead, only a listed tool that the run's own `toolsAllow` names
+    /// (2026.6: `applyModelProviderToolPolicy` preserves the runtime allowlist alone).
+    #[serde(default)]
+    pub local_model_lean_keeps_run_allowed: bool,
     pub tools_by_sender: SenderRules,
     pub by_provider: ByProviderRules,
     pub unknown_allowlist_entries: UnknownEntryHandling,
@@ -396,6 +400,17 @@ pub enum OwnerOnlyPlacement {
     PipelineStep,
     /// A filter on the tool list before the pipeline runs.
     BeforePipeline,
+    /// Only the gateway's HTTP tool surface (`POST /tools/invoke`) filters them: a session's
+    /// tool list keeps them whoever the sender is (2026.6, whose coding-tools pipeline has no
+    /// owner-only step).
+    GatewayInvokeOnly,
+}
+
+impl OwnerOnlyRules {
+    /// Whether a session's tool list ever loses these tools to a sender who is not the owner.
+    pub fn filters_sessions(&self) -> bool {
+        self.placement != OwnerOnlyPlacement::GatewayInvokeOnly
+    }
 }
 
 #[derive(Debug, Deserialize)]

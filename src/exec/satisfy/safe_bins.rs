@@ -92,7 +92,8 @@ impl SafeBinPolicy {
         let Some(profile) = self.profiles.get(&name) else {
             return false;
         };
-        validate_argv(args, profile, &self.rules.safe_bin_args) && !self.rules.never_safe_bins.contains(&name)
+        let Some(positional) = positionals(args, profile, &self.rules.safe_bin_args) else { return false };
+        !self.rules.never_safe_bins.contains(&name) && !self.rules.refuses_positionals(&name, &positional)
     }
 }
 
@@ -206,14 +207,20 @@ const ARGS_WALK: Walk = Walk { trim: false, empty: Empty::Skip, end_of_options: 
 
 /// `validateSafeBinArgv`: every token must be an allowed flag, a safe value, or a safe positional.
 pub fn validate_argv(args: &[String], profile: &SafeBinProfile, rules: &SafeBinArgRules) -> bool {
+    positionals(args, profile, rules).is_some()
+}
+
+/// `collectPositionalTokens` and the positional count: the positionals when every token is an
+/// allowed flag, a safe value, or a safe positional, and their number fits the profile.
+fn positionals(args: &[String], profile: &SafeBinProfile, rules: &SafeBinArgRules) -> Option<Vec<String>> {
     let argv: Vec<String> = std::iter::once(String::new()).chain(args.iter().cloned()).collect();
     let grammar = ProfileOptions { profile, clusters: rules.short_clusters };
-    let mut positional = 0usize;
+    let mut positional = Vec::new();
     for item in scan(&argv, 1, ARGS_WALK, &grammar) {
         let valid = match item {
             Item::Operand { token: "-", .. } | Item::EndOfOptions { .. } | Item::Empty { .. } => true,
             Item::Operand { token, .. } => {
-                positional += 1;
+                positional.push(token.to_string());
                 is_safe_literal(token, rules)
             }
             Item::Option { opt: Opt::Unknown, .. } | Item::Option { opt: Opt::Takes(_), complete: false, .. } => false,
@@ -224,10 +231,12 @@ pub fn validate_argv(args: &[String], profile: &SafeBinProfile, rules: &SafeBinA
             Item::Option { opt: Opt::Flag, .. } => true,
         };
         if !valid {
-            return false;
+            return None;
         }
     }
-    positional >= profile.min_positional.unwrap_or(0) && profile.max_positional.is_none_or(|max| positional <= max)
+    let count = positional.len();
+    (count >= profile.min_positional.unwrap_or(0) && profile.max_positional.is_none_or(|max| count <= max))
+        .then_some(positional)
 }
 
 #[cfg(test)]
