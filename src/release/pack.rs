@@ -133,8 +133,9 @@ pub struct SubagentRules {
     pub leaf_deny: Vec<String>,
     /// 2026.2: names in `tools.subagents.tools.allow|alsoAllow` are taken out of the default deny.
     pub allow_removes_from_default_deny: bool,
-    /// 2026.2 derives the spawn depth only from session keys with an `agent:` prefix: a bare
-    /// `subagent:x` key is a sub-agent of depth 0 there.
+    /// 2026.2 to 2026.6 count the spawn depth as the key's `:subagent:` segments (the old
+    /// `getSubagentDepth`), so a leading `subagent:` without an `agent:` prefix does not count: a
+    /// bare `subagent:x` key is a sub-agent of depth 0 there, `subagent:a:subagent:b` of depth 1.
     pub depth_needs_agent_prefix: bool,
     /// 2026.9: a spawned child stores its requester's effective allowlist and denies (pipeline step
     /// `inherited tools`) and, run without an external sender, skips group and sender policy.
