@@ -527,8 +527,7 @@ fn pre_filter_drops(
             let keep = NameSet::construction(pack, keep.iter().filter(|p| p.as_str() != "*").map(String::as_str));
             for tool in built.iter() {
                 let name = pack.normalize(&tool.name);
-                let kept = !keep.is_blank()
-                    && allowed(pack, &name, Some(&keep), &NameSet::default());
+                let kept = !keep.is_blank() && allowed(pack, &name, Some(&keep), &NameSet::default());
                 if lean.contains(&name) && !kept {
                     dropped.push((
                         tool.name.clone(),

@@ -250,7 +250,10 @@ impl<'a> Session<'a> {
             _ => SubagentRole::Leaf,
         };
         // A cron run has no sender at all: what the release makes of that is a fact, not an assumption.
-        if ctx.sender_is_owner.is_none() && ctx.run != super::automation::run::RunKind::Cron && pack.owner_only.filters_sessions() {
+        if ctx.sender_is_owner.is_none()
+            && ctx.run != super::automation::run::RunKind::Cron
+            && pack.owner_only.filters_sessions()
+        {
             let assumed = match pack.owner_only.applies_when {
                 OwnerCondition::SenderIsOwnerFalse => {
                     format!("the owner ({version} treats an unknown sender as the owner)")

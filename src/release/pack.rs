@@ -401,9 +401,9 @@ pub enum OwnerOnlyPlacement {
     PipelineStep,
     /// A filter on the tool list before the pipeline runs.
     BeforePipeline,
-    /// Only the gateway's HTTP tool surface (`POST /tools/invoke`) filters them: a session's
-    /// tool list keeps them whoever the sender is (2026.6, whose coding-tools pipeline has no
-    /// owner-only step).
+    /// Only the gateway's own tool surfaces (`POST /tools/invoke`, its MCP endpoint) filter them:
+    /// a session's tool list keeps them whoever the sender is (2026.6, whose coding-tools pipeline
+    /// has no owner-only step).
     GatewayInvokeOnly,
 }
 
