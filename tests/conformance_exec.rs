@@ -99,6 +99,11 @@ fn exec_conformance_2026_5() {
 }
 
 #[test]
+fn exec_conformance_2026_6() {
+    check_versions(&["2026.6"]);
+}
+
+#[test]
 fn exec_conformance_2026_7() {
     check_versions(&["2026.7"]);
 }

@@ -93,6 +93,11 @@ fn tools_conformance_2026_5() {
 }
 
 #[test]
+fn tools_conformance_2026_6() {
+    check_version("2026.6");
+}
+
+#[test]
 fn tools_conformance_2026_7() {
     check_version("2026.7");
 }

@@ -78,7 +78,7 @@ pub fn run(global: &super::Global, args: &CatalogArgs) -> miette::Result<ExitCod
                 } else {
                     None
                 },
-                owner_only: pack.owner_only.tools.contains(&tool.id),
+                owner_only: pack.owner_only.filters_sessions() && pack.owner_only.tools.contains(&tool.id),
             })
             .collect(),
         groups: pack.groups().iter().map(|(g, m)| (g.as_str(), m.as_slice())).collect(),

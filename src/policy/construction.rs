@@ -159,7 +159,7 @@ pub fn explicit_lists(
         }
         lists.deny.extend(policy.deny_patterns().flat_map(as_listed));
     }
-    if is_non_owner(pack, ctx) {
+    if pack.owner_only.filters_sessions() && is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
     }
     let normalized =

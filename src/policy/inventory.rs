@@ -520,13 +520,16 @@ fn pre_filter_drops(
         let setting = agent.or_else(|| AgentDefaults::of(config).local_model_lean());
         let on = setting.and_then(|s| s.as_bool()) == Some(true);
         if on {
-            let keep = explicit.override_allow.iter().filter(|p| p.as_str() != "*").map(String::as_str);
-            let keep = NameSet::construction(pack, keep);
+            let run_allowed = ctx.tools_allow.as_deref().unwrap_or_default();
+            let keep = match (pack.local_model_lean_keeps_allowed, pack.local_model_lean_keeps_run_allowed) {
+                (true, _) => explicit.override_allow.as_slice(),
+                (false, true) => run_allowed,
+                (false, false) => &[],
+            };
+            let keep = NameSet::construction(pack, keep.iter().filter(|p| p.as_str() != "*").map(String::as_str));
             for tool in built.iter() {
                 let name = pack.normalize(&tool.name);
-                let kept = pack.local_model_lean_keeps_allowed
-                    && !keep.is_blank()
-                    && allowed(pack, &name, Some(&keep), &NameSet::default());
+                let kept = !keep.is_blank() && allowed(pack, &name, Some(&keep), &NameSet::default());
                 if lean.contains(&name) && !kept {
                     dropped.push((
                         tool.name.clone(),

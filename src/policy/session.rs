@@ -152,11 +152,14 @@ pub fn is_subagent_key(key: &str) -> bool {
     split_agent_key(key).map_or(key, |(_, tail)| tail).starts_with("subagent:")
 }
 
-/// The number of `subagent:` segments in a session key. 2026.2 derives depth only from keys with
-/// an `agent:` prefix; a bare `subagent:x` key is a sub-agent of depth 0 there.
+/// The number of `subagent:` segments in a session key. Up to 2026.6 only the segments after a
+/// colon count (`:subagent:`), so a bare `subagent:x` key is a sub-agent of depth 0 there.
 pub fn key_depth(key: &str, version: OpenClawVersion) -> u32 {
-    if !is_subagent_key(key) || (version.policy().subagents.depth_needs_agent_prefix && !key.starts_with("agent:")) {
+    if !is_subagent_key(key) {
         return 0;
+    }
+    if version.policy().subagents.depth_needs_agent_prefix {
+        return key.to_lowercase().matches(":subagent:").count() as u32;
     }
     let tail = split_agent_key(key).map_or(key, |(_, tail)| tail);
     let mut depth = 0;
@@ -247,7 +250,10 @@ impl<'a> Session<'a> {
             _ => SubagentRole::Leaf,
         };
         // A cron run has no sender at all: what the release makes of that is a fact, not an assumption.
-        if ctx.sender_is_owner.is_none() && ctx.run != super::automation::run::RunKind::Cron {
+        if ctx.sender_is_owner.is_none()
+            && ctx.run != super::automation::run::RunKind::Cron
+            && pack.owner_only.filters_sessions()
+        {
             let assumed = match pack.owner_only.applies_when {
                 OwnerCondition::SenderIsOwnerFalse => {
                     format!("the owner ({version} treats an unknown sender as the owner)")
@@ -351,6 +357,9 @@ mod tests {
         assert_eq!(key_depth("agent:main:main", v), 0);
         assert_eq!(key_depth("subagent:x", v), 1);
         assert_eq!(key_depth("subagent:x", OpenClawVersion::V2026_2), 0);
+        // up to 2026.6 only the segments after a colon count
+        assert_eq!(key_depth("subagent:a:subagent:b", OpenClawVersion::V2026_6), 1);
+        assert_eq!(key_depth("agent:main:subagent:a:subagent:b", OpenClawVersion::V2026_6), 2);
     }
 
     #[test]

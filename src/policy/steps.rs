@@ -423,7 +423,8 @@ pub fn build<'a>(
     BuiltSteps { steps, sandbox: sandbox_policy }
 }
 
-/// Whether the owner-only filter applies to this sender.
+/// Whether the sender counts as not the owner, the condition of the owner-only filter (which
+/// a release may apply only outside sessions: `OwnerOnlyRules::filters_sessions`).
 pub fn is_non_owner(pack: &VersionPack, ctx: &SessionContext) -> bool {
     match pack.owner_only.applies_when {
         OwnerCondition::SenderIsOwnerFalse => ctx.sender_is_owner == Some(false),

@@ -45,13 +45,10 @@ pub struct ExecRules {
     /// Names the semantic gate always rejects as safe bins (2026.9: jq, sed, awk family).
     #[serde(default)]
     pub never_safe_bins: BTreeSet<String>,
-    /// Safe bins whose positional arguments the semantic gate refuses when one matches any of
-    /// these regexes (2026.3's jq: a program reading `env` or `$ENV`).
+    /// Safe bins refused when a positional matches one of these patterns (2026.6's jq: a program
+    /// that reads `env` or `$ENV`; `validateSafeBinSemantics`).
     #[serde(default)]
-    pub safe_bin_program_deny: BTreeMap<String, Vec<String>>,
-    /// Inline-eval interpreters are named exactly: `python3.12` is not `python` (2026.3).
-    #[serde(default)]
-    pub inline_eval_exact_names: bool,
+    pub safe_bin_positional_deny: BTreeMap<String, Vec<String>>,
     pub base_trusted_dirs: Vec<String>,
     /// Builtins accepted without an allowlist entry (2026.9 only).
     #[serde(default)]
@@ -64,6 +61,10 @@ pub struct ExecRules {
     /// Interpreter inline-eval flags (2026.9 strict inline eval, `risks.ts`).
     #[serde(default)]
     pub inline_eval_specs: Vec<InlineEvalSpec>,
+    /// An interpreter is also found by its name without a version suffix (`python3.12`,
+    /// `node20`; 2026.7, absent: true); 2026.6 compares names exactly.
+    #[serde(default = "true_unless_written")]
+    pub inline_eval_name_variants: bool,
     /// Interpreters whose first positional is code (awk, sed) or a command (xargs).
     #[serde(default)]
     pub positional_inline_eval_specs: Vec<PositionalEvalSpec>,
@@ -78,8 +79,14 @@ pub struct ExecRules {
     /// with that pipeline only).
     #[serde(default)]
     pub chain_splitter: Option<ChainSplitterRules>,
+    /// How a release without the chain splitter matches the allowlist (absent:
+    /// `globsWithGeneratedEntries`, 2026.9's; 2026.6: `globs`).
+    #[serde(default, rename = "allowlistMatch")]
+    plan_allowlist_match: Option<AllowlistMatch>,
     #[serde(skip)]
     compiled_obfuscation: OnceLock<CompiledObfuscation>,
+    #[serde(skip)]
+    compiled_positional_deny: OnceLock<BTreeMap<String, Vec<Regex>>>,
 }
 
 /// The obfuscation detector's patterns, compiled.
@@ -157,14 +164,36 @@ pub enum AllowlistMatch {
     /// over path-only matches (2026.5's `matchAllowlist`: 2026.9's without its generated entries).
     Globs,
     /// The same, where an allow-always entry counts only through its bound argPattern (2026.9;
-    /// not written in the data: releases without a chain splitter match this way).
+    /// the default of releases without a chain splitter).
     GlobsWithGeneratedEntries,
 }
 
 impl ExecRules {
+    /// Whether a positional of safe bin `name` matches a pattern that refuses it.
+    pub fn refuses_positionals(&self, name: &str, positional: &[String]) -> bool {
+        let compiled = self.compiled_positional_deny.get_or_init(|| {
+            self.safe_bin_positional_deny
+                .iter()
+                .map(|(bin, patterns)| {
+                    (
+                        bin.clone(),
+                        patterns.iter().map(|p| Regex::new(p).expect("exec.json: positional deny pattern")).collect(),
+                    )
+                })
+                .collect()
+        });
+        compiled
+            .get(name)
+            .is_some_and(|res: &Vec<Regex>| positional.iter().any(|t| res.iter().any(|re| re.is_match(t))))
+    }
+
     /// How the release matches an executable against the allowlist.
     pub fn allowlist_match(&self) -> AllowlistMatch {
-        self.chain_splitter.as_ref().map_or(AllowlistMatch::GlobsWithGeneratedEntries, |r| r.allowlist_match)
+        self.chain_splitter
+            .as_ref()
+            .map(|r| r.allowlist_match)
+            .or(self.plan_allowlist_match)
+            .unwrap_or(AllowlistMatch::GlobsWithGeneratedEntries)
     }
 }
 
@@ -337,15 +366,20 @@ pub struct WrapperRules {
     /// A blocked dispatch wrapper (`sudo ls $HOME`) counts as a command carrier, whose step only
     /// prompts, so a shell expansion in its arguments does not fail the analysis (2026.8; absent:
     /// true). 2026.7 fails it.
-    #[serde(default = "counts_as_carrier")]
+    #[serde(default = "true_unless_written")]
     pub blocked_wrapper_carries: bool,
+    /// A package-manager exec that changes its package context (`npx -p …`, `pnpm --filter …`)
+    /// is not seen through (2026.7; absent: true); 2026.6 matches the tool it runs.
+    #[serde(default = "true_unless_written")]
+    pub package_context_blocks: bool,
     /// Multiplexers the allow-always collector sees through where the analysis does not (2026.2's
     /// `unwrapKnownShellMultiplexerInvocation`); empty: the same as `multiplexers`.
     #[serde(default)]
     pub allow_always_multiplexers: Vec<String>,
 }
 
-fn counts_as_carrier() -> bool {
+/// The later releases' behaviour, for the switches an older pack writes `false`.
+fn true_unless_written() -> bool {
     true
 }
 

@@ -31,6 +31,10 @@ pub struct VersionPack {
     /// Whether the local-model lean filter keeps a listed tool that a non-profile allowlist
     /// names (2026.9); 2026.5 drops it whatever the allowlists say.
     pub local_model_lean_keeps_allowed: bool,
+    /// Whether it keeps, instead, only a listed tool that the run's own `toolsAllow` names
+    /// (2026.6: `applyModelProviderToolPolicy` preserves the runtime allowlist alone).
+    #[serde(default)]
+    pub local_model_lean_keeps_run_allowed: bool,
     pub tools_by_sender: SenderRules,
     pub by_provider: ByProviderRules,
     pub unknown_allowlist_entries: UnknownEntryHandling,
@@ -146,8 +150,9 @@ pub struct SubagentRules {
     pub leaf_deny: Vec<String>,
     /// 2026.2: names in `tools.subagents.tools.allow|alsoAllow` are taken out of the default deny.
     pub allow_removes_from_default_deny: bool,
-    /// 2026.2 derives the spawn depth only from session keys with an `agent:` prefix: a bare
-    /// `subagent:x` key is a sub-agent of depth 0 there.
+    /// 2026.2 to 2026.6 count the spawn depth as the key's `:subagent:` segments (the old
+    /// `getSubagentDepth`), so a leading `subagent:` without an `agent:` prefix does not count: a
+    /// bare `subagent:x` key is a sub-agent of depth 0 there, `subagent:a:subagent:b` of depth 1.
     pub depth_needs_agent_prefix: bool,
     /// 2026.9: a spawned child stores its requester's effective allowlist and denies (pipeline step
     /// `inherited tools`) and, run without an external sender, skips group and sender policy.
@@ -418,6 +423,17 @@ pub enum OwnerOnlyPlacement {
     PipelineStep,
     /// A filter on the tool list before the pipeline runs.
     BeforePipeline,
+    /// Only the gateway's own tool surfaces (`POST /tools/invoke`, its MCP endpoint) filter them:
+    /// a session's tool list keeps them whoever the sender is (2026.6, whose coding-tools pipeline
+    /// has no owner-only step).
+    GatewayInvokeOnly,
+}
+
+impl OwnerOnlyRules {
+    /// Whether a session's tool list ever loses these tools to a sender who is not the owner.
+    pub fn filters_sessions(&self) -> bool {
+        self.placement != OwnerOnlyPlacement::GatewayInvokeOnly
+    }
 }
 
 #[derive(Debug, Deserialize)]

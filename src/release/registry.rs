@@ -86,6 +86,8 @@ releases! {
     V2026_3 = "2026.3.31" in "2026.3" for ["2026.3.31"],
     /// openclaw@2026.5.28, the last stable patch of the 2026.5 line.
     V2026_5 = "2026.5.28" in "2026.5" for ["2026.5.28"],
+    /// openclaw@2026.6.35, the last stable patch of the 2026.6 line.
+    V2026_6 = "2026.6.35" in "2026.6" for ["2026.6.35"],
     /// openclaw@2026.7.35, the last stable patch of the 2026.7 line.
     V2026_7 = "2026.7.35" in "2026.7" for ["2026.7.35"],
     /// openclaw@2026.8.2, the last stable patch of the 2026.8 line.

@@ -5,8 +5,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use regex::Regex;
-
 use crate::exec::argv::scan::{Empty, Grammar, Item, Opt, Walk, scan};
 use crate::exec::lookup::{Executable, is_executable_file, lexical_resolve};
 use crate::release::exec::{ExecRules, SafeBinArgRules, SafeBinProfile, ShortClusters};
@@ -94,10 +92,8 @@ impl SafeBinPolicy {
         let Some(profile) = self.profiles.get(&name) else {
             return false;
         };
-        let denied = self.rules.safe_bin_program_deny.get(&name).map(Vec::as_slice).unwrap_or_default();
-        let program_ok = |token: &str| !denied.iter().any(|re| Regex::new(re).is_ok_and(|re| re.is_match(token)));
-        validate_argv_with(args, profile, &self.rules.safe_bin_args, program_ok)
-            && !self.rules.never_safe_bins.contains(&name)
+        let Some(positional) = positionals(args, profile, &self.rules.safe_bin_args) else { return false };
+        !self.rules.never_safe_bins.contains(&name) && !self.rules.refuses_positionals(&name, &positional)
     }
 }
 
@@ -211,25 +207,21 @@ const ARGS_WALK: Walk = Walk { trim: false, empty: Empty::Skip, end_of_options: 
 
 /// `validateSafeBinArgv`: every token must be an allowed flag, a safe value, or a safe positional.
 pub fn validate_argv(args: &[String], profile: &SafeBinProfile, rules: &SafeBinArgRules) -> bool {
-    validate_argv_with(args, profile, rules, |_| true)
+    positionals(args, profile, rules).is_some()
 }
 
-/// [`validate_argv`], with every positional also passing the release's semantic check.
-fn validate_argv_with(
-    args: &[String],
-    profile: &SafeBinProfile,
-    rules: &SafeBinArgRules,
-    positional_ok: impl Fn(&str) -> bool,
-) -> bool {
+/// `collectPositionalTokens` and the positional count: the positionals when every token is an
+/// allowed flag, a safe value, or a safe positional, and their number fits the profile.
+fn positionals(args: &[String], profile: &SafeBinProfile, rules: &SafeBinArgRules) -> Option<Vec<String>> {
     let argv: Vec<String> = std::iter::once(String::new()).chain(args.iter().cloned()).collect();
     let grammar = ProfileOptions { profile, clusters: rules.short_clusters };
-    let mut positional = 0usize;
+    let mut positional = Vec::new();
     for item in scan(&argv, 1, ARGS_WALK, &grammar) {
         let valid = match item {
             Item::Operand { token: "-", .. } | Item::EndOfOptions { .. } | Item::Empty { .. } => true,
             Item::Operand { token, .. } => {
-                positional += 1;
-                is_safe_literal(token, rules) && positional_ok(token)
+                positional.push(token.to_string());
+                is_safe_literal(token, rules)
             }
             Item::Option { opt: Opt::Unknown, .. } | Item::Option { opt: Opt::Takes(_), complete: false, .. } => false,
             Item::Option { opt: Opt::Attached(value), .. } => is_safe_literal(value, rules),
@@ -239,10 +231,12 @@ fn validate_argv_with(
             Item::Option { opt: Opt::Flag, .. } => true,
         };
         if !valid {
-            return false;
+            return None;
         }
     }
-    positional >= profile.min_positional.unwrap_or(0) && profile.max_positional.is_none_or(|max| positional <= max)
+    let count = positional.len();
+    (count >= profile.min_positional.unwrap_or(0) && profile.max_positional.is_none_or(|max| count <= max))
+        .then_some(positional)
 }
 
 #[cfg(test)]
@@ -283,14 +277,12 @@ mod tests {
 
     #[test]
     fn jq_programs_reading_the_environment_are_refused_where_the_release_says() {
-        let v3 = OpenClawVersion::V2026_3;
-        let denied = &v3.exec().safe_bin_program_deny["jq"];
-        let ok = |token: &str| !denied.iter().any(|re| Regex::new(re).unwrap().is_match(token));
-        let jq = profile(v3, "jq");
-        let check = |s: &str| validate_argv_with(&args(s), &jq, &v3.exec().safe_bin_args, ok);
-        assert!(check(".name") && check(".environment") && check("myenv"));
-        assert!(!check("env") && !check(".a|env.HOME") && !check("$ENV.HOME"));
-        assert!(OpenClawVersion::V2026_5.exec().safe_bin_program_deny.is_empty());
+        for version in [OpenClawVersion::V2026_3, OpenClawVersion::V2026_6] {
+            let refused = |program: &str| version.exec().refuses_positionals("jq", &[program.to_string()]);
+            assert!(!refused(".name") && !refused(".environment") && !refused("myenv"), "{version:?}");
+            assert!(refused("env") && refused(".a|env.HOME") && refused("$ENV.HOME"), "{version:?}");
+        }
+        assert!(!OpenClawVersion::V2026_5.exec().refuses_positionals("jq", &["env".to_string()]));
     }
 
     #[test]

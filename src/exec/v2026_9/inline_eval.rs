@@ -40,8 +40,10 @@ fn name_variants(name: &str) -> Vec<String> {
     }
 }
 
-fn names_include(names: &[String], executable: &str, data: &ExecRules) -> bool {
-    if data.inline_eval_exact_names {
+/// Whether `names` lists the executable, or (where the release strips version suffixes) its name
+/// without one.
+fn names_include(data: &ExecRules, names: &[String], executable: &str) -> bool {
+    if !data.inline_eval_name_variants {
         return names.iter().any(|n| n == executable);
     }
     name_variants(executable).iter().any(|v| names.contains(v))
@@ -57,7 +59,7 @@ pub fn is_interpreter_allowlist_pattern(data: &ExecRules, pattern: &str) -> bool
     let known = |candidate: &str| {
         let flag_specs = data.inline_eval_specs.iter().map(|s| &s.names);
         let positional_specs = data.positional_inline_eval_specs.iter().map(|s| &s.names);
-        flag_specs.chain(positional_specs).any(|names| names_include(names, candidate, data))
+        flag_specs.chain(positional_specs).any(|names| names_include(data, names, candidate))
     };
     if known(&normalize_executable(&trimmed)) {
         return true;
@@ -66,7 +68,8 @@ pub fn is_interpreter_allowlist_pattern(data: &ExecRules, pattern: &str) -> bool
     let basename = slashed.rsplit('/').next().unwrap_or(&slashed);
     let basename = basename.strip_suffix(".exe").unwrap_or(basename);
     let unglobbed: String = basename.chars().filter(|c| !"*?[]{}()".contains(*c)).collect();
-    known(unglobbed.trim_end_matches(['.', '-']))
+    let unglobbed = if data.inline_eval_name_variants { unglobbed.trim_end_matches(['.', '-']) } else { &unglobbed };
+    known(unglobbed)
 }
 
 fn is_single_letter_flag(flag: &str) -> bool {
@@ -204,7 +207,7 @@ fn interpreter_hit(argv: &[String], data: &ExecRules) -> Option<InlineEvalHit> {
     }
     let name = normalize_executable(executable);
     let hit = |flag: String| InlineEvalHit { interpreter: name.clone(), flag };
-    if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(&s.names, &name, data)) {
+    if let Some(spec) = data.inline_eval_specs.iter().find(|s| names_include(data, &s.names, &name)) {
         for item in scan(argv, 1, Walk::TRIMMED, &AnyFlag) {
             let token = match item {
                 Item::EndOfOptions { .. } if spec.scan_past_double_dash => continue,
@@ -217,7 +220,7 @@ fn interpreter_hit(argv: &[String], data: &ExecRules) -> Option<InlineEvalHit> {
             }
         }
     }
-    let spec = data.positional_inline_eval_specs.iter().find(|s| names_include(&s.names, &name, data))?;
+    let spec = data.positional_inline_eval_specs.iter().find(|s| names_include(data, &s.names, &name))?;
     positional_hit(spec, argv).then(|| hit(spec.flag.clone()))
 }
 

@@ -360,7 +360,7 @@ pub fn allowlist_target(argv: &[String], rules: &WrapperRules) -> PackageTarget 
         }
         current = plan.argv;
         match classify(&current) {
-            Invocation::Unwrapped(_) if has_context_options(&current) => {
+            Invocation::Unwrapped(_) if rules.package_context_blocks && has_context_options(&current) => {
                 return PackageTarget::Blocked;
             }
             Invocation::Unwrapped(inner) => {
