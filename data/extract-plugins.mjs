@@ -88,6 +88,9 @@ async function extractByName() {
         "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
         "LEGACY_REMOVED_PLUGIN_IDS", "formatRemovedPluginConfigWarning", "resolveOfficialExternalPluginInstallSources",
         "resolveOfficialExternalPluginInstall", "shippedNativeSessionCatalogs", "pluginPathFailureDiagnostic",
+        // 2026.4 has no official external plugin catalog (no install hints)
+        "formatMissingOfficialExternalPluginWarning", "listOfficialExternalPluginCatalogEntries",
+        "resolveOfficialExternalPluginLookupIds",
       ],
     },
   );
@@ -128,7 +131,7 @@ async function extractByName() {
   const officialExternal = {};
   const memorySlotWarnings = {};
   let installTemplate = null;
-  for (const entry of v.listOfficialExternalPluginCatalogEntries()) {
+  for (const entry of v.listOfficialExternalPluginCatalogEntries?.() ?? []) {
     const spec = installSpec(entry);
     for (const id of v.resolveOfficialExternalPluginLookupIds(entry)) {
       const warning = v.formatMissingOfficialExternalPluginWarning(id);

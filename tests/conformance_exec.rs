@@ -30,7 +30,7 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[];
 
 /// The top-level (final) decision may differ from the observed gateway decision only by a
 /// post-probe refusal, and only in the releases whose oracle stops at that probe (2026.9, 2026.8, 2026.7,
-/// 2026.5).
+/// 2026.5, 2026.4).
 fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value) -> Result<(), String> {
     let (Some(observed), Some(final_)) =
         (actual.get("gateway").and_then(|g| g.get("decision")), actual.get("decision"))
@@ -41,7 +41,7 @@ fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value) ->
         return Ok(());
     }
     let message = actual["message"].as_str().unwrap_or("");
-    let allowed = matches!(version, "2026.9" | "2026.8" | "2026.7" | "2026.5")
+    let allowed = matches!(version, "2026.9" | "2026.8" | "2026.7" | "2026.5" | "2026.4")
         && final_ == "deny"
         && ((observed == "allow" && message == "exec denied: allowlist miss")
             || (observed == "ask" && message == "ask-fallback-deny: execution-plan-miss"));
@@ -146,6 +146,11 @@ fn run_version(version: &str) -> (usize, usize, Vec<String>) {
 #[test]
 fn exec_conformance_against_oracles() {
     check_versions(&["2026.9", "2026.2"]);
+}
+
+#[test]
+fn exec_conformance_2026_4() {
+    check_versions(&["2026.4"]);
 }
 
 #[test]

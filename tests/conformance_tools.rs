@@ -88,6 +88,11 @@ fn tools_conformance_2026_5() {
 }
 
 #[test]
+fn tools_conformance_2026_4() {
+    check_version("2026.4");
+}
+
+#[test]
 fn tools_conformance_2026_7() {
     check_version("2026.7");
 }

@@ -160,6 +160,8 @@ pub struct CompiledPolicy {
     allow: Option<Arc<CompiledList>>,
     deny: Arc<CompiledList>,
     piggyback: Arc<String>,
+    /// A deny of the piggyback tool also denies `apply_patch` (2026.4).
+    piggyback_denied_too: bool,
 }
 
 /// The memo key of the compiled forms of one step policy: its address.
@@ -211,6 +213,7 @@ impl CompiledPolicy {
             allow: allow.filter(|list| !list.is_empty()),
             deny: compiled_list(pack, policy.deny.as_deref().unwrap_or_default(), plugins),
             piggyback: Arc::new(pack.apply_patch.piggyback_on.clone()),
+            piggyback_denied_too: pack.apply_patch.denied_with_piggyback,
         }
     }
 
@@ -218,6 +221,12 @@ impl CompiledPolicy {
     /// apply_patch piggyback, else an allowlist miss. `name` must be normalized.
     pub fn evaluate(&self, name: &str) -> Verdict {
         if let Some(by) = self.deny.find(name) {
+            return Verdict::Denied { by: by.clone() };
+        }
+        if self.piggyback_denied_too
+            && name == "apply_patch"
+            && let Some(by) = self.deny.find(&self.piggyback)
+        {
             return Verdict::Denied { by: by.clone() };
         }
         let Some(allow) = &self.allow else {

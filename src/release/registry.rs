@@ -81,6 +81,8 @@ releases! {
     /// openclaw@2026.2.25, the release the design documents describe (2026.2.26, published
     /// later, is not checked).
     V2026_2 = "2026.2.25" in "2026.2" for ["2026.2.25"],
+    /// openclaw@2026.4.29, the last stable patch of the 2026.4 line.
+    V2026_4 = "2026.4.29" in "2026.4" for ["2026.4.29"],
     /// openclaw@2026.5.28, the last stable patch of the 2026.5 line.
     V2026_5 = "2026.5.28" in "2026.5" for ["2026.5.28"],
     /// openclaw@2026.7.35, the last stable patch of the 2026.7 line.

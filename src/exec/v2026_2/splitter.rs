@@ -468,12 +468,15 @@ fn evaluate_segment(
 
 /// `resolveInlineCommandFallback` (2026.5): a shell wrapper whose inline command is a chain of
 /// several parts is satisfied when every segment of every part is, by the allowlist (or
-/// `inlineChain` when safe bins helped).
+/// `inlineChain` when safe bins helped; 2026.4 always says `allowlist`).
 fn inline_chain(seg: &LegacySegment, ctx: &EvalContext, depth: usize) -> Option<SatisfiedBy> {
     if depth >= MAX_INLINE_DEPTH {
         return None;
     }
-    let inline = shell_wrapper(&seg.effective_argv, &ctx.rules.wrappers)?.bindable?;
+    // 2026.4 reads any shell payload and reports the chain as the allowlist's.
+    let executable_paths = ctx.rules.allowlist_match() == AllowlistMatch::ExecutablePaths;
+    let wrapper = shell_wrapper(&seg.effective_argv, &ctx.rules.wrappers)?;
+    let inline = if executable_paths { wrapper.payload } else { wrapper.bindable? };
     if inline.contains("\\\n") || inline.contains("\\\r") {
         return None;
     }
@@ -487,7 +490,7 @@ fn inline_chain(seg: &LegacySegment, ctx: &EvalContext, depth: usize) -> Option<
             }
         }
     }
-    Some(if helped { SatisfiedBy::InlineChain } else { SatisfiedBy::Allowlist })
+    Some(if helped && !executable_paths { SatisfiedBy::InlineChain } else { SatisfiedBy::Allowlist })
 }
 
 fn report(seg: &LegacySegment) -> Segment {
