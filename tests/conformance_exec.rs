@@ -7,11 +7,15 @@
 //! for the gateway layer also `hostSecurity`, `hostAsk`, `askFallback`, `policyRequiresAsk`,
 //! `reasons` and `enforcedCommand`. Any difference not in `KNOWN_DIFFERENCES` fails the test.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use clawpolicy::batch::exec::evaluate_batch_case;
+use common::exec::{compare, final_decision_differs_only_after_the_probe};
+use common::read_jsonl;
 use serde_json::Value;
 
 /// Same tree as `generate_exec_cases.py --setup-fixture` (absolute paths are part of the cases).
@@ -21,32 +25,9 @@ const FIXTURE: &str = "/tmp/clawpolicy-exec-fixture";
 /// compared field matches the oracles.
 ///
 /// One difference is structural and checked separately by `final_decision_differs_only_after_the_probe`:
-/// the 2026.9 oracle stops at the point OpenClaw computes `policyRequiresAsk`, so a command that is
-/// refused *after* that point (`exec denied: allowlist miss` with ask=off, or
-/// `ask-fallback-deny: execution-plan-miss`) is reported by the oracle as `allow`/`ask`.
 /// clawpolicy's `gateway.decision` reproduces the oracle's observation; its top-level `decision`
 /// is the final outcome (spec §4.10, rows 2, 31, 36).
 const KNOWN_DIFFERENCES: &[(&str, &str, &str, &str)] = &[];
-
-/// The top-level (final) decision may differ from the observed gateway decision only by a
-/// post-probe refusal, and only in the releases whose oracle stops at that probe (2026.9, 2026.8, 2026.7,
-/// 2026.5, 2026.4).
-fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value) -> Result<(), String> {
-    let (Some(observed), Some(final_)) =
-        (actual.get("gateway").and_then(|g| g.get("decision")), actual.get("decision"))
-    else {
-        return Ok(());
-    };
-    if observed == final_ {
-        return Ok(());
-    }
-    let message = actual["message"].as_str().unwrap_or("");
-    let allowed = matches!(version, "2026.9" | "2026.8" | "2026.7" | "2026.5" | "2026.4")
-        && final_ == "deny"
-        && ((observed == "allow" && message == "exec denied: allowlist miss")
-            || (observed == "ask" && message == "ask-fallback-deny: execution-plan-miss"));
-    if allowed { Ok(()) } else { Err(format!("final {final_} vs observed {observed} ({message})")) }
-}
 
 fn setup_fixture() {
     for dir in ["proj/bin", "s", "work"] {
@@ -65,47 +46,6 @@ fn setup_fixture() {
     if std::fs::symlink_metadata(&link).is_err() {
         std::os::unix::fs::symlink("/usr/bin/ls", &link).unwrap();
     }
-}
-
-fn read_jsonl(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
-
-const LAYER_FIELDS: &[&str] = &["decision", "analysisOk", "allowlistSatisfied", "segments", "segmentSatisfiedBy"];
-const GATEWAY_ONLY_FIELDS: &[&str] =
-    &["hostSecurity", "hostAsk", "askFallback", "policyRequiresAsk", "reasons", "enforcedCommand"];
-
-/// Compares one case; returns the differing field paths with both values.
-fn compare(expected: &Value, actual: &Value) -> Vec<(String, String)> {
-    let mut diffs = Vec::new();
-    let mut check = |path: String, want: &Value, got: &Value| {
-        if want != got {
-            diffs.push((path, format!("oracle {want} / clawpolicy {got}")));
-        }
-    };
-    // The oracle's top-level decision is its gateway layer's (or core's when that did not run).
-    let ours_top =
-        actual.get("gateway").and_then(|g| g.get("decision")).or(actual.get("decision")).unwrap_or(&Value::Null);
-    check("decision".into(), &expected["decision"], ours_top);
-    for layer in ["core", "gateway"] {
-        let Some(want) = expected.get(layer).and_then(Value::as_object) else {
-            continue;
-        };
-        let got = actual.get(layer).cloned().unwrap_or(Value::Null);
-        let fields = LAYER_FIELDS.iter().chain(if layer == "gateway" { GATEWAY_ONLY_FIELDS } else { &[] });
-        for field in fields {
-            // Fields the oracle did not report (e.g. segments of a deny before analysis) are not compared.
-            if let Some(w) = want.get(*field) {
-                check(format!("{layer}.{field}"), w, got.get(*field).unwrap_or(&Value::Null));
-            }
-        }
-    }
-    diffs
 }
 
 fn run_version(version: &str) -> (usize, usize, Vec<String>) {

@@ -3,12 +3,17 @@
 //! for every agent × session × model of each config (fixtures/real-world/README.md). Per case we
 //! compare whether the release accepts the config, `ok`, the tools constructed, the final tool
 //! set and the step that removed each removed tool, as `conformance_tools` does for the synthetic
-//! cases.
+//! cases. The `exec` family asks, on the same files, whether each agent's `exec` tool would run a
+//! set of probe commands, need approval or refuse them, and compares every field
+//! `conformance_exec` compares.
 
 mod common;
 
 use std::collections::BTreeMap;
 use std::path::Path;
+
+use clawpolicy::batch::exec::evaluate_batch_case_in;
+use clawpolicy::exec::Availability;
 
 /// Longest difference text shown per case; the whole answer is one `clawpolicy tools` run away.
 const MAX_DIFF_CHARS: usize = 160;
@@ -56,12 +61,17 @@ fn check_version(version: &str) {
         total - disagreements.len() - known.len(),
         known.len()
     );
+    report(version, "", total, &disagreements);
+}
+
+/// Fails listing every disagreeing case, one line each, with a count per config.
+fn report(version: &str, family: &str, total: usize, disagreements: &[(String, String)]) {
     if disagreements.is_empty() {
         return;
     }
-    // Case ids are `<config>/<agent>/<session>/<model>` (or `<config>/default-agent`).
+    // Case ids start with `<config>/`.
     let mut per_config: BTreeMap<&str, usize> = BTreeMap::new();
-    for (id, _) in &disagreements {
+    for (id, _) in disagreements {
         *per_config.entry(id.split('/').next().unwrap_or(id)).or_default() += 1;
     }
     let summary: Vec<String> = per_config.iter().map(|(config, n)| format!("{config} ({n})")).collect();
@@ -74,7 +84,7 @@ fn check_version(version: &str) {
         })
         .collect();
     panic!(
-        "{} of {total} real-world cases differ from OpenClaw {version}, in {}\n{}",
+        "{} of {total} real-world {family}cases differ from OpenClaw {version}, in {}\n{}",
         disagreements.len(),
         summary.join(", "),
         lines.join("\n")
@@ -89,4 +99,41 @@ fn real_world_tools_2026_9() {
 #[test]
 fn real_world_tools_2026_2() {
     check_version("2026.2");
+}
+
+/// Runs `exec-<version>.cases.jsonl` as `clawpolicy exec --batch` runs it: each case names its
+/// file (`configPath`), loaded as `--config` loads it.
+fn check_exec(version: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/real-world");
+    let cases = common::read_jsonl(&dir.join(format!("exec-{version}.cases.jsonl")));
+    let expected = common::read_jsonl(&dir.join(format!("exec-{version}.expected.jsonl")));
+    assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
+    let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
+    let mut disagreements = Vec::new();
+    for (case, want) in cases.iter().zip(&expected) {
+        let id = case["id"].as_str().unwrap_or_default();
+        assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
+        let got = evaluate_batch_case_in(case, &opts, &dir, Availability::Required);
+        let mut diffs = common::exec::compare(want, &got);
+        if let Err(why) = common::exec::final_decision_differs_only_after_the_probe(version, &got) {
+            diffs.push(("finalDecision".into(), why));
+        }
+        if !diffs.is_empty() {
+            let fields: Vec<String> = diffs.iter().map(|(field, detail)| format!("{field}: {detail}")).collect();
+            disagreements.push((id.to_string(), fields.join("; ")));
+        }
+    }
+    let total = cases.len();
+    println!("real-world exec {version}: {}/{total} cases agree", total - disagreements.len());
+    report(version, "exec ", total, &disagreements);
+}
+
+#[test]
+fn real_world_exec_2026_9() {
+    check_exec("2026.9");
+}
+
+#[test]
+fn real_world_exec_2026_2() {
+    check_exec("2026.2");
 }

@@ -99,6 +99,26 @@ fn simulate_formats_and_expectations() {
     assert_eq!(doc["calls"][1]["decision"], "allow", "allow-always remembered");
 }
 
+/// A real config whose `safeBins` OpenClaw ignores: its four warnings come with every exec call, and
+/// are printed once; the answer to a call that was refused without asking is said to be unused.
+#[test]
+fn simulate_prints_a_repeated_warning_once_and_notes_an_unused_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let scenario = dir.path().join("first-try.yaml");
+    let config = format!("{ROOT}/fixtures/real-world/vandesh-clawdbot/accepted-2026.9.json5");
+    let calls =
+        "calls:\n  - {tool: exec, command: git status, answer: allow-always}\n  - {tool: exec, command: git status}\n";
+    std::fs::write(&scenario, format!("config: {config}\ncwd: /tmp\npath: /usr/bin:/bin\n{calls}")).unwrap();
+    let (code, table, stderr) = run(&["-q", "simulate", scenario.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(table.matches("ignoring unprofiled safeBins entry git").count(), 1, "{table}");
+    assert_eq!(table.matches("warning: ").count(), 4, "{table}");
+    assert!(
+        table.contains("note: the answer is not used: OpenClaw asks for no approval here (exec decision deny)"),
+        "{table}"
+    );
+}
+
 #[test]
 fn simulate_failed_expectation_and_bad_scenario() {
     let dir = tempfile::tempdir().unwrap();

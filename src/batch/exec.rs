@@ -7,12 +7,13 @@
 //! (the oracle's session: model `openai/gpt-5.4`, the sender the owner, unless the case says
 //! otherwise), and a session without the `exec` tool answers `unavailable` as the oracle does.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
+use crate::config::LoadOptions;
 use crate::config::view::exec::ExecKey;
 use crate::config::view::exec::safe_bin_profile;
 use crate::config::view::keys;
@@ -339,6 +340,32 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
     Value::Object(out)
 }
 
+/// [`evaluate_batch_case`] for a case that may name its config file, as `tools --batch` cases do:
+/// without an inline `config`, `configPath` (relative to `base_dir`, the batch file's folder) is
+/// loaded as `--config` loads it, with `opts` (the environment) and the case's release. A config
+/// the release refuses answers `error`, with what the release says about it, as the oracle does.
+pub fn evaluate_batch_case_in(case: &Value, opts: &LoadOptions, base_dir: &Path, availability: Availability) -> Value {
+    let named = case.get("configPath").filter(|_| case.get("config").is_none());
+    let version = case.get("openclawVersion").and_then(Value::as_str).map_or(Ok(opts.version), str::parse);
+    let (Some(_), Ok(version)) = (named, version) else {
+        return evaluate_batch_case(case, opts.version, availability);
+    };
+    let opts = LoadOptions { version, ..opts.clone() };
+    let mut case = case.clone();
+    match crate::config::loading::load_case_config(&case, &opts, base_dir) {
+        Ok(loaded) if loaded.issues.is_empty() => case["config"] = loaded.config,
+        Ok(loaded) => {
+            return json!({"id": case["id"], "openclawVersion": version.id(), "decision": "error",
+                "error": "config invalid", "config": loaded.report});
+        }
+        Err(e) => {
+            let message = e["message"].as_str().unwrap_or("config error").to_string();
+            return json!({"id": case["id"], "openclawVersion": version.id(), "decision": "error", "error": message});
+        }
+    }
+    evaluate_batch_case(&case, version, availability)
+}
+
 /// Evaluates one oracle-style exec case (`openclawVersion` "2026.9" | "2026.2", else
 /// `default_version`); `availability` says whether a session without the `exec` tool answers
 /// `unavailable`. Never panics on bad input: problems come back as
@@ -453,6 +480,28 @@ mod tests {
     }
 
     /// Both oracles answer `unavailable` when the tool policy removes exec.
+    #[test]
+    fn a_case_naming_its_config_file_is_answered_with_that_file() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("strict.json5"), "// comment\n{tools: {exec: {security: 'deny'}}}\n").unwrap();
+        std::fs::write(dir.path().join("refused.json5"), "{tools: {exec: {security: 'sometimes'}}}\n").unwrap();
+        let opts = crate::config::loading::process_options(OpenClawVersion::V2026_9);
+        let answer = |case: Value| evaluate_batch_case_in(&case, &opts, dir.path(), Availability::Required);
+        let named = answer(json!({"id": "a", "command": "ls", "configPath": "strict.json5"}));
+        assert_eq!(
+            (named["decision"].as_str(), named["hostSecurity"].as_str()),
+            (Some("deny"), Some("deny")),
+            "{named}"
+        );
+        let inline_wins = answer(json!({"command": "ls", "configPath": "strict.json5", "config": {}}));
+        assert_eq!(inline_wins["hostSecurity"], "full", "{inline_wins}");
+        let refused = answer(json!({"id": "b", "command": "ls", "configPath": "refused.json5"}));
+        assert_eq!((refused["decision"].as_str(), refused["error"].as_str()), (Some("error"), Some("config invalid")));
+        assert_eq!(refused["config"]["valid"], false, "{refused}");
+        let missing = answer(json!({"command": "ls", "configPath": "nope.json5"}));
+        assert_eq!(missing["decision"], "error", "{missing}");
+    }
+
     #[test]
     fn a_session_without_the_exec_tool_is_unavailable() {
         let case = json!({"command": "ls", "config": {"tools": {"deny": ["exec"]}}});

@@ -217,7 +217,7 @@ pub fn run(global: &super::Global, args: &ExecArgs) -> miette::Result<ExitCode> 
     let version = global.version;
     let availability = if args.assume_available { Availability::Assumed } else { Availability::Required };
     if let Some(batch) = &args.batch {
-        return run_batch(version, batch, availability);
+        return run_batch(global, batch, availability);
     }
     let command = match (&args.command, &args.file) {
         (Some(command), _) => command.clone(),
@@ -357,9 +357,11 @@ pub(super) fn approvals_input(
     }
 }
 
-fn run_batch(version: OpenClawVersion, path: &Path, availability: Availability) -> miette::Result<ExitCode> {
+fn run_batch(global: &super::Global, path: &Path, availability: Availability) -> miette::Result<ExitCode> {
+    let opts = global.options();
+    let base_dir = output::batch_folder(path);
     output::run_jsonl(path, |case| match case {
-        Ok(case) => crate::batch::exec::evaluate_batch_case(&case, version, availability),
+        Ok(case) => crate::batch::exec::evaluate_batch_case_in(&case, &opts, &base_dir, availability),
         Err(message) => serde_json::json!({"id": null, "decision": "error", "error": message}),
     })
 }

@@ -182,6 +182,12 @@ pub fn table(header: &[&str]) -> Table {
     table
 }
 
+/// The folder a batch file's `configPath`s are relative to: the file's own, absolute.
+pub fn batch_folder(path: &std::path::Path) -> std::path::PathBuf {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(std::path::Path::new("."));
+    std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf())
+}
+
 /// Runs a JSONL batch: one JSON case per input line (`-` = standard input), one JSON answer per
 /// output line, each with `schemaVersion`. `answer` gets the parsed case, or the parse error of a
 /// line that is not JSON, so one bad line never stops the batch.

@@ -1,6 +1,7 @@
 //! `clawpolicy simulate`: play a session's tool calls through tool policy, loop detection,
 //! hooks and exec approvals; with expectations, a test.
 
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -111,7 +112,9 @@ fn scenario_config(
     Ok(loaded.config)
 }
 
-fn call_line(call: &CallTrace) -> String {
+/// One call's lines. A warning already printed for an earlier call is not repeated: the config's
+/// exec warnings (unprofiled safe bins, …) come with every exec call.
+fn call_line(call: &CallTrace, shown: &mut BTreeSet<String>) -> String {
     let path: Vec<String> = call.stages.iter().map(|s| format!("{} {}", s.stage, s.result)).collect();
     let mut line = format!(
         "#{} {} @{}ms: {} → {}",
@@ -152,8 +155,11 @@ fn call_line(call: &CallTrace) -> String {
             line.push_str(&format!("    allow-always stored: {persisted}\n"));
         }
     }
-    for warning in &call.warnings {
+    for warning in call.warnings.iter().filter(|w| shown.insert(w.to_string())) {
         line.push_str(&format!("    warning: {warning}\n"));
+    }
+    for note in &call.notes {
+        line.push_str(&format!("    note: {note}\n"));
     }
     for mismatch in &call.mismatches {
         line.push_str(&format!("    EXPECTATION FAILED: {mismatch}\n"));
@@ -173,8 +179,9 @@ fn render_text(report: &Report) -> String {
         report.session_key,
         if report.loop_detection.enabled { "on" } else { "off" }
     ));
+    let mut shown = BTreeSet::new();
     for call in &report.calls {
-        text.push_str(&call_line(call));
+        text.push_str(&call_line(call, &mut shown));
     }
     if report.expectations > 0 {
         text.push_str(&format!("expectations: {} checked, {} failed\n", report.expectations, report.failed));

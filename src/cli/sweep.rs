@@ -50,8 +50,8 @@ impl SweepArgs {
                 crate::policy::spawn::MAX_ENUMERATED_SPAWNS
             ));
         }
-        let selected = all.iter().filter(|a| wanted.is_empty() || wanted.contains(a));
-        Ok(selected.flat_map(|agent| sessions.agent_contexts(agent, plugin_tools)).collect())
+        let selected: Vec<&String> = all.iter().filter(|a| wanted.is_empty() || wanted.contains(a)).collect();
+        Ok(sessions.contexts_of(&selected, plugin_tools))
     }
 
     /// Enumerates and resolves the selected sessions.

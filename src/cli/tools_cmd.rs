@@ -73,8 +73,7 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
 
 fn run_batch(global: &super::Global, path: &Path) -> miette::Result<ExitCode> {
     let opts = global.options();
-    let base_dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let base_dir = std::path::absolute(base_dir).unwrap_or_else(|_| base_dir.to_path_buf());
+    let base_dir = output::batch_folder(path);
     output::run_jsonl(path, |case| match case {
         Ok(case) => run_tools_case(&case, &opts, &base_dir),
         Err(message) => serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}}),

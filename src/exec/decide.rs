@@ -104,10 +104,12 @@ fn select_host(
         return Ok(Sourced::new(target.to_string(), Source::Combined(format!("elevated ({})", configured.source))));
     }
     let resolved = match configured.value.as_str() {
-        "auto" => Sourced::new(
-            if input.sandboxed { "sandbox" } else { "gateway" }.to_string(),
-            Source::Combined(format!("host auto ({})", configured.source)),
-        ),
+        "auto" => {
+            // Say why `auto` lands where it does: a reader sees `gateway` and asked for neither.
+            let (host, why) =
+                if input.sandboxed { ("sandbox", "the session is sandboxed") } else { ("gateway", "no sandbox") };
+            Sourced::new(host.to_string(), Source::Combined(format!("host auto, {why} ({})", configured.source)))
+        }
         _ => configured.clone(),
     };
     if resolved.value != "sandbox" {

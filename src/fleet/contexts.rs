@@ -8,7 +8,7 @@
 //! `diff`, `matrix`, `who-can` and the policy test suites, so they all ask the same questions.
 //! Every context is resolved with [`policy::resolve`].
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::sync::OnceLock;
 
 use serde::Serialize;
@@ -75,7 +75,7 @@ fn default_agent(version: OpenClawVersion, config: &Value) -> Option<String> {
 /// every context (OpenClaw loads plugins at runtime).
 pub fn enumerate(version: OpenClawVersion, config: &Value, plugin_tools: &[PluginTool]) -> Vec<NamedContext> {
     let sessions = Sessions::new(version, config);
-    sessions.agents().iter().flat_map(|agent| sessions.agent_contexts(agent, plugin_tools)).collect()
+    sessions.contexts_of(sessions.agents(), plugin_tools)
 }
 
 /// A config's agents and inbound routes, read once, from which each agent's contexts are built.
@@ -84,6 +84,8 @@ pub struct Sessions<'a> {
     config: &'a Value,
     agents: Vec<String>,
     routes: Vec<InboundRoute>,
+    /// Each agent's routes, as positions in `routes` (a fleet's agents each look up their own).
+    routes_by_agent: HashMap<String, Vec<usize>>,
     /// The spawns the config allows, as (requester, child), found on first use.
     spawns: OnceLock<Vec<(String, String)>>,
     /// The stored cron jobs, each with the agent that runs it ([`Sessions::with_jobs`]).
@@ -99,7 +101,20 @@ impl<'a> Sessions<'a> {
         let roster = inbound::Roster { agents: &agents, default_agent: default.as_deref() };
         let routes = inbound::routes(config, &roster);
         let heartbeats = heartbeat_agents(config, version);
-        Sessions { version, config, agents, routes, spawns: OnceLock::new(), jobs: Vec::new(), heartbeats }
+        let mut routes_by_agent: HashMap<String, Vec<usize>> = HashMap::new();
+        for (at, route) in routes.iter().enumerate() {
+            routes_by_agent.entry(route.agent.clone()).or_default().push(at);
+        }
+        Sessions {
+            version,
+            config,
+            agents,
+            routes,
+            routes_by_agent,
+            spawns: OnceLock::new(),
+            jobs: Vec::new(),
+            heartbeats,
+        }
     }
 
     /// Also enumerate the enabled jobs of a jobs store, each under the agent that runs it (a job
@@ -138,17 +153,22 @@ impl<'a> Sessions<'a> {
     /// tool stays listed: its context says the spawn cannot happen.
     fn spawns(&self) -> &[(String, String)] {
         self.spawns.get_or_init(|| {
-            let roster = policy::Roster::new(self.config, self.version);
-            let can_spawn: HashSet<String> = (self.agents.iter())
-                .filter(|agent| {
-                    let main = self.main_context(agent, &[]);
-                    policy::resolve_in(self.version, self.config, &roster, &main)
-                        .is_ok_and(|r| r.tools.iter().any(|t| t == spawn::SPAWN_TOOL))
-                })
-                .cloned()
-                .collect();
             let pairs = spawn::allowed_pairs(self.version, self.config);
-            pairs.into_iter().filter(|(requester, child)| requester != child || can_spawn.contains(requester)).collect()
+            // Only an agent's spawn of itself depends on its tools: resolve just those agents.
+            let spawns_itself: Vec<&String> = pairs.iter().filter(|(r, c)| r == c).map(|(r, _)| r).collect();
+            let roster = policy::Roster::new(self.config, self.version);
+            let has_spawn_tool = par_map(&spawns_itself, |agent| {
+                let main = self.main_context(agent, &[]);
+                policy::resolve_in(self.version, self.config, &roster, &main)
+                    .is_ok_and(|r| r.tools.iter().any(|t| t == spawn::SPAWN_TOOL))
+            });
+            let can_spawn: HashSet<&String> =
+                spawns_itself.iter().zip(has_spawn_tool).filter(|(_, can)| *can).map(|(agent, _)| *agent).collect();
+            pairs
+                .iter()
+                .filter(|(requester, child)| requester != child || can_spawn.contains(requester))
+                .cloned()
+                .collect()
         })
     }
 
@@ -162,16 +182,20 @@ impl<'a> Sessions<'a> {
         &self.routes
     }
 
+    /// The routes into `agent`'s sessions, in config order.
+    fn routes_of<'s>(&'s self, agent: &str) -> impl Iterator<Item = &'s InboundRoute> + use<'s> {
+        self.routes_by_agent.get(agent).into_iter().flatten().map(|&at| &self.routes[at])
+    }
+
     /// The routes that land in a context's session. A sub-agent is driven by whoever drives its
     /// parent, so it counts as the agent's main session.
     fn landing<'s>(&'s self, agent: &'s str, ctx: &SessionContext) -> impl Iterator<Item = &'s InboundRoute> + 's {
         let (agent, ctx) = driver(agent, ctx);
-        let agent = agent.to_string();
         let key = match (&ctx.session_key, ctx.spawn_depth) {
             (Some(key), None) => key.clone(),
-            _ => inbound::main_session_key(self.config, &agent),
+            _ => inbound::main_session_key(self.config, agent),
         };
-        self.routes.iter().filter(move |r| r.agent == agent && r.session_key == key)
+        self.routes_of(agent).filter(move |r| r.session_key == key)
     }
 
     /// Who can send messages into a context's session: the routes that land there, and the
@@ -197,6 +221,12 @@ impl<'a> Sessions<'a> {
         self.landing(agent, ctx).max_by_key(|r| r.audience.reach).map(|r| r.opened_by.clone())
     }
 
+    /// The contexts of `agents`, in their order (enumerated on every core: a fleet's agents are
+    /// independent).
+    pub fn contexts_of(&self, agents: &[impl AsRef<str> + Sync], plugin_tools: &[PluginTool]) -> Vec<NamedContext> {
+        par_map(agents, |agent| self.agent_contexts(agent.as_ref(), plugin_tools)).into_iter().flatten().collect()
+    }
+
     /// The contexts of one agent, most common first.
     pub fn agent_contexts(&self, agent: &str, plugin_tools: &[PluginTool]) -> Vec<NamedContext> {
         let (version, config) = (self.version, self.config);
@@ -219,9 +249,7 @@ impl<'a> Sessions<'a> {
         // A sender who comes in through a channel is not the owner.
         let outsider = SessionContext { sender_is_owner: Some(false), ..main.clone() };
 
-        for route in
-            self.routes.iter().filter(|r| r.agent == agent && r.session_key != main_key && r.session_key != direct)
-        {
+        for route in self.routes_of(agent).filter(|r| r.session_key != main_key && r.session_key != direct) {
             let ctx = SessionContext {
                 session_key: Some(route.session_key.clone()),
                 message_provider: Some(route.channel.clone()),

@@ -163,11 +163,10 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
     );
     let base_agents = selected(base_sessions.agents().to_vec());
     let head_agents = selected(head_sessions.agents().to_vec());
-    let enumerate = |sessions: &Sessions<'_>, agents: &[String]| -> Vec<NamedContext> {
-        agents.iter().flat_map(|a| sessions.agent_contexts(a, options.plugin_tools)).collect()
-    };
-    let (base_contexts, head_contexts) =
-        (enumerate(&base_sessions, &base_agents), enumerate(&head_sessions, &head_agents));
+    let (base_contexts, head_contexts) = (
+        base_sessions.contexts_of(&base_agents, options.plugin_tools),
+        head_sessions.contexts_of(&head_agents, options.plugin_tools),
+    );
     let mut listed: Vec<ListedContext> = Vec::new();
     let mut union: Vec<NamedContext> = Vec::new();
     // (agent, context) → its place in `listed`.

@@ -64,32 +64,70 @@ pub const MAX_ENUMERATED_SPAWNS: usize = 4096;
 /// its resolved session.
 pub fn allowed_pairs(version: OpenClawVersion, config: &Value) -> Vec<(String, String)> {
     let agents = agents::agent_ids(config, version);
-    let pairs = every_allowed_pair(version, config, &agents).take(MAX_ENUMERATED_SPAWNS);
-    pairs.map(|(requester, child)| (requester.to_string(), child.to_string())).collect()
+    let agents = agents.as_slice();
+    let targets = SpawnTargets::new(version, config, agents);
+    let own = agents.iter().map(|agent| (agent, agent));
+    let cross = agents.iter().enumerate().flat_map(|(at, requester)| {
+        let positions: Vec<usize> = match targets.of(requester) {
+            Targets::Every => (0..agents.len()).collect(),
+            Targets::Named(positions) => positions,
+        };
+        positions.into_iter().filter(move |&child| child != at).map(move |child| (requester, &agents[child]))
+    });
+    let pairs = own.chain(cross).take(MAX_ENUMERATED_SPAWNS);
+    pairs.map(|(requester, child)| (requester.clone(), child.clone())).collect()
 }
 
 /// How many spawns the config allows beyond [`MAX_ENUMERATED_SPAWNS`] (counted, not listed).
 pub fn spawns_beyond_cap(version: OpenClawVersion, config: &Value) -> usize {
     let agents = agents::agent_ids(config, version);
-    every_allowed_pair(version, config, &agents).count().saturating_sub(MAX_ENUMERATED_SPAWNS)
+    let targets = SpawnTargets::new(version, config, &agents);
+    let cross: usize = (agents.iter().enumerate())
+        .map(|(at, requester)| match targets.of(requester) {
+            Targets::Every => agents.len() - 1,
+            Targets::Named(positions) => positions.iter().filter(|&&child| child != at).count(),
+        })
+        .sum();
+    (agents.len() + cross).saturating_sub(MAX_ENUMERATED_SPAWNS)
 }
 
-/// Every allowed spawn, in enumeration order, borrowed from the roster.
-fn every_allowed_pair<'a>(
-    version: OpenClawVersion,
+/// Whom a requester may spawn, as positions in the configured agents.
+enum Targets {
+    Every,
+    /// In roster order, each once.
+    Named(Vec<usize>),
+}
+
+/// The configured agents indexed once, so that enumerating a fleet's spawns reads each
+/// `allowAgents` once instead of scanning the roster per requester.
+struct SpawnTargets<'a> {
     config: &'a Value,
-    agents: &'a [String],
-) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
-    let own = agents.iter().map(|agent| (agent.as_str(), agent.as_str()));
-    let cross = agents.iter().flat_map(move |requester| {
-        let targets: std::collections::HashSet<String> =
-            targets_among(version, config, agents, requester).into_iter().collect();
-        agents
-            .iter()
-            .filter(move |child| *child != requester && targets.contains(child.as_str()))
-            .map(move |child| (requester.as_str(), child.as_str()))
-    });
-    own.chain(cross)
+    roster: agents::Roster<'a>,
+    position: std::collections::HashMap<&'a str, usize>,
+}
+
+impl<'a> SpawnTargets<'a> {
+    fn new(version: OpenClawVersion, config: &'a Value, agents: &'a [String]) -> Self {
+        let position = agents.iter().enumerate().map(|(at, agent)| (agent.as_str(), at)).collect();
+        SpawnTargets { config, roster: agents::Roster::new(config, version), position }
+    }
+
+    /// The agents `requester`'s `subagents.allowAgents` (else the defaults') names among the
+    /// configured ones; none without a list (it may spawn only itself).
+    fn of(&self, requester: &str) -> Targets {
+        let list = agents::spawn_allow_agents(self.config, self.roster.find(requester));
+        let Some(Value::Array(list)) = list.map(|l| l.value) else { return Targets::Named(Vec::new()) };
+        let names: Vec<&str> = list.iter().filter_map(Value::as_str).map(str::trim).collect();
+        if names.contains(&"*") {
+            return Targets::Every;
+        }
+        let mut positions: Vec<usize> = (names.iter().filter(|n| !n.is_empty()))
+            .filter_map(|n| self.position.get(normalize_agent_id(n).as_str()).copied())
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        Targets::Named(positions)
+    }
 }
 
 /// Why the release would not create this child at all: the spawn is refused, or the requester
@@ -258,5 +296,30 @@ mod tests {
         assert_eq!(spawns_beyond_cap(version, &roster(64)), 0);
         // 70 agents: 70 + 70 x 69 = 4,900, of which 804 are not listed.
         assert_eq!(spawns_beyond_cap(version, &roster(70)), 804);
+    }
+
+    #[test]
+    fn named_spawn_targets_follow_roster_order_once_each() {
+        let version = OpenClawVersion::V2026_9;
+        // `lead` names its targets out of roster order, twice, in another case, with an unknown
+        // agent and itself; `dev` names none (it may spawn only itself).
+        let config = serde_json::json!({"agents": {"ownership": "explicit", "entries": {
+            "lead": {"subagents": {"allowAgents": ["qa", " Dev ", "qa", "ghost", "lead", ""]}},
+            "dev": {}, "qa": {"subagents": {"allowAgents": ["*"]}}}}});
+        let pairs: Vec<(String, String)> = allowed_pairs(version, &config);
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(r, c)| (r.as_str(), c.as_str())).collect();
+        assert_eq!(
+            pairs,
+            [
+                ("lead", "lead"),
+                ("dev", "dev"),
+                ("qa", "qa"),
+                ("lead", "dev"),
+                ("lead", "qa"),
+                ("qa", "lead"),
+                ("qa", "dev")
+            ]
+        );
+        assert_eq!(spawns_beyond_cap(version, &config), 0);
     }
 }

@@ -74,6 +74,9 @@ pub struct CallTrace {
     pub approval: Option<ApprovalTrace>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// clawpolicy's own remarks on the scenario (an answer given to a call that asked for none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Expectation mismatches (`field: expected …, got …`); empty when met or none given.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub mismatches: Vec<String>,
@@ -234,6 +237,12 @@ impl Session<'_> {
             detail: Some(detail),
         });
         let message = || outcome.message.clone().unwrap_or_default();
+        if outcome.decision != Decision::Ask && call.answer.is_some() {
+            trace.notes.push(format!(
+                "the answer is not used: OpenClaw asks for no approval here (exec decision {})",
+                outcome.decision.as_str()
+            ));
+        }
         match outcome.decision {
             Decision::Allow => {
                 (trace.outcome, trace.decided_by, trace.reason) =
@@ -343,6 +352,7 @@ impl Session<'_> {
             decision: None,
             approval: None,
             warnings: Vec::new(),
+            notes: Vec::new(),
             mismatches: Vec::new(),
             checked: false,
         };
@@ -506,6 +516,20 @@ mod tests {
         assert_eq!(report.calls[2].reason, "approval-timeout");
         let legacy = play(OpenClawVersion::V2026_2, config, yaml);
         assert_eq!(legacy.calls[2].decision, Some(Decision::Allow), "2026.2 stores the executable path, any arguments");
+    }
+
+    #[test]
+    fn an_answer_to_a_call_that_asked_for_no_approval_is_noted_as_unused() {
+        let config = serde_json::json!({"tools": {"exec": {"security": "allowlist", "ask": "off", "host": "gateway"}}});
+        let yaml =
+            "calls:\n  - {tool: exec, command: 'git status', answer: allow-always}\n  - {tool: exec, command: 'ls'}\n";
+        let report = play(OpenClawVersion::V2026_9, config, yaml);
+        assert_eq!(outcomes(&report), vec![("denied", "exec-approval"), ("denied", "exec-approval")]);
+        assert_eq!(
+            report.calls[0].notes,
+            ["the answer is not used: OpenClaw asks for no approval here (exec decision deny)"]
+        );
+        assert!(report.calls[1].notes.is_empty(), "no answer given, nothing to note");
     }
 
     #[test]

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)] // each test binary uses part of this module
 
+pub mod exec;
+
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
