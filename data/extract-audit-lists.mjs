@@ -141,13 +141,15 @@ async function v9() {
   const v = await pkg.values(
     {
       DEFAULT_GATEWAY_HTTP_TOOL_DENY: null, GATEWAY_CONTROL_PLANE_TOOLS: null, DEFAULT_DANGEROUS_NODE_COMMANDS: null,
-      listDangerousPluginNodeCommands: null, resolveNodePairingCommandAllowlist: null, listRiskyConfiguredSafeBins: null,
+      listDangerousPluginNodeCommands: null, resolveNodePairingCommandAllowlist: null, resolveNodeCommandAllowlist: null,
+      listRiskyConfiguredSafeBins: null,
       getBlockedBindReason: null, isInterpreterLikeSafeBin: null,
       // Defined in more than one chunk in 2026.5 (a client copy); the config loader's own is io*.
       loadConfig: "io",
     },
     // 2026.5 has no control-plane tool list (its audit has no such check).
-    { optional: ["GATEWAY_CONTROL_PLANE_TOOLS"] },
+    // 2026.4 names the pairing defaults resolveNodeCommandAllowlist and knows no talk capability.
+    { optional: ["GATEWAY_CONTROL_PLANE_TOOLS", "resolveNodePairingCommandAllowlist", "resolveNodeCommandAllowlist"] },
   );
   // listKnownNodeCommands (audit.nondeep.runtime): every platform's pairing defaults, talk
   // capability commands and the dangerous defaults, with an empty config.
@@ -157,7 +159,13 @@ async function v9() {
     { platform: "macos", deviceFamily: "Mac" }, { platform: "linux", deviceFamily: "Linux" },
     { platform: "windows", deviceFamily: "Windows" }, { platform: "unknown" }, { caps: ["talk"] },
   ];
-  for (const node of platforms) for (const cmd of v.resolveNodePairingCommandAllowlist({}, node)) known.add(cmd.trim());
+  if (v.resolveNodePairingCommandAllowlist) {
+    for (const node of platforms) for (const cmd of v.resolveNodePairingCommandAllowlist({}, node)) known.add(cmd.trim());
+  } else {
+    for (const platform of ["ios", "android", "macos", "linux", "windows", "unknown"]) {
+      for (const cmd of v.resolveNodeCommandAllowlist({}, { platform })) known.add(cmd.trim());
+    }
+  }
   for (const cmd of v.DEFAULT_DANGEROUS_NODE_COMMANDS) known.add(cmd);
   return {
     gatewayHttpToolDeny: v.DEFAULT_GATEWAY_HTTP_TOOL_DENY,

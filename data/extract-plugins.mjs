@@ -88,7 +88,8 @@ async function extractByName() {
         "resolveConfigWidePluginManifestRegistry", "loadPluginManifestRegistry", "RETIRED_PLUGIN_IDS",
         "LEGACY_REMOVED_PLUGIN_IDS", "formatRemovedPluginConfigWarning", "resolveOfficialExternalPluginInstallSources",
         "resolveOfficialExternalPluginInstall", "shippedNativeSessionCatalogs", "pluginPathFailureDiagnostic",
-        // 2026.3 has no plugin id aliases and no catalog of official external plugins.
+        // 2026.3 has no plugin id aliases; 2026.3 and 2026.4 have no catalog of official external
+        // plugins (no install hints).
         "BUILT_IN_PLUGIN_ALIAS_FALLBACKS", "formatMissingOfficialExternalPluginWarning",
         "listOfficialExternalPluginCatalogEntries", "resolveOfficialExternalPluginLookupIds",
       ],

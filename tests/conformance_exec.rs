@@ -94,6 +94,11 @@ fn exec_conformance_2026_3() {
 }
 
 #[test]
+fn exec_conformance_2026_4() {
+    check_versions(&["2026.4"]);
+}
+
+#[test]
 fn exec_conformance_2026_5() {
     check_versions(&["2026.5"]);
 }

@@ -98,6 +98,11 @@ fn tools_conformance_2026_6() {
 }
 
 #[test]
+fn tools_conformance_2026_4() {
+    check_version("2026.4");
+}
+
+#[test]
 fn tools_conformance_2026_7() {
     check_version("2026.7");
 }

@@ -47,7 +47,7 @@ fn a_config_both_releases_load_tells_each_change_and_where_it_is_decided() {
     let doc = json(&doc);
     assert_eq!((doc["kind"].as_str(), doc["schemaVersion"].as_u64()), (Some("upgrade"), Some(1)));
     assert_eq!((doc["from"].as_str(), doc["to"].as_str()), (Some("2026.2.25"), Some("2026.9.6")));
-    // 2026.2 → 2026.5 → 2026.6 → 2026.7 → 2026.8 → 2026.9: the target is the last release, the step into it the last step.
+    // 2026.2 → 2026.3 → 2026.4 → 2026.5 → 2026.6 → 2026.7 → 2026.8 → 2026.9: the target is the last release, the step into it the last step.
     let target = doc["releases"].as_array().unwrap().last().unwrap();
     assert_eq!(target["loads"], true);
     let kinds: Vec<&str> = target["problems"].as_array().unwrap().iter().map(|p| p["kind"].as_str().unwrap()).collect();
@@ -180,6 +180,8 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
         ("2026.5.28", "2026.5.28"),
         ("2026.3", "2026.3.31"),
         ("2026.3.31", "2026.3.31"),
+        ("2026.4", "2026.4.29"),
+        ("2026.4.29", "2026.4.29"),
         ("2026.2", "2026.2.25"),
         ("2026.2.25", "2026.2.25"),
     ] {
@@ -189,11 +191,11 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
     let (code, _, stderr) = run(&["--openclaw-version", "2026.2.26", "catalog"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("OpenClaw 2026.2.26 is not simulated: the 2026.2 pack stands for 2026.2.25 (checked against it); `2026.2` selects it"), "{stderr}");
-    let (code, _, stderr) = run(&["--openclaw-version", "2026.4", "catalog"]);
+    let (code, _, stderr) = run(&["--openclaw-version", "2026.1", "catalog"]);
     assert_eq!(code, 2);
     assert!(
         stderr.contains(
-            "unsupported OpenClaw version `2026.4` (supported: 2026.9, 2026.8, 2026.7, 2026.6, 2026.5, 2026.3, 2026.2"
+            "unsupported OpenClaw version `2026.1` (supported: 2026.9, 2026.8, 2026.7, 2026.6, 2026.5, 2026.4, 2026.3, 2026.2"
         ),
         "{stderr}"
     );
@@ -201,7 +203,7 @@ fn releases_are_listed_and_selected_by_line_or_by_a_release_their_pack_stands_fo
 
 #[test]
 fn a_default_that_moved_flips_exec_decisions_at_the_release_that_moved_it() {
-    // `tools.exec.security` unset: 2026.2 and 2026.3 default it to `allowlist`, 2026.5 to `full`.
+    // `tools.exec.security` unset: 2026.2 and 2026.3 default it to `allowlist`, 2026.4 and later to `full`.
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("openclaw.json5");
     std::fs::write(&config, "{ tools: { exec: { host: \"gateway\" } } }\n").unwrap();
@@ -212,7 +214,8 @@ fn a_default_that_moved_flips_exec_decisions_at_the_release_that_moved_it() {
     let (code, doc, _) = upgrade(config, &args);
     assert_eq!(code, 1);
     let doc = json(&doc);
-    let step = doc["steps"].as_array().unwrap().iter().find(|s| s["to"] == "2026.5.28").unwrap();
+    let step = doc["steps"].as_array().unwrap().iter().find(|s| s["to"] == "2026.4.29").unwrap();
+    assert_eq!(step["from"], "2026.3.31");
     let flips = step["exec"].as_array().unwrap();
     let deploy = flips.iter().find(|f| f["command"] == "make deploy" && f["context"] == "main").unwrap();
     assert_eq!(

@@ -211,14 +211,15 @@ pub(super) fn render_changes(report: &Changes, show_contexts: bool) -> String {
     }
     if !report.exec.is_empty() {
         out.push_str("\nExec decisions that flip (probe commands):\n");
-        for group in diff::flip_groups(&report.exec) {
+        for shared in diff::shared_flips(diff::flip_groups(&report.exec)) {
+            let group = &shared.group;
             let tag = if group.loosened { "loosened" } else { "tightened" };
             out.push_str(&format!(
                 "  {}: {} → {} ({tag}) in {}\n",
-                group.agent_id,
+                shared.agent_ids.join(", "),
                 group.base,
                 group.head,
-                group.contexts.join(", ")
+                shared.contexts.join(", ")
             ));
             let commands: Vec<String> = group.commands.iter().map(|c| format!("`{c}`")).collect();
             out.push_str(&format!("    {}\n", commands.join(", ")));

@@ -527,23 +527,30 @@ pub struct FlipGroup<'a> {
     pub location: Option<&'a Location>,
 }
 
-/// Flips grouped: per agent and change, the sessions where a set of commands flips alike.
+/// Flips grouped: per agent and change, the sessions where a set of commands flips alike. Linear
+/// in the number of flips (a fleet's probes flip by the thousand).
 pub fn flip_groups(flips: &[ExecFlip]) -> Vec<FlipGroup<'_>> {
-    let same = |a: &ExecFlip, b: &ExecFlip| a.agent_id == b.agent_id && a.base == b.base && a.head == b.head;
     let mut per_command: Vec<(&ExecFlip, Vec<&str>)> = Vec::new();
+    let mut command_at: HashMap<(&str, ExecVerdict, ExecVerdict, &str), usize> = HashMap::new();
     for flip in flips {
-        match per_command.iter_mut().find(|(f, _)| same(f, flip) && f.command == flip.command) {
-            Some((_, contexts)) => contexts.push(&flip.context),
-            None => per_command.push((flip, vec![&flip.context])),
+        let key = (flip.agent_id.as_str(), flip.base, flip.head, flip.command.as_str());
+        match command_at.get(&key) {
+            Some(&at) => per_command[at].1.push(&flip.context),
+            None => {
+                command_at.insert(key, per_command.len());
+                per_command.push((flip, vec![&flip.context]));
+            }
         }
     }
-    let mut groups: Vec<(&ExecFlip, FlipGroup<'_>)> = Vec::new();
+    let mut groups: Vec<FlipGroup<'_>> = Vec::new();
+    let mut group_at: HashMap<(&str, ExecVerdict, ExecVerdict, Vec<&str>), usize> = HashMap::new();
     for (flip, contexts) in per_command {
-        match groups.iter_mut().find(|(f, g)| same(f, flip) && g.contexts == contexts) {
-            Some((_, group)) => group.commands.push(&flip.command),
-            None => groups.push((
-                flip,
-                FlipGroup {
+        let key = (flip.agent_id.as_str(), flip.base, flip.head, contexts.clone());
+        match group_at.get(&key) {
+            Some(&at) => groups[at].commands.push(&flip.command),
+            None => {
+                group_at.insert(key, groups.len());
+                groups.push(FlipGroup {
                     agent_id: &flip.agent_id,
                     base: flip.base,
                     head: flip.head,
@@ -551,11 +558,48 @@ pub fn flip_groups(flips: &[ExecFlip]) -> Vec<FlipGroup<'_>> {
                     contexts,
                     commands: vec![&flip.command],
                     location: flip.location.as_ref(),
-                },
-            )),
+                });
+            }
         }
     }
-    groups.into_iter().map(|(_, group)| group).collect()
+    groups
+}
+
+/// Flip groups that read the same but for their agent: the same change of the same commands in
+/// the same sessions (a session spawned by the agent itself counts as the same for every agent),
+/// decided at the same place. Reported once with every agent, as [`SharedChange`] is.
+#[derive(Debug, Clone)]
+pub struct SharedFlip<'a> {
+    pub agent_ids: Vec<&'a str>,
+    /// The sessions, `spawned-by:<the agent itself>` written as `spawned-by:itself`.
+    pub contexts: Vec<String>,
+    /// The first agent's group.
+    pub group: FlipGroup<'a>,
+}
+
+/// [`flip_groups`] merged across agents where they read the same, in first-seen order.
+pub fn shared_flips(groups: Vec<FlipGroup<'_>>) -> Vec<SharedFlip<'_>> {
+    let mut shared: Vec<SharedFlip<'_>> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for group in groups {
+        let contexts: Vec<String> = group.contexts.iter().map(|c| shared_context(group.agent_id, c)).collect();
+        let key = format!(
+            "{}\0{}\0{}\0{}\0{:?}",
+            group.base,
+            group.head,
+            contexts.join("\0"),
+            group.commands.join("\0"),
+            group.location
+        );
+        match index.get(&key) {
+            Some(&at) => shared[at].agent_ids.push(group.agent_id),
+            None => {
+                index.insert(key, shared.len());
+                shared.push(SharedFlip { agent_ids: vec![group.agent_id], contexts, group });
+            }
+        }
+    }
+    shared
 }
 
 /// The rules `diff` reports under (SARIF rule ids).
@@ -739,6 +783,44 @@ mod tests {
         assert!(report.summary.new_access);
         let findings = findings(&report, true, None);
         assert!(findings.iter().any(|f| f.rule_id == "diff/exec-loosened" && f.level == Level::Error));
+    }
+
+    #[test]
+    fn agents_whose_probes_flip_alike_share_a_line() {
+        let flip = |agent: &str, context: &str, command: &str, head: ExecVerdict| ExecFlip {
+            agent_id: agent.into(),
+            context: context.into(),
+            command: command.into(),
+            base: ExecVerdict::Allow,
+            head,
+            loosened: false,
+            location: None,
+        };
+        let mut flips = Vec::new();
+        for agent in ["a", "b", "c"] {
+            for command in ["ls", "git status"] {
+                flips.push(flip(agent, "main", command, ExecVerdict::Ask));
+                flips.push(flip(agent, &format!("spawned-by:{agent}"), command, ExecVerdict::Ask));
+            }
+        }
+        // `c` also flips in a group: its sessions differ, so it keeps its own line.
+        flips.push(flip("c", "group:telegram:*", "ls", ExecVerdict::Ask));
+        flips.push(flip("c", "group:telegram:*", "git status", ExecVerdict::Ask));
+        flips.push(flip("a", "heartbeat", "ls", ExecVerdict::Deny));
+        let groups = flip_groups(&flips);
+        assert_eq!(groups.len(), 4);
+        assert_eq!(groups[0].commands, ["ls", "git status"]);
+        let shared = shared_flips(groups);
+        let lines: Vec<(Vec<&str>, Vec<String>)> =
+            shared.iter().map(|s| (s.agent_ids.clone(), s.contexts.clone())).collect();
+        assert_eq!(
+            lines,
+            [
+                (vec!["a", "b"], vec!["main".to_string(), "spawned-by:itself".to_string()]),
+                (vec!["c"], vec!["main".to_string(), "spawned-by:itself".to_string(), "group:telegram:*".to_string()]),
+                (vec!["a"], vec!["heartbeat".to_string()]),
+            ]
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ use crate::config::view::located::{strings, switched_off};
 use crate::config::view::plugins::PluginsSection;
 use crate::config::view::session::transcripts_switch;
 use crate::config::view::tools::{ListKind, ToolsScope, WebTool};
-use crate::release::pack::{BuildCondition, VersionPack};
+use crate::release::pack::{BuildCondition, PlanToolRule, VersionPack};
 
 /// What the conditions read, gathered once per run.
 struct Builder<'s, 'a> {
@@ -83,19 +83,15 @@ impl<'a> Builder<'_, 'a> {
             BuildCondition::WebSearchProviderPlugins => !self.web_off(WebTool::Search) && !self.plugins_off(),
             BuildCondition::WebFetchEnabled => !self.web_off(WebTool::Fetch),
             BuildCondition::VisionOrImageModel => self.ctx.model_has_vision == Some(true) || self.image_model(),
-            BuildCondition::DocumentModel => {
-                let configured = self.defaults.pdf_model().is_some_and(|m| m.names_a_model()) || self.image_model();
-                configured && self.factory_admits(tool)
-            }
-            BuildCondition::MediaModel(path) => {
-                self.defaults.media_model(path).is_some_and(|m| m.names_a_model()) && self.factory_admits(tool)
-            }
+            BuildCondition::DocumentModel => self.document_model() && self.factory_admits(tool),
+            BuildCondition::MediaModel(path) => self.media_model(path) && self.factory_admits(tool),
+            BuildCondition::ImageModel => self.image_model(),
+            BuildCondition::ConfiguredDocumentModel => self.document_model(),
+            BuildCondition::ConfiguredMediaModel(path) => self.media_model(path),
             BuildCondition::TranscriptsEnabled => {
                 transcripts_switch(self.config).is_some_and(|switch| switch.value.as_bool() == Some(true))
             }
-            BuildCondition::PlanTool { strict_agentic_providers } => {
-                self.plan_tool_built(tool, strict_agentic_providers)
-            }
+            BuildCondition::PlanTool(rule) => self.plan_tool_built(tool, rule),
             BuildCondition::TranscriptChannels(channels) => {
                 let channel = self.ctx.message_provider.as_deref().map(|m| m.trim().to_lowercase());
                 let sender = self.ctx.sender_id.as_deref().is_some_and(|s| !s.trim().is_empty());
@@ -127,6 +123,16 @@ impl<'a> Builder<'_, 'a> {
     /// `agents.defaults.imageModel` names a model.
     fn image_model(&self) -> bool {
         self.defaults.image_model().is_some_and(|m| m.names_a_model())
+    }
+
+    /// `agents.defaults.pdfModel` or `imageModel` names a model.
+    fn document_model(&self) -> bool {
+        self.defaults.pdf_model().is_some_and(|m| m.names_a_model()) || self.image_model()
+    }
+
+    /// The generation model setting at `path` under `agents.defaults` names a model.
+    fn media_model(&self, path: &str) -> bool {
+        self.defaults.media_model(path).is_some_and(|m| m.names_a_model())
     }
 
     fn global_list(&self, kind: ListKind) -> Vec<String> {
@@ -203,19 +209,22 @@ impl Builder<'_, '_> {
     /// 2026.5's `update_plan` (`shouldIncludeUpdatePlanToolForOpenClawTools`): named by the
     /// construction-time allowlists (an alsoAllow-only policy's "include defaults" names
     /// nothing) and not denied; else `tools.experimental.planTool`; else a strict-agentic run.
-    fn plan_tool_built(&self, tool: &str, strict_agentic_providers: &[String]) -> bool {
+    fn plan_tool_built(&self, tool: &str, rule: &PlanToolRule) -> bool {
         let global_allow = [ListKind::Allow, ListKind::AlsoAllow].into_iter().flat_map(|kind| self.global_list(kind));
         let named: Vec<String> = global_allow.chain(self.explicit.allow.iter().flatten().cloned()).collect();
         let allow = NameSet::construction(self.pack, named.iter().map(String::as_str));
-        if !allow.is_blank() && allowed(self.pack, tool, Some(&allow), self.construction_deny()) {
+        if rule.named_by_allowlists
+            && !allow.is_blank()
+            && allowed(self.pack, tool, Some(&allow), self.construction_deny())
+        {
             return true;
         }
         if let Some(configured) = self.global.as_ref().and_then(ToolsScope::experimental_plan_tool) {
             return configured;
         }
-        let contract = self.session.agent.as_ref().and_then(|a| a.execution_contract());
-        let contract = contract.or_else(|| self.defaults.execution_contract());
-        contract != Some("default") && strict_agentic_model(self.ctx, strict_agentic_providers)
+        let contract = self.session.agent.as_ref().and_then(|a| a.execution_contract(&rule.contract_block));
+        let contract = contract.or_else(|| self.defaults.execution_contract(&rule.contract_block));
+        contract != Some("default") && strict_agentic_model(self.ctx, &rule.strict_agentic_providers)
     }
 }
 

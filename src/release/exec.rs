@@ -163,6 +163,13 @@ pub enum AllowlistMatch {
     /// Path globs against the real path, bare-name globs for PATH-invoked commands, argPattern
     /// over path-only matches (2026.5's `matchAllowlist`: 2026.9's without its generated entries).
     Globs,
+    /// Path globs against the resolved path (not the real one), bare-name globs; the first
+    /// match wins and argPattern counts on Windows only; a shell carrying an inline command
+    /// matches as its own executable unless the command only runs its positional arguments, and
+    /// its inline chain is read whatever the shell's startup options and reported as satisfied
+    /// by the allowlist (2026.4's `matchAllowlist`, `resolveSegmentAllowlistMatch` and
+    /// `evaluateShellWrapperInlineChain`).
+    ExecutablePaths,
     /// The same, where an allow-always entry counts only through its bound argPattern (2026.9;
     /// the default of releases without a chain splitter).
     GlobsWithGeneratedEntries,
@@ -234,6 +241,14 @@ pub struct GatewayRules {
     #[serde(default)]
     pub approvals_ask_off_wins: bool,
     pub elevated_full: ElevatedFull,
+    /// A command that edits `security.audit.suppressions` needs approval unless exec runs
+    /// full/off (2026.5 and later; 2026.4 has no such gate).
+    #[serde(default = "gate_on")]
+    pub audit_suppression_gate: bool,
+}
+
+fn gate_on() -> bool {
+    true
 }
 
 /// Host `sandbox` without a sandbox runtime: configured, and by default.

@@ -114,7 +114,7 @@ pub struct Profile {
 pub struct ApplyPatchRules {
     /// The tool whose allow entry also admits `apply_patch` (`write` in 2026.9, `exec` in 2026.2).
     pub piggyback_on: String,
-    /// A deny entry matching the piggyback tool denies `apply_patch` too (2026.3).
+    /// A deny entry matching the piggyback tool denies `apply_patch` too (2026.3, 2026.4).
     #[serde(default)]
     pub denied_with_piggyback: bool,
     pub enabled_by_default: bool,
@@ -275,6 +275,14 @@ pub enum BuildCondition {
     /// 2026.5), plugins are on, and the construction-time allow/deny lists admit the tool (not
     /// checked where `mediaToolsFromSettingsAlone`).
     MediaModel(String),
+    /// `agents.defaults.imageModel` names a model, whatever the model's vision (2026.4).
+    ImageModel,
+    /// `agents.defaults.pdfModel` or `imageModel` names a model, whatever the allow/deny lists
+    /// and plugins say (2026.4's `pdf`).
+    ConfiguredDocumentModel,
+    /// The model setting at this dotted path under `agents.defaults` names a model, whatever the
+    /// allow/deny lists and plugins say (2026.4's generation tools).
+    ConfiguredMediaModel(String),
     /// `transcripts.enabled` is not `false` and a sender writes on one of these channels.
     TranscriptChannels(Vec<String>),
     /// `transcripts.enabled` is `true` (2026.5: whatever the channel).
@@ -283,11 +291,9 @@ pub enum BuildCondition {
     /// and every policy's allow entries) name it and the deny lists do not; else
     /// `tools.experimental.planTool` when set; else a strict-agentic run (a GPT-5 model of one of
     /// these providers, whose agent's execution contract is not `default`: 2026.5 also counts
-    /// OpenAI Codex, 2026.7 does not).
-    PlanTool {
-        #[serde(rename = "strictAgenticProviders")]
-        strict_agentic_providers: Vec<String>,
-    },
+    /// OpenAI Codex, 2026.7 does not). 2026.4 has no allowlist clause and reads the contract
+    /// from `embeddedPi`.
+    PlanTool(PlanToolRule),
     /// A primary session (neither a sub-agent nor an ACP session) whose construction-time deny
     /// lists do not name the tool.
     PrimarySession,
@@ -301,6 +307,27 @@ pub enum BuildCondition {
     /// 2026.2's `image`: an explicit image model, or one paired from credentials
     /// (`imageModelPairing`).
     PairedImageModel,
+}
+
+/// How a release builds `update_plan` (see [`BuildCondition::PlanTool`]).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PlanToolRule {
+    pub strict_agentic_providers: Vec<String>,
+    /// Whether the allowlists naming the tool build it (2026.4: no).
+    #[serde(default = "yes")]
+    pub named_by_allowlists: bool,
+    /// The agent block holding `executionContract` (`embeddedAgent`; 2026.4: `embeddedPi`).
+    #[serde(default = "embedded_agent")]
+    pub contract_block: String,
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn embedded_agent() -> String {
+    "embeddedAgent".into()
 }
 
 /// How bundled plugins load and which of their tools are selected.

@@ -84,6 +84,8 @@ releases! {
     /// openclaw@2026.3.31, the last stable patch of the 2026.3 line (the earlier patches are not
     /// checked).
     V2026_3 = "2026.3.31" in "2026.3" for ["2026.3.31"],
+    /// openclaw@2026.4.29, the last stable patch of the 2026.4 line.
+    V2026_4 = "2026.4.29" in "2026.4" for ["2026.4.29"],
     /// openclaw@2026.5.28, the last stable patch of the 2026.5 line.
     V2026_5 = "2026.5.28" in "2026.5" for ["2026.5.28"],
     /// openclaw@2026.6.35, the last stable patch of the 2026.6 line.

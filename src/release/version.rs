@@ -150,7 +150,9 @@ mod tests {
         assert_eq!(read("2026.2.9"), Some(StampRelease::SameLine(OpenClawVersion::V2026_2)));
         assert_eq!(read("2026.9.6"), Some(StampRelease::SameLine(OpenClawVersion::V2026_9)));
         assert_eq!(read("2026.3.13"), Some(StampRelease::SameLine(OpenClawVersion::V2026_3)));
-        assert_eq!(read("2026.4.1"), Some(StampRelease::NewestBefore(OpenClawVersion::V2026_3)));
+        assert_eq!(read("2026.4.1"), Some(StampRelease::SameLine(OpenClawVersion::V2026_4)));
+        assert_eq!(read("2026.6.2"), Some(StampRelease::SameLine(OpenClawVersion::V2026_6)));
+        assert_eq!(read("2026.10.1"), Some(StampRelease::NewestBefore(OpenClawVersion::V2026_9)));
         assert_eq!(read("2027.1.0"), Some(StampRelease::NewestBefore(OpenClawVersion::V2026_9)));
         assert_eq!(read("2026.1.27-beta.1"), Some(StampRelease::Oldest(OpenClawVersion::V2026_2)));
         assert_eq!(read("v2026.2.23"), Some(StampRelease::SameLine(OpenClawVersion::V2026_2)));

@@ -40,7 +40,7 @@ pub fn compare(expected: &Value, actual: &Value) -> Vec<(String, String)> {
 
 /// The top-level (final) decision may differ from the observed gateway decision only by a
 /// post-probe refusal, and only in the releases whose oracle stops at that probe (2026.9 to
-/// 2026.5): the oracle stops where OpenClaw computes `policyRequiresAsk`, so a command
+/// 2026.4): the oracle stops where OpenClaw computes `policyRequiresAsk`, so a command
 /// refused after that point (`exec denied: allowlist miss` with ask=off, or
 /// `ask-fallback-deny: execution-plan-miss`) is reported by the oracle as `allow`/`ask`.
 pub fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value) -> Result<(), String> {
@@ -53,7 +53,7 @@ pub fn final_decision_differs_only_after_the_probe(version: &str, actual: &Value
         return Ok(());
     }
     let message = actual["message"].as_str().unwrap_or("");
-    let allowed = matches!(version, "2026.9" | "2026.8" | "2026.7" | "2026.6" | "2026.5")
+    let allowed = matches!(version, "2026.9" | "2026.8" | "2026.7" | "2026.6" | "2026.5" | "2026.4")
         && final_ == "deny"
         && ((observed == "allow" && message == "exec denied: allowlist miss")
             || (observed == "ask" && message == "ask-fallback-deny: execution-plan-miss"));

@@ -61,9 +61,9 @@ impl<'a> AgentEntry<'a> {
         self.at(&["experimental", "localModelLean"])
     }
 
-    /// `embeddedAgent.executionContract`, when it is a string.
-    pub fn execution_contract(&self) -> Option<&'a str> {
-        self.at(&["embeddedAgent", "executionContract"])?.as_str()
+    /// `<block>.executionContract` (`embeddedAgent`; 2026.4: `embeddedPi`), when it is a string.
+    pub fn execution_contract(&self, block: &str) -> Option<&'a str> {
+        self.at(&[block, "executionContract"])?.as_str()
     }
 }
 
@@ -230,9 +230,9 @@ impl<'a> AgentDefaults<'a> {
         self.at(&path.split('.').collect::<Vec<_>>()).map(ModelSetting)
     }
 
-    /// `embeddedAgent.executionContract`, when it is a string.
-    pub fn execution_contract(&self) -> Option<&'a str> {
-        self.at(&["embeddedAgent", "executionContract"])?.as_str()
+    /// `<block>.executionContract` (`embeddedAgent`; 2026.4: `embeddedPi`), when it is a string.
+    pub fn execution_contract(&self, block: &str) -> Option<&'a str> {
+        self.at(&[block, "executionContract"])?.as_str()
     }
 
     /// The `models` map (model reference → settings), each entry's key with its `alias`, read

@@ -287,6 +287,7 @@ pub fn hex(bytes: &[u8]) -> String {
 }
 
 /// The executable facts matching needs.
+#[derive(Clone, Copy)]
 pub struct MatchTarget<'a> {
     pub exe: &'a Executable,
     /// The candidate path when nothing resolved (path-like tokens only).
@@ -323,15 +324,7 @@ pub fn match_v9<'e>(
         if pattern.is_empty() {
             continue;
         }
-        let pattern_hit = if has_path_selector(pattern) {
-            glob_matches_v9(pattern, trust, t.home)
-        } else {
-            pattern != "*" && !has_path_selector(&t.exe.raw) && {
-                let base = Path::new(resolved).file_name().map(|n| n.to_string_lossy().into_owned());
-                [Some(t.exe.name.clone()), base].into_iter().flatten().any(|c| glob_matches_v9(pattern, &c, t.home))
-            }
-        };
-        if !pattern_hit {
+        if !pattern_hit(pattern, t, resolved, trust) {
             continue;
         }
         match entry.arg_pattern.as_deref().filter(|a| !a.is_empty()) {
@@ -353,6 +346,35 @@ pub fn match_v9<'e>(
         }
     }
     path_only
+}
+
+/// Whether `pattern` names the target: a path glob against `path`, else a bare-name glob against
+/// a PATH-invoked command's name or its resolved file name.
+fn pattern_hit(pattern: &str, t: &MatchTarget, resolved: &str, path: &str) -> bool {
+    if has_path_selector(pattern) {
+        return glob_matches_v9(pattern, path, t.home);
+    }
+    pattern != "*" && !has_path_selector(&t.exe.raw) && {
+        let base = Path::new(resolved).file_name().map(|n| n.to_string_lossy().into_owned());
+        [Some(t.exe.name.clone()), base].into_iter().flatten().any(|c| glob_matches_v9(pattern, &c, t.home))
+    }
+}
+
+/// `matchAllowlist` (2026.4): bare `*`, then the first entry whose pattern names the resolved
+/// path (not the real path) or the command's name; an argPattern counts on Windows only, as
+/// 2026.5's does there.
+pub fn match_v4<'e>(entries: &'e [AllowlistEntry], t: &MatchTarget, windows: bool) -> Option<&'e AllowlistEntry> {
+    if windows {
+        return match_v9(entries, &MatchTarget { trust_path: t.resolved_path, ..*t }, false);
+    }
+    if let Some(wild) = entries.iter().find(|e| e.pattern.trim() == "*" && e.arg_pattern.is_none()) {
+        return Some(wild);
+    }
+    let resolved = t.resolved_path?;
+    entries.iter().find(|e| {
+        let pattern = e.pattern.trim();
+        !pattern.is_empty() && pattern_hit(pattern, t, resolved, resolved)
+    })
 }
 
 /// `matchAllowlist` (2026.2, 2026.3): bare `*`, else only path patterns, against the resolved

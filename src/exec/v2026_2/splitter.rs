@@ -468,7 +468,8 @@ fn evaluate_segment(
     } else if ctx.safe_bins.accepts(&seg.execution, &seg.effective_argv[1.min(seg.effective_argv.len())..], ctx.windows)
     {
         Some(SatisfiedBy::SafeBins)
-    } else if ctx.rules.allowlist_match() == AllowlistMatch::Globs {
+    } else if !matches!(ctx.rules.allowlist_match(), AllowlistMatch::RegexBug | AllowlistMatch::PathGlobs) {
+        // 2026.4 and 2026.5 look into a shell wrapper's inline chain; 2026.2 and 2026.3 do not.
         inline_chain(seg, ctx, inline_depth + 1)
     } else {
         None
@@ -478,12 +479,15 @@ fn evaluate_segment(
 
 /// `resolveInlineCommandFallback` (2026.5): a shell wrapper whose inline command is a chain of
 /// several parts is satisfied when every segment of every part is, by the allowlist (or
-/// `inlineChain` when safe bins helped).
+/// `inlineChain` when safe bins helped; 2026.4 always says `allowlist`).
 fn inline_chain(seg: &LegacySegment, ctx: &EvalContext, depth: usize) -> Option<SatisfiedBy> {
     if depth >= MAX_INLINE_DEPTH {
         return None;
     }
-    let inline = shell_wrapper(&seg.effective_argv, &ctx.rules.wrappers)?.bindable?;
+    // 2026.4 reads any shell payload and reports the chain as the allowlist's.
+    let executable_paths = ctx.rules.allowlist_match() == AllowlistMatch::ExecutablePaths;
+    let wrapper = shell_wrapper(&seg.effective_argv, &ctx.rules.wrappers)?;
+    let inline = if executable_paths { wrapper.payload } else { wrapper.bindable? };
     if inline.contains("\\\n") || inline.contains("\\\r") {
         return None;
     }
@@ -497,7 +501,7 @@ fn inline_chain(seg: &LegacySegment, ctx: &EvalContext, depth: usize) -> Option<
             }
         }
     }
-    Some(if helped { SatisfiedBy::InlineChain } else { SatisfiedBy::Allowlist })
+    Some(if helped && !executable_paths { SatisfiedBy::InlineChain } else { SatisfiedBy::Allowlist })
 }
 
 fn report(seg: &LegacySegment) -> Segment {

@@ -144,7 +144,9 @@ pub fn compose(mut out: ExecOutcome, gate: &Gate) -> ExecOutcome {
     }
     let needs_plan = allowlist_ok && !exact && out.plan_unavailable_reason.is_some();
     let heredoc = allowlist_ok && has_heredoc_token(eval);
-    let audit = audit_suppression_edit(input.command, eval) && !(security == Security::Full && ask == Ask::Off);
+    let audit = ctx.rules.gateway.audit_suppression_gate
+        && audit_suppression_edit(input.command, eval)
+        && !(security == Security::Full && ask == Ask::Off);
     let base = requires_approval(ask, security, eval.analysis_ok, allowlist_ok, durable);
     if heredoc {
         out.warnings

@@ -13,7 +13,7 @@ use crate::exec::argv::wrappers::trust_plan;
 use crate::exec::lookup::{
     Executable, candidate_path, has_path_separator, lexical_resolve, resolve_executable, trust_path_or_candidate,
 };
-use crate::exec::satisfy::allowlist::{MatchTarget, match_v9};
+use crate::exec::satisfy::allowlist::{MatchTarget, match_v4, match_v9};
 use crate::exec::satisfy::builtins::safe_builtin;
 use crate::exec::satisfy::skills::skill_allowed;
 use crate::exec::segments::{EvalContext, Evaluation, PlanFailure, SatisfiedBy, Segment, TrustMode};
@@ -269,6 +269,7 @@ pub(crate) fn segment_allowlist_match(
     ctx: &EvalContext,
 ) -> (Vec<String>, Option<usize>) {
     let generated_entries = ctx.rules.allowlist_match() == AllowlistMatch::GlobsWithGeneratedEntries;
+    let executable_paths = ctx.rules.allowlist_match() == AllowlistMatch::ExecutablePaths;
     let effective = if res.effective_argv.is_empty() { argv.to_vec() } else { res.effective_argv.clone() };
     let (match_argv, match_res) = match allowlist_target(&effective, &ctx.rules.wrappers) {
         PackageTarget::Blocked => return (effective, None),
@@ -282,7 +283,8 @@ pub(crate) fn segment_allowlist_match(
     let candidate = policy.resolved_path.clone().or_else(|| candidate_path(&policy.raw, &ctx.env));
     let trust = trust_path_or_candidate(policy, &ctx.env);
     let cwd = ctx.env.cwd.to_string_lossy();
-    let inline_command = shell_wrapper(&match_argv, &ctx.rules.wrappers).and_then(|w| w.bindable);
+    let wrapper = shell_wrapper(&match_argv, &ctx.rules.wrappers);
+    let inline_command = if executable_paths { wrapper.map(|w| w.payload) } else { wrapper.and_then(|w| w.bindable) };
     let target = MatchTarget {
         exe: policy,
         resolved_path: candidate.as_deref(),
@@ -293,13 +295,20 @@ pub(crate) fn segment_allowlist_match(
     };
     let index_of =
         |e: &crate::exec::satisfy::allowlist::AllowlistEntry| ctx.allowlist.iter().position(|x| std::ptr::eq(x, e));
-    let mut executable_match = match_v9(&ctx.allowlist, &target, generated_entries);
+    let mut executable_match = if executable_paths {
+        // 2026.4: the shell itself is what an allowlist names, unless it only runs its arguments.
+        let carrier = inline_command.as_deref().is_some_and(runs_only_positional_arguments);
+        if carrier { None } else { match_v4(&ctx.allowlist, &target, ctx.windows) }
+    } else {
+        match_v9(&ctx.allowlist, &target, generated_entries)
+    };
     let target_is_execution = match_res.policy == match_res.execution;
     let shell_invocation = is_shell_wrapper_segment(&match_argv, &match_res.execution, &ctx.rules.wrappers);
     if let Some(m) = executable_match {
         let bound_arg_pattern = m.arg_pattern.as_deref().is_some_and(|a| !a.trim().is_empty());
         let bare_wildcard = m.pattern.trim() == "*" && !bound_arg_pattern;
-        if target_is_execution
+        if !executable_paths
+            && target_is_execution
             && (inline_command.is_some() || (shell_invocation && match_argv.len() > 1))
             && !bound_arg_pattern
             && !bare_wildcard
@@ -332,7 +341,25 @@ pub(crate) fn segment_allowlist_match(
         cwd: &cwd,
         home: ctx.env.home.as_deref(),
     };
-    (effective, match_v9(&ctx.allowlist, &script_target, generated_entries).and_then(index_of))
+    let script_match = if executable_paths {
+        match_v4(&ctx.allowlist, &script_target, ctx.windows)
+    } else {
+        match_v9(&ctx.allowlist, &script_target, generated_entries)
+    };
+    (effective, script_match.and_then(index_of))
+}
+
+/// `isDirectShellPositionalCarrierInvocation` (2026.4): an inline command that only runs `$0`
+/// (optionally through `exec`) with positional arguments, so the shell carries the arguments.
+fn runs_only_positional_arguments(command: &str) -> bool {
+    static CARRIER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        let gap = r"[^\S\r\n]+";
+        let zero = r#"(?:\$(?:0|\{0\})|"\$(?:0|\{0\})")"#;
+        let arg = r#"(?:\$(?:[@*]|[1-9]|\{[@*1-9]\})|"\$(?:[@*]|[1-9]|\{[@*1-9]\})")"#;
+        regex::Regex::new(&format!("^(?:exec{gap}(?:--{gap})?)?{zero}(?:{gap}{arg})*$")).expect("static pattern")
+    });
+    let trimmed = command.trim();
+    !trimmed.is_empty() && CARRIER.is_match(trimmed)
 }
 
 fn evaluate_candidate(c: &Candidate, ctx: &EvalContext) -> (Option<usize>, Option<SatisfiedBy>) {

@@ -102,7 +102,7 @@ pub const RULES: &[Rule] = &[
                   disabled feature).",
         why: "Allowing a tool does not create it: the entry has no effect until the feature that builds the tool is \
               enabled.",
-        example: "// OpenClaw 2026.9, 2026.8, 2026.7, 2026.6:\ntools: { alsoAllow: [\"x_search\"] }\n// OpenClaw 2026.5, 2026.3, 2026.2:\ntools: { alsoAllow: [\"apply_patch\"] }",
+        example: "// OpenClaw 2026.9, 2026.8, 2026.7, 2026.6:\ntools: { alsoAllow: [\"x_search\"] }\n// OpenClaw 2026.5, 2026.4, 2026.3, 2026.2:\ntools: { alsoAllow: [\"apply_patch\"] }",
         fix: "Enable the feature the message names, or remove the entry.",
         openclaw_check: None,
         applies: Applies::Always,

@@ -62,7 +62,7 @@ pub const RULES: &[Rule] = &[
         summary: "An agent sets its own exec host to `sandbox` while its sandbox mode is `off`.",
         why: "Same as CP402 for one agent: its exec calls fail closed (2026.9) or run on the host (2026.2).",
         example: "// OpenClaw 2026.9, 2026.8:\nagents: { entries: { ops: { sandbox: { mode: \"off\" }, tools: { exec: { host: \"sandbox\" } } } } }\n\
-                  // OpenClaw 2026.7, 2026.6, 2026.5, 2026.3, 2026.2:\nagents: { list: [{ id: \"ops\", sandbox: { mode: \"off\" }, tools: { exec: { host: \"sandbox\" } } }] }",
+                  // OpenClaw 2026.7, 2026.6, 2026.5, 2026.4, 2026.3, 2026.2:\nagents: { list: [{ id: \"ops\", sandbox: { mode: \"off\" }, tools: { exec: { host: \"sandbox\" } } }] }",
         fix: "Enable the agent's `sandbox.mode`, or set its exec host to `gateway`.",
         openclaw_check: Some("tools.exec.host_sandbox_no_sandbox_agents"),
         applies: Applies::WhereAuditRuns,

@@ -84,7 +84,7 @@ pub const RULES: &[Rule] = &[
         category: Category::Exposure,
         summary: "`tools.profile` is `minimal` but agents set another profile.",
         why: "The agent profile takes precedence, so the global minimal profile does not hold where it matters.",
-        example: "tools: { profile: \"minimal\" },\n// OpenClaw 2026.9, 2026.8:\nagents: { entries: { bot: { tools: { profile: \"full\" } } } }\n// OpenClaw 2026.7, 2026.6, 2026.5, 2026.3, 2026.2:\nagents: { list: [{ id: \"bot\", tools: { profile: \"full\" } }] }",
+        example: "tools: { profile: \"minimal\" },\n// OpenClaw 2026.9, 2026.8:\nagents: { entries: { bot: { tools: { profile: \"full\" } } } }\n// OpenClaw 2026.7, 2026.6, 2026.5, 2026.4, 2026.3, 2026.2:\nagents: { list: [{ id: \"bot\", tools: { profile: \"full\" } }] }",
         fix: "Set those agents to `minimal` too, or remove their override.",
         openclaw_check: Some("tools.profile_minimal_overridden"),
         applies: Applies::WhereAuditRuns,

@@ -52,7 +52,7 @@ pub const RULES: &[Rule] = &[
                   contacts, calendar, …).",
         why: "Paired devices then take photos, record the screen or send SMS on the model's request. Critical when \
               the gateway is exposed beyond loopback.",
-        example: "// OpenClaw 2026.9, 2026.8:\ngateway: { nodes: { commands: { allow: [\"camera.snap\"] } } }\n// OpenClaw 2026.7, 2026.6, 2026.5, 2026.3, 2026.2:\ngateway: { nodes: { allowCommands: [\"camera.snap\"] } }",
+        example: "// OpenClaw 2026.9, 2026.8:\ngateway: { nodes: { commands: { allow: [\"camera.snap\"] } } }\n// OpenClaw 2026.7, 2026.6, 2026.5, 2026.4, 2026.3, 2026.2:\ngateway: { nodes: { allowCommands: [\"camera.snap\"] } }",
         fix: "Remove the command from the allowlist (or deny it).",
         openclaw_check: Some("gateway.nodes.allow_commands_dangerous"),
         applies: Applies::WhereAuditRuns,
@@ -68,7 +68,7 @@ pub const RULES: &[Rule] = &[
                   command name.",
         why: "Node command denies match exact command ids only; patterns and typos deny nothing, so the command \
               stays allowed.",
-        example: "// OpenClaw 2026.9, 2026.8:\ngateway: { nodes: { commands: { deny: [\"camera.*\"] } } }\n// OpenClaw 2026.7, 2026.6, 2026.5, 2026.3, 2026.2:\ngateway: { nodes: { denyCommands: [\"camera.*\"] } }",
+        example: "// OpenClaw 2026.9, 2026.8:\ngateway: { nodes: { commands: { deny: [\"camera.*\"] } } }\n// OpenClaw 2026.7, 2026.6, 2026.5, 2026.4, 2026.3, 2026.2:\ngateway: { nodes: { denyCommands: [\"camera.*\"] } }",
         fix: "List exact command ids (`camera.snap`, `camera.clip`).",
         openclaw_check: Some("gateway.nodes.deny_commands_ineffective"),
         applies: Applies::WhereAuditRuns,

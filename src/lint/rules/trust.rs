@@ -24,7 +24,7 @@ pub const RULES: &[Rule] = &[
                   policy (written or the loader's default) with groups configured, `\"*\"` in a sender list.",
         why: "OpenClaw's security model is one trusted operator per gateway. Users who reach the same agents share \
               its tools, files and credentials.",
-        example: "channels: { telegram: { groups: { \"-100123\": {} } } }",
+        example: "channels: { telegram: { groupPolicy: \"allowlist\", groups: { \"-100123\": {} } } }",
         fix: "Run one gateway per trust boundary; if sharing is intended, use sandbox mode `all`, \
               `tools.fs.workspaceOnly`, and deny runtime/fs/web tools.",
     ),
