@@ -678,3 +678,29 @@ fn a_configured_channel_with_native_skill_commands_makes_a_missing_allowlist_cri
     });
     assert_eq!(finding(&report, "CP915").severity, Severity::Security);
 }
+
+#[test]
+fn safe_bins_without_a_profile_are_reported_where_the_effective_list_is_written() {
+    let v = OpenClawVersion::V2026_9;
+    // `git` has no profile, `cut` has the release's own, `tool` the config's; `python3` is CP405's.
+    let report = lint_text(
+        v,
+        r#"{ tools: { exec: { safeBins: ["git", "cut", "tool", "python3"], safeBinProfiles: { tool: {} } } } }"#,
+    );
+    let unprofiled: Vec<(&str, Option<&str>)> = (report.findings.iter())
+        .filter(|f| f.code == "CP419")
+        .map(|f| (f.path.as_deref().unwrap_or_default(), f.agent.as_deref()))
+        .collect();
+    assert_eq!(unprofiled, [("tools.exec.safeBins[0]", None)]);
+    // An agent's own list replaces the global one: only its entries count, reported for it.
+    let report = lint_text(
+        v,
+        r#"{ tools: { exec: { safeBins: ["git"] } },
+             agents: { entries: { ops: { tools: { exec: { safeBins: ["make"] } } } } } }"#,
+    );
+    let paths: Vec<(&str, Option<&str>)> = (report.findings.iter())
+        .filter(|f| f.code == "CP419")
+        .map(|f| (f.path.as_deref().unwrap_or_default(), f.agent.as_deref()))
+        .collect();
+    assert_eq!(paths, [("agents.entries.ops.tools.exec.safeBins[0]", Some("ops"))]);
+}

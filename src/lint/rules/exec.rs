@@ -19,6 +19,7 @@ use crate::config::view::keys;
 use crate::config::view::located::switched_off;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::posture::{Security, Source};
+use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::settings::{self, WhatIf};
 use crate::exec::v2026_9::inline_eval::is_interpreter_allowlist_pattern;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
@@ -262,6 +263,24 @@ pub const RULES: &[Rule] = &[
         needs_valid_config: true,
         check: elevated_agent_lists,
     },
+    Rule {
+        code: "CP419",
+        name: "safe-bin-without-profile",
+        severity: Severity::Warning,
+        category: Category::Exec,
+        summary: "`safeBins` lists a binary that has no profile, neither the release's own nor a \
+                  `safeBinProfiles` entry: OpenClaw ignores it.",
+        why: "A safe bin runs without approval only when its profile says which flags and arguments are safe. \
+              OpenClaw drops an entry without one (`exec: ignoring unprofiled safeBins entry …`), so the commands \
+              it was meant to let through still ask for approval, or are refused where nobody can answer.",
+        example: "tools: { exec: { safeBins: [\"git\"] } }",
+        fix: "Allowlist the binary instead, or define `safeBinProfiles.<bin>` with the flags and positionals it \
+              may take.",
+        openclaw_check: None,
+        applies: Applies::Always,
+        needs_valid_config: true,
+        check: safe_bins_without_profile,
+    },
 ];
 
 /// CP417: channels the global elevated lists admit senders on that an agent's own map leaves out.
@@ -447,7 +466,11 @@ fn is_interpreter_safe_bin(version: OpenClawVersion, bin: &str) -> bool {
 
 /// Each configured safe bin of a block with its path (trimmed, lower-cased, de-duplicated).
 fn safe_bins(ctx: &LintContext<'_>, block: &KeyPath) -> Vec<(KeyPath, String)> {
-    let list = block.key(keys::SAFE_BINS);
+    list_entries(ctx, &block.key(keys::SAFE_BINS))
+}
+
+/// The entries of a `safeBins` list by path, trimmed and lower-cased, each once.
+fn list_entries(ctx: &LintContext<'_>, list: &KeyPath) -> Vec<(KeyPath, String)> {
     let mut seen = std::collections::BTreeSet::new();
     let items = list.lookup(ctx.config()).and_then(Value::as_array).into_iter().flatten().enumerate();
     items
@@ -476,6 +499,40 @@ fn safe_bins_interpreters(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             finding.help(format!("remove it (allowlist it instead) or define `safeBinProfiles.{bin}`"));
             if let Some(agent) = &agent {
                 finding.agent(agent);
+            }
+        }
+    }
+}
+
+/// CP419: the safe bins of each agent's effective list (agent over global) that the exec
+/// simulator's own safe-bin policy finds without a profile, so `lint` and `exec` cannot disagree.
+/// Interpreters are CP405's.
+fn safe_bins_without_profile(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
+    let mut reported = std::collections::HashSet::new();
+    for agent in agents(ctx) {
+        let requested = settings::resolve(ctx.config(), &agent.id, &WhatIf::default(), ctx.version);
+        let Some(list) = &requested.safe_bins else { continue };
+        let Source::Config(list_path) = &list.source else { continue };
+        let policy = SafeBinPolicy::resolve(
+            ctx.version.exec(),
+            Some(&list.value),
+            &requested.safe_bin_profiles,
+            &requested.safe_bin_trusted_dirs,
+        );
+        for (path, bin) in list_entries(ctx, list_path) {
+            if !policy.unprofiled.contains(&bin)
+                || is_interpreter_safe_bin(ctx.version, &safe_bin_name(ctx.version, &bin))
+                || !reported.insert(path.clone())
+            {
+                continue;
+            }
+            let finding = out.report(
+                &path,
+                format!("`{bin}` is listed as a safe bin without a profile, so OpenClaw ignores the entry"),
+            );
+            finding.help(format!("allowlist `{bin}` instead, or define `safeBinProfiles.{bin}`"));
+            if agent.path.as_ref().is_some_and(|own| path.0.starts_with(&own.0)) {
+                finding.agent(&agent.id);
             }
         }
     }
