@@ -434,20 +434,34 @@ pub fn change_groups(access: &[AccessChange]) -> Vec<ChangeGroup<'_>> {
                 change.after.describe(),
                 located.location
             );
-            match index.get(&key) {
-                Some(&at) => groups[at].contexts.push(&session.context),
-                None => {
-                    index.insert(key, groups.len());
-                    groups.push(ChangeGroup {
-                        agent_id: &session.agent_id,
-                        contexts: vec![&session.context],
-                        change: located,
-                    });
-                }
-            }
+            group_into(
+                &mut groups,
+                &mut index,
+                key,
+                |item| item.contexts.push(&session.context),
+                || ChangeGroup { agent_id: &session.agent_id, contexts: vec![&session.context], change: located },
+            );
         }
     }
     groups
+}
+
+/// Merges an item into the one `key` already names in `items`, or appends a new one: grouping in
+/// first-seen order, linear in the number of items.
+fn group_into<K: std::hash::Hash + Eq, T>(
+    items: &mut Vec<T>,
+    index: &mut HashMap<K, usize>,
+    key: K,
+    merge: impl FnOnce(&mut T),
+    new: impl FnOnce() -> T,
+) {
+    match index.get(&key) {
+        Some(&at) => merge(&mut items[at]),
+        None => {
+            index.insert(key, items.len());
+            items.push(new());
+        }
+    }
 }
 
 /// Change groups that read the same but for their agent and tool: the same direction, in the
@@ -491,19 +505,15 @@ pub fn shared_changes<'a>(groups: &[ChangeGroup<'a>]) -> Vec<SharedChange<'a>> {
     for group in groups {
         let contexts: Vec<String> = group.contexts.iter().map(|c| shared_context(group.agent_id, c)).collect();
         let key = format!("{}\0{}", group.change.change.tool, sides(group.change, &contexts));
-        match index.get(&key) {
-            Some(&at) => by_tool[at].agent_ids.push(group.agent_id),
-            None => {
-                index.insert(key, by_tool.len());
-                let tools = vec![group.change.change.tool.as_str()];
-                by_tool.push(SharedChange { agent_ids: vec![group.agent_id], tools, contexts, change: group.change });
-            }
-        }
+        let tools = vec![group.change.change.tool.as_str()];
+        let new = || SharedChange { agent_ids: vec![group.agent_id], tools, contexts, change: group.change };
+        group_into(&mut by_tool, &mut index, key, |item| item.agent_ids.push(group.agent_id), new);
     }
     let mut shared: Vec<SharedChange<'a>> = Vec::new();
     index.clear();
     for change in by_tool {
         let key = format!("{}\0{}", change.agent_ids.join("\0"), sides(change.change, &change.contexts));
+        // The item itself is either merged or kept: no closure pair can own it, so no `group_into`.
         match index.get(&key) {
             Some(&at) => shared[at].tools.extend(change.tools),
             None => {
@@ -534,33 +544,33 @@ pub fn flip_groups(flips: &[ExecFlip]) -> Vec<FlipGroup<'_>> {
     let mut command_at: HashMap<(&str, ExecVerdict, ExecVerdict, &str), usize> = HashMap::new();
     for flip in flips {
         let key = (flip.agent_id.as_str(), flip.base, flip.head, flip.command.as_str());
-        match command_at.get(&key) {
-            Some(&at) => per_command[at].1.push(&flip.context),
-            None => {
-                command_at.insert(key, per_command.len());
-                per_command.push((flip, vec![&flip.context]));
-            }
-        }
+        group_into(
+            &mut per_command,
+            &mut command_at,
+            key,
+            |item| item.1.push(&flip.context),
+            || (flip, vec![&flip.context]),
+        );
     }
     let mut groups: Vec<FlipGroup<'_>> = Vec::new();
     let mut group_at: HashMap<(&str, ExecVerdict, ExecVerdict, Vec<&str>), usize> = HashMap::new();
     for (flip, contexts) in per_command {
         let key = (flip.agent_id.as_str(), flip.base, flip.head, contexts.clone());
-        match group_at.get(&key) {
-            Some(&at) => groups[at].commands.push(&flip.command),
-            None => {
-                group_at.insert(key, groups.len());
-                groups.push(FlipGroup {
-                    agent_id: &flip.agent_id,
-                    base: flip.base,
-                    head: flip.head,
-                    loosened: flip.loosened,
-                    contexts,
-                    commands: vec![&flip.command],
-                    location: flip.location.as_ref(),
-                });
-            }
-        }
+        group_into(
+            &mut groups,
+            &mut group_at,
+            key,
+            |item| item.commands.push(&flip.command),
+            || FlipGroup {
+                agent_id: &flip.agent_id,
+                base: flip.base,
+                head: flip.head,
+                loosened: flip.loosened,
+                contexts,
+                commands: vec![&flip.command],
+                location: flip.location.as_ref(),
+            },
+        );
     }
     groups
 }
@@ -591,13 +601,13 @@ pub fn shared_flips(groups: Vec<FlipGroup<'_>>) -> Vec<SharedFlip<'_>> {
             group.commands.join("\0"),
             group.location
         );
-        match index.get(&key) {
-            Some(&at) => shared[at].agent_ids.push(group.agent_id),
-            None => {
-                index.insert(key, shared.len());
-                shared.push(SharedFlip { agent_ids: vec![group.agent_id], contexts, group });
-            }
-        }
+        group_into(
+            &mut shared,
+            &mut index,
+            key,
+            |item| item.agent_ids.push(group.agent_id),
+            || SharedFlip { agent_ids: vec![group.agent_id], contexts, group },
+        );
     }
     shared
 }

@@ -21,6 +21,40 @@ pub struct SafeBinPolicy {
     pub unprofiled: Vec<String>,
 }
 
+/// The configured safe bins (`None` = unset = the release default), trimmed and lower-cased.
+fn configured_bin_names(data: &ExecRules, configured_bins: Option<&[String]>) -> BTreeSet<String> {
+    (configured_bins.unwrap_or(&data.default_safe_bins).iter())
+        .map(|b| b.trim().to_lowercase())
+        .filter(|b| !b.is_empty())
+        .collect()
+}
+
+/// The release's profiles with the configured ones over them, by lower-cased name.
+fn profiles_by_name(
+    data: &ExecRules,
+    custom_profiles: &[(String, SafeBinProfile)],
+) -> BTreeMap<String, SafeBinProfile> {
+    let mut profiles = data.safe_bin_profiles.clone();
+    for (name, profile) in custom_profiles {
+        let name = name.trim().to_lowercase();
+        if !name.is_empty() {
+            profiles.insert(name, profile.clone());
+        }
+    }
+    profiles
+}
+
+/// The configured safe bins OpenClaw ignores for want of a profile ([`SafeBinPolicy::unprofiled`]),
+/// without resolving trusted directories (no file-system access).
+pub fn unprofiled_bins(
+    data: &ExecRules,
+    configured_bins: Option<&[String]>,
+    custom_profiles: &[(String, SafeBinProfile)],
+) -> Vec<String> {
+    let profiles = profiles_by_name(data, custom_profiles);
+    configured_bin_names(data, configured_bins).into_iter().filter(|b| !profiles.contains_key(b)).collect()
+}
+
 impl SafeBinPolicy {
     /// Builds the policy from the configured lists (`None` = unset = the release default).
     pub fn resolve(
@@ -29,19 +63,8 @@ impl SafeBinPolicy {
         custom_profiles: &[(String, SafeBinProfile)],
         extra_trusted_dirs: &[String],
     ) -> SafeBinPolicy {
-        let bins: BTreeSet<String> = configured_bins
-            .unwrap_or(&data.default_safe_bins)
-            .iter()
-            .map(|b| b.trim().to_lowercase())
-            .filter(|b| !b.is_empty())
-            .collect();
-        let mut profiles = data.safe_bin_profiles.clone();
-        for (name, profile) in custom_profiles {
-            let name = name.trim().to_lowercase();
-            if !name.is_empty() {
-                profiles.insert(name, profile.clone());
-            }
-        }
+        let bins = configured_bin_names(data, configured_bins);
+        let profiles = profiles_by_name(data, custom_profiles);
         let unprofiled = bins.iter().filter(|b| !profiles.contains_key(*b)).cloned().collect();
         let configured_dirs: Vec<&str> = data
             .base_trusted_dirs

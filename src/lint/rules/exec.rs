@@ -19,7 +19,7 @@ use crate::config::view::keys;
 use crate::config::view::located::switched_off;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::posture::{Security, Source};
-use crate::exec::satisfy::safe_bins::SafeBinPolicy;
+use crate::exec::satisfy::safe_bins::unprofiled_bins;
 use crate::exec::settings::{self, WhatIf};
 use crate::exec::v2026_9::inline_eval::is_interpreter_allowlist_pattern;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
@@ -505,7 +505,7 @@ fn safe_bins_interpreters(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 /// CP419: the safe bins of each agent's effective list (agent over global) that the exec
-/// simulator's own safe-bin policy finds without a profile, so `lint` and `exec` cannot disagree.
+/// simulator's safe-bin policy finds without a profile (the same function), so `lint` and `exec` cannot disagree.
 /// Interpreters are CP405's.
 fn safe_bins_without_profile(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let mut reported = std::collections::HashSet::new();
@@ -513,14 +513,9 @@ fn safe_bins_without_profile(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         let requested = settings::resolve(ctx.config(), &agent.id, &WhatIf::default(), ctx.version);
         let Some(list) = &requested.safe_bins else { continue };
         let Source::Config(list_path) = &list.source else { continue };
-        let policy = SafeBinPolicy::resolve(
-            ctx.version.exec(),
-            Some(&list.value),
-            &requested.safe_bin_profiles,
-            &requested.safe_bin_trusted_dirs,
-        );
+        let unprofiled = unprofiled_bins(ctx.version.exec(), Some(&list.value), &requested.safe_bin_profiles);
         for (path, bin) in list_entries(ctx, list_path) {
-            if !policy.unprofiled.contains(&bin)
+            if !unprofiled.contains(&bin)
                 || is_interpreter_safe_bin(ctx.version, &safe_bin_name(ctx.version, &bin))
                 || !reported.insert(path.clone())
             {
