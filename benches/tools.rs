@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use clawpolicy::OpenClawVersion;
-use clawpolicy::batch::tools::run_tools_case;
+use clawpolicy::batch::tools::ToolsBatch;
 use clawpolicy::config::loading;
 use clawpolicy::policy::{self, SessionContext};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -39,8 +39,9 @@ fn batch(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("10,000 contexts (conformance cases, cycled)", |b| {
         b.iter(|| {
+            let mut tools = ToolsBatch::new(loading::process_options(OpenClawVersion::V2026_9), dir.clone());
             for case in &batch {
-                let line = run_tools_case(case, &loading::process_options(OpenClawVersion::V2026_9), &dir);
+                let line = tools.answer(case);
                 criterion::black_box(serde_json::to_string(&line).unwrap());
             }
         })

@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use clawpolicy::batch::exec::evaluate_batch_case;
-use clawpolicy::batch::tools::run_tools_case;
+use clawpolicy::batch::tools::ToolsBatch;
 use clawpolicy::exec::Availability;
 use clawpolicy::policy::RUNTIME_CAP_LABEL;
 use serde_json::Value;
@@ -73,6 +73,7 @@ fn check(version: &str) {
     let expected = common::read_jsonl(&dir.join(format!("tools-{version}-automation.expected.jsonl")));
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
     let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
+    let mut batch = ToolsBatch::new(opts, dir.clone());
     let mut failures = Vec::new();
     let (mut ran, mut refused) = (0, 0);
     for (case, want) in cases.iter().zip(&expected) {
@@ -82,7 +83,7 @@ fn check(version: &str) {
         } else {
             refused += 1;
         }
-        let got = run_tools_case(case, &opts, &dir);
+        let got = batch.answer(case);
         if let Some(diff) = compare(want, &got) {
             failures.push(format!("{}: {diff}", case["id"].as_str().unwrap_or_default()));
         }

@@ -147,7 +147,8 @@ fn check_validation_family(version: &str) {
     opts.env = [("HOME", "home"), ("OPENCLAW_STATE_DIR", "state")]
         .into_iter()
         .map(|(name, dir)| (name.to_string(), format!("{ORACLE_STATE}/{dir}")))
-        .collect();
+        .collect::<std::collections::HashMap<_, _>>()
+        .into();
     check_family_with(version, "-validation", ConfigCheck::Exact, &opts);
 }
 

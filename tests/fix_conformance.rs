@@ -48,7 +48,7 @@ fn fixed_text(config: &Path) -> Option<String> {
     std::fs::copy(config, &copy).unwrap();
     let options = LoadOptions {
         version: OpenClawVersion::V2026_9,
-        env: [("HOME".to_string(), HOME.to_string())].into(),
+        env: std::sync::Arc::new([("HOME".to_string(), HOME.to_string())].into()),
         cwd: folder.path().to_path_buf(),
     };
     let outcome = run(Request {
@@ -121,7 +121,7 @@ fn the_release_answers_the_fixed_configs_as_the_originals_without_migrating() {
 #[test]
 fn clawpolicy_answers_the_fixed_configs_as_the_release_does() {
     let options = LoadOptions {
-        env: [("HOME".to_string(), HOME.to_string())].into(),
+        env: std::sync::Arc::new([("HOME".to_string(), HOME.to_string())].into()),
         ..clawpolicy::config::loading::process_options(OpenClawVersion::V2026_9)
     };
     let outcome = common::run_family_with(&dir(), "2026.9", ".fixed", common::ConfigCheck::Validity, &options);

@@ -284,7 +284,7 @@ fn linted(case: &Case) -> Option<BTreeSet<Pair>> {
     .map(|(k, v)| (k.to_string(), v))
     .collect();
     env.extend(case.env.iter().cloned());
-    let options = LoadOptions { version: case.version, env, cwd: root.path().to_path_buf() };
+    let options = LoadOptions { version: case.version, env: env.into(), cwd: root.path().to_path_buf() };
     let Ok(loaded) = load(&[config], &options) else { return None };
     let issues = validate(&loaded, case.version);
     if !issues.is_empty() {

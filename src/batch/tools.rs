@@ -1,22 +1,147 @@
 //! Batch mode: one JSON case per line in the oracle's field names, one JSON answer per line.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
 use crate::config::LoadOptions;
-use crate::policy::{self, SessionContext};
+use crate::config::loading::{LoadedCase, load_case_config};
+use crate::policy::{self, HeldConfig, SessionContext};
 
-/// Resolves one `tools` case. Never fails: problems become `{"ok": false, "error": …}` lines so
-/// one bad case does not stop a batch of thousands.
-/// `opts` are the load options (environment) shared by the batch; a case may name its own release.
+/// Resolves one case on its own, with no earlier cases to share a config with.
 pub fn run_tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Value {
-    match tools_case(case, opts, base_dir) {
-        Ok(answer) => answer,
-        Err(error) => json!({"id": CaseHeader::of(case).id, "ok": false, "error": error}),
+    ToolsBatch::new(opts.clone(), base_dir.to_path_buf()).answer(case)
+}
+
+/// A `tools` batch: its load options, the folder its cases' paths are relative to, and the
+/// configs it loaded lately.
+pub struct ToolsBatch {
+    opts: LoadOptions,
+    base_dir: PathBuf,
+    configs: RecentConfigs,
+}
+
+impl ToolsBatch {
+    /// `opts` are the load options (environment) shared by the batch; a case may name its own
+    /// release.
+    pub fn new(opts: LoadOptions, base_dir: PathBuf) -> Self {
+        ToolsBatch { opts, base_dir, configs: RecentConfigs::default() }
+    }
+
+    /// Resolves one case. Never fails: problems become `{"ok": false, "error": …}` lines so one
+    /// bad case does not stop a batch of thousands.
+    pub fn answer(&mut self, case: &Value) -> Value {
+        match self.tools_case(case) {
+            Ok(answer) => answer,
+            Err(error) => json!({"id": CaseHeader::of(case).id, "ok": false, "error": error}),
+        }
+    }
+
+    fn tools_case(&mut self, case: &Value) -> Result<Value, Value> {
+        let CaseHeader { id, openclaw_version } = CaseHeader::of(case);
+        let version = match openclaw_version.as_ref().and_then(Value::as_str) {
+            Some(v) => v.parse::<OpenClawVersion>().map_err(|e| json!({"kind": "case", "message": e}))?,
+            None => self.opts.version,
+        };
+        let ctx = SessionContext::deserialize(case).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
+        let loaded = self.config_of(case, version)?;
+        if !loaded.issues.is_empty() {
+            return Ok(json!({"id": id, "ok": false, "config": loaded.report}));
+        }
+        let resolution = policy::resolve_in(version, loaded.held.config(), &loaded.held.roster(), &ctx)
+            .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
+        let removed: BTreeMap<&String, &str> = resolution.removed.iter().map(|(tool, r)| (tool, &*r.step)).collect();
+        let mut answer = json!({
+            "id": id,
+            "ok": true,
+            "tools": resolution.tools,
+            "removed": removed,
+            "warnings": resolution.warnings,
+            "notes": loaded.notes,
+            "candidates": resolution.candidates,
+            "context": {"agentId": resolution.agent_id, "sessionKey": resolution.session_key},
+            "config": loaded.report,
+        });
+        if let Some(run) = &resolution.automation {
+            answer["automation"] = json!(run);
+        }
+        Ok(answer)
+    }
+
+    /// The case's config loaded and validated, or the one loaded for an earlier case that named
+    /// the same config (the same inline text or value, or the same file) under the same release.
+    fn config_of(&mut self, case: &Value, version: OpenClawVersion) -> Result<Arc<HeldCase>, Value> {
+        let key = ConfigKey::of(case, version);
+        if let Some(held) = key.as_ref().and_then(|key| self.configs.get(key)) {
+            return Ok(held);
+        }
+        let opts = LoadOptions { version, ..self.opts.clone() };
+        let LoadedCase { config, issues, report, notes } = load_case_config(case, &opts, &self.base_dir)?;
+        let held = Arc::new(HeldCase { held: HeldConfig::new(config, version), issues, report, notes });
+        if let Some(key) = key {
+            self.configs.insert(key, held.clone());
+        }
+        Ok(held)
+    }
+}
+
+/// A case's config as loaded, kept for the cases after it that name the same config.
+struct HeldCase {
+    held: HeldConfig,
+    issues: Vec<Value>,
+    report: Value,
+    notes: Vec<String>,
+}
+
+/// What names a case's config within one batch: the release, and the inline config's JSON text
+/// or the config file's path. Configs larger than [`ConfigKey::MAX_TEXT`] are not kept.
+#[derive(PartialEq, Eq)]
+struct ConfigKey {
+    version: OpenClawVersion,
+    named_file: bool,
+    text: String,
+}
+
+impl ConfigKey {
+    const MAX_TEXT: usize = 64 * 1024;
+
+    fn of(case: &Value, version: OpenClawVersion) -> Option<Self> {
+        let (named_file, text) = match (case.get("config"), case.get("configPath")) {
+            (Some(Value::String(text)), _) => (false, text.clone()),
+            (Some(value), _) => (false, serde_json::to_string(value).ok()?),
+            (None, Some(Value::String(path))) => (true, path.clone()),
+            (None, _) => (false, String::new()),
+        };
+        (text.len() <= Self::MAX_TEXT).then_some(ConfigKey { version, named_file, text })
+    }
+}
+
+/// The configs of the last few cases, most recent first: a batch that asks many questions of
+/// one config (every agent, channel and sender of a tenant) loads it once, while memory stays
+/// flat in the number of cases.
+#[derive(Default)]
+struct RecentConfigs {
+    entries: Vec<(ConfigKey, Arc<HeldCase>)>,
+}
+
+impl RecentConfigs {
+    const KEPT: usize = 8;
+
+    fn get(&mut self, key: &ConfigKey) -> Option<Arc<HeldCase>> {
+        let at = self.entries.iter().position(|(held, _)| held == key)?;
+        let entry = self.entries.remove(at);
+        let held = entry.1.clone();
+        self.entries.insert(0, entry);
+        Some(held)
+    }
+
+    fn insert(&mut self, key: ConfigKey, held: Arc<HeldCase>) {
+        self.entries.truncate(Self::KEPT - 1);
+        self.entries.insert(0, (key, held));
     }
 }
 
@@ -37,35 +162,41 @@ impl CaseHeader {
     }
 }
 
-fn tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Result<Value, Value> {
-    let CaseHeader { id, openclaw_version } = CaseHeader::of(case);
-    let version = match openclaw_version.as_ref().and_then(Value::as_str) {
-        Some(v) => v.parse::<OpenClawVersion>().map_err(|e| json!({"kind": "case", "message": e}))?,
-        None => opts.version,
-    };
-    let ctx: SessionContext =
-        serde_json::from_value(case.clone()).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
-    let opts = LoadOptions { version, ..opts.clone() };
-    let loaded = crate::config::loading::load_case_config(case, &opts, base_dir)?;
-    if !loaded.issues.is_empty() {
-        return Ok(json!({"id": id, "ok": false, "config": loaded.report}));
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conformance_cases() -> Vec<Value> {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+        let text = std::fs::read_to_string(dir.join("tools-2026.9.cases.jsonl")).unwrap();
+        text.lines().take(400).map(|line| serde_json::from_str(line).unwrap()).collect()
     }
-    let resolution = policy::resolve(version, &loaded.config, &ctx)
-        .map_err(|e| json!({"kind": "session", "message": e.to_string()}))?;
-    let removed: BTreeMap<&String, &str> = resolution.removed.iter().map(|(tool, r)| (tool, &*r.step)).collect();
-    let mut answer = json!({
-        "id": id,
-        "ok": true,
-        "tools": resolution.tools,
-        "removed": removed,
-        "warnings": resolution.warnings,
-        "notes": loaded.notes,
-        "candidates": resolution.candidates,
-        "context": {"agentId": resolution.agent_id, "sessionKey": resolution.session_key},
-        "config": loaded.report,
-    });
-    if let Some(run) = &resolution.automation {
-        answer["automation"] = json!(run);
+
+    #[test]
+    fn cases_that_repeat_a_config_are_answered_as_if_each_came_alone() {
+        let opts = crate::config::loading::process_options(OpenClawVersion::V2026_9);
+        let cases = conformance_cases();
+        // Every case twice, the second time after other configs came between.
+        let repeated: Vec<&Value> = cases.iter().chain(cases.iter().rev()).collect();
+        let mut batch = ToolsBatch::new(opts.clone(), PathBuf::from("/"));
+        let mut shared = 0;
+        for case in repeated {
+            let key = ConfigKey::of(case, OpenClawVersion::V2026_9);
+            shared += usize::from(key.is_some_and(|key| batch.configs.entries.iter().any(|(held, _)| *held == key)));
+            let alone = run_tools_case(case, &opts, Path::new("/"));
+            assert_eq!(batch.answer(case), alone, "case {}", case["id"]);
+        }
+        assert!(shared > 100, "only {shared} cases shared a config");
+        assert!(batch.configs.entries.len() <= RecentConfigs::KEPT);
     }
-    Ok(answer)
+
+    #[test]
+    fn a_config_too_large_to_keep_is_loaded_for_each_case() {
+        let deny: Vec<String> = (0..10_000).map(|i| format!("tool_{i}")).collect();
+        let case = json!({"id": "big", "config": {"tools": {"deny": deny}}});
+        assert!(ConfigKey::of(&case, OpenClawVersion::V2026_9).is_none());
+        let mut batch = ToolsBatch::new(crate::config::loading::process_options(OpenClawVersion::V2026_9), "/".into());
+        assert_eq!(batch.answer(&case)["ok"], json!(true));
+        assert!(batch.configs.entries.is_empty());
+    }
 }

@@ -4,6 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use clap::Args;
 use miette::Diagnostic;
@@ -54,10 +55,10 @@ impl Global {
         let mut options = LoadOptions::from_process(version);
         for file in &args.env_files {
             for (name, value) in read_env_file(file)? {
-                options.env.insert(name, value);
+                Arc::make_mut(&mut options.env).insert(name, value);
             }
         }
-        options.env.extend(args.env.iter().cloned());
+        Arc::make_mut(&mut options.env).extend(args.env.iter().cloned());
         Ok(Global { version, options, quiet: args.quiet })
     }
 

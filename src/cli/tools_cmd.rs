@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::output::{self, Format};
 use super::{ConfigArgs, ContextArgs};
-use crate::batch::tools::run_tools_case;
+use crate::batch::tools::ToolsBatch;
 use crate::config::Location;
 use crate::config::loading::LoadedFiles;
 use crate::config::view::inbound::Audience;
@@ -72,10 +72,9 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
 }
 
 fn run_batch(global: &super::Global, path: &Path) -> miette::Result<ExitCode> {
-    let opts = global.options();
-    let base_dir = output::batch_folder(path);
+    let mut batch = ToolsBatch::new(global.options(), output::batch_folder(path));
     output::run_jsonl(path, |case| match case {
-        Ok(case) => run_tools_case(&case, &opts, &base_dir),
+        Ok(case) => batch.answer(&case),
         Err(message) => serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}}),
     })
 }

@@ -27,8 +27,9 @@ use crate::release::loader::MissingVariable;
 #[derive(Debug, Clone)]
 pub struct LoadOptions {
     pub version: OpenClawVersion,
-    /// Snapshot of the process environment (for discovery, `OPENCLAW_INCLUDE_ROOTS`, `${VAR}`).
-    pub env: HashMap<String, String>,
+    /// Snapshot of the process environment (for discovery, `OPENCLAW_INCLUDE_ROOTS`, `${VAR}`),
+    /// shared: a batch loads thousands of configs with one environment.
+    pub env: Arc<HashMap<String, String>>,
     /// Directory relative paths are resolved against.
     pub cwd: PathBuf,
 }
@@ -38,7 +39,7 @@ impl LoadOptions {
     pub fn from_process(version: OpenClawVersion) -> Self {
         LoadOptions {
             version,
-            env: std::env::vars().collect(),
+            env: Arc::new(std::env::vars().collect()),
             cwd: std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/")),
         }
     }
@@ -57,7 +58,7 @@ pub struct LoadedConfig {
     warnings: Vec<ConfigWarning>,
     missing_env_vars: Vec<MissingEnvVar>,
     unset_env_vars: Vec<MissingEnvVar>,
-    env: HashMap<String, String>,
+    env: Arc<HashMap<String, String>>,
     /// The working directory relative paths in the config resolve against.
     cwd: PathBuf,
     /// The strings in force under secret paths, to mask wherever a message repeats one.
@@ -320,7 +321,11 @@ fn finish(
     }
     let rules = &opts.version.loader().env;
     let mut env = opts.env.clone();
-    env::export_env_block(&env_block(&tree), &mut env, opts.version);
+    let block = env_block(&tree);
+    // The environment is copied only when the config's `env` block has something to export.
+    if block.get("env").is_some() {
+        env::export_env_block(&block, Arc::make_mut(&mut env), opts.version);
+    }
     let missing = env::substitute(&mut tree, &env);
     let migration = migrate::run(&mut tree, opts.version, &MigrationEnv { env: &env, cwd: &opts.cwd });
     let mut warnings: Vec<ConfigWarning> = documents.notes.into_iter().map(note_warning).collect();

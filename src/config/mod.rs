@@ -66,7 +66,9 @@ pub(crate) mod test_support {
     pub fn options(version: OpenClawVersion, env: &[(&str, &str)]) -> LoadOptions {
         LoadOptions {
             version,
-            env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>(),
+            env: std::sync::Arc::new(
+                env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect::<HashMap<_, _>>(),
+            ),
             cwd: fixture(""),
         }
     }

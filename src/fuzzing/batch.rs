@@ -16,6 +16,12 @@ use crate::exec::request::Availability;
 /// the (empty) batch folder: config files are `config_load`'s target.
 pub fn batch(data: &[u8]) {
     let base_dir = batch_dir();
+    let mut tools_batches = [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2].map(|version| {
+        tools::ToolsBatch::new(
+            LoadOptions { version, env: Default::default(), cwd: base_dir.clone() },
+            base_dir.clone(),
+        )
+    });
     for line in data.split(|b| *b == b'\n') {
         let Ok(mut case) = serde_json::from_slice::<Value>(line) else { continue };
         if let Some(object) = case.as_object_mut()
@@ -23,9 +29,10 @@ pub fn batch(data: &[u8]) {
         {
             object.remove("configPath");
         }
-        for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
-            let opts = LoadOptions { version, env: Default::default(), cwd: base_dir.clone() };
-            let answer = tools::run_tools_case(&case, &opts, &base_dir);
+        for (version, tools_batch) in
+            [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2].into_iter().zip(&mut tools_batches)
+        {
+            let answer = tools_batch.answer(&case);
             assert!(answer.is_object(), "tools answer {answer}");
             let answer = exec::evaluate_batch_case(&case, version, Availability::Required);
             assert!(answer.is_object(), "exec answer {answer}");

@@ -44,7 +44,7 @@ pub fn config_load(data: &[u8]) {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect();
-        let opts = LoadOptions { version, env, cwd: dir.to_path_buf() };
+        let opts = LoadOptions { version, env: env.into(), cwd: dir.to_path_buf() };
         match config::loading::load_files(std::slice::from_ref(&config_path), &opts) {
             Ok(files) => {
                 for issue in files.issues() {

@@ -36,8 +36,8 @@ pub use context::{PluginTool, SandboxChoice, SessionContext};
 use inventory::PreFilter;
 use matcher::{CompiledPolicy, PluginGroups, Verdict};
 use rules::{Entry, Source};
-pub use session::Roster;
 use session::{Assumption, SandboxState, Session, SessionError, SubagentRole};
+pub use session::{HeldConfig, Roster};
 use steps::{Step, StepKind};
 
 use crate::OpenClawVersion;

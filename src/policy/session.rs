@@ -113,6 +113,12 @@ impl<'a> Roster<'a> {
         }
     }
 
+    /// A roster that shares `memo`, which must be the memo of this very config (by address) and
+    /// release: only [`HeldConfig`] builds one.
+    fn sharing(config: &'a Value, version: OpenClawVersion, memo: &std::sync::Arc<super::memo::Memo>) -> Self {
+        Roster { memo: memo.clone(), ..Roster::new(config, version) }
+    }
+
     /// The entry of `agent_id` (normalized), if the agent is configured.
     pub fn find(&self, agent_id: &str) -> Option<&AgentEntry<'a>> {
         self.agents.find(agent_id)
@@ -124,6 +130,31 @@ impl<'a> Roster<'a> {
 
     pub fn is_empty(&self) -> bool {
         self.agents.is_empty()
+    }
+}
+
+/// A config kept with what its sessions share, for callers that answer about one config again
+/// and again over time (a batch whose cases repeat a config): each roster built from it shares
+/// the policies earlier rosters compiled. The memo names the config's blocks by address, so the
+/// config is owned here and never moves while the memo lives.
+#[derive(Debug)]
+pub struct HeldConfig {
+    version: OpenClawVersion,
+    config: Value,
+    memo: std::sync::Arc<super::memo::Memo>,
+}
+
+impl HeldConfig {
+    pub fn new(config: Value, version: OpenClawVersion) -> Self {
+        HeldConfig { version, config, memo: std::sync::Arc::default() }
+    }
+
+    pub fn config(&self) -> &Value {
+        &self.config
+    }
+
+    pub fn roster(&self) -> Roster<'_> {
+        Roster::sharing(&self.config, self.version, &self.memo)
     }
 }
 

@@ -25,6 +25,101 @@ pub struct ReleaseMigrations {
     /// The forms rewritten at load, for `lint` (clawpolicy's own wording).
     pub migrated_forms: Vec<MigratedFormInfo>,
     pub legacy_rules: Vec<LegacyRule>,
+    /// The legacy rules by the first key their patterns name, built on first use.
+    #[serde(skip)]
+    legacy_index: OnceLock<LegacyRuleIndex>,
+}
+
+impl ReleaseMigrations {
+    /// The legacy rules indexed by the first key each pattern names, so that a config is matched
+    /// only against the rules whose keys it has (most of a release's hundreds of patterns name a
+    /// key a given config does not have).
+    pub fn legacy_index(&self) -> &LegacyRuleIndex {
+        self.legacy_index.get_or_init(|| LegacyRuleIndex::of(&self.legacy_rules))
+    }
+}
+
+/// Which legacy rules (by position in [`ReleaseMigrations::legacy_rules`]) can match a config:
+/// the leading keys of every pattern as a tree, walked along the keys a config has.
+#[derive(Debug, Default)]
+pub struct LegacyRuleIndex {
+    /// Patterns that start at the root.
+    root: KeyTree,
+    /// Patterns that start at `agents.defaults` or an agent entry.
+    scope: KeyTree,
+    /// Rules that may match whatever keys a config has: detectors written in code, patterns that
+    /// start with a wildcard or name no key at all.
+    always: Vec<usize>,
+}
+
+/// Patterns' leading keys: a rule is listed at the node its pattern's last leading key reaches.
+#[derive(Debug, Default)]
+struct KeyTree {
+    children: ahash::AHashMap<String, KeyTree>,
+    rules: Vec<usize>,
+}
+
+impl KeyTree {
+    /// Marks the rules whose leading keys `value` has.
+    fn mark(&self, value: &Value, mask: &mut [bool]) {
+        let Some(object) = value.as_object() else { return };
+        for (key, child) in object {
+            if let Some(node) = self.children.get(key.as_str()) {
+                node.rules.iter().for_each(|at| mask[*at] = true);
+                node.mark(child, mask);
+            }
+        }
+    }
+}
+
+impl LegacyRuleIndex {
+    fn of(rules: &[LegacyRule]) -> Self {
+        let mut index = LegacyRuleIndex::default();
+        for (at, rule) in rules.iter().enumerate() {
+            if rule.not_simulated.is_some() {
+                continue;
+            }
+            if rule.detector.is_some() {
+                index.always.push(at);
+                continue;
+            }
+            for pattern in rule.patterns() {
+                let mut node = match pattern.at.start {
+                    PatternStart::Root => &mut index.root,
+                    PatternStart::Agents | PatternStart::DefaultsAndAgents => &mut index.scope,
+                };
+                let keys = pattern.at.steps.iter().map_while(|step| match step {
+                    PatternStep::Key(key) => Some(key),
+                    PatternStep::AnyMember | PatternStep::AnyElement => None,
+                });
+                let mut depth = 0;
+                for key in keys {
+                    node = node.children.entry(key.clone()).or_default();
+                    depth += 1;
+                }
+                match depth {
+                    0 => index.always.push(at),
+                    _ => node.rules.push(at),
+                }
+            }
+        }
+        index
+    }
+
+    /// Rules that can match a config whose root is `root` and whose defaults and agent entries
+    /// are `scopes`, as a mask over the release's rules.
+    pub fn candidates<'v>(
+        &self,
+        rule_count: usize,
+        root: &Value,
+        scopes: impl Iterator<Item = &'v Value>,
+    ) -> Vec<bool> {
+        let mut mask = vec![false; rule_count];
+        self.always.iter().for_each(|at| mask[*at] = true);
+        self.root.mark(root, &mut mask);
+        scopes.for_each(|scope| self.scope.mark(scope, &mut mask));
+        mask
+    }
 }
 
 /// One of the loader's rewrites (`readConfigSnapshotWithPreparation`).
@@ -251,6 +346,55 @@ mod tests {
         assert_eq!((scope.start, scope.steps), (PatternStart::DefaultsAndAgents, vec![]));
         let whole = parse("");
         assert_eq!((whole.start, whole.steps), (PatternStart::Root, vec![]));
+    }
+
+    /// A value holding `keys` nested, from the outermost.
+    fn nested(keys: &[&String]) -> serde_json::Value {
+        keys.iter().rev().fold(serde_json::json!(true), |inner, key| serde_json::json!({ key.as_str(): inner }))
+    }
+
+    #[test]
+    fn the_legacy_index_offers_every_rule_whose_leading_keys_a_config_has() {
+        for version in OpenClawVersion::ALL {
+            let data = version.migrations();
+            let index = data.legacy_index();
+            for (at, rule) in data.legacy_rules.iter().enumerate() {
+                if rule.not_simulated.is_some() {
+                    continue;
+                }
+                for pattern in rule.patterns() {
+                    let keys: Vec<&String> = pattern
+                        .at
+                        .steps
+                        .iter()
+                        .map_while(|step| match step {
+                            PatternStep::Key(key) => Some(key),
+                            _ => None,
+                        })
+                        .collect();
+                    let place = nested(&keys);
+                    let (root, scopes) = match pattern.at.start {
+                        PatternStart::Root => (place, vec![]),
+                        PatternStart::Agents | PatternStart::DefaultsAndAgents => (serde_json::json!({}), vec![place]),
+                    };
+                    let offered = index.candidates(data.legacy_rules.len(), &root, scopes.iter());
+                    assert!(offered[at], "{}: rule `{}` not offered for `{:?}`", version.id(), rule.path, keys);
+                }
+            }
+            // A config with none of the keys is offered only the rules that match anything.
+            let bare = index.candidates(data.legacy_rules.len(), &serde_json::json!({}), std::iter::empty());
+            let always = data.legacy_rules.iter().zip(&bare).filter(|(_, offered)| **offered);
+            assert!(always.clone().count() < data.legacy_rules.len() / 4, "{}", version.id());
+            for (rule, _) in always {
+                let wild = rule.patterns().iter().any(|p| !matches!(p.at.steps.first(), Some(PatternStep::Key(_))));
+                assert!(
+                    rule.detector.is_some() || wild,
+                    "{}: `{}` offered to an empty config",
+                    version.id(),
+                    rule.path
+                );
+            }
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use clawpolicy::OpenClawVersion;
-use clawpolicy::batch::tools::run_tools_case;
+use clawpolicy::batch::tools::ToolsBatch;
 use clawpolicy::policy::RUNTIME_CAP_LABEL;
 use serde_json::Value;
 
@@ -226,10 +226,13 @@ pub fn run_family_with(
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
     let warnings = release_warnings(dir, version, family, &expected);
     let mut outcome = Outcome { total: cases.len(), disagreements: Vec::new(), stats: IssueStats::default() };
+    // One batch for the whole family, as `tools --batch` runs it: cases that repeat a config
+    // share it.
+    let mut batch = ToolsBatch::new(opts.clone(), dir.to_path_buf());
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();
         assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
-        let got = run_tools_case(case, opts, dir);
+        let got = batch.answer(case);
         outcome.stats.add(want, &got);
         let config_diff = match check {
             ConfigCheck::None => None,

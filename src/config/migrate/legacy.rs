@@ -55,11 +55,14 @@ pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenC
     let data = version.migrations();
     let pack = version.policy();
     let starts = Starts::of(config);
+    let candidates = data.legacy_index().candidates(data.legacy_rules.len(), starts.root, starts.scopes());
     // The file as written, read only when a rule that needs its literal matches.
     let authored_starts = std::cell::OnceCell::new();
     data.legacy_rules
         .iter()
-        .filter_map(|rule| {
+        .zip(candidates)
+        .filter(|(_, candidate)| *candidate)
+        .filter_map(|(rule, _)| {
             let matched = rule_matches(rule, &starts, pack);
             let as_written = || authored_starts.get_or_init(|| Starts::of(authored()));
             if matched.is_empty() || (rule.source_literal && rule_matches(rule, as_written(), pack).is_empty()) {
@@ -79,11 +82,14 @@ fn rule_matches(rule: &'static LegacyRule, starts: &Starts<'_>, pack: &VersionPa
         return Vec::new();
     }
     match rule.detector.as_deref() {
-        Some("toolPolicyConflict") => return plain(tool_policy_conflicts(root, &rule.path)),
+        Some("toolPolicyConflict") => return plain(tool_policy_conflicts(&starts.policy_scopes(rule.path.as_str()))),
         Some("legacyToolName") => {
             let legacy = rule.legacy.as_deref().unwrap_or_default();
             let canonical = rule.canonical.as_deref().unwrap_or_default();
-            return plain(legacy_tool_names(root, &rule.path, &ToolRename { legacy, canonical, pack }));
+            return plain(legacy_tool_names(
+                &starts.policy_scopes(rule.path.as_str()),
+                &ToolRename { legacy, canonical, pack },
+            ));
         }
         Some("qqbotOpenAllowFrom") => return plain(qqbot_open_allow_from(root)),
         Some(other) => panic!("unknown legacy detector `{other}` in release data"),
@@ -104,13 +110,34 @@ struct Starts<'v> {
     root: &'v Value,
     defaults: Option<(Vec<PathSeg>, &'v Value)>,
     agents: Vec<(Vec<PathSeg>, &'v Value)>,
+    /// The policy scopes under each root key the detectors ask about, found on first use (each
+    /// root is walked once for all of its detectors).
+    policy_scopes: std::cell::RefCell<Vec<(&'static str, Scopes<'v>)>>,
 }
+
+/// The policy scopes under one root, shared by the detectors that read them.
+type Scopes<'v> = std::rc::Rc<[PolicyScope<'v>]>;
 
 impl<'v> Starts<'v> {
     fn of(root: &'v Value) -> Self {
         let defaults = root.get(keys::AGENTS).and_then(|a| a.get(keys::DEFAULTS)).filter(|d| d.is_object());
         let defaults = defaults.map(|d| (vec![PathSeg::key(keys::AGENTS), PathSeg::key(keys::DEFAULTS)], d));
-        Starts { root, defaults, agents: agent_entries(root) }
+        Starts { root, defaults, agents: agent_entries(root), policy_scopes: Default::default() }
+    }
+
+    fn policy_scopes(&self, root_key: &'static str) -> Scopes<'v> {
+        let mut known = self.policy_scopes.borrow_mut();
+        if let Some((_, scopes)) = known.iter().find(|(key, _)| *key == root_key) {
+            return scopes.clone();
+        }
+        let scopes: Scopes<'v> = policy_scopes(self.root, root_key).into();
+        known.push((root_key, scopes.clone()));
+        scopes
+    }
+
+    /// `agents.defaults`, then every agent entry.
+    fn scopes(&self) -> impl Iterator<Item = &'v Value> {
+        self.defaults.iter().chain(&self.agents).map(|(_, value)| *value)
     }
 }
 
@@ -248,28 +275,53 @@ fn visit<'v>(value: &'v Value, path: &mut Vec<PathSeg>, visitor: Visitor<'v, '_>
     }
 }
 
-/// `findConflicts` under one root: tool policy scopes that set non-empty all-string `allow` and
-/// `alsoAllow` together (never below `tools.sandbox`).
-fn tool_policy_conflicts(root: &Value, root_key: &str) -> Vec<Vec<PathSeg>> {
+/// An object under a detector's root that holds tool policy lists (or a `toolsAllow`), as the
+/// release's doctor walks the root: where it is, whether its path makes it a tool policy scope,
+/// and whether it lies at or below a `tools.sandbox` (where the conflict check does not look).
+struct PolicyScope<'v> {
+    path: Vec<PathSeg>,
+    scope: &'v Map<String, Value>,
+    tool_policy: bool,
+    in_sandbox: bool,
+}
+
+/// Every [`PolicyScope`] under `root_key`, in the walk's order.
+fn policy_scopes<'v>(root: &'v Value, root_key: &str) -> Vec<PolicyScope<'v>> {
     let Some(value) = root.get(root_key) else { return Vec::new() };
-    let grants = |scope: &Map<String, Value>, key: &str| {
-        scope.get(key).and_then(Value::as_array).is_some_and(|l| !l.is_empty() && l.iter().all(Value::is_string))
-    };
     let mut found = Vec::new();
-    let mut visitor = |scope: &Map<String, Value>, path: &[PathSeg]| {
-        if let [.., parent, last] = path
+    // The `tools.sandbox` object the walk is in, if any (the walk is depth first).
+    let mut sandbox: Option<Vec<PathSeg>> = None;
+    let mut visitor = |scope: &'v Map<String, Value>, path: &[PathSeg]| {
+        let mut in_sandbox = sandbox.as_ref().is_some_and(|at| path.starts_with(at));
+        if !in_sandbox
+            && let [.., parent, last] = path
             && parent.as_key() == Some(keys::TOOLS)
             && last.as_key() == Some(keys::SANDBOX)
         {
-            return false;
+            sandbox = Some(path.to_vec());
+            in_sandbox = true;
         }
-        if is_tool_policy_path(path) && grants(scope, keys::ALLOW) && grants(scope, keys::ALSO_ALLOW) {
-            found.push(path.to_vec());
+        let tool_policy = is_tool_policy_path(path);
+        if tool_policy || scope.contains_key(keys::TOOLS_ALLOW) {
+            found.push(PolicyScope { path: path.to_vec(), scope, tool_policy, in_sandbox });
         }
         true
     };
     visit(value, &mut vec![PathSeg::key(root_key)], &mut visitor);
     found
+}
+
+/// `findConflicts` under one root: tool policy scopes that set non-empty all-string `allow` and
+/// `alsoAllow` together (never below `tools.sandbox`).
+fn tool_policy_conflicts(scopes: &[PolicyScope<'_>]) -> Vec<Vec<PathSeg>> {
+    let grants = |scope: &Map<String, Value>, key: &str| {
+        scope.get(key).and_then(Value::as_array).is_some_and(|l| !l.is_empty() && l.iter().all(Value::is_string))
+    };
+    scopes
+        .iter()
+        .filter(|s| s.tool_policy && !s.in_sandbox && grants(s.scope, keys::ALLOW) && grants(s.scope, keys::ALSO_ALLOW))
+        .map(|s| s.path.clone())
+        .collect()
 }
 
 struct ToolRename<'a> {
@@ -295,25 +347,18 @@ impl ToolRename<'_> {
 }
 
 /// `findLegacyToolNamePaths` under one root: policy lists (and `toolsAllow`) naming a renamed tool.
-fn legacy_tool_names(root: &Value, root_key: &str, rename: &ToolRename<'_>) -> Vec<Vec<PathSeg>> {
-    let Some(value) = root.get(root_key) else { return Vec::new() };
+fn legacy_tool_names(scopes: &[PolicyScope<'_>], rename: &ToolRename<'_>) -> Vec<Vec<PathSeg>> {
     let mut found = Vec::new();
-    let mut visitor = |scope: &Map<String, Value>, path: &[PathSeg]| {
-        let mut keys: Vec<&str> =
-            if is_tool_policy_path(path) { vec![keys::ALLOW, keys::ALSO_ALLOW, keys::DENY] } else { Vec::new() };
-        if scope.contains_key(keys::TOOLS_ALLOW) {
-            keys.push(keys::TOOLS_ALLOW);
-        }
-        for key in keys {
-            if scope.get(key).is_some_and(|list| rename.list_needs_it(list)) {
-                let mut at = path.to_vec();
-                at.push(PathSeg::key(key));
+    for PolicyScope { path, scope, tool_policy, .. } in scopes {
+        let policy_keys = if *tool_policy { [keys::ALLOW, keys::ALSO_ALLOW, keys::DENY].as_slice() } else { &[] };
+        for key in policy_keys.iter().chain(scope.contains_key(keys::TOOLS_ALLOW).then_some(&keys::TOOLS_ALLOW)) {
+            if scope.get(*key).is_some_and(|list| rename.list_needs_it(list)) {
+                let mut at = path.clone();
+                at.push(PathSeg::key(*key));
                 found.push(at);
             }
         }
-        true
-    };
-    visit(value, &mut vec![PathSeg::key(root_key)], &mut visitor);
+    }
     found
 }
 

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use jsonschema::error::{TypeKind, ValidationErrorKind};
 use jsonschema::paths::LocationSegment;
 use jsonschema::{Draft, ValidationError, Validator};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::issue::{IssueCategory, unknown_key_hint};
 use super::schema::{did_you_mean, to_path};
@@ -57,9 +57,15 @@ pub(super) fn check(
     config: &Value,
     place: &ConfigPlace<'_>,
 ) -> Vec<Finding> {
-    let Some(validator) = validator(version, plugin) else {
+    let Some(compiled) = validator(version, plugin) else {
         return Vec::new();
     };
+    // Most plugins a config turns on have no config there: their schema's answer to `{}` is
+    // worked out once.
+    if config.as_object().is_some_and(Map::is_empty) && compiled.accepts_empty() {
+        return Vec::new();
+    }
+    let validator = &compiled.validator;
     let dialect = version.data().plugins().validation.schema_errors;
     let placed = |path: Vec<PathSeg>, at: Vec<PathSeg>, message: String, category| {
         placed(dialect, place, path, at, message, category)
@@ -112,9 +118,21 @@ fn conditional_branch(error: &ValidationError<'_>, config: &Value) -> Option<(Ve
     Some((at[..at.len().saturating_sub(steps)].to_vec(), branch))
 }
 
+/// A plugin's config schema compiled, and whether it accepts an empty config.
+struct Compiled {
+    validator: Validator,
+    accepts_empty: OnceLock<bool>,
+}
+
+impl Compiled {
+    fn accepts_empty(&self) -> bool {
+        *self.accepts_empty.get_or_init(|| self.validator.is_valid(&Value::Object(Map::new())))
+    }
+}
+
 /// Each plugin's schema compiled once, on first use.
-fn validator(version: OpenClawVersion, plugin: &PluginRecord) -> Option<&'static Validator> {
-    static COMPILED: [OnceLock<Vec<OnceLock<Validator>>>; RELEASES.len()] = [const { OnceLock::new() }; RELEASES.len()];
+fn validator(version: OpenClawVersion, plugin: &PluginRecord) -> Option<&'static Compiled> {
+    static COMPILED: [OnceLock<Vec<OnceLock<Compiled>>>; RELEASES.len()] = [const { OnceLock::new() }; RELEASES.len()];
     let release = RELEASES.iter().position(|r| r.id == version.id()).expect("registered");
     let rules = version.data().plugins();
     let slots = COMPILED[release].get_or_init(|| rules.plugins.iter().map(|_| OnceLock::new()).collect());
@@ -125,11 +143,12 @@ fn validator(version: OpenClawVersion, plugin: &PluginRecord) -> Option<&'static
             SchemaErrors::Ajv => Draft::Draft7,
             SchemaErrors::Typebox => Draft::Draft202012,
         };
-        jsonschema::options()
+        let validator = jsonschema::options()
             .with_draft(draft)
             .should_validate_formats(false)
             .build(schema)
-            .unwrap_or_else(|e| panic!("bundled schema of plugin {} does not compile: {e}", plugin.id))
+            .unwrap_or_else(|e| panic!("bundled schema of plugin {} does not compile: {e}", plugin.id));
+        Compiled { validator, accepts_empty: OnceLock::new() }
     }))
 }
 

@@ -422,17 +422,19 @@ impl<'v> Stage<'_, 'v> {
                 Activation::ActivationDecision => activation_decision(plugin, settings, self.config),
             }
             .and_then(|()| memory_decision(plugin, &settings.memory));
+            // A plugin that is off and has no config has nothing to say (no paths are built).
+            if state.is_err() && !has_config {
+                continue;
+            }
             let entry_path = path(&[keys::PLUGINS, keys::ENTRIES, &plugin.id]);
             let written = |key: &str| path(&[keys::PLUGINS, keys::ENTRIES, key]);
             let entry_at = entry.map_or_else(|| entry_path.clone(), |e| written(e.key));
-            if state.is_ok() || has_config {
-                let empty = Value::Object(Map::new());
-                let value = config.filter(|c| !c.is_null()).unwrap_or(&empty);
-                let config_key = entry.and_then(|e| e.config_key);
-                let config_at =
-                    config_key.map_or_else(|| entry_at.clone(), |key| child(&written(key), PathSeg::key(keys::CONFIG)));
-                self.schema_issues(plugin, value, &entry_path, &config_at);
-            }
+            let empty = Value::Object(Map::new());
+            let value = config.filter(|c| !c.is_null()).unwrap_or(&empty);
+            let config_key = entry.and_then(|e| e.config_key);
+            let config_at =
+                config_key.map_or_else(|| entry_at.clone(), |key| child(&written(key), PathSeg::key(keys::CONFIG)));
+            self.schema_issues(plugin, value, &entry_path, &config_at);
             // 2026.9 keeps quiet about a session-catalog preference and, under an allowlist, about
             // the config of bundled web search providers.
             let quiet = self.session_catalog_opt_out(&plugin.id)

@@ -1,4 +1,4 @@
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
@@ -7,7 +7,7 @@ use crate::OpenClawVersion;
 use crate::config::{LoadOptions, load_inline, validate};
 
 fn options(version: OpenClawVersion) -> LoadOptions {
-    LoadOptions { version, env: HashMap::new(), cwd: PathBuf::from("/") }
+    LoadOptions { version, env: Default::default(), cwd: PathBuf::from("/") }
 }
 
 fn issues(config: Value, version: OpenClawVersion) -> Vec<(String, String)> {

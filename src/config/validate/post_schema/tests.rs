@@ -13,7 +13,7 @@ const V2026_9: OpenClawVersion = OpenClawVersion::V2026_9;
 /// nowhere (so the real-path comparison sees no symlinks).
 fn issues_in(config: Value, version: OpenClawVersion, env: &[(&str, &str)]) -> Vec<(String, String)> {
     let env: HashMap<String, String> = env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let cfg = load_inline(config, &LoadOptions { version, env, cwd: PathBuf::from("/work") }).unwrap();
+    let cfg = load_inline(config, &LoadOptions { version, env: env.into(), cwd: PathBuf::from("/work") }).unwrap();
     validate(&cfg, version).into_iter().map(|i| (i.dotted_path(), i.message)).collect()
 }
 
@@ -210,7 +210,7 @@ fn post_schema_issues_are_located_at_the_value() {
     std::fs::write(&file, "{\n  gateway: {\n    bind: \"lan\",\n    tailscale: { mode: \"serve\" },\n  },\n}\n")
         .unwrap();
     let env: HashMap<String, String> = ENV.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let opts = LoadOptions { version: V2026_9, env, cwd: dir.path().to_path_buf() };
+    let opts = LoadOptions { version: V2026_9, env: env.into(), cwd: dir.path().to_path_buf() };
     let cfg = crate::config::load(&[file], &opts).unwrap();
     let found = validate(&cfg, V2026_9);
     let origin = found[0].origin.as_ref().unwrap();
