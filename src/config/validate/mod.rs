@@ -10,6 +10,7 @@ mod issue;
 mod plugin_schema;
 mod plugins;
 mod post_schema;
+mod quick_schema;
 mod refinements;
 mod schema;
 

@@ -10,6 +10,7 @@ use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
 
 use super::issue::{IssueCategory, ValidationIssue, unknown_key_hint};
+use super::quick_schema::{self, Verdict};
 use crate::OpenClawVersion;
 use crate::config::path::PathSeg;
 use crate::release::schema::SchemaPieces;
@@ -47,9 +48,11 @@ impl ReleaseSchema {
     /// The issues of `value` (found at `at`) against piece `index`: the piece's own first, then
     /// its split members', items' and other properties' values'.
     fn check(&self, index: usize, value: &Value, at: &mut Vec<PathSeg>, issues: &mut Vec<ValidationIssue>) {
-        let validator = self.validator(index);
+        // Most values are plainly valid: the piece is then never compiled.
+        let plainly_valid = quick_schema::verdict(self.node(index), value, &pattern_matches) == Verdict::Valid;
+        let validator = (!plainly_valid).then(|| self.validator(index));
         // Most values are valid, and asking is cheaper than collecting no errors.
-        let errors = (!validator.is_valid(value)).then(|| validator.iter_errors(value));
+        let errors = validator.filter(|v| !v.is_valid(value)).map(|v| v.iter_errors(value));
         for error in errors.into_iter().flatten() {
             issues.extend(translate(&error, self.node(index), value).into_iter().map(|mut issue| {
                 issue.path.splice(0..0, at.iter().cloned());
@@ -105,26 +108,41 @@ struct LazyPattern {
 /// A pattern's regex once it is compiled; `None` for one the engine refuses.
 type CompiledPattern = OnceLock<Option<fancy_regex::Regex>>;
 
+/// The one slot of `pattern`'s regex in this process.
+fn compiled_pattern(pattern: &str) -> &'static CompiledPattern {
+    static COMPILED: LazyLock<Mutex<HashMap<String, &'static CompiledPattern>>> = LazyLock::new(Mutex::default);
+    let mut compiled = COMPILED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some(regex) = compiled.get(pattern) {
+        return regex;
+    }
+    // Leaked once per distinct pattern of the bundled schemas (a few dozen).
+    let regex: &'static CompiledPattern = Box::leak(Box::default());
+    compiled.insert(pattern.to_string(), regex);
+    regex
+}
+
+/// Whether `text` matches the schema pattern `pattern`, as the `pattern` keyword answers.
+fn pattern_matches(pattern: &str, text: &str) -> bool {
+    regex_matches(compiled_pattern(pattern), pattern, text)
+}
+
+fn regex_matches(regex: &CompiledPattern, pattern: &str, text: &str) -> bool {
+    let regex = regex.get_or_init(|| {
+        let translated = jsonschema_regex::to_rust_regex(pattern).ok()?;
+        fancy_regex::Regex::new(&translated).ok()
+    });
+    regex.as_ref().is_some_and(|regex| regex.is_match(text).unwrap_or(false))
+}
+
 impl LazyPattern {
     fn keyword<'a>(
         _: &'a serde_json::Map<String, Value>,
         pattern: &'a Value,
         _: Location,
     ) -> Result<Box<dyn for<'i> jsonschema::Keyword<'i>>, ValidationError<'a>> {
-        static COMPILED: LazyLock<Mutex<HashMap<String, &'static CompiledPattern>>> = LazyLock::new(Mutex::default);
         let pattern = pattern.as_str().expect("bundled schema patterns are strings").to_string();
-        let mut compiled = COMPILED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        // Leaked once per distinct pattern of the bundled schemas (a few dozen).
-        let regex = *compiled.entry(pattern.clone()).or_insert_with(|| Box::leak(Box::default()));
+        let regex = compiled_pattern(&pattern);
         Ok(Box::new(LazyPattern { pattern, regex }))
-    }
-
-    fn matches(&self, text: &str) -> bool {
-        let regex = self.regex.get_or_init(|| {
-            let translated = jsonschema_regex::to_rust_regex(&self.pattern).ok()?;
-            fancy_regex::Regex::new(&translated).ok()
-        });
-        regex.as_ref().is_some_and(|regex| regex.is_match(text).unwrap_or(false))
     }
 }
 
@@ -134,7 +152,7 @@ impl<'i> jsonschema::Keyword<'i> for LazyPattern {
     }
 
     fn is_valid(&self, instance: &'i Value) -> bool {
-        instance.as_str().is_none_or(|text| self.matches(text))
+        instance.as_str().is_none_or(|text| regex_matches(self.regex, &self.pattern, text))
     }
 }
 
@@ -408,6 +426,82 @@ mod tests {
             variants.push(variant);
         }
         variants
+    }
+
+    /// Values of many shapes for `schema`: plain ones, the literals it names, and an object with
+    /// every property it declares set to a value of its type.
+    fn samples(schema: &Value) -> Vec<Value> {
+        use serde_json::json;
+        let mut found = vec![
+            json!(null),
+            json!(true),
+            json!(0),
+            json!(1),
+            json!(-1),
+            json!(1.5),
+            json!(1e20),
+            json!(""),
+            json!("a"),
+            json!("x y"),
+            json!("A1-b_c"),
+            json!("a".repeat(300)),
+            json!([]),
+            json!([1]),
+            json!(["a"]),
+            json!([null]),
+            json!({}),
+            json!({"a": 1}),
+            json!({"enabled": true}),
+        ];
+        fn literals(node: &Value, found: &mut Vec<Value>) {
+            match node {
+                Value::Object(map) => {
+                    found.extend(map.get("const").cloned());
+                    found.extend(map.get("enum").and_then(Value::as_array).into_iter().flatten().cloned());
+                    map.values().for_each(|v| literals(v, found));
+                }
+                Value::Array(items) => items.iter().for_each(|v| literals(v, found)),
+                _ => {}
+            }
+        }
+        literals(schema, &mut found);
+        let typed = |node: &Value| match node.get("type").and_then(Value::as_str) {
+            _ if node.get("const").is_some() => node["const"].clone(),
+            Some("string") => json!("a"),
+            Some("number" | "integer") => json!(1),
+            Some("boolean") => json!(true),
+            Some("array") => json!([]),
+            Some("object") => json!({}),
+            _ => json!(null),
+        };
+        if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
+            found.push(Value::Object(properties.iter().map(|(k, v)| (k.clone(), typed(v))).collect()));
+        }
+        found
+    }
+
+    /// The quick verdict never contradicts the compiled validator: what it calls valid is valid,
+    /// what it calls invalid is invalid, on every piece of every release's schema.
+    #[test]
+    fn the_quick_verdict_agrees_with_the_compiled_validator() {
+        for version in OpenClawVersion::ALL {
+            let schema = release_schema(version);
+            let (mut decided, mut total) = (0, 0);
+            for index in 0..schema.pieces.len() {
+                let node = schema.node(index);
+                for value in samples(node) {
+                    let quick = quick_schema::verdict(node, &value, &pattern_matches);
+                    total += 1;
+                    if quick == Verdict::Unknown {
+                        continue;
+                    }
+                    decided += 1;
+                    let valid = schema.validator(index).is_valid(&value);
+                    assert_eq!(quick == Verdict::Valid, valid, "{} piece {index} {node} on {value}", version.id());
+                }
+            }
+            assert!(decided * 10 > total * 8, "{}: only {decided} of {total} decided", version.id());
+        }
     }
 
     /// Validating piece by piece finds exactly what the whole schema finds, on every config of the
