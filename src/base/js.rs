@@ -10,6 +10,11 @@ pub fn is_js_space(c: char) -> bool {
 
 /// JavaScript's `String.prototype.trim`.
 pub fn js_trim(s: &str) -> &str {
+    // Most strings start and end with a visible ASCII character: nothing to trim.
+    let visible = |byte: Option<&u8>| byte.is_some_and(|b| b.is_ascii_graphic());
+    if visible(s.as_bytes().first()) && visible(s.as_bytes().last()) {
+        return s;
+    }
     s.trim_matches(is_js_space)
 }
 

@@ -3,7 +3,9 @@
 //! policy lists do not show (sandbox, sub-agent, owner, provider, plugin loading), so `explain`
 //! reports "not constructed" separately from "removed by a step".
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use ahash::AHashSet;
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -125,7 +127,7 @@ pub fn construct(
         }
         PreFilterReport::Removed => inventory.pre_filtered = dropped,
     }
-    let built_names: HashSet<&str> = built.iter().map(|t| t.name.as_str()).collect();
+    let built_names: AHashSet<&str> = built.iter().map(|t| t.name.as_str()).collect();
     for tool in &pack.tools {
         if !built_names.contains(tool.id.as_str()) && !inventory.not_constructed.contains_key(&tool.id) {
             let reason = not_built_reason(pack, config, session, ctx, &tool.id);

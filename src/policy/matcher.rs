@@ -1,11 +1,11 @@
 //! Evaluating one `{allow, deny}` policy against tool names, remembering which entry decided.
 
 use std::cell::RefCell;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
 use std::hash::{Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
-use ahash::AHashMap;
+use ahash::{AHashMap, AHashSet};
 use serde::Serialize;
 
 use super::memo::Memo;
@@ -86,7 +86,7 @@ impl CompiledList {
         // Sized for the list at once: growing a map of half a million names doubles it in steps,
         // holding the old table and the new one together each time.
         let (mut exact, mut globs, mut seen_globs) =
-            (AHashMap::with_capacity(entries.len()), Vec::new(), HashSet::new());
+            (AHashMap::with_capacity(entries.len()), Vec::new(), AHashSet::new());
         let mut position = 0;
         for (index, entry) in entries.iter().enumerate() {
             for (name, via) in expand_entry(pack, &entry.pattern, plugins) {
@@ -191,12 +191,12 @@ impl CompiledPolicy {
             known.iter().find(|(_, with, _)| with == plugins).map(|(_, _, compiled)| compiled.clone())
         };
         let known =
-            |table: &mut HashMap<CompiledAt, Vec<CompiledEntry>>| table.get(&CompiledAt(key)).and_then(|k| find(k));
+            |table: &mut AHashMap<CompiledAt, Vec<CompiledEntry>>| table.get(&CompiledAt(key)).and_then(|k| find(k));
         if let Some(found) = memo.with(known) {
             return found;
         }
         let compiled = compile();
-        memo.with(|table: &mut HashMap<CompiledAt, Vec<CompiledEntry>>| {
+        memo.with(|table: &mut AHashMap<CompiledAt, Vec<CompiledEntry>>| {
             let known = table.entry(CompiledAt(key)).or_default();
             find(known).unwrap_or_else(|| {
                 known.push((policy.clone(), plugins.clone(), compiled.clone()));
@@ -310,11 +310,12 @@ pub fn compiled_list(pack: &VersionPack, entries: &[Entry], plugins: &PluginGrou
 const SHORT_LISTS_KEPT: usize = 4_096;
 
 thread_local! {
-    static SHORT_LISTS: RefCell<HashMap<u64, Vec<Cached>>> = RefCell::new(HashMap::new());
+    static SHORT_LISTS: RefCell<AHashMap<u64, Vec<Cached>>> = RefCell::new(AHashMap::new());
 }
 
 fn short_list_key(pack: usize, entries: &[Entry], plugins: &PluginGroups) -> u64 {
-    let mut hasher = std::hash::DefaultHasher::new();
+    // Fixed keys: the key must be the same for the same list all through the process.
+    let mut hasher = std::hash::BuildHasher::build_hasher(&ahash::RandomState::with_seeds(1, 2, 3, 4));
     pack.hash(&mut hasher);
     entries.iter().for_each(|entry| entry.pattern.hash(&mut hasher));
     plugins.all.hash(&mut hasher);

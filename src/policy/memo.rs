@@ -9,8 +9,8 @@
 //! memo lives ([`super::Roster`] holds both), so an address names one block and always the same
 //! key path.
 
+use ahash::AHashMap as HashMap;
 use std::any::{Any, TypeId};
-use std::collections::HashMap;
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard};
 

@@ -302,7 +302,7 @@ struct NotBuiltReason(String);
 /// The reasons of `not_built`, each held once per config: most sessions of a fleet give the same
 /// few dozen.
 fn shared_reasons(memo: &memo::Memo, not_built: BTreeMap<String, String>) -> BTreeMap<String, Arc<str>> {
-    memo.with(|table: &mut std::collections::HashMap<NotBuiltReason, Arc<str>>| {
+    memo.with(|table: &mut ahash::AHashMap<NotBuiltReason, Arc<str>>| {
         let mut share =
             |reason: String| table.entry(NotBuiltReason(reason)).or_insert_with_key(|r| r.0.as_str().into()).clone();
         not_built.into_iter().map(|(tool, reason)| (tool, share(reason))).collect()

@@ -768,7 +768,9 @@ impl VersionPack {
             true => Cow::Owned(trimmed.to_lowercase()),
             false => Cow::Borrowed(trimmed),
         };
-        match self.aliases.get(lowered.as_ref()) {
+        // Few names are aliases: most are told apart by their length alone.
+        let maybe_alias = self.aliases.keys().any(|alias| alias.len() == lowered.len());
+        match maybe_alias.then(|| self.aliases.get(lowered.as_ref())).flatten() {
             Some(target) => Cow::Borrowed(target),
             None => lowered,
         }
