@@ -1,13 +1,14 @@
 //! Benchmarks for the CI commands on a 50-agent fleet (`fixtures/bench/fleet-50*.json5`, made by
-//! `generate.py`): `matrix` (enumerate and resolve every agent × context) and `diff` (both sides,
-//! tool changes, built-in exec probes). Config loading is measured apart. Figures go in
-//! docs/performance.md.
+//! `generate.py`): `lint` (every rule, as the command runs them), `matrix` (enumerate and resolve
+//! every agent × context) and `diff` (both sides, tool changes, built-in exec probes). Config
+//! loading is measured apart. Figures go in docs/performance.md.
 
 use std::path::{Path, PathBuf};
 
 use clawpolicy::config::loading::{self, LoadedFiles};
 use clawpolicy::config::path::KeyPath;
 use clawpolicy::fleet::probe::BUILTIN_PROBES;
+use clawpolicy::lint::{self, LintContext, Selection, suppress::Suppressions};
 use clawpolicy::{OpenClawVersion, fleet::contexts, fleet::diff, fleet::matrix};
 use criterion::{Criterion, criterion_group, criterion_main};
 
@@ -26,6 +27,14 @@ fn fleet_benches(c: &mut Criterion) {
     let mut group = c.benchmark_group("fleet of 50 agents");
     group.sample_size(10);
     group.bench_function("load and validate one config", |b| b.iter(|| load("fleet-50.json5")));
+    group.bench_function("lint: every rule, as the command selects them", |b| {
+        b.iter(|| {
+            let ctx = LintContext::new(V, base.loaded(), base.issues(), None)
+                .with_validation_warnings(base.validation_warnings());
+            let selection = Selection { finding_cap: Some(lint::FINDINGS_PER_RULE_AND_FILE), ..Selection::default() };
+            lint::lint(&ctx, &selection, &Suppressions::default())
+        })
+    });
     group.bench_function("matrix: enumerate, resolve and tabulate", |b| {
         b.iter(|| matrix::build(V, base.config(), &contexts::enumerate(V, base.config(), &[])))
     });

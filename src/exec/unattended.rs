@@ -157,8 +157,7 @@ fn runner_without_script(rules: &BindingRules, argv: &[String], cwd: &Path, exec
         return true;
     }
     let name = normalize_executable(first);
-    let runner = rules.script_runners.contains(&name)
-        || rules.script_runner_patterns.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
+    let runner = rules.script_runners.contains(&name) || rules.script_runner_patterns.any_match(&name);
     if !runner || is_posix_shell(&name, &exec.wrappers) || script_operand(rules, argv, &exec.wrappers).is_some() {
         return false;
     }
@@ -210,7 +209,7 @@ fn unwrap_for_operand(rules: &BindingRules, argv: &[String], wrappers: &WrapperR
 /// after its options (none when the shell runs inline code or stdin).
 fn script_operand<'a>(rules: &BindingRules, argv: &'a [String], wrappers: &WrapperRules) -> Option<&'a str> {
     let name = normalize_executable(argv.first()?);
-    let interpreter = rules.script_interpreters.iter().any(|p| regex::Regex::new(p).is_ok_and(|re| re.is_match(&name)));
+    let interpreter = rules.script_interpreters.any_match(&name);
     if interpreter {
         let operand = argv.get(1)?.trim();
         return (!operand.is_empty() && operand != "-" && !operand.starts_with('-')).then_some(operand);

@@ -169,8 +169,8 @@ pub struct BindingRules {
     pub cwd_mutators: Vec<String>,
     /// Words that dispatch to the next one (`command ls`).
     pub dispatchers: Vec<String>,
-    /// Interpreters whose first argument, when no option, is a script file (regexes).
-    pub script_interpreters: Vec<String>,
+    /// Interpreters whose first argument, when no option, is a script file.
+    pub script_interpreters: Patterns,
     /// A shell given a startup file to load.
     pub shell_startup_files: String,
     /// A shell started with a startup-file variable (`BASH_ENV=… sh x.sh`).
@@ -183,10 +183,35 @@ pub struct BindingRules {
     pub runtime_command: String,
     /// Executables that run scripts or embedded programs (names, then patterns).
     pub script_runners: Vec<String>,
-    pub script_runner_patterns: Vec<String>,
+    pub script_runner_patterns: Patterns,
     /// A runner's only argument that binds by the command text (`--version`), as inline code does.
     pub text_bound_flags: Vec<String>,
     pub shell_code_loading_options: Vec<String>,
+}
+
+/// Regular expressions of the release data, compiled the first time a name is matched against
+/// them (once per process: a fleet's exec probes ask thousands of times). A pattern the engine
+/// refuses matches nothing.
+#[derive(Debug, Deserialize)]
+#[serde(from = "Vec<String>")]
+pub struct Patterns {
+    patterns: Vec<String>,
+    compiled: std::sync::OnceLock<Vec<regex::Regex>>,
+}
+
+impl From<Vec<String>> for Patterns {
+    fn from(patterns: Vec<String>) -> Self {
+        Patterns { patterns, compiled: std::sync::OnceLock::new() }
+    }
+}
+
+impl Patterns {
+    /// Whether any of the patterns matches `name`.
+    pub fn any_match(&self, name: &str) -> bool {
+        let compiled =
+            self.compiled.get_or_init(|| self.patterns.iter().filter_map(|p| regex::Regex::new(p).ok()).collect());
+        compiled.iter().any(|regex| regex.is_match(name))
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
