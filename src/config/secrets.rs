@@ -10,11 +10,10 @@
 //!   long high-entropy strings, and `NAME=value` assignments of secret-looking names.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::ops::Range;
-use std::rc::Rc;
 use std::sync::LazyLock;
 
+use ahash::AHashMap;
 use regex::Regex;
 
 use super::path::PathSeg;
@@ -60,7 +59,7 @@ pub fn is_secret_key(key: &str) -> bool {
     const KEPT: usize = 4_096;
     const KEPT_LEN: usize = 64;
     thread_local! {
-        static ANSWERED: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
+        static ANSWERED: RefCell<AHashMap<String, bool>> = RefCell::new(AHashMap::new());
     }
     if let Some(answer) = ANSWERED.with_borrow(|answered| answered.get(key).copied()) {
         return answer;
@@ -128,7 +127,8 @@ pub fn is_secret_path(path: &[PathSeg]) -> bool {
 #[derive(Debug, Clone, Default)]
 pub(crate) struct SecretScope {
     secret: bool,
-    last_key: Option<Rc<str>>,
+    /// The secret container (`env`, `headers`) this scope is, when it is one.
+    container: Option<&'static str>,
 }
 
 impl SecretScope {
@@ -138,11 +138,9 @@ impl SecretScope {
 
     /// The scope of the member `key` of an object in this scope.
     pub(crate) fn key(&self, key: &str) -> Self {
-        let in_container = self
-            .last_key
-            .as_deref()
-            .is_some_and(|parent| SECRET_CONTAINERS.contains(&parent) && !(parent == "env" && key == "shellEnv"));
-        SecretScope { secret: self.secret || in_container || is_secret_key(key), last_key: Some(key.into()) }
+        let in_container = self.container.is_some_and(|parent| !(parent == "env" && key == "shellEnv"));
+        let container = SECRET_CONTAINERS.iter().find(|name| **name == key).copied();
+        SecretScope { secret: self.secret || in_container || is_secret_key(key), container }
     }
 
     pub(crate) fn is_secret(&self) -> bool {
