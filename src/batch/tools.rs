@@ -1,11 +1,12 @@
 //! Batch mode: one JSON case per line in the oracle's field names, one JSON answer per line.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value, json};
 
 use crate::OpenClawVersion;
 use crate::config::LoadOptions;
@@ -35,20 +36,43 @@ impl ToolsBatch {
     /// Resolves one case. Never fails: problems become `{"ok": false, "error": …}` lines so one
     /// bad case does not stop a batch of thousands.
     pub fn answer(&mut self, case: &Value) -> Value {
-        match self.tools_case(case) {
+        self.answer_with(case, None)
+    }
+
+    /// [`ToolsBatch::answer`] for a case given as the text of its line, as `tools --batch` reads
+    /// it: the inline config stays text until the batch needs it, so a case that repeats a config
+    /// loaded earlier never parses it. `Err` says why a line is no JSON at all.
+    pub fn answer_line(&mut self, number: usize, line: &str) -> Result<Value, String> {
+        let not_json = |e: serde_json::Error| format!("line {number}: {e}");
+        let Ok(mut members) = serde_json::from_str::<HashMap<String, &RawValue>>(line) else {
+            // Not an object: answered (or refused) as a parsed case is.
+            return serde_json::from_str::<Value>(line).map(|case| self.answer(&case)).map_err(not_json);
+        };
+        let written = members.remove("config");
+        let case = members
+            .into_iter()
+            .map(|(key, raw)| Ok((key, serde_json::from_str(raw.get())?)))
+            .collect::<Result<Map<String, Value>, serde_json::Error>>()
+            .map_err(not_json)?;
+        Ok(self.answer_with(&Value::Object(case), written))
+    }
+
+    /// `written`: the case's inline config as written, when `case` leaves it out.
+    fn answer_with(&mut self, case: &Value, written: Option<&RawValue>) -> Value {
+        match self.tools_case(case, written) {
             Ok(answer) => answer,
             Err(error) => json!({"id": CaseHeader::of(case).id, "ok": false, "error": error}),
         }
     }
 
-    fn tools_case(&mut self, case: &Value) -> Result<Value, Value> {
+    fn tools_case(&mut self, case: &Value, written: Option<&RawValue>) -> Result<Value, Value> {
         let CaseHeader { id, openclaw_version } = CaseHeader::of(case);
         let version = match openclaw_version.as_ref().and_then(Value::as_str) {
             Some(v) => v.parse::<OpenClawVersion>().map_err(|e| json!({"kind": "case", "message": e}))?,
             None => self.opts.version,
         };
         let ctx = SessionContext::deserialize(case).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
-        let loaded = self.config_of(case, version)?;
+        let loaded = self.config_of(case, written, version)?;
         if !loaded.issues.is_empty() {
             return Ok(json!({"id": id, "ok": false, "config": loaded.report}));
         }
@@ -74,12 +98,31 @@ impl ToolsBatch {
 
     /// The case's config loaded and validated, or the one loaded for an earlier case that named
     /// the same config (the same inline text or value, or the same file) under the same release.
-    fn config_of(&mut self, case: &Value, version: OpenClawVersion) -> Result<Arc<HeldCase>, Value> {
-        let key = ConfigKey::of(case, version);
+    fn config_of(
+        &mut self,
+        case: &Value,
+        written: Option<&RawValue>,
+        version: OpenClawVersion,
+    ) -> Result<Arc<HeldCase>, Value> {
+        let key = match written {
+            Some(raw) => ConfigKey::written(raw.get(), version),
+            None => ConfigKey::of(case, version),
+        };
         if let Some(held) = key.as_ref().and_then(|key| self.configs.get(key)) {
             return Ok(held);
         }
         let opts = LoadOptions { version, ..self.opts.clone() };
+        let with_config = match written {
+            Some(raw) => {
+                let config =
+                    serde_json::from_str(raw.get()).map_err(|e| json!({"kind": "case", "message": e.to_string()}))?;
+                let mut case = case.clone();
+                case["config"] = config;
+                Some(case)
+            }
+            None => None,
+        };
+        let case = with_config.as_ref().unwrap_or(case);
         let LoadedCase { config, issues, report, notes } = load_case_config(case, &opts, &self.base_dir)?;
         let held = Arc::new(HeldCase { held: HeldConfig::new(config, version), issues, report, notes });
         if let Some(key) = key {
@@ -98,7 +141,8 @@ struct HeldCase {
 }
 
 /// What names a case's config within one batch: the release, and the inline config's JSON text
-/// or the config file's path. Configs larger than [`ConfigKey::MAX_TEXT`] are not kept.
+/// (as written in the line, or as the parsed value prints) or the config file's path. Configs
+/// larger than [`ConfigKey::MAX_TEXT`] are not kept.
 #[derive(PartialEq, Eq)]
 struct ConfigKey {
     version: OpenClawVersion,
@@ -117,6 +161,11 @@ impl ConfigKey {
             (None, _) => (false, String::new()),
         };
         (text.len() <= Self::MAX_TEXT).then_some(ConfigKey { version, named_file, text })
+    }
+
+    /// The key of an inline config given as its JSON text.
+    fn written(text: &str, version: OpenClawVersion) -> Option<Self> {
+        (text.len() <= Self::MAX_TEXT).then(|| ConfigKey { version, named_file: false, text: text.to_string() })
     }
 }
 
@@ -188,6 +237,28 @@ mod tests {
         }
         assert!(shared > 100, "only {shared} cases shared a config");
         assert!(batch.configs.entries.len() <= RecentConfigs::KEPT);
+    }
+
+    #[test]
+    fn a_case_read_from_its_line_is_answered_as_the_parsed_case() {
+        let opts = crate::config::loading::process_options(OpenClawVersion::V2026_9);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
+        let text = std::fs::read_to_string(dir.join("tools-2026.9.cases.jsonl")).unwrap();
+        let lines: Vec<&str> = text.lines().take(300).collect();
+        let mut batch = ToolsBatch::new(opts.clone(), PathBuf::from("/"));
+        for (number, line) in lines.iter().chain(lines.iter().rev()).enumerate() {
+            let case: Value = serde_json::from_str(line).unwrap();
+            let alone = run_tools_case(&case, &opts, Path::new("/"));
+            assert_eq!(batch.answer_line(number, line), Ok(alone), "line {number}");
+        }
+        // Lines that are no object, or no JSON, read as before.
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        for line in ["[1]", "5", "{\"id\": 1, \"config\": {\"tools\": 1}}", "{bad", deep.as_str()] {
+            let expected = serde_json::from_str::<Value>(line)
+                .map(|case| run_tools_case(&case, &opts, Path::new("/")))
+                .map_err(|e| format!("line 7: {e}"));
+            assert_eq!(batch.answer_line(7, line), expected, "{line}");
+        }
     }
 
     #[test]

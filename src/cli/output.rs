@@ -195,6 +195,19 @@ pub fn run_jsonl(
     path: &std::path::Path,
     mut answer: impl FnMut(Result<Value, String>) -> Value,
 ) -> miette::Result<std::process::ExitCode> {
+    run_jsonl_lines(path, |line| answer(line.and_then(|(number, text)| parse_case(number, text.as_bytes()))))
+}
+
+fn parse_case(number: usize, line: &[u8]) -> Result<Value, String> {
+    serde_json::from_slice::<Value>(line).map_err(|e| format!("line {number}: {e}"))
+}
+
+/// [`run_jsonl`] for answerers that read a case's text themselves: `answer` gets the line's
+/// number and text, or why the line cannot be read.
+pub fn run_jsonl_lines(
+    path: &std::path::Path,
+    mut answer: impl FnMut(Result<(usize, &str), String>) -> Value,
+) -> miette::Result<std::process::ExitCode> {
     use std::io::BufRead;
     let read_error = |e: ReadError| miette::miette!(code = "batch::read", "cannot read {}: {e}", path.display());
     let mut reader: Box<dyn BufRead> = if path == std::path::Path::new("-") {
@@ -208,7 +221,10 @@ pub fn run_jsonl(
         let case = match userfile::read_line(&mut reader, &mut line, userfile::MAX_INPUT_BYTES) {
             Ok(false) => break,
             Ok(true) if line.trim_ascii().is_empty() => continue,
-            Ok(true) => serde_json::from_slice::<Value>(&line).map_err(|e| format!("line {number}: {e}")),
+            // Not UTF-8: the JSON parser says where, as for any line that is not JSON.
+            Ok(true) => std::str::from_utf8(&line)
+                .map(|text| (number, text))
+                .map_err(|_| parse_case(number, &line).err().unwrap_or_else(|| format!("line {number}: not UTF-8"))),
             Err(ReadError::TooLarge(limit)) => Err(format!("line {number}: longer than {limit} bytes")),
             Err(e) => return Err(read_error(e)),
         };

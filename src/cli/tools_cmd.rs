@@ -73,9 +73,11 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
 
 fn run_batch(global: &super::Global, path: &Path) -> miette::Result<ExitCode> {
     let mut batch = ToolsBatch::new(global.options(), output::batch_folder(path));
-    output::run_jsonl(path, |case| match case {
-        Ok(case) => batch.answer(&case),
-        Err(message) => serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}}),
+    let unreadable =
+        |message| serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}});
+    output::run_jsonl_lines(path, |line| match line {
+        Ok((number, text)) => batch.answer_line(number, text).unwrap_or_else(unreadable),
+        Err(message) => unreadable(message),
     })
 }
 

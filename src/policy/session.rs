@@ -97,20 +97,14 @@ pub fn max_spawn_depth(config: &Value, version: OpenClawVersion) -> u32 {
 pub struct Roster<'a> {
     version: OpenClawVersion,
     agents: agents::Roster<'a>,
-    /// What plugin auto-enable reads from every agent, gathered on first use.
-    config_use: std::sync::OnceLock<std::sync::Arc<super::auto_enable::ConfigUse>>,
-    /// Step policies every session of the config shares.
+    /// Step policies every session of the config shares, and what plugin auto-enable reads
+    /// from every agent.
     memo: std::sync::Arc<super::memo::Memo>,
 }
 
 impl<'a> Roster<'a> {
     pub fn new(config: &'a Value, version: OpenClawVersion) -> Self {
-        Roster {
-            version,
-            agents: agents::Roster::new(config, version),
-            config_use: std::sync::OnceLock::new(),
-            memo: std::sync::Arc::default(),
-        }
+        Roster { version, agents: agents::Roster::new(config, version), memo: std::sync::Arc::default() }
     }
 
     /// A roster that shares `memo`, which must be the memo of this very config (by address) and
@@ -302,8 +296,12 @@ impl<'a> Session<'a> {
             });
         }
 
-        let config_use =
-            roster.config_use.get_or_init(|| std::sync::Arc::new(super::auto_enable::ConfigUse::of(config, version)));
+        // Gathered once per config, with the policies its sessions share.
+        #[derive(PartialEq, Eq, Hash)]
+        struct ConfigUseOfConfig;
+        let config_use = roster
+            .memo
+            .get_or(ConfigUseOfConfig, || std::sync::Arc::new(super::auto_enable::ConfigUse::of(config, version)));
         Ok(Session {
             agent_id,
             agent,
@@ -315,7 +313,7 @@ impl<'a> Session<'a> {
             max_spawn_depth,
             role,
             assumptions,
-            config_use: config_use.clone(),
+            config_use,
             memo: roster.memo.clone(),
         })
     }
