@@ -137,35 +137,49 @@ fn shallow(piece: &Piece<'_>, dialect: Option<&Value>) -> Value {
     Value::Object(shallow)
 }
 
-/// The Rust expression of every piece of `schema`, the root first, each part after its parent.
+/// The Rust expression of every piece of `schema`, the root first, each part after its parent:
+/// one text holding every piece's and member name's text, and tables of offsets into it (see
+/// `release::schema` for why no table holds references).
 fn pieces_source(schema: &Value) -> String {
     let (root, _) = weighed(schema);
     let dialect = schema.get("$schema");
     let mut flat = Vec::new();
     flatten(&root, &mut flat);
-    let mut source = String::from("crate::release::schema::SchemaPieces(&[\n");
+    let (mut text, mut pieces, mut members) = (String::new(), String::new(), String::new());
+    let mut member_count = 0;
+    let append = |text: &mut String, part: &str| {
+        let start = text.len();
+        text.push_str(part);
+        format!("[{start}, {}]", text.len())
+    };
     for (index, piece) in flat.iter().enumerate() {
-        let text = serde_json::to_string(&shallow(piece, dialect)).expect("a schema serializes");
-        let (mut members, mut items, mut other_properties) = (String::new(), None, None);
+        let at = append(&mut text, &serde_json::to_string(&shallow(piece, dialect)).expect("a schema serializes"));
+        let (first_member, mut items, mut other_properties) = (member_count, None, None);
         // In pre-order, the first part follows its parent and each next one the previous one's pieces.
         let mut next_index = index + 1;
         for (part, sub) in &piece.parts {
             match part {
-                Part::Property(name) => write!(members, "({name:?}, {next_index}), ").unwrap(),
+                Part::Property(name) => {
+                    let name = append(&mut text, name);
+                    writeln!(members, "crate::release::schema::SchemaMember {{ name: {name}, piece: {next_index} }},")
+                        .unwrap();
+                    member_count += 1;
+                }
                 Part::Items => items = Some(next_index),
                 Part::OtherProperties => other_properties = Some(next_index),
             }
             next_index += count_pieces(sub);
         }
         writeln!(
-            source,
-            "crate::release::schema::SchemaPiece {{ text: {text:?}, members: &[{members}], items: {items:?}, \
-             other_properties: {other_properties:?} }},"
+            pieces,
+            "crate::release::schema::SchemaPiece {{ text: {at}, members: [{first_member}, {member_count}], \
+             items: {items:?}, other_properties: {other_properties:?} }},"
         )
         .unwrap();
     }
-    source.push_str("])\n");
-    source
+    format!(
+        "crate::release::schema::SchemaPieces {{ text: {text:?}, pieces: &[\n{pieces}], members: &[\n{members}] }}\n"
+    )
 }
 
 /// The pieces in pre-order: a piece, then each part's pieces in turn.

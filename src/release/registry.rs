@@ -209,9 +209,10 @@ mod tests {
             // Every part parses.
             let _ = (release.policy(), release.exec(), release.audit(), release.migrations());
             let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf(), release.lint());
-            assert!(
-                release.config_schema().0.iter().all(|p| serde_json::from_str::<serde_json::Value>(p.text).is_ok())
-            );
+            let schema = release.config_schema();
+            assert!((0..schema.len()).all(|p| serde_json::from_str::<serde_json::Value>(schema.text(p)).is_ok()));
+            // Every member names a later piece, by a name that is the start of a property.
+            assert!((0..schema.len()).all(|p| schema.members(p).all(|(name, at)| at > p && !name.is_empty())));
         }
     }
 

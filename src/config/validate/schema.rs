@@ -35,7 +35,7 @@ impl ReleaseSchema {
     fn node(&self, index: usize) -> &Value {
         self.pieces[index]
             .node
-            .get_or_init(|| serde_json::from_str(self.split.0[index].text).expect("bundled schema is JSON"))
+            .get_or_init(|| serde_json::from_str(self.split.text(index)).expect("bundled schema is JSON"))
     }
 
     fn validator(&self, index: usize) -> &Validator {
@@ -59,26 +59,25 @@ impl ReleaseSchema {
                 issue
             }));
         }
-        let piece = &self.split.0[index];
         let mut check_part = |part: usize, seg: PathSeg, found: &Value| {
             at.push(seg);
             self.check(part, found, at, issues);
             at.pop();
         };
         if let Some(object) = value.as_object() {
-            for &(name, member) in piece.members {
+            for (name, member) in self.split.members(index) {
                 if let Some(found) = object.get(name) {
                     check_part(member, PathSeg::Key(name.to_string()), found);
                 }
             }
-            if let Some(other) = piece.other_properties {
+            if let Some(other) = self.split.other_properties(index) {
                 let declared = self.node(index).get("properties").and_then(Value::as_object);
                 for (key, found) in object.iter().filter(|(key, _)| declared.is_none_or(|d| !d.contains_key(*key))) {
                     check_part(other, PathSeg::Key(key.clone()), found);
                 }
             }
         }
-        if let (Some(items), Some(array)) = (piece.items, value.as_array()) {
+        if let (Some(items), Some(array)) = (self.split.items(index), value.as_array()) {
             for (position, found) in array.iter().enumerate() {
                 check_part(items, PathSeg::Index(position), found);
             }
@@ -87,8 +86,8 @@ impl ReleaseSchema {
 
     /// The subschema of the root's property `name`, wherever the build put it.
     fn property(&self, name: &str) -> Option<&Value> {
-        match self.split.0[0].members.iter().find(|(member, _)| *member == name) {
-            Some(&(_, index)) => Some(self.node(index)),
+        match self.split.members(0).find(|(member, _)| *member == name) {
+            Some((_, index)) => Some(self.node(index)),
             None => self.node(0).get("properties")?.get(name),
         }
     }
@@ -163,7 +162,7 @@ fn release_schema(version: OpenClawVersion) -> &'static ReleaseSchema {
     let index = crate::release::registry::RELEASES.iter().position(|r| r.id == version.id()).expect("registered");
     SCHEMAS[index].get_or_init(|| {
         let split = version.config_schema();
-        ReleaseSchema { split, pieces: split.0.iter().map(|_| Piece::default()).collect() }
+        ReleaseSchema { split, pieces: (0..split.len()).map(|_| Piece::default()).collect() }
     })
 }
 
