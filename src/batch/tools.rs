@@ -43,18 +43,19 @@ impl ToolsBatch {
     /// it: the inline config stays text until the batch needs it, so a case that repeats a config
     /// loaded earlier never parses it. `Err` says why a line is no JSON at all.
     pub fn answer_line(&mut self, number: usize, line: &str) -> Result<Value, String> {
-        let not_json = |e: serde_json::Error| format!("line {number}: {e}");
-        let Ok(mut members) = serde_json::from_str::<HashMap<String, &RawValue>>(line) else {
-            // Not an object: answered (or refused) as a parsed case is.
-            return serde_json::from_str::<Value>(line).map(|case| self.answer(&case)).map_err(not_json);
-        };
-        let written = members.remove("config");
-        let case = members
-            .into_iter()
-            .map(|(key, raw)| Ok((key, serde_json::from_str(raw.get())?)))
-            .collect::<Result<Map<String, Value>, serde_json::Error>>()
-            .map_err(not_json)?;
-        Ok(self.answer_with(&Value::Object(case), written))
+        let parsed = serde_json::from_str::<HashMap<String, &RawValue>>(line).ok().and_then(|mut members| {
+            let written = members.remove("config");
+            let case = members.into_iter().map(|(key, raw)| Some((key, serde_json::from_str(raw.get()).ok()?)));
+            Some((case.collect::<Option<Map<String, Value>>>()?, written))
+        });
+        match parsed {
+            Some((case, written)) => Ok(self.answer_with(&Value::Object(case), written)),
+            // Not an object, or a member the parser refuses: answered (or refused, in the
+            // parser's own words) as a parsed case is.
+            None => serde_json::from_str::<Value>(line)
+                .map(|case| self.answer(&case))
+                .map_err(|e| format!("line {number}: {e}")),
+        }
     }
 
     /// `written`: the case's inline config as written, when `case` leaves it out.
@@ -259,6 +260,9 @@ mod tests {
                 .map_err(|e| format!("line 7: {e}"));
             assert_eq!(batch.answer_line(7, line), expected, "{line}");
         }
+        // A config the parser refuses (a lone surrogate) is an unusable case, never a config.
+        let lone = r#"{"id": "lone", "config": {"tools": {"deny": ["\ud800"]}}}"#;
+        assert_eq!(batch.answer_line(8, lone).unwrap()["ok"], json!(false));
     }
 
     #[test]
