@@ -9,7 +9,7 @@
 //! memo lives ([`super::Roster`] holds both), so an address names one block and always the same
 //! key path.
 
-use ahash::AHashMap as HashMap;
+use ahash::AHashMap;
 use std::any::{Any, TypeId};
 use std::hash::Hash;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -22,7 +22,7 @@ pub fn address(block: Option<&Value>) -> usize {
 }
 
 /// Tables by the type of their key and value.
-type Tables = HashMap<TypeId, Arc<dyn Any + Send + Sync>>;
+type Tables = AHashMap<TypeId, Arc<dyn Any + Send + Sync>>;
 
 #[derive(Default)]
 pub struct Memo {
@@ -53,7 +53,7 @@ impl Memo {
 
     /// Reads and changes the table of `K` → `V` under its lock, for callers that keep more than
     /// one value per key.
-    pub fn with<K, V, R>(&self, change: impl FnOnce(&mut HashMap<K, V>) -> R) -> R
+    pub fn with<K, V, R>(&self, change: impl FnOnce(&mut AHashMap<K, V>) -> R) -> R
     where
         K: Eq + Hash + Send + 'static,
         V: Send + 'static,
@@ -61,14 +61,14 @@ impl Memo {
         change(&mut lock(&self.table::<K, V>()))
     }
 
-    fn table<K, V>(&self) -> Arc<Mutex<HashMap<K, V>>>
+    fn table<K, V>(&self) -> Arc<Mutex<AHashMap<K, V>>>
     where
         K: Eq + Hash + Send + 'static,
         V: Send + 'static,
     {
         let table = lock(&self.tables)
             .entry(TypeId::of::<(K, V)>())
-            .or_insert_with(|| Arc::new(Mutex::new(HashMap::<K, V>::new())))
+            .or_insert_with(|| Arc::new(Mutex::new(AHashMap::<K, V>::new())))
             .clone();
         table.downcast().unwrap_or_else(|_| unreachable!("a table is stored under its own key and value types"))
     }
@@ -104,6 +104,6 @@ mod tests {
         assert_eq!(computed, 1);
         // Same number, another key type: another table.
         assert_eq!(memo.get_or(Tripled(2), || 6), 6);
-        assert_eq!(memo.with(|table: &mut HashMap<Doubled, i32>| table.len()), 1);
+        assert_eq!(memo.with(|table: &mut AHashMap<Doubled, i32>| table.len()), 1);
     }
 }

@@ -104,13 +104,13 @@ pub struct Roster<'a> {
 
 impl<'a> Roster<'a> {
     pub fn new(config: &'a Value, version: OpenClawVersion) -> Self {
-        Roster { version, agents: agents::Roster::new(config, version), memo: std::sync::Arc::default() }
+        Roster::sharing(config, version, std::sync::Arc::default())
     }
 
     /// A roster that shares `memo`, which must be the memo of this very config (by address) and
-    /// release: only [`HeldConfig`] builds one.
-    fn sharing(config: &'a Value, version: OpenClawVersion, memo: &std::sync::Arc<super::memo::Memo>) -> Self {
-        Roster { memo: memo.clone(), ..Roster::new(config, version) }
+    /// release: only [`HeldConfig`] builds one with a memo of its own.
+    fn sharing(config: &'a Value, version: OpenClawVersion, memo: std::sync::Arc<super::memo::Memo>) -> Self {
+        Roster { version, agents: agents::Roster::new(config, version), memo }
     }
 
     /// The entry of `agent_id` (normalized), if the agent is configured.
@@ -148,7 +148,7 @@ impl HeldConfig {
     }
 
     pub fn roster(&self) -> Roster<'_> {
-        Roster::sharing(&self.config, self.version, &self.memo)
+        Roster::sharing(&self.config, self.version, self.memo.clone())
     }
 }
 

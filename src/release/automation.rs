@@ -7,6 +7,8 @@
 
 use serde::Deserialize;
 
+use super::patterns::Patterns;
+
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AutomationRules {
@@ -187,31 +189,6 @@ pub struct BindingRules {
     /// A runner's only argument that binds by the command text (`--version`), as inline code does.
     pub text_bound_flags: Vec<String>,
     pub shell_code_loading_options: Vec<String>,
-}
-
-/// Regular expressions of the release data, compiled the first time a name is matched against
-/// them (once per process: a fleet's exec probes ask thousands of times). A pattern the engine
-/// refuses matches nothing.
-#[derive(Debug, Deserialize)]
-#[serde(from = "Vec<String>")]
-pub struct Patterns {
-    patterns: Vec<String>,
-    compiled: std::sync::OnceLock<Vec<regex::Regex>>,
-}
-
-impl From<Vec<String>> for Patterns {
-    fn from(patterns: Vec<String>) -> Self {
-        Patterns { patterns, compiled: std::sync::OnceLock::new() }
-    }
-}
-
-impl Patterns {
-    /// Whether any of the patterns matches `name`.
-    pub fn any_match(&self, name: &str) -> bool {
-        let compiled =
-            self.compiled.get_or_init(|| self.patterns.iter().filter_map(|p| regex::Regex::new(p).ok()).collect());
-        compiled.iter().any(|regex| regex.is_match(name))
-    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]

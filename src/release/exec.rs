@@ -10,6 +10,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
+use super::patterns::Patterns;
 use regex::Regex;
 use serde::Deserialize;
 
@@ -48,7 +49,7 @@ pub struct ExecRules {
     /// Safe bins refused when a positional matches one of these patterns (2026.6's jq: a program
     /// that reads `env` or `$ENV`; `validateSafeBinSemantics`).
     #[serde(default)]
-    pub safe_bin_positional_deny: BTreeMap<String, Vec<String>>,
+    pub safe_bin_positional_deny: BTreeMap<String, Patterns>,
     pub base_trusted_dirs: Vec<String>,
     /// Builtins accepted without an allowlist entry (2026.9 only).
     #[serde(default)]
@@ -85,8 +86,6 @@ pub struct ExecRules {
     plan_allowlist_match: Option<AllowlistMatch>,
     #[serde(skip)]
     compiled_obfuscation: OnceLock<CompiledObfuscation>,
-    #[serde(skip)]
-    compiled_positional_deny: OnceLock<BTreeMap<String, Vec<Regex>>>,
 }
 
 /// The obfuscation detector's patterns, compiled.
@@ -178,20 +177,8 @@ pub enum AllowlistMatch {
 impl ExecRules {
     /// Whether a positional of safe bin `name` matches a pattern that refuses it.
     pub fn refuses_positionals(&self, name: &str, positional: &[String]) -> bool {
-        let compiled = self.compiled_positional_deny.get_or_init(|| {
-            self.safe_bin_positional_deny
-                .iter()
-                .map(|(bin, patterns)| {
-                    (
-                        bin.clone(),
-                        patterns.iter().map(|p| Regex::new(p).expect("exec.json: positional deny pattern")).collect(),
-                    )
-                })
-                .collect()
-        });
-        compiled
-            .get(name)
-            .is_some_and(|res: &Vec<Regex>| positional.iter().any(|t| res.iter().any(|re| re.is_match(t))))
+        let denied = self.safe_bin_positional_deny.get(name);
+        denied.is_some_and(|patterns| positional.iter().any(|t| patterns.any_match(t)))
     }
 
     /// How the release matches an executable against the allowlist.

@@ -50,6 +50,8 @@ pub struct LegacyRuleIndex {
     /// Rules that may match whatever keys a config has: detectors written in code, patterns that
     /// start with a wildcard or name no key at all.
     always: Vec<usize>,
+    /// How many rules the release has (the length of a candidate mask).
+    rule_count: usize,
 }
 
 /// Patterns' leading keys: a rule is listed at the node its pattern's last leading key reaches.
@@ -74,7 +76,7 @@ impl KeyTree {
 
 impl LegacyRuleIndex {
     fn of(rules: &[LegacyRule]) -> Self {
-        let mut index = LegacyRuleIndex::default();
+        let mut index = LegacyRuleIndex { rule_count: rules.len(), ..LegacyRuleIndex::default() };
         for (at, rule) in rules.iter().enumerate() {
             if rule.not_simulated.is_some() {
                 continue;
@@ -108,13 +110,8 @@ impl LegacyRuleIndex {
 
     /// Rules that can match a config whose root is `root` and whose defaults and agent entries
     /// are `scopes`, as a mask over the release's rules.
-    pub fn candidates<'v>(
-        &self,
-        rule_count: usize,
-        root: &Value,
-        scopes: impl Iterator<Item = &'v Value>,
-    ) -> Vec<bool> {
-        let mut mask = vec![false; rule_count];
+    pub fn candidates<'v>(&self, root: &Value, scopes: impl Iterator<Item = &'v Value>) -> Vec<bool> {
+        let mut mask = vec![false; self.rule_count];
         self.always.iter().for_each(|at| mask[*at] = true);
         self.root.mark(root, &mut mask);
         scopes.for_each(|scope| self.scope.mark(scope, &mut mask));
@@ -377,12 +374,12 @@ mod tests {
                         PatternStart::Root => (place, vec![]),
                         PatternStart::Agents | PatternStart::DefaultsAndAgents => (serde_json::json!({}), vec![place]),
                     };
-                    let offered = index.candidates(data.legacy_rules.len(), &root, scopes.iter());
+                    let offered = index.candidates(&root, scopes.iter());
                     assert!(offered[at], "{}: rule `{}` not offered for `{:?}`", version.id(), rule.path, keys);
                 }
             }
             // A config with none of the keys is offered only the rules that match anything.
-            let bare = index.candidates(data.legacy_rules.len(), &serde_json::json!({}), std::iter::empty());
+            let bare = index.candidates(&serde_json::json!({}), std::iter::empty());
             let always = data.legacy_rules.iter().zip(&bare).filter(|(_, offered)| **offered);
             assert!(always.clone().count() < data.legacy_rules.len() / 4, "{}", version.id());
             for (rule, _) in always {

@@ -14,6 +14,7 @@ pub mod lint;
 pub mod loader;
 pub mod migrations;
 pub mod pack;
+pub mod patterns;
 pub mod plugins;
 pub mod registry;
 pub mod schema;

@@ -211,6 +211,16 @@ mod tests {
             let _ = (release.plugins(), release.channels(), release.loader(), release.ssrf(), release.lint());
             let schema = release.config_schema();
             assert!((0..schema.len()).all(|p| serde_json::from_str::<serde_json::Value>(schema.text(p)).is_ok()));
+            // Every regular expression of the release data compiles.
+            let binding = release.automation().no_approver.binding.iter();
+            let patterns = release
+                .exec()
+                .safe_bin_positional_deny
+                .values()
+                .chain(binding.flat_map(|b| [&b.script_interpreters, &b.script_runner_patterns]));
+            for pattern in patterns.flat_map(|p| p.as_written()) {
+                assert!(regex::Regex::new(pattern).is_ok(), "{}: `{pattern}`", release.id);
+            }
             // Every member names a later piece, by a name that is the start of a property.
             assert!((0..schema.len()).all(|p| schema.members(p).all(|(name, at)| at > p && !name.is_empty())));
         }

@@ -55,7 +55,7 @@ pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenC
     let data = version.migrations();
     let pack = version.policy();
     let starts = Starts::of(config);
-    let candidates = data.legacy_index().candidates(data.legacy_rules.len(), starts.root, starts.scopes());
+    let candidates = data.legacy_index().candidates(starts.root, starts.scopes());
     // The file as written, read only when a rule that needs its literal matches.
     let authored_starts = std::cell::OnceCell::new();
     data.legacy_rules
