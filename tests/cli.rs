@@ -197,6 +197,32 @@ fn a_closed_stderr_does_not_panic() {
     assert_eq!(child.wait().unwrap().code(), Some(2));
 }
 
+/// `clawpolicy matrix … --format json | head` closes stdout while the streamed document is being
+/// written: that is the reader's choice, not a failure, so the command exits as it would have
+/// (0) and prints nothing on stderr. The document is far larger than a pipe's buffer.
+#[test]
+fn a_closed_stdout_ends_a_streamed_document_quietly() {
+    for args in [
+        ["matrix", "-c", "fixtures/bench/fleet-50.json5", "--format", "json"],
+        ["lint", "-c", "fixtures/bench/fleet-50.json5", "--format", "sarif"],
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("clawpolicy"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut head = [0u8; 16];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut head).unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+        assert!(matches!(output.status.code(), Some(0 | 1)), "{args:?}: {:?}", output.status);
+    }
+}
+
 /// A plugin id from the config reaches the release's warning text; on stderr it is escaped like
 /// every other config string (no terminal escape, no forged CI log line).
 #[test]

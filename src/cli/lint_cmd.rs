@@ -135,7 +135,7 @@ pub fn run(global: &super::Global, args: &LintArgs) -> miette::Result<ExitCode> 
         Format::Sarif => {
             let log = sarif(&report, env!("CARGO_PKG_VERSION"));
             output::stream_stdout(|out| {
-                serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::other)?;
+                serde_json::to_writer_pretty(&mut *out, &log).map_err(std::io::Error::from)?;
                 out.write_all(b"\n")
             })
         }

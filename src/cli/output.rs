@@ -84,7 +84,8 @@ fn write_machine_json(out: &mut dyn Write, kind: &str, body: &impl Serialize) ->
         body: &'a T,
     }
     let envelope = Envelope { schema_version: SCHEMA_VERSION, kind, ok: true, body };
-    serde_json::to_writer_pretty(&mut *out, &envelope).map_err(std::io::Error::other)?;
+    // `From` keeps the writer's own error (a closed pipe stays `BrokenPipe`, which is not a failure).
+    serde_json::to_writer_pretty(&mut *out, &envelope).map_err(std::io::Error::from)?;
     out.write_all(b"\n")
 }
 
@@ -116,34 +117,70 @@ pub fn write_stdout(text: &str) -> miette::Result<()> {
 /// [`write_stdout`] for a long output written piece by piece (thousands of findings), so it is
 /// never held whole: buffered, each piece made safe as `write_stdout` makes its text.
 pub fn stream_stdout(write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>) -> miette::Result<()> {
-    let mut out = SafeWriter { inner: std::io::BufWriter::new(std::io::stdout().lock()), styled: stdout_styled() };
+    let mut out = SafeWriter::new(std::io::stdout().lock(), stdout_styled());
     match write(&mut out).and_then(|()| out.flush()) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(miette::miette!("cannot write output: {e}")),
         _ => Ok(()),
     }
 }
 
-/// Off a terminal, control characters in each piece written are made visible.
+/// Off a terminal, control characters in the text written are made visible. A serializer writes
+/// token by token, so the text is gathered into large pieces first and each piece is checked
+/// whole; a character split between two pieces waits for its last bytes.
 struct SafeWriter<W> {
     inner: W,
     styled: bool,
+    pending: Vec<u8>,
+}
+
+impl<W: Write> SafeWriter<W> {
+    const PIECE: usize = 64 * 1024;
+
+    fn new(inner: W, styled: bool) -> Self {
+        SafeWriter { inner, styled, pending: Vec::with_capacity(Self::PIECE + 1024) }
+    }
+
+    /// Writes the pending text out, all of it or up to its last whole character.
+    fn drain(&mut self, all: bool) -> std::io::Result<()> {
+        let end = if all { self.pending.len() } else { whole_characters(&self.pending) };
+        let piece = &self.pending[..end];
+        let plain = |b: &u8| (0x20..0x7f).contains(b) || matches!(b, b'\n' | b'\t');
+        match std::str::from_utf8(piece) {
+            Ok(text) if !self.styled && !piece.iter().all(plain) => {
+                self.inner.write_all(crate::base::escape::block(text).as_bytes())?;
+            }
+            _ => self.inner.write_all(piece)?,
+        }
+        self.pending.drain(..end);
+        Ok(())
+    }
+}
+
+/// The length of `bytes` without an unfinished UTF-8 sequence at its end.
+fn whole_characters(bytes: &[u8]) -> usize {
+    let lead = bytes.iter().rev().take(4).position(|b| b & 0xC0 != 0x80);
+    let Some(back) = lead else { return bytes.len() };
+    let start = bytes.len() - 1 - back;
+    let needed = match bytes[start] {
+        b if b >= 0xF0 => 4,
+        b if b >= 0xE0 => 3,
+        b if b >= 0xC0 => 2,
+        _ => 1,
+    };
+    if bytes.len() - start < needed { start } else { bytes.len() }
 }
 
 impl<W: Write> Write for SafeWriter<W> {
-    fn write(&mut self, piece: &[u8]) -> std::io::Result<usize> {
-        let plain = |b: &u8| (0x20..0x7f).contains(b) || matches!(b, b'\n' | b'\t');
-        if piece.iter().all(plain) {
-            self.inner.write_all(piece)?;
-            return Ok(piece.len());
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        if self.pending.len() >= Self::PIECE {
+            self.drain(false)?;
         }
-        match std::str::from_utf8(piece) {
-            Ok(text) if !self.styled => self.inner.write_all(crate::base::escape::block(text).as_bytes())?,
-            _ => self.inner.write_all(piece)?,
-        }
-        Ok(piece.len())
+        Ok(bytes.len())
     }
 
     fn flush(&mut self) -> std::io::Result<()> {
+        self.drain(true)?;
         self.inner.flush()
     }
 }
@@ -272,5 +309,36 @@ mod tests {
         let mut streamed = Vec::new();
         write_machine_json(&mut streamed, "lint", &body).unwrap();
         assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+    }
+
+    /// Text written in small pieces, with characters split across them and across the large
+    /// pieces the writer checks, comes out as the whole text escaped at once.
+    #[test]
+    fn a_safe_writer_escapes_text_however_it_is_cut() {
+        let unit = "é€𝄞 \u{1b}[31m ok\n\u{7f}\t\u{202e}";
+        let text: String = std::iter::repeat_n(unit, 2 * SafeWriter::<Vec<u8>>::PIECE / unit.len() + 7).collect();
+        let expected = crate::base::escape::block(&text).into_owned();
+        for cut in [1, 2, 3, 5, 4096, 65_535, 65_537] {
+            let mut writer = SafeWriter::new(Vec::new(), false);
+            for piece in text.as_bytes().chunks(cut) {
+                writer.write_all(piece).unwrap();
+            }
+            writer.flush().unwrap();
+            assert!(String::from_utf8(writer.inner).unwrap() == expected, "cut every {cut} bytes");
+        }
+        let mut styled = SafeWriter::new(Vec::new(), true);
+        styled.write_all(text.as_bytes()).unwrap();
+        styled.flush().unwrap();
+        assert_eq!(styled.inner, text.as_bytes(), "a terminal gets the text as written");
+    }
+
+    #[test]
+    fn an_unfinished_character_waits() {
+        assert_eq!(whole_characters(b"ab"), 2);
+        assert_eq!(whole_characters("a\u{e9}".as_bytes()), 3);
+        assert_eq!(whole_characters(&"a\u{e9}".as_bytes()[..2]), 1);
+        assert_eq!(whole_characters(&"a\u{1d11e}".as_bytes()[..4]), 1);
+        assert_eq!(whole_characters("a\u{1d11e}".as_bytes()), 5);
+        assert_eq!(whole_characters(&[0x80, 0x80, 0x80, 0x80, 0x80]), 5, "not UTF-8: written as it is");
     }
 }
