@@ -5,6 +5,7 @@
 //! (`settings` in `data/<line>/exec.json`).
 
 use crate::OpenClawVersion;
+use crate::config::view::agents::{AgentEntry, Roster, find_agent};
 use crate::config::view::exec::{ExecBlock, ExecKey, exec_blocks};
 use crate::config::view::located::Located;
 use crate::exec::posture::{Ask, Security, Source, Sourced, mode_policy};
@@ -92,7 +93,30 @@ pub fn resolve(
     what_if: &WhatIf,
     version: OpenClawVersion,
 ) -> RequestedSettings {
-    let blocks = exec_blocks(config_root, version, agent_id);
+    let entry = find_agent(config_root, version, agent_id);
+    resolve_for(config_root, agent_id, entry.as_ref(), what_if, version)
+}
+
+/// [`resolve`] with the agent's entry found in an indexed roster, for callers that resolve
+/// every agent of one config (a scan per agent would make a fleet quadratic).
+pub fn resolve_in(
+    roster: &Roster<'_>,
+    config_root: &serde_json::Value,
+    agent_id: &str,
+    what_if: &WhatIf,
+    version: OpenClawVersion,
+) -> RequestedSettings {
+    resolve_for(config_root, agent_id, roster.find(agent_id), what_if, version)
+}
+
+fn resolve_for(
+    config_root: &serde_json::Value,
+    agent_id: &str,
+    entry: Option<&AgentEntry<'_>>,
+    what_if: &WhatIf,
+    version: OpenClawVersion,
+) -> RequestedSettings {
+    let blocks = exec_blocks(config_root, entry);
     let rules = &version.exec().settings;
     // The last block that sets a key wins (agent over global).
     let last = |key: ExecKey| blocks.iter().rev().find_map(|block| block.set(key));

@@ -14,6 +14,8 @@ use std::sync::OnceLock;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::OpenClawVersion;
+use crate::base::{escape, parallel::par_map};
 use crate::config::path::{KeyPath, PathSeg};
 use crate::config::view::agents::{self, DefaultAgent};
 use crate::config::view::automation::{Heartbeat, heartbeat_agents};
@@ -24,7 +26,6 @@ use crate::policy::automation::jobs::CronJob;
 use crate::policy::session::{self, SessionError, SubagentRole};
 use crate::policy::steps::{self, StepKind};
 use crate::policy::{self, PluginTool, Resolution, RunKind, SessionContext, automation, spawn};
-use crate::{OpenClawVersion, base::escape};
 
 /// One enumerated session of one agent.
 #[derive(Debug, Clone, Serialize)]
@@ -83,6 +84,8 @@ pub struct Sessions<'a> {
     version: OpenClawVersion,
     config: &'a Value,
     agents: Vec<String>,
+    /// The roster entries by agent id (each agent's contexts read its `tools`).
+    entries: agents::Roster<'a>,
     routes: Vec<InboundRoute>,
     /// Each agent's routes, as positions in `routes` (a fleet's agents each look up their own).
     routes_by_agent: HashMap<String, Vec<usize>>,
@@ -109,6 +112,7 @@ impl<'a> Sessions<'a> {
             version,
             config,
             agents,
+            entries: agents::Roster::new(config, version),
             routes,
             routes_by_agent,
             spawns: OnceLock::new(),
@@ -261,7 +265,7 @@ impl<'a> Sessions<'a> {
             push(id, description, ctx);
         }
 
-        let agent_tools = agents::find_agent(config, version, agent).and_then(|entry| entry.tools());
+        let agent_tools = self.entries.find(agent).and_then(|entry| entry.tools());
         let global_tools = ToolsScope::global(config);
         for group in configured_groups(config) {
             let session_key = format!("agent:{agent}:{}:group:{}", group.channel, group.id);
@@ -477,22 +481,6 @@ pub fn evaluate_with<R: Send>(
     })
 }
 
-/// `items.iter().map(f)`, spread over the machine's cores: resolving hundreds of sessions is
-/// CPU-bound and every answer is independent.
-pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    const MIN_PER_THREAD: usize = 16;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len() / MIN_PER_THREAD);
-    if threads < 2 {
-        return items.iter().map(f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> =
-            items.chunks(chunk).map(|part| scope.spawn(|| part.iter().map(&f).collect::<Vec<R>>())).collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a resolver thread panicked")).collect()
-    })
-}
-
 /// What made a resolved session special: the config blocks that applied to it (group, sender and
 /// provider blocks, by key path), its sub-agent role, a non-owner sender and a non-main session.
 /// Two sessions with the same features exercise the same policy.
@@ -665,13 +653,6 @@ mod tests {
         assert!(impossible.contains("agent:mute:main has no sessions_spawn tool"), "{impossible}");
         let features = features(version, &spawned.context.ctx, spawned.result.as_ref().unwrap());
         assert!(features.contains("spawned-by:lead"), "{features:?}");
-    }
-
-    #[test]
-    fn par_map_keeps_order() {
-        let items: Vec<usize> = (0..1000).collect();
-        assert_eq!(par_map(&items, |i| i * 2), items.iter().map(|i| i * 2).collect::<Vec<_>>());
-        assert_eq!(par_map(&[1, 2], |i| i + 1), [2, 3]);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use crate::OpenClawVersion;
 use crate::config::Location;
 use crate::config::view::inbound::Audience;
 use crate::exec::{ApprovalsInput, ExecError};
-use crate::fleet::contexts::{self, NamedContext, Sessions};
+use crate::fleet::contexts::{NamedContext, Sessions};
 use crate::fleet::delta::{self, Locate, Side, ToolChange, ToolState};
 use crate::fleet::probe::{self, ExecProber, ExecVerdict, PostureSetting};
 use crate::policy::session::SessionError;
@@ -193,7 +193,7 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         (Prepared::new(base, &base_agents, options), Prepared::new(head, &head_agents, options));
     // Each session is compared on its own (in parallel); only the differences are kept.
     type Compared = (Option<AccessChange>, Option<AudienceChange>, Vec<ExecFlip>);
-    let compared = contexts::par_map(&union, |context| -> Result<Compared, ExecError> {
+    let compared = crate::base::parallel::par_map(&union, |context| -> Result<Compared, ExecError> {
         let before = base_side.resolve(context);
         let after = head_side.resolve(context);
         let audience = audience_change(context, &base_sessions, &head_sessions, &before, &after, head);

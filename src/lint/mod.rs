@@ -136,6 +136,8 @@ pub struct LintContext<'a> {
     sandboxed_sessions: OnceLock<BTreeMap<String, Resolution>>,
     /// The roster, indexed once for every session resolved.
     roster: OnceLock<crate::policy::Roster<'a>>,
+    /// The agents the rules walk ([`rules::walk::agents`]), listed once.
+    agents: OnceLock<Vec<rules::walk::Agent>>,
     /// A saved `openclaw mcp probe --json`: the MCP server tools present at runtime.
     pub mcp_probe: Option<&'a crate::policy::mcp::McpProbe>,
     /// The sessions the MCP rules check, resolved once with the MCP tools declared.
@@ -160,6 +162,7 @@ impl<'a> LintContext<'a> {
             main_sessions: OnceLock::new(),
             sandboxed_sessions: OnceLock::new(),
             roster: OnceLock::new(),
+            agents: OnceLock::new(),
             mcp_probe: None,
             mcp_sessions: OnceLock::new(),
         }
@@ -192,8 +195,18 @@ impl<'a> LintContext<'a> {
     /// Runs the resolver, the same one `tools` and `explain` use. `None` when the context
     /// cannot be resolved (rules then have nothing to say about it).
     fn resolve(&self, session: &SessionContext) -> Option<Resolution> {
-        let roster = self.roster.get_or_init(|| crate::policy::Roster::new(self.config(), self.version));
-        crate::policy::resolve_in(self.version, self.config(), roster, session).ok()
+        crate::policy::resolve_in(self.version, self.config(), self.roster(), session).ok()
+    }
+
+    /// The roster, indexed by agent id on first use.
+    pub fn roster(&self) -> &crate::policy::Roster<'a> {
+        self.roster.get_or_init(|| crate::policy::Roster::new(self.config(), self.version))
+    }
+
+    /// An agent's exec settings as the config requests them (no what-if).
+    pub fn exec_settings(&self, agent: &str) -> crate::exec::settings::RequestedSettings {
+        let what_if = crate::exec::WhatIf::default();
+        crate::exec::settings::resolve_in(self.roster().agents(), self.config(), agent, &what_if, self.version)
     }
 
     /// The resolution of an agent's main session (`None` when it cannot be resolved).
@@ -217,13 +230,12 @@ impl<'a> LintContext<'a> {
         sandbox: SandboxChoice,
     ) -> &'s BTreeMap<String, Resolution> {
         cell.get_or_init(|| {
-            rules::walk::agents(self)
-                .into_iter()
-                .filter_map(|agent| {
-                    let session = SessionContext { sandbox, ..rules::walk::main_session(&agent.id) };
-                    self.resolve(&session).map(|resolution| (agent.id, resolution))
-                })
-                .collect()
+            let agents = rules::walk::agents(self);
+            let resolved = crate::base::parallel::par_map(agents, |agent| {
+                self.resolve(&SessionContext { sandbox, ..rules::walk::main_session(&agent.id) })
+            });
+            let resolved = agents.iter().zip(resolved);
+            resolved.filter_map(|(agent, resolution)| Some((agent.id.clone(), resolution?))).collect()
         })
     }
 

@@ -118,6 +118,11 @@ impl<'a> Roster<'a> {
         self.agents.find(agent_id)
     }
 
+    /// The agents' entries, indexed by id.
+    pub fn agents(&self) -> &agents::Roster<'a> {
+        &self.agents
+    }
+
     pub fn len(&self) -> usize {
         self.agents.len()
     }

@@ -8,10 +8,9 @@ use std::collections::BTreeSet;
 
 use serde_json::Value;
 
-use super::agents;
+use super::agents::AgentEntry;
 use super::located::Located;
 use super::tools::ToolsScope;
-use crate::OpenClawVersion;
 use crate::release::exec::SafeBinProfile;
 
 /// A setting of a `tools.exec` block.
@@ -83,11 +82,11 @@ impl<'a> ExecBlock<'a> {
     }
 }
 
-/// The exec blocks that apply to `agent_id`: the global one, then the agent's own (each when
-/// it is an object).
-pub fn exec_blocks<'a>(config: &'a Value, version: OpenClawVersion, agent_id: &str) -> Vec<ExecBlock<'a>> {
+/// The exec blocks that apply to an agent (its roster entry, when it has one): the global one,
+/// then the agent's own (each when it is an object).
+pub fn exec_blocks<'a>(config: &'a Value, agent: Option<&AgentEntry<'a>>) -> Vec<ExecBlock<'a>> {
     let global = ToolsScope::global(config).and_then(|tools| ExecBlock::of(&tools));
-    let agent = agents::find_agent(config, version, agent_id).and_then(|entry| ExecBlock::of(&entry.tools()?));
+    let agent = agent.and_then(|entry| ExecBlock::of(&entry.tools()?));
     global.into_iter().chain(agent).collect()
 }
 
@@ -120,13 +119,16 @@ pub fn safe_bin_profile(value: &Value) -> SafeBinProfile {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::OpenClawVersion;
+    use crate::config::view::agents;
     use serde_json::json;
 
     #[test]
     fn blocks_of_an_agent_with_their_paths() {
         let config = json!({"tools": {"exec": {"host": " gateway ", "safeBins": ["jq", 3]}},
             "agents": {"entries": {"Work": {"tools": {"exec": {"security": "full", "mode": null}}}}}});
-        let blocks = exec_blocks(&config, OpenClawVersion::V2026_9, "work");
+        let work = agents::find_agent(&config, OpenClawVersion::V2026_9, "work");
+        let blocks = exec_blocks(&config, work.as_ref());
         assert_eq!(blocks.len(), 2);
         let (host, at) = blocks[0].text(ExecKey::Host).unwrap();
         assert_eq!((host, at.path.to_string().as_str()), ("gateway", "tools.exec.host"));
@@ -137,7 +139,8 @@ mod tests {
         );
         assert!(blocks[1].get(ExecKey::Mode).is_some() && blocks[1].set(ExecKey::Mode).is_none());
         let legacy = json!({"agents": {"list": [{"id": "a"}, {"id": "b", "tools": {"exec": []}}]}});
-        assert!(exec_blocks(&legacy, OpenClawVersion::V2026_2, "b").is_empty(), "an exec block that is no object");
+        let b = agents::find_agent(&legacy, OpenClawVersion::V2026_2, "b");
+        assert!(b.is_some() && exec_blocks(&legacy, b.as_ref()).is_empty(), "an exec block that is no object");
     }
 
     #[test]

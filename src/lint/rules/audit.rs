@@ -259,7 +259,7 @@ pub fn tool_contexts(ctx: &LintContext<'_>) -> Vec<ToolContext> {
     out.extend(defaults_tool_context(ctx, None));
     // Each agent's main session is the one the lint context has already resolved.
     for agent in agents(ctx) {
-        let (Some(path), Some(resolution)) = (agent.path, ctx.main_resolution(&agent.id)) else { continue };
+        let (Some(path), Some(resolution)) = (&agent.path, ctx.main_resolution(&agent.id)) else { continue };
         let label = agent_label(ctx.version, &agent.id);
         out.push(tool_context(ctx, ctx.config(), resolution, Some(&agent.id), label, path.key(keys::TOOLS), false));
     }
@@ -294,9 +294,9 @@ fn resolve_with_model(
 /// with a model, its `byProvider` policies count too.
 pub fn agent_tool_context(ctx: &LintContext<'_>, agent: &str, model: ProviderModel) -> Option<ToolContext> {
     let path = agents(ctx)
-        .into_iter()
+        .iter()
         .find(|a| a.id == agent)
-        .and_then(|a| a.path)
+        .and_then(|a| a.path.as_ref())
         .map_or_else(|| KeyPath::keys(&[keys::TOOLS]), |p| p.key(keys::TOOLS));
     let label = agent_label(ctx.version, agent);
     let context = match &model {
@@ -347,7 +347,7 @@ fn global_scope_id(ctx: &LintContext<'_>) -> String {
     let marked = roster
         .iter()
         .find(|a| a.path.as_ref().and_then(|p| p.key(keys::DEFAULT).lookup(ctx.config())) == Some(&Value::Bool(true)));
-    match (marked, roster.as_slice()) {
+    match (marked, roster) {
         (Some(agent), _) => agent.id.clone(),
         (None, [only]) if only.path.is_some() => only.id.clone(),
         _ => "global".into(),
@@ -368,7 +368,7 @@ pub fn exec_scopes(ctx: &LintContext<'_>) -> Vec<ExecScope> {
         host: global_host.clone(),
     }];
     for agent in agents(ctx) {
-        let Some(path) = agent.path else { continue };
+        let Some(path) = &agent.path else { continue };
         let exec_path = path.key(keys::TOOLS).key(keys::EXEC);
         let exec = exec_path.lookup(ctx.config());
         // An agent that sets no security of its own inherits the global one: point there.

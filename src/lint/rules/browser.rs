@@ -201,7 +201,7 @@ fn sandbox_browser<'a>(ctx: &LintContext<'a>, agent: Option<&KeyPath>, key: &str
 
 fn cdp_bridge(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let mut scopes: Vec<(Option<KeyPath>, String)> = vec![(None, "agents.defaults".into())];
-    scopes.extend(agents(ctx).into_iter().filter_map(|a| Some((Some(a.path?), a.id))));
+    scopes.extend(agents(ctx).iter().filter_map(|a| Some((Some(a.path.clone()?), a.id.clone()))));
     for (agent, label) in scopes {
         let enabled = sandbox_browser(ctx, agent.as_ref(), keys::ENABLED).and_then(Value::as_bool).unwrap_or(false);
         let network = sandbox_browser(ctx, agent.as_ref(), keys::NETWORK)

@@ -151,7 +151,10 @@ fn subagent_also_allow(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 fn sandbox_scopes(ctx: &LintContext<'_>) -> Vec<KeyPath> {
     let mut scopes = vec![KeyPath::keys(&[keys::TOOLS, keys::SANDBOX, keys::TOOLS])];
     scopes.extend(
-        agents(ctx).into_iter().filter_map(|a| a.path).map(|p| p.key(keys::TOOLS).key(keys::SANDBOX).key(keys::TOOLS)),
+        agents(ctx)
+            .iter()
+            .filter_map(|a| a.path.as_ref())
+            .map(|p| p.key(keys::TOOLS).key(keys::SANDBOX).key(keys::TOOLS)),
     );
     scopes
 }
@@ -214,7 +217,7 @@ fn resolutions<'c>(ctx: &'c LintContext<'_>) -> Vec<(String, &'static str, &'c R
         if let Some(resolution) = ctx.main_resolution(&agent.id) {
             out.push((agent.id.clone(), "main session", resolution));
         }
-        if sandbox_configured(&agent)
+        if sandbox_configured(agent)
             && let Some(resolution) = ctx.sandboxed_resolution(&agent.id)
         {
             out.push((agent.id.clone(), "sandboxed session", resolution));
@@ -329,45 +332,53 @@ fn allow_of_unbuilt_tool(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 fn spawned_child_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let agents = agents(ctx);
-    for (requester, child) in spawn::allowed_pairs(ctx.version, ctx.config()) {
-        let Some(requester_main) = ctx.main_resolution(&requester) else { continue };
-        if !requester_main.tools.iter().any(|t| t == spawn::SPAWN_TOOL) {
-            continue;
+    let can_spawn = |requester: &String| {
+        ctx.main_resolution(requester).is_some_and(|main| main.tools.iter().any(|t| t == spawn::SPAWN_TOOL))
+    };
+    let pairs: Vec<(String, String)> = spawn::allowed_pairs(ctx.version, ctx.config())
+        .into_iter()
+        .filter(|(requester, _)| can_spawn(requester))
+        .collect();
+    // Each spawn is its own resolution: resolved side by side, a batch at a time (which bounds
+    // what is held at once), and kept only when it has no tools.
+    const BATCH: usize = 256;
+    for batch in pairs.chunks(BATCH) {
+        let toolless = crate::base::parallel::par_map(batch, |(requester, child)| {
+            let request = spawn::request(main_session(requester), Some(child.clone()));
+            ctx.resolve(&request).and_then(|r| spawn::made(r).ok()).filter(|resolved| resolved.tools.is_empty())
+        });
+        for ((requester, child), resolved) in batch.iter().zip(toolless) {
+            let (Some(requester_main), Some(resolved)) = (ctx.main_resolution(requester), resolved) else { continue };
+            // The step that removed the last tools: the requester's list when it is the inherited one.
+            let Some(emptied) = resolved.steps.iter().rev().find(|r| !r.removed.is_empty()) else { continue };
+            let inherited = emptied.step.kind == StepKind::Inherited;
+            let child_tools =
+                agents.iter().find(|a| a.id == *child).and_then(|a| a.path.clone()).map(|p| p.key(keys::TOOLS));
+            let location = if inherited {
+                written_allowlist(requester_main)
+            } else {
+                emptied.removed.iter().find_map(|t| resolved.removed.get(t)?.source.as_ref()?.config_path().cloned())
+            };
+            let Some(path) = location.or(child_tools) else { continue };
+            let lost = emptied.removed.join(", ");
+            let message = if inherited {
+                format!(
+                    "agent `{child}` spawned by `{requester}` has no tools: `{requester}` passes down only [{}], and \
+                     `inherited tools` removes the child's last tools ({lost})",
+                    requester_main.tools.join(", ")
+                )
+            } else {
+                format!(
+                    "agent `{child}` spawned by `{requester}` has no tools: `{}` removes the last ({lost})",
+                    emptied.step.label
+                )
+            };
+            let tool = emptied.removed.first().map_or("<tool>", String::as_str);
+            out.report(&path, message).agent(child.clone()).help(format!(
+                "run `clawpolicy explain {tool} --agent {child} --spawned-by {requester}` for the smallest edit on \
+                 either side"
+            ));
         }
-        let request = spawn::request(main_session(&requester), Some(child.clone()));
-        let Some(resolved) = ctx.resolve(&request).and_then(|r| spawn::made(r).ok()) else { continue };
-        if !resolved.tools.is_empty() {
-            continue;
-        }
-        // The step that removed the last tools: the requester's list when it is the inherited one.
-        let Some(emptied) = resolved.steps.iter().rev().find(|r| !r.removed.is_empty()) else { continue };
-        let inherited = emptied.step.kind == StepKind::Inherited;
-        let child_tools =
-            agents.iter().find(|a| a.id == child).and_then(|a| a.path.clone()).map(|p| p.key(keys::TOOLS));
-        let location = if inherited {
-            written_allowlist(requester_main)
-        } else {
-            emptied.removed.iter().find_map(|t| resolved.removed.get(t)?.source.as_ref()?.config_path().cloned())
-        };
-        let Some(path) = location.or(child_tools) else { continue };
-        let lost = emptied.removed.join(", ");
-        let message = if inherited {
-            format!(
-                "agent `{child}` spawned by `{requester}` has no tools: `{requester}` passes down only [{}], and \
-                 `inherited tools` removes the child's last tools ({lost})",
-                requester_main.tools.join(", ")
-            )
-        } else {
-            format!(
-                "agent `{child}` spawned by `{requester}` has no tools: `{}` removes the last ({lost})",
-                emptied.step.label
-            )
-        };
-        let tool = emptied.removed.first().map_or("<tool>", String::as_str);
-        out.report(&path, message).agent(child.clone()).help(format!(
-            "run `clawpolicy explain {tool} --agent {child} --spawned-by {requester}` for the smallest edit on \
-             either side"
-        ));
     }
 }
 

@@ -20,7 +20,6 @@ use crate::config::view::located::switched_off;
 use crate::exec::approvals::{LoadedApprovals, resolve_for_agent};
 use crate::exec::posture::{Security, Source};
 use crate::exec::satisfy::safe_bins::unprofiled_bins;
-use crate::exec::settings::{self, WhatIf};
 use crate::exec::v2026_9::inline_eval::is_interpreter_allowlist_pattern;
 use crate::lint::{Category, Emitter, LintContext, Rule, Severity};
 
@@ -375,7 +374,7 @@ fn consequence(version: OpenClawVersion) -> &'static str {
 
 fn host_sandbox_agents(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for agent in agents(ctx) {
-        let Some(entry) = agent.path else { continue };
+        let Some(entry) = &agent.path else { continue };
         let path = entry.key(keys::TOOLS).key(keys::EXEC).key(keys::HOST);
         if path.lookup(ctx.config()).and_then(Value::as_str) != Some("sandbox") {
             continue;
@@ -421,8 +420,8 @@ fn exec_despite_read_only_fs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 fn exec_blocks(ctx: &LintContext<'_>) -> Vec<(KeyPath, Option<String>)> {
     let mut blocks = vec![(KeyPath::keys(&[keys::TOOLS, keys::EXEC]), None)];
     for agent in agents(ctx) {
-        if let Some(path) = agent.path {
-            blocks.push((path.key(keys::TOOLS).key(keys::EXEC), Some(agent.id)));
+        if let Some(path) = &agent.path {
+            blocks.push((path.key(keys::TOOLS).key(keys::EXEC), Some(agent.id.clone())));
         }
     }
     blocks
@@ -510,7 +509,7 @@ fn safe_bins_interpreters(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 fn safe_bins_without_profile(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let mut reported = std::collections::HashSet::new();
     for agent in agents(ctx) {
-        let requested = settings::resolve(ctx.config(), &agent.id, &WhatIf::default(), ctx.version);
+        let requested = ctx.exec_settings(&agent.id);
         let Some(list) = &requested.safe_bins else { continue };
         let Source::Config(list_path) = &list.source else { continue };
         let unprofiled = unprofiled_bins(ctx.version.exec(), Some(&list.value), &requested.safe_bin_profiles);
@@ -623,7 +622,7 @@ fn elevated_allow_from(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, problem
 
 fn security_unset(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     for agent in agents(ctx) {
-        let requested = settings::resolve(ctx.config(), &agent.id, &WhatIf::default(), ctx.version);
+        let requested = ctx.exec_settings(&agent.id);
         if requested.security.source != Source::Default || requested.security.value != Security::Full {
             continue;
         }
@@ -745,7 +744,7 @@ fn denied_by_approvals(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         if !resolution.tools.iter().any(|t| t == "exec") {
             continue;
         }
-        let requested = settings::resolve(ctx.config(), &agent.id, &WhatIf::default(), ctx.version);
+        let requested = ctx.exec_settings(&agent.id);
         let resolved =
             resolve_for_agent(&approvals.document, &agent.id, requested.security, requested.ask, ctx.version);
         if resolved.security.value != Security::Deny {

@@ -219,7 +219,7 @@ fn minimal_profile_overridden(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) 
         return;
     }
     for agent in agents(ctx) {
-        let Some(path) = agent.path.map(|p| p.key(keys::TOOLS).key(keys::PROFILE)) else { continue };
+        let Some(path) = agent.path.as_ref().map(|p| p.key(keys::TOOLS).key(keys::PROFILE)) else { continue };
         let Some(profile) = path.lookup(ctx.config()).and_then(Value::as_str).filter(|p| !p.is_empty()) else {
             continue;
         };

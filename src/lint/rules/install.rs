@@ -306,7 +306,7 @@ fn state_agent_ids(ctx: &LintContext<'_>) -> Vec<String> {
         DefaultAgent::Agent(id) => Some(id),
         DefaultAgent::Undecided(_) => None,
     };
-    for id in default.into_iter().chain(roster.into_iter().map(|a| a.id)) {
+    for id in default.into_iter().chain(roster.iter().map(|a| a.id.clone())) {
         if !ids.contains(&id) {
             ids.push(id);
         }

@@ -96,7 +96,7 @@ fn model_refs(ctx: &LintContext<'_>) -> Vec<ModelRef> {
         }
     }
     for agent in agents(ctx) {
-        let Some(entry) = agent.path else { continue };
+        let Some(entry) = &agent.path else { continue };
         let path = entry.key(keys::MODEL);
         match path.lookup(ctx.config()) {
             Some(value @ Value::String(_)) => add(Some(value), path, Some(&agent.id), false),

@@ -72,11 +72,11 @@ fn docker_blocks<'a>(ctx: &LintContext<'a>) -> Vec<(KeyPath, &'a Value, String, 
         out.push((defaults, docker, "agents.defaults.sandbox.docker".to_string(), None));
     }
     for agent in agents(ctx) {
-        let Some(path) = agent.path else { continue };
+        let Some(path) = &agent.path else { continue };
         let path = path.key(keys::SANDBOX).key(keys::DOCKER);
         if let Some(docker) = path.lookup(ctx.config()).filter(|d| d.is_object()) {
             let label = format!("{}.sandbox.docker", agent_label(ctx.version, &agent.id));
-            out.push((path, docker, label, Some(agent.id)));
+            out.push((path, docker, label, Some(agent.id.clone())));
         }
     }
     out

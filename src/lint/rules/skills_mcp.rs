@@ -56,12 +56,12 @@ fn scopes(ctx: &LintContext<'_>) -> Vec<Scope> {
         candidates.push((None, KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SKILLS])));
     }
     for agent in agents(ctx) {
-        let Some(entry) = agent.path else { continue };
+        let Some(entry) = &agent.path else { continue };
         let own = entry.lookup(ctx.config()).and_then(Value::as_object).is_some_and(|e| e.contains_key(keys::SKILLS));
         if own {
-            candidates.push((Some(agent.id), entry.key(keys::SKILLS)));
+            candidates.push((Some(agent.id.clone()), entry.key(keys::SKILLS)));
         } else if defaults_have {
-            candidates.push((Some(agent.id), KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SKILLS])));
+            candidates.push((Some(agent.id.clone()), KeyPath::keys(&[keys::AGENTS, keys::DEFAULTS, keys::SKILLS])));
         }
     }
     candidates
@@ -77,7 +77,7 @@ fn scopes(ctx: &LintContext<'_>) -> Vec<Scope> {
                     .to_string(),
             };
             let requested = match &agent {
-                Some(agent) => settings::resolve(ctx.config(), agent, &WhatIf::default(), ctx.version),
+                Some(agent) => ctx.exec_settings(agent),
                 None => settings::resolve(&defaults_only(ctx.config()), "main", &WhatIf::default(), ctx.version),
             };
             let effective_host = match requested.host.value.as_str() {

@@ -398,7 +398,7 @@ const SESSION_TOOLS: &[&str] =
 fn cross_agent_sessions(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let roster = agents(ctx);
     let mut ids: Vec<String> = Vec::new();
-    for agent in &roster {
+    for agent in roster {
         if !ids.contains(&agent.id) {
             ids.push(agent.id.clone());
         }
@@ -422,7 +422,7 @@ fn cross_agent_sessions(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         .unwrap_or("spawned");
     let mut reachers = Vec::new();
     let mut signals = 0usize;
-    for agent in &roster {
+    for agent in roster {
         let Some(context) = agent_tool_context(ctx, &agent.id, None) else { continue };
         if context.sandbox_mode != "off" {
             signals += 1;

@@ -3,7 +3,6 @@
 use serde_json::Value;
 
 use crate::config::path::{KeyPath, PathSeg};
-use crate::config::view::agents::roster;
 pub use crate::config::view::tools::ListKind;
 use crate::policy::SessionContext;
 
@@ -81,14 +80,16 @@ pub struct Agent {
     pub path: Option<KeyPath>,
 }
 
-/// The agents of the config; a config without a roster has the implicit default agent (2026.9's
-/// loader adds it as `agents.entries.main`, which is configured nowhere).
-pub fn agents(ctx: &LintContext<'_>) -> Vec<Agent> {
-    let entries = roster(ctx.config(), ctx.version);
-    if entries.is_empty() || ctx.loaded.implicit_roster() {
-        return vec![Agent { id: "main".into(), path: None }];
-    }
-    entries.iter().map(|e| Agent { id: e.id(), path: Some(e.path.clone()) }).collect()
+/// The agents of the config, listed once per lint run; a config without a roster has the implicit
+/// default agent (2026.9's loader adds it as `agents.entries.main`, which is configured nowhere).
+pub fn agents<'c>(ctx: &'c LintContext<'_>) -> &'c [Agent] {
+    ctx.agents.get_or_init(|| {
+        let entries = ctx.roster().agents().entries();
+        if entries.is_empty() || ctx.loaded.implicit_roster() {
+            return vec![Agent { id: "main".into(), path: None }];
+        }
+        entries.iter().map(|e| Agent { id: e.id(), path: Some(e.path.clone()) }).collect()
+    })
 }
 
 /// The main direct-message session of an agent, as an owner would run it.
