@@ -131,11 +131,11 @@ pub fn explicit_lists(
         let profile = matches!(kind, StepKind::Profile | StepKind::ProviderProfile);
         // The sandbox resolver hands over its lists with static groups already expanded, so a
         // sandbox `group:memory` names `memory_search` to plugin selection (other layers stay raw).
-        let as_listed = |pattern: &str| -> Vec<String> {
+        let as_listed = |pattern: &str, listed: &mut dyn FnMut(String)| {
             if kind == StepKind::Sandbox {
-                expand_static_groups(pack, pattern)
-            } else {
-                Some(pattern.trim().to_string()).into_iter().filter(|p| !p.is_empty()).collect()
+                expand_static_groups(pack, pattern).into_iter().for_each(listed);
+            } else if !pattern.trim().is_empty() {
+                listed(pattern.trim().to_string());
             }
         };
         let mut implicit = false;
@@ -147,26 +147,26 @@ pub fn explicit_lists(
                 implicit = true;
                 continue;
             }
-            for pattern in as_listed(&entry.pattern) {
+            as_listed(&entry.pattern, &mut |pattern| {
                 if !profile {
                     lists.override_allow.push(pattern.clone());
                 }
                 lists.allow.push(Some(pattern));
-            }
+            });
         }
         if implicit {
             lists.allow.push(None);
         }
-        lists.deny.extend(policy.deny_patterns().flat_map(as_listed));
+        for pattern in policy.deny_patterns() {
+            as_listed(pattern, &mut |pattern| lists.deny.push(pattern));
+        }
     }
     if pack.owner_only.filters_sessions() && is_non_owner(pack, ctx) {
         lists.deny.extend(pack.owner_only.tools.iter().cloned());
     }
-    let normalized =
-        |patterns: &mut dyn Iterator<Item = &String>| -> Vec<String> { patterns.map(|p| pack.normalize(p)).collect() };
-    lists.plugin_allow = NameSet::plain(normalized(&mut lists.allow.iter().flatten()).iter().map(String::as_str));
+    lists.plugin_allow = NameSet::plain(lists.allow.iter().flatten().map(|p| pack.normalized(p)));
     lists.includes_defaults = lists.allow.is_empty() || lists.allow.iter().any(Option::is_none);
-    lists.plugin_deny = NameSet::plain(normalized(&mut lists.deny.iter()).iter().map(String::as_str));
+    lists.plugin_deny = NameSet::plain(lists.deny.iter().map(|p| pack.normalized(p)));
     lists
 }
 

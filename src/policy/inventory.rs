@@ -110,7 +110,7 @@ pub fn construct(
         match plugin_tool_selection(pack, &plugin_id, &tool.name, tool.optional, &explicit) {
             None => built.push(InventoryTool { name: tool.name.clone(), plugin: Some(tool.plugin.clone()) }),
             Some(reason) => {
-                inventory.not_constructed.insert(tool.name.clone(), reason);
+                inventory.not_constructed.insert(tool.name.clone(), reason.to_string());
             }
         }
         inventory.declared_plugins.push(plugin_id);
@@ -307,20 +307,17 @@ fn plugin_tool_selection(
     tool: &str,
     optional: bool,
     explicit: &ExplicitLists,
-) -> Option<String> {
+) -> Option<&'static str> {
     match pack.plugin_loading.tool_selection {
-        PluginToolSelection::Allowlists => {
-            plugin_tool_rejected(plugin_id, tool, optional, explicit, NameSet::matches).map(str::to_string)
-        }
+        PluginToolSelection::Allowlists => plugin_tool_rejected(plugin_id, tool, optional, explicit, NameSet::matches),
         PluginToolSelection::AllowlistsByExactName => {
-            plugin_tool_rejected(plugin_id, tool, optional, explicit, NameSet::lists).map(str::to_string)
+            plugin_tool_rejected(plugin_id, tool, optional, explicit, NameSet::lists)
         }
         PluginToolSelection::OptionalNamedExactly => {
             let allow = &explicit.plugin_allow;
             let named = allow.lists(tool) || allow.lists(plugin_id) || allow.lists("group:plugins");
-            (optional && !named).then(|| {
-                "optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist".to_string()
-            })
+            (optional && !named)
+                .then_some("optional plugin tool: 2026.2 needs it, its plugin or group:plugins named in an allowlist")
         }
     }
 }
@@ -450,29 +447,34 @@ fn bundled_plugin_tools(
     for (plugin, switched_off) in pack.plugins.iter().zip(switched_off.iter()) {
         let plugin_id = plugin.id.trim().to_lowercase();
         for tool in &plugin.tools {
+            // The first reason found is the one given, so the later ones are only worked out
+            // when the earlier ones let the tool through.
             let disabled = not_activated(config, ctx, plugin, tool).or_else(|| switched_off.clone());
-            let optional = plugin.optional.contains(tool);
-            let rejected = plugin_tool_selection(pack, &plugin_id, tool, optional, explicit);
-            let gate = match tool.as_str() {
-                "intent" if ctx.sender_is_owner != Some(true) => Some("built only when the sender is the owner"),
-                "memory_search" | "memory_get" if !memory_search_on => Some("memory search is off"),
-                "lobster" if session.sandbox.sandboxed => Some("not built in sandboxed sessions"),
-                _ => None,
+            // Tools of a plugin that is off are reported only when they are catalog tools, so
+            // the answer does not list every tool of every bundled plugin.
+            if disabled.is_some() && !pack.is_catalog_tool(tool) {
+                continue;
+            }
+            let selection = || {
+                let optional = plugin.optional.contains(tool);
+                plugin_tool_selection(pack, &plugin_id, tool, optional, explicit).map(str::to_string)
             };
-            let gate = gate
-                .map(str::to_string)
-                .or_else(|| channel_tools::gate_rejects(plugin, tool, config, version.data().plugins()));
-            match disabled.clone().or(rejected).or(gate) {
+            let gate = || {
+                let gate = match tool.as_str() {
+                    "intent" if ctx.sender_is_owner != Some(true) => Some("built only when the sender is the owner"),
+                    "memory_search" | "memory_get" if !memory_search_on => Some("memory search is off"),
+                    "lobster" if session.sandbox.sandboxed => Some("not built in sandboxed sessions"),
+                    _ => None,
+                };
+                gate.map(str::to_string)
+                    .or_else(|| channel_tools::gate_rejects(plugin, tool, config, version.data().plugins()))
+            };
+            match disabled.or_else(selection).or_else(gate) {
                 None => {
                     let owner = (!plugin.channel_agent_tools).then(|| plugin.id.clone());
                     built.push(InventoryTool { name: tool.clone(), plugin: owner })
                 }
-                // Tools of a plugin that is off are reported only when they are catalog tools, so
-                // the answer does not list every tool of every bundled plugin.
-                Some(reason) if disabled.is_none() || pack.is_catalog_tool(tool) => {
-                    not_built.push((tool.clone(), reason))
-                }
-                Some(_) => {}
+                Some(reason) => not_built.push((tool.clone(), reason)),
             }
         }
     }

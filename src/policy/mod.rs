@@ -89,28 +89,65 @@ pub struct StepRecord {
 }
 
 /// What one step decided about the session's candidate tools. The names are shared by every
-/// step of a resolution, so a step holds only its verdicts, in candidate order.
+/// step of a resolution, so a step holds only its verdicts, in candidate order. Most candidates
+/// of a step get the same few verdicts (no allowlist, not in it, the one deny entry), and `lint`
+/// holds thousands of resolutions, so each distinct verdict is kept once and every candidate
+/// points at its own.
 #[derive(Debug, Clone, Default)]
 pub struct Verdicts {
     names: Arc<[String]>,
-    verdicts: Vec<Option<Verdict>>,
+    distinct: Vec<Verdict>,
+    /// For each candidate, in order: 0 when the step did not judge it, else 1 + the place of its
+    /// verdict in `distinct`.
+    picks: Vec<u32>,
 }
 
 impl Verdicts {
     fn new(names: &Arc<[String]>) -> Self {
-        Verdicts { names: names.clone(), verdicts: Vec::with_capacity(names.len()) }
+        Verdicts { names: names.clone(), distinct: Vec::new(), picks: Vec::with_capacity(names.len()) }
+    }
+
+    /// Records the next candidate's verdict.
+    fn push(&mut self, verdict: Option<Verdict>) {
+        let pick = verdict.map_or(0, |verdict| self.place_of(verdict) + 1);
+        self.picks.push(pick);
+    }
+
+    /// Replaces the verdict of the candidate at `index` (judged out of order).
+    fn set(&mut self, index: usize, verdict: Verdict) {
+        self.picks[index] = self.place_of(verdict) + 1;
+    }
+
+    /// Where `verdict` is in `distinct`, added when new. Repeats come in runs, so a short look
+    /// back finds them; a verdict that recurs after long is kept again (the lookup stays linear).
+    fn place_of(&mut self, verdict: Verdict) -> u32 {
+        const LOOK_BACK: usize = 8;
+        let recent = self.distinct.len().saturating_sub(LOOK_BACK);
+        let place = match self.distinct[recent..].iter().rposition(|v| *v == verdict) {
+            Some(offset) => recent + offset,
+            None => {
+                self.distinct.push(verdict);
+                self.distinct.len() - 1
+            }
+        };
+        u32::try_from(place).expect("fewer verdicts than candidates")
+    }
+
+    /// The verdict about the candidate at `index`, if the step judged it.
+    fn at(&self, index: usize) -> Option<&Verdict> {
+        let pick = *self.picks.get(index)?;
+        pick.checked_sub(1).map(|place| &self.distinct[place as usize])
     }
 
     /// The verdict about `name`, if the step judged it.
     pub fn get(&self, name: &str) -> Option<&Verdict> {
-        let index = self.names.iter().position(|n| n == name)?;
-        self.verdicts.get(index)?.as_ref()
+        self.at(self.names.iter().position(|n| n == name)?)
     }
 
     /// Every judged tool with its verdict, in name order.
     pub fn sorted(&self) -> Vec<(&str, &Verdict)> {
-        let mut judged: Vec<(&str, &Verdict)> =
-            self.names.iter().zip(&self.verdicts).filter_map(|(name, v)| Some((name.as_str(), v.as_ref()?))).collect();
+        let judged = self.names.iter().enumerate().filter_map(|(index, name)| Some((name.as_str(), self.at(index)?)));
+        let mut judged: Vec<(&str, &Verdict)> = judged.collect();
         judged.sort_unstable_by_key(|(name, _)| *name);
         judged
     }
@@ -239,11 +276,13 @@ pub fn resolve_in(
         };
         let compiled = CompiledPolicy::shared(&session.memo, pack, &effective, &plugins);
         let mut verdicts = Verdicts::new(&names);
-        verdicts.verdicts.extend(normalized.iter().map(|name| Some(compiled.evaluate(name))));
+        for name in normalized.iter() {
+            verdicts.push(Some(compiled.evaluate(name)));
+        }
         let mut step_removed = Vec::new();
         let attribution = Attribution::of(&step, &effective);
         alive.retain(|&index| {
-            let verdict = verdicts.verdicts[index].as_ref().expect("every candidate judged");
+            let verdict = verdicts.at(index).expect("every candidate judged");
             if verdict.keeps() {
                 return true;
             }
@@ -356,7 +395,7 @@ fn apply_runtime_allowlist(
     let compiled = CompiledPolicy::compile(pack, &step.policy, plugins);
     let attribution = Attribution::of(&step, &step.policy);
     let mut verdicts = Verdicts::new(candidates.names);
-    verdicts.verdicts.resize(candidates.names.len(), None);
+    candidates.names.iter().for_each(|_| verdicts.push(None));
     let mut step_removed = Vec::new();
     alive.retain(|&index| {
         let verdict =
@@ -367,7 +406,7 @@ fn apply_runtime_allowlist(
             removed.insert(name.clone(), attribution.removal(&step.policy, &verdict));
             step_removed.push(name.clone());
         }
-        verdicts.verdicts[index] = Some(verdict);
+        verdicts.set(index, verdict);
         keeps
     });
     step_removed.sort();
@@ -469,6 +508,45 @@ fn pre_filter_removal(filter: &PreFilter) -> Removal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Verdicts kept once each still answer for every candidate what the step decided, however
+    /// they repeat (in runs, or far apart) and when given out of order.
+    #[test]
+    fn verdicts_answer_per_candidate_as_given() {
+        use crate::policy::matcher::MatchRef;
+        let allowed = |entry: usize| Verdict::Allowed { by: MatchRef { entry, via: None } };
+        let given: Vec<Option<Verdict>> = (0..40)
+            .map(|i| match i % 5 {
+                0 => None,
+                1 => Some(Verdict::AllowedNoAllowlist),
+                2 => Some(allowed(i % 11)),
+                3 => Some(Verdict::NotInAllowlist),
+                _ => Some(allowed(i)),
+            })
+            .collect();
+        let names: Arc<[String]> = (0..given.len()).map(|i| format!("tool{i:02}")).collect();
+        let mut verdicts = Verdicts::new(&names);
+        given.iter().for_each(|v| verdicts.push(v.clone()));
+        for (name, verdict) in names.iter().zip(&given) {
+            assert_eq!(verdicts.get(name), verdict.as_ref(), "{name}");
+        }
+        let judged_count = given.iter().flatten().count();
+        assert!(
+            verdicts.distinct.len() < judged_count * 2 / 3,
+            "repeats in a run are kept once: {}",
+            verdicts.distinct.len()
+        );
+        let judged: Vec<&str> = verdicts.sorted().into_iter().map(|(name, _)| name).collect();
+        assert_eq!(judged.len(), judged_count);
+        assert!(judged.is_sorted());
+
+        let mut late = Verdicts::new(&names);
+        names.iter().for_each(|_| late.push(None));
+        late.set(7, Verdict::NotInAllowlist);
+        assert_eq!(late.get("tool07"), Some(&Verdict::NotInAllowlist));
+        assert_eq!(late.get("tool06"), None);
+        assert_eq!(late.get("no such tool"), None);
+    }
 
     #[test]
     fn sessions_of_one_config_share_what_their_steps_read() {

@@ -5,6 +5,8 @@
 //! (here); a pipeline list is compiled once per run whatever the number of sessions, a long one
 //! once per process and a short one once per thread ([`super::matcher::compiled_list`]).
 
+use std::borrow::Cow;
+
 use ahash::AHashSet;
 
 use crate::base::glob::Glob;
@@ -22,10 +24,10 @@ pub struct NameSet {
 
 impl NameSet {
     /// Patterns compared as they are (already normalized), as plugin selection compares them.
-    pub fn plain<'p>(patterns: impl IntoIterator<Item = &'p str>) -> NameSet {
+    pub fn plain<'p>(patterns: impl IntoIterator<Item = impl Into<Cow<'p, str>>>) -> NameSet {
         let mut set = NameSet::default();
         for pattern in patterns {
-            set.insert(pattern);
+            set.insert(pattern.into());
         }
         set
     }
@@ -42,18 +44,18 @@ impl NameSet {
             set.names_something |= !pattern.is_empty();
             match pack.group(&pattern) {
                 Some(members) => set.exact.extend(members.iter().cloned()),
-                None => set.insert(&pattern),
+                None => set.insert(pattern),
             }
         }
         set
     }
 
-    fn insert(&mut self, pattern: &str) {
+    fn insert(&mut self, pattern: Cow<'_, str>) {
         self.names_something |= !pattern.is_empty();
-        match pattern {
+        match pattern.as_ref() {
             "" => {}
             plain if !plain.contains('*') => {
-                self.exact.insert(plain.to_string());
+                self.exact.insert(pattern.into_owned());
             }
             glob => self.globs.push(Glob::compile(glob)),
         }
