@@ -4,8 +4,8 @@
 //! that became reachable or unreachable with the deciding step on each side, each agent's exec
 //! posture changes, and the probe commands whose exec decision flips.
 
-use std::collections::HashMap;
 use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 use serde_json::Value;
@@ -221,7 +221,7 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
                 base: was,
                 head: now,
                 loosened: was.loosens_to(now),
-                location: exec_location(head, &context.agent_id),
+                location: exec_location(&head_side, &context.agent_id),
             })
             .collect();
         Ok((access, audience, flips))
@@ -236,14 +236,11 @@ pub fn diff(base: &Config<'_>, head: &Config<'_>, options: &Options<'_>) -> Resu
         flips.extend(context_flips);
     }
 
+    let in_base: HashSet<&String> = base_agents.iter().collect();
     let posture: Vec<PostureChange> = head_agents
         .iter()
-        .filter(|a| base_agents.contains(a))
-        .flat_map(|agent| {
-            let was = probe::posture(base.version, base.value, agent, &options.approvals);
-            let now = probe::posture(head.version, head.value, agent, &options.approvals);
-            posture_changes(agent, &was, &now, head)
-        })
+        .filter(|a| in_base.contains(a))
+        .flat_map(|agent| posture_changes(agent, &base_side.postures.of(agent), &head_side.postures.of(agent), head))
         .collect();
 
     let gained = access.iter().flat_map(|a| &a.changes).filter(|c| c.change.gained).count();
@@ -291,6 +288,7 @@ struct Prepared<'s, 'a> {
     roster: crate::policy::Roster<'a>,
     known: std::collections::HashSet<String>,
     prober: ExecProber,
+    postures: probe::Postures<'a>,
 }
 
 impl<'s, 'a> Prepared<'s, 'a> {
@@ -300,6 +298,7 @@ impl<'s, 'a> Prepared<'s, 'a> {
             roster: crate::policy::Roster::new(config.value, config.version),
             known: agents.iter().cloned().collect(),
             prober: ExecProber::new(config.version, options.approvals.clone(), options.cwd.clone()),
+            postures: probe::Postures::new(config.version, config.value, &options.approvals),
         }
     }
 
@@ -370,8 +369,9 @@ fn head_location(change: &ToolChange, head: &Config<'_>) -> Option<Location> {
 }
 
 /// The agent's exec block on the head side, where an exec decision is configured.
-fn exec_location(head: &Config<'_>, agent: &str) -> Option<Location> {
-    let settings = probe::posture(head.version, head.value, agent, &ApprovalsInput::None);
+fn exec_location(head_side: &Prepared<'_, '_>, agent: &str) -> Option<Location> {
+    let head = head_side.config;
+    let settings = head_side.postures.of(agent);
     let configured = settings.iter().filter_map(PostureSetting::config_path).find_map(|p| (head.locate)(&p));
     configured.or_else(|| (head.locate_nearest)(&crate::config::view::tools::exec_path()))
 }

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
+use crate::config::view::agents;
 use crate::exec::settings::SettingsKey;
 use crate::exec::{self, ApprovalsInput, Availability, CallSite, Decision, ExecError, Source};
 use crate::policy::Resolution;
@@ -218,8 +219,38 @@ pub fn posture(
     agent: &str,
     approvals: &ApprovalsInput,
 ) -> Vec<PostureSetting> {
-    let settings = exec::settings::resolve(config, agent, &exec::WhatIf::default(), version);
-    let store = exec::approvals::load(approvals, version);
+    Postures::new(version, config, approvals).of(agent)
+}
+
+/// The exec postures of many agents of one config: the roster indexed and the approvals store
+/// read once.
+pub struct Postures<'a> {
+    version: OpenClawVersion,
+    config: &'a Value,
+    roster: agents::Roster<'a>,
+    store: exec::approvals::LoadedApprovals,
+}
+
+impl<'a> Postures<'a> {
+    pub fn new(version: OpenClawVersion, config: &'a Value, approvals: &ApprovalsInput) -> Self {
+        let roster = agents::Roster::new(config, version);
+        Postures { version, config, roster, store: exec::approvals::load(approvals, version) }
+    }
+
+    /// [`posture`] of `agent`.
+    pub fn of(&self, agent: &str) -> Vec<PostureSetting> {
+        let (version, store) = (self.version, &self.store);
+        let settings = exec::settings::resolve_in(&self.roster, self.config, agent, &exec::WhatIf::default(), version);
+        agent_posture(version, agent, &settings, store)
+    }
+}
+
+fn agent_posture(
+    version: OpenClawVersion,
+    agent: &str,
+    settings: &exec::settings::RequestedSettings,
+    store: &exec::approvals::LoadedApprovals,
+) -> Vec<PostureSetting> {
     let agent_approvals = exec::approvals::resolve_for_agent(
         &store.document,
         agent,
@@ -266,7 +297,7 @@ pub fn posture(
             None => e.pattern.clone(),
         })
         .collect();
-    let source = if allowlist.is_empty() { Source::Default } else { Source::Approvals(store.locator) };
+    let source = if allowlist.is_empty() { Source::Default } else { Source::Approvals(store.locator.clone()) };
     out.push(setting("allowlist", json!(allowlist), &source));
     out
 }
