@@ -1,6 +1,7 @@
 //! `matrix`: every agent × context of a config with its tool set, each cell compared with the
 //! agent's main DM; and `--why`, the step-by-step difference between two cells.
 
+use ahash::AHashSet;
 use serde::Serialize;
 
 use crate::config::view::inbound::Audience;
@@ -72,9 +73,12 @@ pub fn build(version: OpenClawVersion, config: &Value, contexts: &[NamedContext]
     }
     for row in &mut rows {
         row.main_tools = row.cells.iter().find(|c| c.context == MAIN).map(|c| c.tools.clone()).unwrap_or_default();
+        // Looked up in sets: a session can have thousands of tools (declared plugin tools).
+        let in_main: AHashSet<&String> = row.main_tools.iter().collect();
         for cell in &mut row.cells {
-            cell.added = cell.tools.iter().filter(|t| !row.main_tools.contains(t)).cloned().collect();
-            cell.removed = row.main_tools.iter().filter(|t| !cell.tools.contains(t)).cloned().collect();
+            let in_cell: AHashSet<&String> = cell.tools.iter().collect();
+            cell.added = cell.tools.iter().filter(|t| !in_main.contains(t)).cloned().collect();
+            cell.removed = row.main_tools.iter().filter(|t| !in_cell.contains(t)).cloned().collect();
             cell.differs_from_main = !cell.added.is_empty() || !cell.removed.is_empty() || cell.error.is_some();
         }
     }
