@@ -1,5 +1,5 @@
 //! Exec conformance: every case of `fixtures/conformance/exec-<version>.cases.jsonl` is run
-//! through `clawpolicy::batch::exec::evaluate_batch_case` and compared with the real OpenClaw output
+//! through `clawpolicy::batch::exec::evaluate_case`, as one batch, and compared with the real OpenClaw output
 //! recorded by the oracles (`exec-<version>.expected.jsonl`, see `run_oracles.sh`).
 //!
 //! Compared: the top-level decision (the oracle's gateway decision), and for both oracle layers
@@ -13,7 +13,7 @@ use std::collections::BTreeMap;
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use clawpolicy::batch::exec::evaluate_batch_case;
+use clawpolicy::batch::exec::{RecentSessions, evaluate_case};
 use common::exec::{compare, final_decision_differs_only_after_the_probe};
 use common::read_jsonl;
 use serde_json::Value;
@@ -57,11 +57,14 @@ fn run_version(version: &str) -> (usize, usize, Vec<String>) {
         .collect();
     let mut passed = 0;
     let mut unexpected = Vec::new();
+    // One batch, as `exec --batch` answers it: each case may reuse the session of an earlier one.
+    let sessions = RecentSessions::default();
     for case in &cases {
         let id = case["id"].as_str().unwrap();
         let want = &expected[id];
-        let got =
-            evaluate_batch_case(case, clawpolicy::OpenClawVersion::V2026_9, clawpolicy::exec::Availability::Required);
+        let (version_default, required) =
+            (clawpolicy::OpenClawVersion::V2026_9, clawpolicy::exec::Availability::Required);
+        let got = evaluate_case(case, version_default, required, &sessions);
         let mut diffs = compare(want, &got);
         if let Err(why) = final_decision_differs_only_after_the_probe(version, &got) {
             diffs.push(("finalDecision".into(), why));

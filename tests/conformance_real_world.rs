@@ -12,7 +12,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use clawpolicy::batch::exec::evaluate_batch_case_in;
+use clawpolicy::batch::exec::{RecentSessions, evaluate_batch_case_in};
 use clawpolicy::exec::Availability;
 
 /// Longest difference text shown per case; the whole answer is one `clawpolicy tools` run away.
@@ -110,10 +110,11 @@ fn check_exec(version: &str) {
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
     let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
     let mut disagreements = Vec::new();
+    let sessions = RecentSessions::default();
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();
         assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");
-        let got = evaluate_batch_case_in(case, &opts, &dir, Availability::Required);
+        let got = evaluate_batch_case_in(case, &opts, &dir, Availability::Required, &sessions);
         let mut diffs = common::exec::compare(want, &got);
         if let Err(why) = common::exec::final_decision_differs_only_after_the_probe(version, &got) {
             diffs.push(("finalDecision".into(), why));

@@ -7,7 +7,10 @@
 //! (the oracle's session: model `openai/gpt-5.4`, the sender the owner, unless the case says
 //! otherwise), and a session without the `exec` tool answers `unavailable` as the oracle does.
 
+use std::cell::RefCell;
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
@@ -28,7 +31,8 @@ use crate::exec::satisfy::safe_bins::SafeBinPolicy;
 use crate::exec::segments::{EvalContext, Evaluation, Segment};
 use crate::exec::{self, ApprovalsInput, Availability, CallSite, Decision, ExecError, ExecOutcome, WhatIf};
 use crate::policy::automation::jobs::CronJob;
-use crate::policy::{self, RunKind, SandboxChoice, SessionContext};
+use crate::policy::session::SessionError;
+use crate::policy::{self, Resolution, RunKind, SandboxChoice, SessionContext};
 
 /// One exec case, in the oracle's field names.
 #[derive(Debug, Default, Deserialize)]
@@ -344,11 +348,18 @@ fn gateway_layer(o: &ExecOutcome) -> Value {
 /// without an inline `config`, `configPath` (relative to `base_dir`, the batch file's folder) is
 /// loaded as `--config` loads it, with `opts` (the environment) and the case's release. A config
 /// the release refuses answers `error`, with what the release says about it, as the oracle does.
-pub fn evaluate_batch_case_in(case: &Value, opts: &LoadOptions, base_dir: &Path, availability: Availability) -> Value {
+/// `sessions` keeps the sessions of earlier cases of the batch.
+pub fn evaluate_batch_case_in(
+    case: &Value,
+    opts: &LoadOptions,
+    base_dir: &Path,
+    availability: Availability,
+    sessions: &RecentSessions,
+) -> Value {
     let named = case.get("configPath").filter(|_| case.get("config").is_none());
     let version = case.get("openclawVersion").and_then(Value::as_str).map_or(Ok(opts.version), str::parse);
     let (Some(_), Ok(version)) = (named, version) else {
-        return evaluate_batch_case(case, opts.version, availability);
+        return evaluate_case(case, opts.version, availability, sessions);
     };
     let opts = LoadOptions { version, ..opts.clone() };
     let mut case = case.clone();
@@ -363,7 +374,42 @@ pub fn evaluate_batch_case_in(case: &Value, opts: &LoadOptions, base_dir: &Path,
             return json!({"id": case["id"], "openclawVersion": version.id(), "decision": "error", "error": message});
         }
     }
-    evaluate_batch_case(&case, version, availability)
+    evaluate_case(&case, version, availability, sessions)
+}
+
+/// The sessions of the last few cases, by what resolving one reads (the release, the config and
+/// the session context): an exec batch's cases mostly differ in their command and share a few
+/// sessions, and resolving one was a fifth of answering a case.
+#[derive(Default)]
+pub struct RecentSessions(RefCell<VecDeque<(String, Arc<Resolution>)>>);
+
+impl RecentSessions {
+    const KEPT: usize = 8;
+    /// Longer keys (large inline configs) are not kept.
+    const MAX_KEY: usize = 64 * 1024;
+
+    fn resolve(
+        &self,
+        version: OpenClawVersion,
+        config: &Value,
+        ctx: &SessionContext,
+    ) -> Result<Arc<Resolution>, SessionError> {
+        let key = serde_json::to_string(&(version.id(), config, ctx)).ok().filter(|key| key.len() <= Self::MAX_KEY);
+        if let Some(key) = &key
+            && let Some((_, session)) = self.0.borrow().iter().find(|(kept, _)| kept == key)
+        {
+            return Ok(session.clone());
+        }
+        let session = Arc::new(policy::resolve(version, config, ctx)?);
+        if let Some(key) = key {
+            let mut recent = self.0.borrow_mut();
+            if recent.len() == Self::KEPT {
+                recent.pop_front();
+            }
+            recent.push_back((key, session.clone()));
+        }
+        Ok(session)
+    }
 }
 
 /// Evaluates one oracle-style exec case (`openclawVersion` "2026.9" | "2026.2", else
@@ -371,6 +417,16 @@ pub fn evaluate_batch_case_in(case: &Value, opts: &LoadOptions, base_dir: &Path,
 /// `unavailable`. Never panics on bad input: problems come back as
 /// `{"decision":"error","error":…}`.
 pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion, availability: Availability) -> Value {
+    evaluate_case(case, default_version, availability, &RecentSessions::default())
+}
+
+/// [`evaluate_batch_case`] for one case of a batch, reusing the sessions of earlier cases.
+pub fn evaluate_case(
+    case: &Value,
+    default_version: OpenClawVersion,
+    availability: Availability,
+    sessions: &RecentSessions,
+) -> Value {
     let case = ExecCase::of(case);
     let id = case.id.clone();
     let error = |version: &str, message: String| json!({"id": id, "openclawVersion": version, "decision": "error", "error": message});
@@ -391,7 +447,7 @@ pub fn evaluate_batch_case(case: &Value, default_version: OpenClawVersion, avail
         return out;
     }
     let config = gateway_config(&case);
-    let session = match policy::resolve(version, &config, &session_context(&case)) {
+    let session = match sessions.resolve(version, &config, &session_context(&case)) {
         Ok(session) => session,
         Err(e) => return error(version.id(), e.to_string()),
     };
@@ -486,7 +542,8 @@ mod tests {
         std::fs::write(dir.path().join("strict.json5"), "// comment\n{tools: {exec: {security: 'deny'}}}\n").unwrap();
         std::fs::write(dir.path().join("refused.json5"), "{tools: {exec: {security: 'sometimes'}}}\n").unwrap();
         let opts = crate::config::loading::process_options(OpenClawVersion::V2026_9);
-        let answer = |case: Value| evaluate_batch_case_in(&case, &opts, dir.path(), Availability::Required);
+        let sessions = RecentSessions::default();
+        let answer = |case: Value| evaluate_batch_case_in(&case, &opts, dir.path(), Availability::Required, &sessions);
         let named = answer(json!({"id": "a", "command": "ls", "configPath": "strict.json5"}));
         assert_eq!(
             (named["decision"].as_str(), named["hostSecurity"].as_str()),

@@ -360,8 +360,9 @@ pub(super) fn approvals_input(
 fn run_batch(global: &super::Global, path: &Path, availability: Availability) -> miette::Result<ExitCode> {
     let opts = global.options();
     let base_dir = output::batch_folder(path);
+    let sessions = crate::batch::exec::RecentSessions::default();
     output::run_jsonl(path, |case| match case {
-        Ok(case) => crate::batch::exec::evaluate_batch_case_in(&case, &opts, &base_dir, availability),
+        Ok(case) => crate::batch::exec::evaluate_batch_case_in(&case, &opts, &base_dir, availability, &sessions),
         Err(message) => serde_json::json!({"id": null, "decision": "error", "error": message}),
     })
 }

@@ -3,6 +3,7 @@
 //! hashes ([`match_v9`]), 2026.2's case-insensitive regex with its metacharacter bug
 //! ([`match_v2`]), each called by its release's pipeline.
 
+use std::fmt::Write;
 use std::path::Path;
 
 use regex::Regex;
@@ -277,13 +278,20 @@ pub fn cwd_bound_hash(argv: &[String], cwd: &str) -> String {
     let args = &argv[1.min(argv.len())..];
     let mut subject = format!("{}\0{}\0{}\0", cwd.len(), cwd, args.len());
     for a in args {
-        subject.push_str(&format!("{}\0{}\0", a.len(), a));
+        let _ = write!(subject, "{}\0{}\0", a.len(), a);
     }
     format!("sha256:cwd-argv:v1:{}", hex(&Sha256::digest(subject.as_bytes())))
 }
 
+/// Lower-case hexadecimal, two digits a byte.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(2 * bytes.len());
+    for byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 0x0f)]));
+    }
+    out
 }
 
 /// The executable facts matching needs.
@@ -416,6 +424,12 @@ pub fn match_v2<'e>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hex_is_two_lower_case_digits_a_byte() {
+        assert_eq!(hex(&[0x00, 0x0f, 0xa5, 0xff]), "000fa5ff");
+        assert_eq!(hex(&[]), "");
+    }
 
     #[test]
     fn v9_globs_follow_spec() {

@@ -29,15 +29,12 @@ impl InlineEvalHit {
     }
 }
 
-/// `python3.12` → also `python3`; `node20` → also `node`.
-fn name_variants(name: &str) -> Vec<String> {
+/// `python3.12` → also `python`; `node-20` → also `node` (the version suffix stripped whole).
+fn name_variants(name: &str) -> impl Iterator<Item = &str> {
     let stripped = name.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.');
     let stripped = stripped.strip_suffix('-').unwrap_or(stripped);
-    if stripped == name || stripped.len() < 2 {
-        vec![name.to_string()]
-    } else {
-        vec![name.to_string(), stripped.to_string()]
-    }
+    let versionless = (stripped != name && stripped.len() >= 2).then_some(stripped);
+    std::iter::once(name).chain(versionless)
 }
 
 /// Whether `names` lists the executable, or (where the release strips version suffixes) its name
@@ -46,7 +43,7 @@ fn names_include(data: &ExecRules, names: &[String], executable: &str) -> bool {
     if !data.inline_eval_name_variants {
         return names.iter().any(|n| n == executable);
     }
-    name_variants(executable).iter().any(|v| names.contains(v))
+    name_variants(executable).any(|v| names.iter().any(|n| n == v))
 }
 
 /// `isInterpreterLikeAllowlistPattern` (2026.9): an approvals allowlist pattern that names an
