@@ -1002,7 +1002,32 @@ fn carried_builtin(argv: &[String], rules: &WrapperRules) -> Option<String> {
 }
 
 /// Explains `source` the way 2026.9 does, looking through the release's wrappers.
+///
+/// The last answer under a release's own rules is kept per thread: a call is analysed twice (the
+/// exported building block and the gateway's check), and parsing and walking is most of an exec
+/// batch case. Rules are told apart by address, which only a release's (never freed) rules keep.
 pub fn explain(source: &str, rules: &WrapperRules) -> Result<Explanation, ExplainError> {
+    type Kept = Option<(String, *const WrapperRules, Result<Explanation, ExplainError>)>;
+    thread_local! {
+        static LAST: std::cell::RefCell<Kept> = const { std::cell::RefCell::new(None) };
+    }
+    let rules_at: *const WrapperRules = rules;
+    if !crate::OpenClawVersion::ALL.iter().any(|version| std::ptr::eq(&version.exec().wrappers, rules_at)) {
+        return explain_anew(source, rules);
+    }
+    let kept = LAST.with_borrow(|last| match last {
+        Some((text, at, answer)) if text == source && std::ptr::eq(*at, rules_at) => Some(answer.clone()),
+        _ => None,
+    });
+    if let Some(answer) = kept {
+        return answer;
+    }
+    let answer = explain_anew(source, rules);
+    LAST.set(Some((source.to_string(), rules_at, answer.clone())));
+    answer
+}
+
+fn explain_anew(source: &str, rules: &WrapperRules) -> Result<Explanation, ExplainError> {
     let tree = parse(source)?;
     let root = tree.root_node();
     let mut walker = Walker {
@@ -1026,6 +1051,21 @@ mod tests {
 
     fn argvs(e: &Explanation) -> Vec<Vec<String>> {
         e.all_steps().map(|s| s.argv.clone()).collect()
+    }
+
+    /// The kept answer is the one for this very command under these very rules.
+    #[test]
+    fn a_kept_answer_belongs_to_its_command_and_rules() {
+        let ls = argvs(&explain("ls -la | wc -l").unwrap());
+        assert_eq!(argvs(&explain("ls -la | wc -l").unwrap()), ls);
+        assert_eq!(argvs(&explain("cat notes").unwrap()), [["cat", "notes"]]);
+        assert_eq!(argvs(&explain("ls -la | wc -l").unwrap()), ls);
+        let refused = explain(&"a | ".repeat(10_000));
+        assert_eq!(explain(&"a | ".repeat(10_000)).err(), refused.err());
+        for version in crate::OpenClawVersion::ALL {
+            let rules = &version.exec().wrappers;
+            assert_eq!(super::explain("sudo ls", rules).is_ok(), explain_anew("sudo ls", rules).is_ok(), "{version}");
+        }
     }
 
     #[test]
