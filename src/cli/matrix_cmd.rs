@@ -34,6 +34,13 @@ struct MatrixReport<'a> {
     agents: &'a [AgentRow],
 }
 
+/// [`MatrixReport`] without its rows, which JSON output streams after it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MatrixHead<'a> {
+    openclaw_version: &'a str,
+}
+
 pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode> {
     let version = global.version;
     let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
@@ -55,7 +62,8 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
         Format::Human => output::write_stdout(&render(version, &rows))?,
         Format::Json => {
             // 20,000 cells make megabytes of JSON: written as serialized, not held as a value.
-            output::stream_machine_json("matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
+            let head = MatrixHead { openclaw_version: version.id() };
+            output::stream_machine_json_list("matrix", &head, "agents", &rows)?
         }
         format => {
             output::emit_machine(format, "matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?

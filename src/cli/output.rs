@@ -72,6 +72,50 @@ pub fn stream_machine_json(kind: &str, body: &impl Serialize) -> miette::Result<
     stream_stdout(|out| write_machine_json(out, kind, body))
 }
 
+/// [`stream_machine_json`] for a body that ends in a long list (a matrix's agent rows): `head`'s
+/// members, then `list` holding `items`. The items are serialized on all cores, a batch at a time
+/// (writing 20 MB of JSON on one core took as long as resolving the sessions on two), and written
+/// in order; the bytes are those of the document serialized whole.
+pub fn stream_machine_json_list<T: Serialize + Sync>(
+    kind: &str,
+    head: &impl Serialize,
+    list: &str,
+    items: &[T],
+) -> miette::Result<()> {
+    stream_stdout(|out| write_machine_json_list(out, kind, head, list, items))
+}
+
+/// What [`stream_machine_json_list`] writes, to any writer.
+fn write_machine_json_list<T: Serialize + Sync>(
+    out: &mut dyn Write,
+    kind: &str,
+    head: &impl Serialize,
+    list: &str,
+    items: &[T],
+) -> std::io::Result<()> {
+    const BATCH: usize = 256;
+    // The envelope and the head, without the closing brace; the list is the last member.
+    let mut opening = Vec::new();
+    write_machine_json(&mut opening, kind, head)?;
+    let members = opening.strip_suffix(b"\n}\n").ok_or_else(|| std::io::Error::other("not a JSON object"))?;
+    out.write_all(members)?;
+    let key = serde_json::to_string(list).map_err(std::io::Error::from)?;
+    if items.is_empty() {
+        return write!(out, ",\n  {key}: []\n}}\n");
+    }
+    write!(out, ",\n  {key}: [")?;
+    for (index, batch) in items.chunks(BATCH).enumerate() {
+        let texts = crate::base::parallel::par_map(batch, |item| serde_json::to_string_pretty(item));
+        for (offset, text) in texts.into_iter().enumerate() {
+            let text = text.map_err(std::io::Error::from)?;
+            // Each item sits two levels deep: four more spaces on every line.
+            out.write_all(if index == 0 && offset == 0 { b"\n    " } else { b",\n    " })?;
+            out.write_all(text.replace('\n', "\n    ").as_bytes())?;
+        }
+    }
+    out.write_all(b"\n  ]\n}\n")
+}
+
 /// What [`stream_machine_json`] writes, to any writer.
 fn write_machine_json(out: &mut dyn Write, kind: &str, body: &impl Serialize) -> std::io::Result<()> {
     #[derive(Serialize)]
@@ -309,6 +353,36 @@ mod tests {
         let mut streamed = Vec::new();
         write_machine_json(&mut streamed, "lint", &body).unwrap();
         assert_eq!(String::from_utf8(streamed).unwrap(), whole);
+    }
+
+    /// A document whose long list is serialized item by item is the document serialized whole,
+    /// byte for byte, for no item, one, and more than a batch.
+    #[test]
+    fn a_list_serialized_by_items_is_the_document_serialized_whole() {
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Head {
+            openclaw_version: &'static str,
+        }
+        #[derive(Serialize)]
+        #[serde(rename_all = "camelCase")]
+        struct Whole<'a> {
+            openclaw_version: &'static str,
+            agents: &'a [Value],
+        }
+        let item = |i: usize| {
+            serde_json::json!({"agentId": format!("a{i}\nb"), "tools": ["read", "exec"], "empty": [], "none": {},
+                "cells": [{"context": "main", "added": [], "nested": {"deep": [1, {"x": null}]}}]})
+        };
+        for count in [0, 1, 2, 600] {
+            let items: Vec<Value> = (0..count).map(item).collect();
+            let mut whole = Vec::new();
+            write_machine_json(&mut whole, "matrix", &Whole { openclaw_version: "2026.9.6", agents: &items }).unwrap();
+            let mut listed = Vec::new();
+            let head = Head { openclaw_version: "2026.9.6" };
+            write_machine_json_list(&mut listed, "matrix", &head, "agents", &items).unwrap();
+            assert!(listed == whole, "{count} items:\n{}", String::from_utf8_lossy(&listed));
+        }
     }
 
     /// Text written in small pieces, with characters split across them and across the large
