@@ -33,6 +33,22 @@ pub fn par_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec
     blocks.into_iter().flat_map(|(_, answers)| answers).collect()
 }
 
+/// `items.iter_mut().for_each(f)`, spread over the machine's cores in equal shares (for work of
+/// about the same cost per item).
+pub fn par_for_each_mut<T: Send>(items: &mut [T], f: impl Fn(&mut T) + Sync) {
+    const MIN_PER_THREAD: usize = 16;
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len() / MIN_PER_THREAD);
+    if threads < 2 {
+        return items.iter_mut().for_each(f);
+    }
+    let share = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        for part in items.chunks_mut(share) {
+            scope.spawn(|| part.iter_mut().for_each(&f));
+        }
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -42,5 +58,15 @@ mod tests {
         let items: Vec<usize> = (0..1003).collect();
         assert_eq!(par_map(&items, |i| i * 2), items.iter().map(|i| i * 2).collect::<Vec<_>>());
         assert_eq!(par_map(&[1, 2], |i| i + 1), [2, 3]);
+    }
+
+    #[test]
+    fn par_for_each_mut_reaches_every_item_once() {
+        let mut items: Vec<usize> = (0..1003).collect();
+        par_for_each_mut(&mut items, |i| *i *= 3);
+        assert_eq!(items, (0..1003).map(|i| i * 3).collect::<Vec<_>>());
+        let mut few = [1, 2];
+        par_for_each_mut(&mut few, |i| *i += 1);
+        assert_eq!(few, [2, 3]);
     }
 }

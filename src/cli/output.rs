@@ -188,9 +188,8 @@ impl<W: Write> SafeWriter<W> {
     fn drain(&mut self, all: bool) -> std::io::Result<()> {
         let end = if all { self.pending.len() } else { whole_characters(&self.pending) };
         let piece = &self.pending[..end];
-        let plain = |b: &u8| (0x20..0x7f).contains(b) || matches!(b, b'\n' | b'\t');
         match std::str::from_utf8(piece) {
-            Ok(text) if !self.styled && !piece.iter().all(plain) => {
+            Ok(text) if !self.styled && !plain_ascii(piece) => {
                 self.inner.write_all(crate::base::escape::block(text).as_bytes())?;
             }
             _ => self.inner.write_all(piece)?,
@@ -198,6 +197,12 @@ impl<W: Write> SafeWriter<W> {
         self.pending.drain(..end);
         Ok(())
     }
+}
+
+/// Whether every byte is printable ASCII, a line break or a tab. Checked without a branch per
+/// byte, so that it runs over whole vectors: the safe writer checks every byte it writes.
+fn plain_ascii(bytes: &[u8]) -> bool {
+    bytes.iter().fold(true, |plain, &b| plain & ((0x20..0x7f).contains(&b) | (b == b'\n') | (b == b'\t')))
 }
 
 /// The length of `bytes` without an unfinished UTF-8 sequence at its end.

@@ -71,7 +71,7 @@ pub fn build(version: OpenClawVersion, config: &Value, contexts: &[NamedContext]
         }
         rows.last_mut().expect("pushed above").cells.push(cell);
     }
-    for row in &mut rows {
+    crate::base::parallel::par_for_each_mut(&mut rows, |row| {
         row.main_tools = row.cells.iter().find(|c| c.context == MAIN).map(|c| c.tools.clone()).unwrap_or_default();
         // Looked up in sets: a session can have thousands of tools (declared plugin tools).
         let in_main: AHashSet<&String> = row.main_tools.iter().collect();
@@ -81,7 +81,7 @@ pub fn build(version: OpenClawVersion, config: &Value, contexts: &[NamedContext]
             cell.removed = row.main_tools.iter().filter(|t| !in_cell.contains(t)).cloned().collect();
             cell.differs_from_main = !cell.added.is_empty() || !cell.removed.is_empty() || cell.error.is_some();
         }
-    }
+    });
     rows
 }
 
