@@ -169,8 +169,9 @@ pub struct Resolution {
     /// For an automation run (cron job, heartbeat): what the release derived for it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub automation: Option<automation::AutomationRun>,
-    /// Tools constructed for this run: the input of the pipeline.
-    pub candidates: Vec<String>,
+    /// Tools constructed for this run: the input of the pipeline (the names every step's verdicts
+    /// are given for, shared with them).
+    pub candidates: Arc<[String]>,
     /// Catalog tools not constructed here, with the reason (shared by the config's sessions
     /// that give the same one).
     pub not_constructed: BTreeMap<String, Arc<str>>,
@@ -246,7 +247,7 @@ pub fn resolve_in(
     for (tool, filter) in &inventory.pre_filtered {
         removed.entry(tool.clone()).or_insert_with(|| pre_filter_removal(filter));
     }
-    let candidates: Vec<String> = inventory.tools.iter().map(|t| t.name.clone()).collect();
+    let candidates: Arc<[String]> = inventory.tools.iter().map(|t| t.name.clone()).collect();
     let mut plugins = PluginGroups::default();
     for tool in inventory.tools.iter().filter(|t| t.plugin.is_some()) {
         plugins.add(tool.plugin.as_deref().unwrap_or_default(), &tool.name);
@@ -254,7 +255,7 @@ pub fn resolve_in(
 
     // Every candidate's normalized name, normalized once for all steps; the candidates still in
     // the pipeline by their index.
-    let names: Arc<[String]> = candidates.iter().cloned().collect();
+    let names = candidates.clone();
     let normalized: Vec<String> = candidates.iter().map(|name| pack.normalize(name)).collect();
     let mut alive: Vec<usize> = (0..candidates.len()).filter(|&i| !removed.contains_key(&candidates[i])).collect();
     let mcp_servers = mcp::McpServers::shared(&session.memo, config);
