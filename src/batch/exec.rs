@@ -394,7 +394,11 @@ impl RecentSessions {
         config: &Value,
         ctx: &SessionContext,
     ) -> Result<Arc<Resolution>, SessionError> {
-        let key = serde_json::to_string(&(version.id(), config, ctx)).ok().filter(|key| key.len() <= Self::MAX_KEY);
+        // The key is the context as serialized, which leaves out a spawn's envelope and an
+        // automation run's derivation: a context carrying either is never kept.
+        let keyable = ctx.spawn.is_none() && ctx.automation.is_none();
+        let key = keyable.then(|| serde_json::to_string(&(version.id(), config, ctx)).ok()).flatten();
+        let key = key.filter(|key| key.len() <= Self::MAX_KEY);
         if let Some(key) = &key
             && let Some((_, session)) = self.0.borrow().iter().find(|(kept, _)| kept == key)
         {
