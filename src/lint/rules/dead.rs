@@ -348,38 +348,49 @@ fn spawned_child_without_tools(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>)
             ctx.resolve(&request).and_then(|r| spawn::made(r).ok()).filter(|resolved| resolved.tools.is_empty())
         });
         for ((requester, child), resolved) in batch.iter().zip(toolless) {
-            let (Some(requester_main), Some(resolved)) = (ctx.main_resolution(requester), resolved) else { continue };
-            // The step that removed the last tools: the requester's list when it is the inherited one.
-            let Some(emptied) = resolved.steps.iter().rev().find(|r| !r.removed.is_empty()) else { continue };
-            let inherited = emptied.step.kind == StepKind::Inherited;
-            let child_tools =
-                agents.iter().find(|a| a.id == *child).and_then(|a| a.path.clone()).map(|p| p.key(keys::TOOLS));
-            let location = if inherited {
-                written_allowlist(requester_main)
-            } else {
-                emptied.removed.iter().find_map(|t| resolved.removed.get(t)?.source.as_ref()?.config_path().cloned())
-            };
-            let Some(path) = location.or(child_tools) else { continue };
-            let lost = emptied.removed.join(", ");
-            let message = if inherited {
-                format!(
-                    "agent `{child}` spawned by `{requester}` has no tools: `{requester}` passes down only [{}], and \
-                     `inherited tools` removes the child's last tools ({lost})",
-                    requester_main.tools.join(", ")
-                )
-            } else {
-                format!(
-                    "agent `{child}` spawned by `{requester}` has no tools: `{}` removes the last ({lost})",
-                    emptied.step.label
-                )
-            };
-            let tool = emptied.removed.first().map_or("<tool>", String::as_str);
-            out.report(&path, message).agent(child.clone()).help(format!(
-                "run `clawpolicy explain {tool} --agent {child} --spawned-by {requester}` for the smallest edit on \
-                 either side"
-            ));
+            report_toolless_child(ctx, out, agents, (requester, child), resolved);
         }
     }
+}
+
+/// The finding for a spawned child left without tools (`resolved`, when it has none): where its
+/// last tools were removed, on the requester's side or the child's.
+fn report_toolless_child(
+    ctx: &LintContext<'_>,
+    out: &mut Emitter<'_, '_>,
+    agents: &[Agent],
+    (requester, child): (&String, &String),
+    resolved: Option<Resolution>,
+) {
+    let (Some(requester_main), Some(resolved)) = (ctx.main_resolution(requester), resolved) else { return };
+    // The step that removed the last tools: the requester's list when it is the inherited one.
+    let Some(emptied) = resolved.steps.iter().rev().find(|r| !r.removed.is_empty()) else { return };
+    let inherited = emptied.step.kind == StepKind::Inherited;
+    let child_tools = agents.iter().find(|a| a.id == *child).and_then(|a| a.path.clone()).map(|p| p.key(keys::TOOLS));
+    let location = if inherited {
+        written_allowlist(requester_main)
+    } else {
+        emptied.removed.iter().find_map(|t| resolved.removed.get(t)?.source.as_ref()?.config_path().cloned())
+    };
+    let Some(path) = location.or(child_tools) else { return };
+    let lost = emptied.removed.join(", ");
+    let message = if inherited {
+        format!(
+            "agent `{child}` spawned by `{requester}` has no tools: `{requester}` passes down only [{}], and \
+             `inherited tools` removes the child's last tools ({lost})",
+            requester_main.tools.join(", ")
+        )
+    } else {
+        format!(
+            "agent `{child}` spawned by `{requester}` has no tools: `{}` removes the last ({lost})",
+            emptied.step.label
+        )
+    };
+    let tool = emptied.removed.first().map_or("<tool>", String::as_str);
+    out.report(&path, message).agent(child.clone()).help(format!(
+        "run `clawpolicy explain {tool} --agent {child} --spawned-by {requester}` for the smallest edit on \
+         either side"
+    ));
 }
 
 /// Where a session's restricting allowlist is written: the first config-written `allow` list of
