@@ -5,9 +5,11 @@
 //! the variants.
 
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::base::js::js_trim;
 
@@ -164,8 +166,14 @@ pub struct PluginRecord {
     pub credential_gated_tools: Vec<String>,
     /// `openclaw`, or `bundle` for a plugin without a config schema of its own.
     pub format: String,
-    /// The JSON Schema of `plugins.entries.<id>.config` (annotations removed).
-    pub config_schema: Option<Value>,
+    /// The JSON Schema of `plugins.entries.<id>.config` (annotations removed), as written in the
+    /// data: parsed by [`PluginRecord::config_schema`] the first time a config's entry for the
+    /// plugin needs it. Building every plugin's schema as a value was a sixth of a small
+    /// command's instructions.
+    #[serde(rename = "configSchema")]
+    config_schema_text: Option<Box<RawValue>>,
+    #[serde(skip)]
+    config_schema: OnceLock<Value>,
 }
 
 /// The platform the simulated gateway runs on, as the oracles do.
@@ -178,6 +186,14 @@ impl PluginRecord {
 
     pub fn has_kind(&self, kind: &str) -> bool {
         self.kind.iter().any(|k| k == kind)
+    }
+
+    /// The JSON Schema of `plugins.entries.<id>.config`, if the manifest has one.
+    pub fn config_schema(&self) -> Option<&Value> {
+        let text = self.config_schema_text.as_ref()?;
+        Some(self.config_schema.get_or_init(|| {
+            serde_json::from_str(text.get()).unwrap_or_else(|e| panic!("bundled schema of plugin {}: {e}", self.id))
+        }))
     }
 
     /// Enabled without any setting (`isPluginEnabledByDefaultForPlatform`).
@@ -294,7 +310,7 @@ mod tests {
             for plugin in &release.plugins().plugins {
                 let (mut defaulted, mut required, mut counted) = (Vec::new(), Vec::new(), false);
                 walk(
-                    plugin.config_schema.as_ref().unwrap_or(&Value::Null),
+                    plugin.config_schema().unwrap_or(&Value::Null),
                     &mut defaulted,
                     &mut required,
                     &mut counted,

@@ -137,7 +137,7 @@ fn validator(version: OpenClawVersion, plugin: &PluginRecord) -> Option<&'static
     let rules = version.data().plugins();
     let slots = COMPILED[release].get_or_init(|| rules.plugins.iter().map(|_| OnceLock::new()).collect());
     let index = rules.plugins.iter().position(|p| std::ptr::eq(p, plugin))?;
-    let schema = plugin.config_schema.as_ref()?;
+    let schema = plugin.config_schema()?;
     Some(slots[index].get_or_init(|| {
         let draft = match rules.validation.schema_errors {
             SchemaErrors::Ajv => Draft::Draft7,
@@ -340,7 +340,7 @@ fn translate(
 fn known_keys<'s>(plugin: &'s PluginRecord, error: &ValidationError<'_>) -> Option<Vec<&'s str>> {
     let mut schema_path: Vec<LocationSegment<'_>> = error.schema_path().iter().collect();
     schema_path.pop();
-    let object = schema_path.iter().try_fold(plugin.config_schema.as_ref()?, |node, seg| match seg {
+    let object = schema_path.iter().try_fold(plugin.config_schema()?, |node, seg| match seg {
         LocationSegment::Property(name) => node.get(name.as_ref()),
         LocationSegment::Index(index) => node.get(*index),
     });

@@ -449,7 +449,7 @@ impl<'v> Stage<'_, 'v> {
     }
 
     fn schema_issues(&mut self, plugin: &PluginRecord, value: &Value, entry_path: &[PathSeg], config_at: &[PathSeg]) {
-        if plugin.config_schema.is_none() {
+        if plugin.config_schema().is_none() {
             if plugin.format != "bundle" {
                 let message = format!("plugin schema missing for {}", plugin.id);
                 self.findings.issues.push(Finding::new(entry_path.to_vec(), config_at.to_vec(), message));
