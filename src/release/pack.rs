@@ -83,6 +83,10 @@ pub struct VersionPack {
     pub tool_calls: ToolCallRules,
     #[serde(skip)]
     groups: Vec<(String, Vec<String>)>,
+    /// The lengths of the aliases (bit `n`: an alias of `n` bytes; the last bit stands for every
+    /// length from 127 on): most names are told apart from every alias by their length alone.
+    #[serde(skip)]
+    alias_lengths: u128,
 }
 
 #[derive(Debug, Deserialize)]
@@ -705,7 +709,12 @@ impl VersionPack {
         // The packs are compiled in and covered by tests, so a parse failure is a build defect.
         let mut pack: VersionPack = serde_json::from_str(text).expect("bundled version pack is valid");
         pack.groups = pack.build_groups();
+        pack.alias_lengths = pack.aliases.keys().fold(0, |lengths, alias| lengths | Self::length_bit(alias));
         pack
+    }
+
+    fn length_bit(name: &str) -> u128 {
+        1 << name.len().min(127)
     }
 
     /// Static groups: one per catalog section, then `group:openclaw`, members in catalog order.
@@ -768,8 +777,7 @@ impl VersionPack {
             true => Cow::Owned(trimmed.to_lowercase()),
             false => Cow::Borrowed(trimmed),
         };
-        // Few names are aliases: most are told apart by their length alone.
-        let maybe_alias = self.aliases.keys().any(|alias| alias.len() == lowered.len());
+        let maybe_alias = self.alias_lengths & Self::length_bit(&lowered) != 0;
         match maybe_alias.then(|| self.aliases.get(lowered.as_ref())).flatten() {
             Some(target) => Cow::Borrowed(target),
             None => lowered,
