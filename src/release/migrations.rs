@@ -209,34 +209,25 @@ pub struct Pattern {
     pub fix: Option<String>,
 }
 
-/// What the value at a pattern's end must be.
+/// What the value at a pattern's end must be: a name (`"record"`) or a one-member object
+/// (`{"in": […]}`), which is how serde reads an enum, with no trial of each form.
 #[derive(Debug, Default, Deserialize)]
-#[serde(untagged)]
+#[serde(rename_all = "camelCase")]
 pub enum Predicate {
     #[default]
     Present,
-    Named(NamedPredicate),
-    Equals {
-        equals: Value,
-    },
-    In {
-        #[serde(rename = "in")]
-        values: Vec<Value>,
-    },
+    Record,
+    Boolean,
+    NotBoolean,
+    String,
+    Array,
+    Equals(Value),
+    In(Vec<Value>),
     /// A string that, trimmed and lower-cased, is one of these.
-    LowerTrimIn {
-        #[serde(rename = "lowerTrimIn")]
-        values: Vec<String>,
-    },
-    NumberOutside {
-        #[serde(rename = "numberOutside")]
-        range: [f64; 2],
-    },
+    LowerTrimIn(Vec<String>),
+    NumberOutside([f64; 2]),
     /// An object with a member not in this list.
-    RecordKeysExcept {
-        #[serde(rename = "recordKeysExcept")]
-        keys: Vec<String>,
-    },
+    RecordKeysExcept(Vec<String>),
 }
 
 /// A pattern's path, parsed when the release data is read: where it starts, then its steps.
@@ -298,17 +289,6 @@ impl Pattern {
             fix: None,
         }
     }
-}
-
-#[derive(Debug, Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub enum NamedPredicate {
-    Present,
-    Record,
-    Boolean,
-    NotBoolean,
-    String,
-    Array,
 }
 
 impl ReleaseMigrations {

@@ -10,7 +10,7 @@ use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::{PathSeg, parse_dotted};
 use crate::config::view::keys;
-use crate::release::migrations::{LegacyRule, NamedPredicate, Pattern, PatternStart, PatternStep, Predicate};
+use crate::release::migrations::{LegacyRule, Pattern, PatternStart, PatternStep, Predicate};
 use crate::release::pack::VersionPack;
 
 /// A concrete place a legacy rule matched.
@@ -223,19 +223,19 @@ fn walk(value: &Value, segs: &[PatternStep], pattern: &Pattern, path: &mut Vec<P
 
 fn predicate_holds(predicate: &Predicate, value: &Value) -> bool {
     match predicate {
-        Predicate::Present | Predicate::Named(NamedPredicate::Present) => true,
-        Predicate::Named(NamedPredicate::Record) => value.is_object(),
-        Predicate::Named(NamedPredicate::Boolean) => value.is_boolean(),
-        Predicate::Named(NamedPredicate::NotBoolean) => !value.is_boolean(),
-        Predicate::Named(NamedPredicate::String) => value.is_string(),
-        Predicate::Named(NamedPredicate::Array) => value.is_array(),
-        Predicate::Equals { equals } => value == equals,
-        Predicate::In { values } => values.contains(value),
-        Predicate::LowerTrimIn { values } => {
+        Predicate::Present => true,
+        Predicate::Record => value.is_object(),
+        Predicate::Boolean => value.is_boolean(),
+        Predicate::NotBoolean => !value.is_boolean(),
+        Predicate::String => value.is_string(),
+        Predicate::Array => value.is_array(),
+        Predicate::Equals(equals) => value == equals,
+        Predicate::In(values) => values.contains(value),
+        Predicate::LowerTrimIn(values) => {
             value.as_str().is_some_and(|s| values.iter().any(|v| *v == js_trim(s).to_lowercase()))
         }
-        Predicate::NumberOutside { range: [min, max] } => value.as_f64().is_some_and(|n| n < *min || n > *max),
-        Predicate::RecordKeysExcept { keys } => value.as_object().is_some_and(|m| m.keys().any(|k| !keys.contains(k))),
+        Predicate::NumberOutside([min, max]) => value.as_f64().is_some_and(|n| n < *min || n > *max),
+        Predicate::RecordKeysExcept(keys) => value.as_object().is_some_and(|m| m.keys().any(|k| !keys.contains(k))),
     }
 }
 
