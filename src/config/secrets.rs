@@ -245,8 +245,8 @@ struct Clues {
     url: bool,
     /// `=`: query parameters and assignments.
     equals: bool,
-    /// A token shape: a run of 15 `[A-Za-z0-9_-]` (the shortest shape, `xoxb-` and ten), `eyJ`
-    /// (a JWT's segments may be shorter) or `-----BEGIN `.
+    /// A token shape's start: one of [`TOKEN_PREFIXES`], or six digits and a colon (a bot
+    /// token). Tool names and config paths, which most messages quote, have none.
     token: bool,
     /// `bearer` or `basic` in any ASCII case, or `ſ`, which Unicode case folding matches to `s`.
     auth_scheme: bool,
@@ -260,24 +260,30 @@ impl Clues {
     const ANY: Clues = Clues { url: true, equals: true, token: true, auth_scheme: true, long_run: true };
 
     fn of(text: &str) -> Clues {
-        let (mut token_run, mut longest_token_run, mut long_run, mut longest_long_run) = (0, 0, 0, 0);
+        let (mut digits, mut bot_token, mut long_run, mut longest_long_run) = (0, false, 0, 0);
         for byte in text.bytes() {
-            let token = byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-');
-            token_run = if token { token_run + 1 } else { 0 };
-            long_run = if token || matches!(byte, b'+' | b'/' | b'=') { long_run + 1 } else { 0 };
-            longest_token_run = longest_token_run.max(token_run);
+            bot_token |= byte == b':' && digits >= 6;
+            digits = if byte.is_ascii_digit() { digits + 1 } else { 0 };
+            let token = byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'+' | b'/' | b'=');
+            long_run = if token { long_run + 1 } else { 0 };
             longest_long_run = longest_long_run.max(long_run);
         }
         let lower = |word: &str| text.as_bytes().windows(word.len()).any(|w| w.eq_ignore_ascii_case(word.as_bytes()));
         Clues {
             url: text.contains("://"),
             equals: text.contains('='),
-            token: longest_token_run >= 15 || text.contains("eyJ") || text.contains("-----BEGIN "),
+            token: bot_token || TOKEN_PREFIXES.iter().any(|prefix| text.contains(prefix)),
             auth_scheme: lower("bearer") || lower("basic") || text.contains('ſ'),
             long_run: longest_long_run >= 24,
         }
     }
 }
+
+/// How every token shape of [`credential_ranges`] but the bot token starts.
+const TOKEN_PREFIXES: &[&str] = &[
+    "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "npm_", "hf_", "xox", "xapp-", "AKIA",
+    "AIza", "eyJ", "-----BEGIN ",
+];
 
 fn credential_ranges_given(text: &str, clues: Clues) -> Vec<Range<usize>> {
     static USERINFO: LazyLock<Regex> =
@@ -627,8 +633,8 @@ mod tests {
     /// Pieces of credentials and of the text around them, for texts that come close to every
     /// pattern's clue and cross its thresholds.
     const CREDENTIAL_PIECES: &[&str] = &[
-        "sk-", "ghp_", "github_pat_", "glpat-", "npm_", "hf_", "xoxb-", "xapp-", "AKIA", "AIza", "eyJ",
-        "123456789:", "-----BEGIN ", "RSA PRIVATE KEY-----", "-----END PRIVATE KEY-----", "https://",
+        "sk-", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "npm_", "hf_", "xoxb-", "xoxp-",
+        "xapp-", "AKIA", "AIza", "eyJ", "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF", "ABCDEFGHIJKLMNOP", "123456789:", "1234567", "-----BEGIN ", "RSA PRIVATE KEY-----", "-----END PRIVATE KEY-----", "https://",
         "user:", "pass@", ":8080", "?token=", "&api_key=", ";sig=", "=", "Bearer ", "BASIC\t", "baſic ",
         "API_KEY=", "password = '", "${TOKEN}", "abcdefgh", "QRSTUVWX", "01234567", "9f8e7d6c", "_", "-",
         "+", "/", ".", " ", "\n", "é", "\"",
@@ -759,6 +765,38 @@ mod tests {
             "secretRef: { source: 'env' }",
         ] {
             assert_eq!(mask_text(plain), plain);
+        }
+    }
+
+    /// One credential of each token shape, alone in a message: its own clue must let the
+    /// pattern run (a message with another credential would hide a missing clue).
+    #[test]
+    fn every_token_shape_is_its_own_clue() {
+        let body = "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF";
+        let shapes = [
+            format!("sk-{body}"),
+            format!("ghp_{body}"),
+            format!("gho_{body}"),
+            format!("ghu_{body}"),
+            format!("ghs_{body}"),
+            format!("ghr_{body}"),
+            format!("github_pat_{body}"),
+            format!("glpat-{body}"),
+            format!("npm_{body}"),
+            format!("hf_{body}"),
+            "xoxa-1234567890".to_string(),
+            "xapp-1234567890".to_string(),
+            "AKIAABCDEFGHIJKLMNOP".to_string(),
+            format!("AIza{body}"),
+            format!("123456:{body}"),
+            "eyJhbGciOiJ.eyJzdWIiOiJ.sig".to_string(),
+            "-----BEGIN PRIVATE KEY-----\nMII\n-----END PRIVATE KEY-----".to_string(),
+        ];
+        for shape in &shapes {
+            let text = format!("the value {shape} was given");
+            let found = credential_ranges(&text);
+            assert!(!found.is_empty(), "{shape}");
+            assert_eq!(found, credential_ranges_given(&text, Clues::ANY), "{shape}");
         }
     }
 
