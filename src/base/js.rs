@@ -1,5 +1,7 @@
 //! JavaScript semantics the release's code relies on, where Rust's differ.
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 /// JavaScript's white space and line terminators (`\s`, what `trim` removes): Rust's
@@ -16,6 +18,15 @@ pub fn js_trim(s: &str) -> &str {
         return s;
     }
     s.trim_matches(is_js_space)
+}
+
+/// `text` lower-cased as the tool names compare (`str::to_lowercase`), copied only when that
+/// changes it: most names are already lower-case ASCII.
+pub fn lower_case(text: &str) -> Cow<'_, str> {
+    match text.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
+        true => Cow::Owned(text.to_lowercase()),
+        false => Cow::Borrowed(text),
+    }
 }
 
 /// JavaScript truthiness (`Boolean(value)`) of a JSON value.

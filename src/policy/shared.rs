@@ -25,7 +25,8 @@ pub struct NameSet {
 impl NameSet {
     /// Patterns compared as they are (already normalized), as plugin selection compares them.
     pub fn plain<'p>(patterns: impl IntoIterator<Item = impl Into<Cow<'p, str>>>) -> NameSet {
-        let mut set = NameSet::default();
+        let patterns = patterns.into_iter();
+        let mut set = NameSet { exact: AHashSet::with_capacity(patterns.size_hint().0), ..NameSet::default() };
         for pattern in patterns {
             set.insert(pattern.into());
         }

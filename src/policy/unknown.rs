@@ -4,60 +4,64 @@
 //! without building them (bundled plugins it declares) come with the inventory.
 
 use ahash::AHashSet;
-use std::collections::{BTreeMap, BTreeSet};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
 
 use super::Removal;
 use super::inventory::Inventory;
 use super::rules::{Entry, Source};
 use super::steps::Step;
+use crate::base::js::lower_case;
 use crate::release::pack::{UnknownEntryHandling, VersionPack};
 
-/// The names the pipeline starts from, split into core and plugin tools.
-pub struct InputNames<'m> {
-    core: AHashSet<String>,
-    plugin_tools: BTreeSet<String>,
-    plugin_ids: BTreeSet<String>,
+/// The names the pipeline starts from, split into core and plugin tools, borrowed from the
+/// session's inventory (copied only where lower-casing changes a name).
+pub struct InputNames<'a> {
+    core: AHashSet<&'a str>,
+    plugin_tools: AHashSet<Cow<'a, str>>,
+    plugin_ids: AHashSet<Cow<'a, str>>,
     /// The enabled MCP servers' `<namespace>__`, lowercased.
-    mcp_namespaces: &'m [String],
+    mcp_namespaces: &'a [String],
 }
 
-impl<'m> InputNames<'m> {
-    pub fn new(
-        inventory: &Inventory,
-        removed_before: &BTreeMap<String, Removal>,
-        mcp_namespaces: &'m [String],
-    ) -> Self {
+impl<'a> InputNames<'a> {
+    pub fn new(inventory: &'a Inventory, removed_before: &BTreeMap<String, Removal>, mcp_namespaces: &'a [String]) -> Self {
         let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
         let mut names = InputNames {
-            core: AHashSet::new(),
-            plugin_tools: BTreeSet::new(),
-            plugin_ids: BTreeSet::new(),
+            core: AHashSet::with_capacity(inventory.tools.len()),
+            plugin_tools: AHashSet::new(),
+            plugin_ids: AHashSet::new(),
             mcp_namespaces,
         };
         for tool in present {
             match &tool.plugin {
                 Some(plugin) => {
-                    names.plugin_tools.insert(tool.name.to_lowercase());
-                    names.plugin_ids.insert(plugin.trim().to_lowercase());
+                    names.plugin_tools.insert(lower_case(&tool.name));
+                    names.plugin_ids.insert(lower_case(plugin.trim()));
                 }
                 None => {
-                    names.core.insert(tool.name.clone());
+                    names.core.insert(&tool.name);
                 }
             }
         }
-        names.plugin_ids.extend(inventory.declared_plugins.iter().cloned());
-        names.plugin_tools.extend(inventory.declared_tools.iter().map(|t| t.to_lowercase()));
+        names.plugin_ids.extend(inventory.declared_plugins.iter().map(|id| Cow::Borrowed(id.as_str())));
+        names.plugin_tools.extend(inventory.declared_tools.iter().map(|t| lower_case(t)));
         names
     }
 
     /// The input of 2026.8's one-tool projection: `read` alone, no plugin tool, no MCP server.
     fn read_probe() -> InputNames<'static> {
         InputNames {
-            core: AHashSet::from_iter(["read".to_string()]),
-            plugin_tools: BTreeSet::new(),
-            plugin_ids: BTreeSet::new(),
+            core: AHashSet::from_iter(["read"]),
+            plugin_tools: AHashSet::new(),
+            plugin_ids: AHashSet::new(),
             mcp_namespaces: &[],
         }
+    }
+
+    /// Whether the run has a plugin with this id or a plugin tool of this name.
+    fn has_plugin_or_plugin_tool(&self, name: &str) -> bool {
+        self.plugin_ids.contains(name) || self.plugin_tools.contains(name)
     }
 }
 
@@ -98,7 +102,7 @@ pub fn analyze(pack: &VersionPack, step: &Step, input: &InputNames) -> Analysis 
 fn names_present_core(pack: &VersionPack, entry: &str, input: &InputNames) -> bool {
     let name = pack.normalized(entry);
     match pack.group(&name) {
-        Some(members) => members.iter().any(|m| input.core.contains(m)),
+        Some(members) => members.iter().any(|m| input.core.contains(m.as_str())),
         None => input.core.contains(name.as_ref()),
     }
 }
@@ -107,30 +111,29 @@ fn warn_unknown(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputN
     let mcp = input.mcp_namespaces;
     let mut gated = Vec::new();
     let mut other = Vec::new();
-    let mut seen = BTreeSet::new();
+    let mut seen = AHashSet::new();
     for entry in allow {
         let normalized = pack.normalized(&entry.pattern);
-        let names = pack.expansion(&normalized).map_or_else(|| vec![normalized.to_string()], <[String]>::to_vec);
-        for name in names {
-            if name.is_empty() || name == "*" || !seen.insert(name.clone()) {
+        let (members, single) = match pack.expansion(&normalized) {
+            Some(members) => (members, None),
+            None => (&[][..], Some(normalized)),
+        };
+        for name in members.iter().map(|m| Cow::Borrowed(m.as_str())).chain(single) {
+            if name.is_empty() || name == "*" || seen.contains(&name) {
                 continue;
             }
+            seen.insert(name.clone());
             let known = names_present_core(pack, &name, input)
                 || name == "group:plugins"
-                || input.plugin_ids.contains(&name)
-                || input.plugin_tools.contains(&name)
+                || input.has_plugin_or_plugin_tool(&name)
                 || (!mcp.is_empty()
-                    && (name == "bundle-mcp" || mcp.iter().any(|p| name.starts_with(p) && name.len() > p.len())));
-            if known {
+                    && (name == "bundle-mcp" || mcp.iter().any(|p| name.starts_with(p.as_str()) && name.len() > p.len())));
+            if known || step.suppress.iter().any(|s| *s == name) {
                 continue;
             }
-            let suppressed = step.suppress.contains(&name);
-            if pack.is_catalog_tool(&name) {
-                if !suppressed {
-                    gated.push(name);
-                }
-            } else if !suppressed {
-                other.push(name);
+            match pack.is_catalog_tool(&name) {
+                true => gated.push(name),
+                false => other.push(name),
             }
         }
     }
@@ -166,10 +169,7 @@ fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &I
         }
         if name == "*" || names_present_core(pack, &name, input) {
             has_core = true;
-        } else if !(name == "group:plugins"
-            || input.plugin_ids.contains(&name)
-            || input.plugin_tools.contains(&name)
-            || unknown.contains(&name))
+        } else if !(name == "group:plugins" || input.has_plugin_or_plugin_tool(&name) || unknown.contains(&name))
         {
             unknown.push(name);
         }

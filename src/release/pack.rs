@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::base::js::js_trim;
+use crate::base::js::{js_trim, lower_case};
 
 /// One release's tool-policy semantics.
 #[derive(Debug, Deserialize)]
@@ -772,11 +772,7 @@ impl VersionPack {
     /// [`VersionPack::normalize`] without a copy when the name is already normalized, as most
     /// names a session compares are.
     pub fn normalized<'a>(&'a self, name: &'a str) -> Cow<'a, str> {
-        let trimmed = js_trim(name);
-        let lowered = match trimmed.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
-            true => Cow::Owned(trimmed.to_lowercase()),
-            false => Cow::Borrowed(trimmed),
-        };
+        let lowered = lower_case(js_trim(name));
         let maybe_alias = self.alias_lengths & Self::length_bit(&lowered) != 0;
         match maybe_alias.then(|| self.aliases.get(lowered.as_ref())).flatten() {
             Some(target) => Cow::Borrowed(target),
