@@ -25,7 +25,11 @@ pub struct InputNames<'a> {
 }
 
 impl<'a> InputNames<'a> {
-    pub fn new(inventory: &'a Inventory, removed_before: &BTreeMap<String, Removal>, mcp_namespaces: &'a [String]) -> Self {
+    pub fn new(
+        inventory: &'a Inventory,
+        removed_before: &BTreeMap<String, Removal>,
+        mcp_namespaces: &'a [String],
+    ) -> Self {
         let present = inventory.tools.iter().filter(|t| !removed_before.contains_key(&t.name));
         let mut names = InputNames {
             core: AHashSet::with_capacity(inventory.tools.len()),
@@ -127,7 +131,8 @@ fn warn_unknown(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputN
                 || name == "group:plugins"
                 || input.has_plugin_or_plugin_tool(&name)
                 || (!mcp.is_empty()
-                    && (name == "bundle-mcp" || mcp.iter().any(|p| name.starts_with(p.as_str()) && name.len() > p.len())));
+                    && (name == "bundle-mcp"
+                        || mcp.iter().any(|p| name.starts_with(p.as_str()) && name.len() > p.len())));
             if known || step.suppress.iter().any(|s| *s == name) {
                 continue;
             }
@@ -169,8 +174,7 @@ fn strip_plugin_only(pack: &VersionPack, step: &Step, allow: &[Entry], input: &I
         }
         if name == "*" || names_present_core(pack, &name, input) {
             has_core = true;
-        } else if !(name == "group:plugins" || input.has_plugin_or_plugin_tool(&name) || unknown.contains(&name))
-        {
+        } else if !(name == "group:plugins" || input.has_plugin_or_plugin_tool(&name) || unknown.contains(&name)) {
             unknown.push(name);
         }
     }

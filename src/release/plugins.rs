@@ -309,12 +309,7 @@ mod tests {
         for release in &RELEASES {
             for plugin in &release.plugins().plugins {
                 let (mut defaulted, mut required, mut counted) = (Vec::new(), Vec::new(), false);
-                walk(
-                    plugin.config_schema().unwrap_or(&Value::Null),
-                    &mut defaulted,
-                    &mut required,
-                    &mut counted,
-                );
+                walk(plugin.config_schema().unwrap_or(&Value::Null), &mut defaulted, &mut required, &mut counted);
                 let clash: Vec<&String> = defaulted.iter().filter(|d| required.contains(d)).collect();
                 assert!(clash.is_empty() && !counted, "{} {}: defaults {clash:?} matter", release.id, plugin.id);
             }
