@@ -8,13 +8,13 @@
 //! otherwise), and a session without the `exec` tool answers `unavailable` as the oracle does.
 
 use std::cell::RefCell;
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
+use super::recent::Recent;
 use crate::OpenClawVersion;
 use crate::config::LoadOptions;
 use crate::config::view::exec::ExecKey;
@@ -381,10 +381,9 @@ pub fn evaluate_batch_case_in(
 /// the session context): an exec batch's cases mostly differ in their command and share a few
 /// sessions, and resolving one was a fifth of answering a case.
 #[derive(Default)]
-pub struct RecentSessions(RefCell<VecDeque<(String, Arc<Resolution>)>>);
+pub struct RecentSessions(RefCell<Recent<String, Arc<Resolution>>>);
 
 impl RecentSessions {
-    const KEPT: usize = 8;
     /// Longer keys (large inline configs) are not kept.
     const MAX_KEY: usize = 64 * 1024;
 
@@ -399,18 +398,12 @@ impl RecentSessions {
         let keyable = ctx.spawn.is_none() && ctx.automation.is_none();
         let key = keyable.then(|| serde_json::to_string(&(version.id(), config, ctx)).ok()).flatten();
         let key = key.filter(|key| key.len() <= Self::MAX_KEY);
-        if let Some(key) = &key
-            && let Some((_, session)) = self.0.borrow().iter().find(|(kept, _)| kept == key)
-        {
-            return Ok(session.clone());
+        if let Some(session) = key.as_ref().and_then(|key| self.0.borrow_mut().get(key)) {
+            return Ok(session);
         }
         let session = Arc::new(policy::resolve(version, config, ctx)?);
         if let Some(key) = key {
-            let mut recent = self.0.borrow_mut();
-            if recent.len() == Self::KEPT {
-                recent.pop_front();
-            }
-            recent.push_back((key, session.clone()));
+            self.0.borrow_mut().insert(key, session.clone());
         }
         Ok(session)
     }

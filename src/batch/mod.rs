@@ -2,4 +2,5 @@
 //! per line, for `tools` ([`tools`]) and `exec` ([`exec`]).
 
 pub mod exec;
+mod recent;
 pub mod tools;

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value, json};
 
+use super::recent::Recent;
 use crate::OpenClawVersion;
 use crate::config::LoadOptions;
 use crate::config::loading::{LoadedCase, load_case_config};
@@ -170,30 +171,9 @@ impl ConfigKey {
     }
 }
 
-/// The configs of the last few cases, most recent first: a batch that asks many questions of
-/// one config (every agent, channel and sender of a tenant) loads it once, while memory stays
-/// flat in the number of cases.
-#[derive(Default)]
-struct RecentConfigs {
-    entries: Vec<(ConfigKey, Arc<HeldCase>)>,
-}
-
-impl RecentConfigs {
-    const KEPT: usize = 8;
-
-    fn get(&mut self, key: &ConfigKey) -> Option<Arc<HeldCase>> {
-        let at = self.entries.iter().position(|(held, _)| held == key)?;
-        let entry = self.entries.remove(at);
-        let held = entry.1.clone();
-        self.entries.insert(0, entry);
-        Some(held)
-    }
-
-    fn insert(&mut self, key: ConfigKey, held: Arc<HeldCase>) {
-        self.entries.truncate(Self::KEPT - 1);
-        self.entries.insert(0, (key, held));
-    }
-}
+/// The configs of the last few cases: a batch that asks many questions of one config (every
+/// agent, channel and sender of a tenant) loads it once.
+type RecentConfigs = Recent<ConfigKey, Arc<HeldCase>>;
 
 /// The fields of a case that are not session facts: its id, echoed in the answer, and the
 /// release it asks about.
@@ -232,12 +212,12 @@ mod tests {
         let mut shared = 0;
         for case in repeated {
             let key = ConfigKey::of(case, OpenClawVersion::V2026_9);
-            shared += usize::from(key.is_some_and(|key| batch.configs.entries.iter().any(|(held, _)| *held == key)));
+            shared += usize::from(key.is_some_and(|key| batch.configs.contains(&key)));
             let alone = run_tools_case(case, &opts, Path::new("/"));
             assert_eq!(batch.answer(case), alone, "case {}", case["id"]);
         }
         assert!(shared > 100, "only {shared} cases shared a config");
-        assert!(batch.configs.entries.len() <= RecentConfigs::KEPT);
+        assert!(batch.configs.len() <= RecentConfigs::KEPT);
     }
 
     #[test]
@@ -272,6 +252,6 @@ mod tests {
         assert!(ConfigKey::of(&case, OpenClawVersion::V2026_9).is_none());
         let mut batch = ToolsBatch::new(crate::config::loading::process_options(OpenClawVersion::V2026_9), "/".into());
         assert_eq!(batch.answer(&case)["ok"], json!(true));
-        assert!(batch.configs.entries.is_empty());
+        assert_eq!(batch.configs.len(), 0);
     }
 }
