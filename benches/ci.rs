@@ -36,7 +36,10 @@ fn fleet_benches(c: &mut Criterion) {
         })
     });
     group.bench_function("matrix: enumerate, resolve and tabulate", |b| {
-        b.iter(|| matrix::build(V, base.config(), &contexts::enumerate(V, base.config(), &[])))
+        b.iter(|| {
+            let sessions = contexts::Sessions::new(V, base.config());
+            matrix::build(&sessions, &sessions.contexts_of(sessions.agents(), &[]))
+        })
     });
     let probes: Vec<String> = BUILTIN_PROBES.iter().map(|p| p.to_string()).collect();
     let (base_locate, base_nearest) = (|p: &KeyPath| base.locate(p), |p: &KeyPath| base.locate_nearest(p));

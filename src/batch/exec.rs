@@ -393,10 +393,8 @@ impl RecentSessions {
         config: &Value,
         ctx: &SessionContext,
     ) -> Result<Arc<Resolution>, SessionError> {
-        // The key is the context as serialized, which leaves out a spawn's envelope and an
-        // automation run's derivation: a context carrying either is never kept.
-        let keyable = ctx.spawn.is_none() && ctx.automation.is_none();
-        let key = keyable.then(|| serde_json::to_string(&(version.id(), config, ctx)).ok()).flatten();
+        // The key is the context as serialized: one that does not serialize whole is never kept.
+        let key = ctx.serializes_whole().then(|| serde_json::to_string(&(version.id(), config, ctx)).ok()).flatten();
         let key = key.filter(|key| key.len() <= Self::MAX_KEY);
         if let Some(session) = key.as_ref().and_then(|key| self.0.borrow_mut().get(key)) {
             return Ok(session);

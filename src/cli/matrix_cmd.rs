@@ -46,7 +46,8 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
     let loaded = global.load(&args.config.files, args.format.machine("matrix"))?;
     let plugin_tools = args.sweep.plugins.plugin_tools()?;
     let jobs = super::jobs::given_store(global, loaded.config(), args.sweep.jobs.as_deref())?;
-    let contexts = args.sweep.contexts(version, loaded.config(), &plugin_tools, &jobs)?;
+    let sessions = args.sweep.sessions(version, loaded.config(), &jobs);
+    let contexts = args.sweep.contexts(&sessions, &plugin_tools)?;
     if let Some([from, to]) = args.why.as_deref() {
         let (from, to) = (matrix::find_cell(&contexts, from)?, matrix::find_cell(&contexts, to)?);
         let locate = |path: &KeyPath| loaded.locate(path);
@@ -57,7 +58,7 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let rows = matrix::build(version, loaded.config(), &contexts);
+    let rows = matrix::build(&sessions, &contexts);
     match args.format {
         Format::Human => output::write_stdout(&render(version, &rows))?,
         Format::Json => {
@@ -69,6 +70,10 @@ pub fn run(global: &super::Global, args: &MatrixArgs) -> miette::Result<ExitCode
             output::emit_machine(format, "matrix", &MatrixReport { openclaw_version: version.id(), agents: &rows })?
         }
     }
+    // A fleet's rows and contexts are hundreds of thousands of small allocations, freed one by
+    // one on the main thread after the parallel work; the process ends here, so they are left
+    // to the operating system (as `lint` leaves its sessions).
+    std::mem::forget((rows, contexts));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -28,21 +28,28 @@ pub struct SweepArgs {
 }
 
 impl SweepArgs {
+    /// The sessions of a config, with the runs of the jobs store given.
+    pub fn sessions<'a>(
+        &self,
+        version: OpenClawVersion,
+        config: &'a serde_json::Value,
+        jobs: &[CronJob],
+    ) -> contexts::Sessions<'a> {
+        contexts::Sessions::new(version, config).with_jobs(jobs)
+    }
+
     /// The contexts of the selected agents; naming an agent the config does not have is an error.
     pub fn contexts(
         &self,
-        version: OpenClawVersion,
-        config: &serde_json::Value,
+        sessions: &contexts::Sessions<'_>,
         plugin_tools: &[PluginTool],
-        jobs: &[CronJob],
     ) -> miette::Result<Vec<NamedContext>> {
-        let sessions = contexts::Sessions::new(version, config).with_jobs(jobs);
         let all = sessions.agents();
         let wanted: Vec<String> = self.agents.iter().map(|a| normalize_agent_id(a)).collect();
         if let Some(unknown) = wanted.iter().find(|a| !all.contains(a)) {
             return Err(super::unknown_agent(unknown, all, "this config"));
         }
-        let beyond = crate::policy::spawn::spawns_beyond_cap(version, config);
+        let beyond = crate::policy::spawn::spawns_beyond_cap(sessions.version(), sessions.config());
         if beyond > 0 {
             super::output::write_stderr(&format!(
                 "note: the config allows {beyond} more sub-agent spawns than the {} enumerated (each agent's own \
@@ -62,7 +69,8 @@ impl SweepArgs {
         plugin_tools: &[PluginTool],
         jobs: &[CronJob],
     ) -> miette::Result<Vec<Evaluated>> {
-        Ok(contexts::evaluate(version, config, self.contexts(version, config, plugin_tools, jobs)?))
+        let sessions = self.sessions(version, config, jobs);
+        Ok(sessions.evaluate(self.contexts(&sessions, plugin_tools)?))
     }
 }
 

@@ -84,8 +84,11 @@ pub struct Sessions<'a> {
     version: OpenClawVersion,
     config: &'a Value,
     agents: Vec<String>,
-    /// The roster entries by agent id (each agent's contexts read its `tools`).
-    entries: agents::Roster<'a>,
+    /// The roster entries by agent id (each agent's contexts read its `tools`), and what the
+    /// config's sessions share: the spawn enumeration and the resolution of the contexts
+    /// ([`Sessions::evaluate_with`]) resolve with this one roster, so a requester's session
+    /// asked by both is resolved once.
+    roster: policy::Roster<'a>,
     routes: Vec<InboundRoute>,
     /// Each agent's routes, as positions in `routes` (a fleet's agents each look up their own).
     routes_by_agent: HashMap<String, Vec<usize>>,
@@ -112,7 +115,7 @@ impl<'a> Sessions<'a> {
             version,
             config,
             agents,
-            entries: agents::Roster::new(config, version),
+            roster: policy::Roster::new(config, version),
             routes,
             routes_by_agent,
             spawns: OnceLock::new(),
@@ -160,11 +163,9 @@ impl<'a> Sessions<'a> {
             let pairs = spawn::allowed_pairs(self.version, self.config);
             // Only an agent's spawn of itself depends on its tools: resolve just those agents.
             let spawns_itself: Vec<&String> = pairs.iter().filter(|(r, c)| r == c).map(|(r, _)| r).collect();
-            let roster = policy::Roster::new(self.config, self.version);
             let has_spawn_tool = par_map(&spawns_itself, |agent| {
                 let main = self.main_context(agent, &[]);
-                policy::resolve_in(self.version, self.config, &roster, &main)
-                    .is_ok_and(|r| r.tools.iter().any(|t| t == spawn::SPAWN_TOOL))
+                policy::requester_in(self.version, self.config, &self.roster, &main).is_ok_and(|r| r.has_spawn_tool)
             });
             let can_spawn: HashSet<&String> =
                 spawns_itself.iter().zip(has_spawn_tool).filter(|(_, can)| *can).map(|(agent, _)| *agent).collect();
@@ -174,6 +175,14 @@ impl<'a> Sessions<'a> {
                 .cloned()
                 .collect()
         })
+    }
+
+    pub fn version(&self) -> OpenClawVersion {
+        self.version
+    }
+
+    pub fn config(&self) -> &'a Value {
+        self.config
     }
 
     /// The config's agents, in roster order.
@@ -265,7 +274,7 @@ impl<'a> Sessions<'a> {
             push(id, description, ctx);
         }
 
-        let agent_tools = self.entries.find(agent).and_then(|entry| entry.tools());
+        let agent_tools = self.roster.find(agent).and_then(|entry| entry.tools());
         let global_tools = ToolsScope::global(config);
         for group in configured_groups(config) {
             let session_key = format!("agent:{agent}:{}:group:{}", group.channel, group.id);
@@ -464,6 +473,10 @@ impl Evaluated {
 /// Resolves every context with the one resolver.
 pub fn evaluate(version: OpenClawVersion, config: &Value, contexts: Vec<NamedContext>) -> Vec<Evaluated> {
     let results = evaluate_with(version, config, &contexts, |_, result| result);
+    paired(contexts, results)
+}
+
+fn paired(contexts: Vec<NamedContext>, results: Vec<Result<Resolution, SessionError>>) -> Vec<Evaluated> {
     contexts.into_iter().zip(results).map(|(context, result)| Evaluated { context, result }).collect()
 }
 
@@ -475,9 +488,37 @@ pub fn evaluate_with<R: Send>(
     contexts: &[NamedContext],
     keep: impl Fn(&NamedContext, Result<Resolution, SessionError>) -> R + Sync,
 ) -> Vec<R> {
-    let roster = policy::Roster::new(config, version);
+    evaluate_in(version, config, &policy::Roster::new(config, version), contexts, keep)
+}
+
+impl Sessions<'_> {
+    /// [`evaluate`] for contexts these sessions enumerated, sharing what their enumeration
+    /// resolved.
+    pub fn evaluate(&self, contexts: Vec<NamedContext>) -> Vec<Evaluated> {
+        let results = self.evaluate_with(&contexts, |_, result| result);
+        paired(contexts, results)
+    }
+
+    /// [`evaluate_with`] for contexts these sessions enumerated, sharing what their enumeration
+    /// resolved.
+    pub fn evaluate_with<R: Send>(
+        &self,
+        contexts: &[NamedContext],
+        keep: impl Fn(&NamedContext, Result<Resolution, SessionError>) -> R + Sync,
+    ) -> Vec<R> {
+        evaluate_in(self.version, self.config, &self.roster, contexts, keep)
+    }
+}
+
+fn evaluate_in<R: Send>(
+    version: OpenClawVersion,
+    config: &Value,
+    roster: &policy::Roster<'_>,
+    contexts: &[NamedContext],
+    keep: impl Fn(&NamedContext, Result<Resolution, SessionError>) -> R + Sync,
+) -> Vec<R> {
     par_map(contexts, |context| {
-        keep(context, policy::resolve_in(version, config, &roster, &context.ctx).and_then(spawn::made))
+        keep(context, policy::resolve_in(version, config, roster, &context.ctx).and_then(spawn::made))
     })
 }
 

@@ -8,7 +8,7 @@ use crate::config::view::inbound::Audience;
 use serde_json::Value;
 
 use crate::OpenClawVersion;
-use crate::fleet::contexts::{self, Evaluated, MAIN, NamedContext};
+use crate::fleet::contexts::{self, Evaluated, MAIN, NamedContext, Sessions};
 use crate::fleet::delta::{self, Locate, Side, ToolChange};
 use crate::policy::steps::StepKind;
 use crate::policy::{Resolution, StepRecord};
@@ -46,8 +46,8 @@ pub struct MatrixCell {
 
 /// Resolves the contexts (agents in the order they come) into rows. Of each session only its
 /// tool list is kept, so memory grows with the cells, not with their step records.
-pub fn build(version: OpenClawVersion, config: &Value, contexts: &[NamedContext]) -> Vec<AgentRow> {
-    let cells = contexts::evaluate_with(version, config, contexts, |context, result| {
+pub fn build(sessions: &Sessions<'_>, contexts: &[NamedContext]) -> Vec<AgentRow> {
+    let cells = sessions.evaluate_with(contexts, |context, result| {
         let (session_key, tools, error) = match result {
             Ok(resolution) => (Some(resolution.session_key), resolution.tools, None),
             Err(e) => (None, Vec::new(), Some(e.to_string())),
@@ -224,7 +224,8 @@ mod tests {
     #[test]
     fn cells_are_compared_with_the_main_dm() {
         let config = config();
-        let rows = build(V, &config, &contexts::enumerate(V, &config, &[]));
+        let sessions = Sessions::new(V, &config);
+        let rows = build(&sessions, &sessions.contexts_of(sessions.agents(), &[]));
         assert_eq!(rows.len(), 1);
         let group = rows[0].cells.iter().find(|c| c.context == "group:telegram:*").unwrap();
         // The group's deny, and the owner-only tools: group senders are not the owner.

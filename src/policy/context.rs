@@ -119,6 +119,15 @@ pub struct SessionContext {
     pub turn: bool,
 }
 
+impl SessionContext {
+    /// Whether the context as serialized holds all it says: a spawn envelope and an automation
+    /// run's derivation are set by the resolver and left out of it, so a context carrying either
+    /// cannot be known by its serialization.
+    pub fn serializes_whole(&self) -> bool {
+        self.spawn.is_none() && self.automation.is_none()
+    }
+}
+
 fn is_chat(run: &RunKind) -> bool {
     *run == RunKind::Chat
 }

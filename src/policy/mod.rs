@@ -221,6 +221,27 @@ pub fn turn_gains(version: OpenClawVersion, config: &Value, ctx: &SessionContext
     attempt.tools.into_iter().filter(|tool| !listing.tools.contains(tool)).collect()
 }
 
+/// The memo key of a spawn's requester: its session context as serialized.
+#[derive(PartialEq, Eq, Hash)]
+struct RequesterKey(String);
+
+/// What a spawn's requester session gives its child, resolved once per roster and requester: a
+/// requester's main session is asked by the spawn enumeration and again by every child it
+/// spawns. A context that does not serialize whole is resolved each time.
+pub fn requester_in(
+    version: OpenClawVersion,
+    config: &Value,
+    roster: &Roster<'_>,
+    ctx: &SessionContext,
+) -> Result<Arc<spawn::Requester>, SessionError> {
+    let resolve =
+        || resolve_in(version, config, roster, ctx).map(|session| Arc::new(spawn::Requester::of(version, &session)));
+    match ctx.serializes_whole().then(|| serde_json::to_string(ctx).ok()).flatten() {
+        Some(key) => roster.memo().get_or(RequesterKey(key), resolve),
+        None => resolve(),
+    }
+}
+
 /// [`resolve`] with the roster of `config` indexed once, for callers that resolve many sessions.
 pub fn resolve_in(
     version: OpenClawVersion,
@@ -233,7 +254,7 @@ pub fn resolve_in(
         return resolve_in(version, config, roster, &run);
     }
     if let Some(requester) = &ctx.requester {
-        let requester = resolve_in(version, config, roster, requester)?;
+        let requester = requester_in(version, config, roster, requester)?;
         let child = spawn::child_context(version, config, ctx, &requester);
         return resolve_in(version, config, roster, &child);
     }
@@ -509,6 +530,44 @@ fn pre_filter_removal(filter: &PreFilter) -> Removal {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A requester asked by several children of one roster is resolved once, and each child is
+    /// resolved as it is alone.
+    #[test]
+    fn a_requester_is_resolved_once_per_roster() {
+        let config: Value = serde_json::json!({
+            "agents": {"list": [
+                {"id": "lead", "default": true, "subagents": {"allowAgents": ["*"]}, "tools": {"deny": ["browser"]}},
+                {"id": "writer", "tools": {"profile": "minimal"}},
+                {"id": "coder"},
+            ]},
+        });
+        for version in OpenClawVersion::ALL {
+            let roster = Roster::new(&config, version);
+            let lead = SessionContext {
+                agent_id: Some("lead".into()),
+                sender_is_owner: Some(true),
+                ..SessionContext::default()
+            };
+            let first = requester_in(version, &config, &roster, &lead).unwrap();
+            assert!(Arc::ptr_eq(&first, &requester_in(version, &config, &roster, &lead).unwrap()));
+            // Two requesters that differ in one field: neither may answer for the other.
+            let outsider = SessionContext { sender_is_owner: Some(false), ..lead.clone() };
+            for requester in [&lead, &outsider, &lead] {
+                for child in ["lead", "writer", "coder"] {
+                    let ctx = spawn::request(requester.clone(), Some(child.into()));
+                    let shared = resolve_in(version, &config, &roster, &ctx);
+                    let alone = resolve(version, &config, &ctx);
+                    assert_eq!(format!("{shared:?}"), format!("{alone:?}"), "{} {child}", version.id());
+                }
+            }
+            // A context the resolver derived (a spawn envelope) is not known by its serialization.
+            let child = resolve(version, &config, &spawn::request(lead.clone(), Some("coder".into()))).unwrap();
+            let derived = SessionContext { spawn: child.spawn.clone(), ..lead.clone() };
+            let once = requester_in(version, &config, &roster, &derived).unwrap();
+            assert!(!Arc::ptr_eq(&once, &requester_in(version, &config, &roster, &derived).unwrap()));
+        }
+    }
 
     /// Verdicts kept once each still answer for every candidate what the step decided, however
     /// they repeat (in runs, or far apart) and when given out of order.

@@ -123,6 +123,11 @@ impl<'a> Roster<'a> {
         &self.agents
     }
 
+    /// What the sessions of this roster's config share.
+    pub(super) fn memo(&self) -> &super::memo::Memo {
+        &self.memo
+    }
+
     pub fn len(&self) -> usize {
         self.agents.len()
     }

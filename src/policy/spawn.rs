@@ -153,12 +153,42 @@ pub fn child_session_key(agent: &str, depth: u32) -> String {
     format!("agent:{agent}:subagent:spawn-{depth}")
 }
 
+/// What a spawned child's run takes from its requester's resolved session. Small and kept per
+/// requester ([`super::requester`]): a requester's main session is also asked by the spawn
+/// enumeration and by every child it spawns.
+#[derive(Debug, Clone)]
+pub struct Requester {
+    pub agent_id: String,
+    pub session_key: String,
+    pub spawn_depth: u32,
+    pub has_spawn_tool: bool,
+    /// The policy the child inherits, in a release that passes it on.
+    pub inherited: Option<Policy>,
+}
+
+impl Requester {
+    pub fn of(version: OpenClawVersion, resolved: &Resolution) -> Self {
+        Requester {
+            agent_id: resolved.agent_id.clone(),
+            session_key: resolved.session_key.clone(),
+            spawn_depth: resolved.spawn_depth,
+            has_spawn_tool: resolved.tools.iter().any(|t| t == SPAWN_TOOL),
+            inherited: version
+                .policy()
+                .subagents
+                .inherits_requester_policy
+                .then(|| inherited_policy(resolved))
+                .flatten(),
+        }
+    }
+}
+
 /// The child's run: `ctx` with its derived key, the stored envelope and no external sender.
 pub fn child_context(
     version: OpenClawVersion,
     config: &Value,
     ctx: &SessionContext,
-    requester: &Resolution,
+    requester: &Requester,
 ) -> SessionContext {
     let agent = ctx.agent_id.as_deref().map_or_else(|| requester.agent_id.clone(), normalize_agent_id);
     let depth = requester.spawn_depth + 1;
@@ -166,9 +196,9 @@ pub fn child_context(
         requester_key: requester.session_key.clone(),
         requester_agent: requester.agent_id.clone(),
         depth,
-        inherited: version.policy().subagents.inherits_requester_policy.then(|| inherited_policy(requester)).flatten(),
+        inherited: requester.inherited.clone(),
         refused: refusal(version, config, requester, &agent),
-        requester_has_spawn_tool: requester.tools.iter().any(|t| t == SPAWN_TOOL),
+        requester_has_spawn_tool: requester.has_spawn_tool,
     };
     SessionContext {
         agent_id: Some(agent.clone()),
@@ -231,7 +261,7 @@ fn restricts(version: OpenClawVersion, allow: &[Entry]) -> bool {
 
 /// Why `sessions_spawn` would refuse this child: depth, the requester's `allowAgents`, or a
 /// sandboxed requester with an unsandboxed target.
-fn refusal(version: OpenClawVersion, config: &Value, requester: &Resolution, child_agent: &str) -> Option<String> {
+fn refusal(version: OpenClawVersion, config: &Value, requester: &Requester, child_agent: &str) -> Option<String> {
     let max = super::session::max_spawn_depth(config, version);
     if requester.spawn_depth >= max {
         return Some(format!(
