@@ -236,7 +236,9 @@ fn inherited_policy(requester: &Resolution) -> Option<Policy> {
             .collect();
         names.sort();
         names.dedup();
-        names.into_iter().map(|t| Entry { pattern: t.clone(), source: from("its effective tools") }).collect()
+        // One source for every entry: a requester's policy is kept for as long as its roster.
+        let effective = from("its effective tools");
+        names.into_iter().map(|t| Entry { pattern: t.clone(), source: effective.clone() }).collect()
     } else {
         Vec::new()
     };
