@@ -20,8 +20,8 @@ pub fn js_trim(s: &str) -> &str {
     s.trim_matches(is_js_space)
 }
 
-/// `text` lower-cased as the tool names compare (`str::to_lowercase`), copied only when that
-/// changes it: most names are already lower-case ASCII.
+/// JavaScript's `toLowerCase` (which `str::to_lowercase` matches, final sigma included), copied
+/// only when it changes the text: most tool names are already lower-case ASCII.
 pub fn lower_case(text: &str) -> Cow<'_, str> {
     match text.bytes().any(|b| b.is_ascii_uppercase() || !b.is_ascii()) {
         true => Cow::Owned(text.to_lowercase()),

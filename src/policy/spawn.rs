@@ -154,7 +154,7 @@ pub fn child_session_key(agent: &str, depth: u32) -> String {
 }
 
 /// What a spawned child's run takes from its requester's resolved session. Small and kept per
-/// requester ([`super::requester`]): a requester's main session is also asked by the spawn
+/// requester ([`super::requester_in`]): a requester's main session is also asked by the spawn
 /// enumeration and by every child it spawns.
 #[derive(Debug, Clone)]
 pub struct Requester {

@@ -123,10 +123,9 @@ fn warn_unknown(pack: &VersionPack, step: &Step, allow: &[Entry], input: &InputN
             None => (&[][..], Some(normalized)),
         };
         for name in members.iter().map(|m| Cow::Borrowed(m.as_str())).chain(single) {
-            if name.is_empty() || name == "*" || seen.contains(&name) {
+            if name.is_empty() || name == "*" || !seen.insert(name.clone()) {
                 continue;
             }
-            seen.insert(name.clone());
             let known = names_present_core(pack, &name, input)
                 || name == "group:plugins"
                 || input.has_plugin_or_plugin_tool(&name)
