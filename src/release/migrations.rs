@@ -1,5 +1,7 @@
-//! The per-release facts about load-time migrations and doctor-fixable legacy keys, read once from
-//! `data/<release>/migrations.json` (texts are the releases' own; see `data/README.md`).
+//! The per-release facts about load-time migrations and doctor-fixable legacy keys, read from
+//! `data/<release>/migrations.json` (texts are the releases' own; see `data/README.md`). The build
+//! splits the file (`build/legacy_rules.rs`): a legacy rule is parsed the first time a config has
+//! the keys its patterns name.
 
 use std::collections::BTreeMap;
 
@@ -7,6 +9,8 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::Value;
+
+pub use super::pattern_path::{PatternPath, PatternStart, PatternStep};
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -24,98 +28,125 @@ pub struct ReleaseMigrations {
     pub channel_aliases: BTreeMap<String, String>,
     /// The forms rewritten at load, for `lint` (clawpolicy's own wording).
     pub migrated_forms: Vec<MigratedFormInfo>,
-    pub legacy_rules: Vec<LegacyRule>,
-    /// The legacy rules by the first key their patterns name, built on first use.
+    /// Not in the file the build leaves: set by [`ReleaseMigrations::parse`].
     #[serde(skip)]
-    legacy_index: OnceLock<LegacyRuleIndex>,
+    pub legacy_rules: LegacyRules,
+}
+
+/// `migrations.json` as the build splits it (`build/legacy_rules.rs`): the file without its
+/// `legacyRules`, each rule's JSON text, and the index [`LegacyRuleIndex`] reads. The tables hold
+/// offsets into `text`.
+pub struct SplitMigrations {
+    pub rest: &'static str,
+    pub text: &'static str,
+    pub rules: &'static [[u32; 2]],
+    /// The trees of the keys the rules' patterns name before their first wildcard, breadth
+    /// first: node 0 roots the patterns that start at the config's root, node 1 those that start
+    /// at `agents.defaults` or an agent entry.
+    pub nodes: &'static [KeyNode],
+    /// The rules listed at the nodes, each node's a run.
+    pub marked: &'static [u32],
+    /// Rules that may match whatever keys a config has: detectors written in code, patterns that
+    /// start with a wildcard or name no key at all.
+    pub always: &'static [u32],
+}
+
+/// One key of the index: the rules whose pattern's leading keys end here, and the keys that
+/// follow it (a run of nodes, sorted by key).
+pub struct KeyNode {
+    pub key: [u32; 2],
+    pub children: [u32; 2],
+    pub rules: [u32; 2],
+}
+
+impl std::fmt::Debug for SplitMigrations {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SplitMigrations({} rules)", self.rules.len())
+    }
 }
 
 impl ReleaseMigrations {
-    /// The legacy rules indexed by the first key each pattern names, so that a config is matched
-    /// only against the rules whose keys it has (most of a release's hundreds of patterns name a
-    /// key a given config does not have).
-    pub fn legacy_index(&self) -> &LegacyRuleIndex {
-        self.legacy_index.get_or_init(|| LegacyRuleIndex::of(&self.legacy_rules))
+    pub fn parse(split: &'static SplitMigrations) -> Self {
+        let mut migrations: ReleaseMigrations = super::parse(split.rest, "migrations");
+        migrations.legacy_rules =
+            LegacyRules { split: Some(split), parsed: split.rules.iter().map(|_| OnceLock::new()).collect() };
+        migrations
     }
 }
 
-/// Which legacy rules (by position in [`ReleaseMigrations::legacy_rules`]) can match a config:
-/// the leading keys of every pattern as a tree, walked along the keys a config has.
+/// The release's doctor-fixable legacy rules, in its order, each parsed on first use.
 #[derive(Debug, Default)]
+pub struct LegacyRules {
+    split: Option<&'static SplitMigrations>,
+    parsed: Box<[OnceLock<LegacyRule>]>,
+}
+
+impl LegacyRules {
+    pub fn len(&self) -> usize {
+        self.parsed.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.parsed.is_empty()
+    }
+
+    /// Rule `at`, parsed the first time it is asked for.
+    pub fn get(&self, at: usize) -> &LegacyRule {
+        self.parsed[at].get_or_init(|| {
+            let split = self.split.expect("rules come with their text");
+            super::parse(slice(split.text, split.rules[at]), "legacy rule")
+        })
+    }
+
+    /// Every rule, in the release's order.
+    pub fn iter(&self) -> impl Iterator<Item = &LegacyRule> {
+        (0..self.len()).map(|at| self.get(at))
+    }
+
+    /// The rules indexed by the keys their patterns name, so that a config is matched only
+    /// against the rules whose keys it has.
+    pub fn index(&self) -> LegacyRuleIndex {
+        LegacyRuleIndex { split: self.split, rule_count: self.len() }
+    }
+}
+
+fn slice(text: &'static str, [start, end]: [u32; 2]) -> &'static str {
+    &text[start as usize..end as usize]
+}
+
+/// Which legacy rules (by position in [`LegacyRules`]) can match a config: the leading keys of
+/// every pattern as a tree, walked along the keys a config has.
 pub struct LegacyRuleIndex {
-    /// Patterns that start at the root.
-    root: KeyTree,
-    /// Patterns that start at `agents.defaults` or an agent entry.
-    scope: KeyTree,
-    /// Rules that may match whatever keys a config has: detectors written in code, patterns that
-    /// start with a wildcard or name no key at all.
-    always: Vec<usize>,
-    /// How many rules the release has (the length of a candidate mask).
+    split: Option<&'static SplitMigrations>,
     rule_count: usize,
 }
 
-/// Patterns' leading keys: a rule is listed at the node its pattern's last leading key reaches.
-#[derive(Debug, Default)]
-struct KeyTree {
-    children: ahash::AHashMap<String, KeyTree>,
-    rules: Vec<usize>,
-}
-
-impl KeyTree {
-    /// Marks the rules whose leading keys `value` has.
-    fn mark(&self, value: &Value, mask: &mut [bool]) {
-        let Some(object) = value.as_object() else { return };
-        for (key, child) in object {
-            if let Some(node) = self.children.get(key.as_str()) {
-                node.rules.iter().for_each(|at| mask[*at] = true);
-                node.mark(child, mask);
-            }
-        }
-    }
-}
-
 impl LegacyRuleIndex {
-    fn of(rules: &[LegacyRule]) -> Self {
-        let mut index = LegacyRuleIndex { rule_count: rules.len(), ..LegacyRuleIndex::default() };
-        for (at, rule) in rules.iter().enumerate() {
-            if rule.not_simulated.is_some() {
-                continue;
-            }
-            if rule.detector.is_some() {
-                index.always.push(at);
-                continue;
-            }
-            for pattern in rule.patterns() {
-                let mut node = match pattern.at.start {
-                    PatternStart::Root => &mut index.root,
-                    PatternStart::Agents | PatternStart::DefaultsAndAgents => &mut index.scope,
-                };
-                let keys = pattern.at.steps.iter().map_while(|step| match step {
-                    PatternStep::Key(key) => Some(key),
-                    PatternStep::AnyMember | PatternStep::AnyElement => None,
-                });
-                let mut depth = 0;
-                for key in keys {
-                    node = node.children.entry(key.clone()).or_default();
-                    depth += 1;
-                }
-                match depth {
-                    0 => index.always.push(at),
-                    _ => node.rules.push(at),
-                }
-            }
-        }
-        index
-    }
+    const ROOT: usize = 0;
+    const SCOPE: usize = 1;
 
     /// Rules that can match a config whose root is `root` and whose defaults and agent entries
     /// are `scopes`, as a mask over the release's rules.
     pub fn candidates<'v>(&self, root: &Value, scopes: impl Iterator<Item = &'v Value>) -> Vec<bool> {
         let mut mask = vec![false; self.rule_count];
-        self.always.iter().for_each(|at| mask[*at] = true);
-        self.root.mark(root, &mut mask);
-        scopes.for_each(|scope| self.scope.mark(scope, &mut mask));
+        let Some(split) = self.split else { return mask };
+        split.always.iter().for_each(|at| mask[*at as usize] = true);
+        mark(split, Self::ROOT, root, &mut mask);
+        scopes.for_each(|scope| mark(split, Self::SCOPE, scope, &mut mask));
         mask
+    }
+}
+
+/// Marks the rules under `node` whose leading keys `value` has.
+fn mark(split: &SplitMigrations, node: usize, value: &Value, mask: &mut [bool]) {
+    let Some(object) = value.as_object() else { return };
+    let [first, end] = split.nodes[node].children.map(|at| at as usize);
+    let children = &split.nodes[first..end];
+    for (key, child) in object {
+        let Ok(at) = children.binary_search_by(|node| slice(split.text, node.key).cmp(key.as_str())) else { continue };
+        let [from, to] = children[at].rules.map(|at| at as usize);
+        split.marked[from..to].iter().for_each(|rule| mask[*rule as usize] = true);
+        mark(split, first + at, child, mask);
     }
 }
 
@@ -230,51 +261,10 @@ pub enum Predicate {
     RecordKeysExcept(Vec<String>),
 }
 
-/// A pattern's path, parsed when the release data is read: where it starts, then its steps.
-#[derive(Debug, Deserialize)]
-#[serde(from = "String")]
-pub struct PatternPath {
-    pub start: PatternStart,
-    pub steps: Vec<PatternStep>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PatternStart {
-    Root,
-    /// `@agent`: each agent entry.
-    Agents,
-    /// `@scope`: `agents.defaults`, then each agent entry.
-    DefaultsAndAgents,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-pub enum PatternStep {
-    Key(String),
-    /// `*`
-    AnyMember,
-    /// `[]`
-    AnyElement,
-}
-
-impl From<String> for PatternPath {
-    fn from(at: String) -> Self {
-        let mut segments = at.split('.').filter(|_| !at.is_empty()).peekable();
-        let start = match segments.peek().copied() {
-            Some("@agent") => PatternStart::Agents,
-            Some("@scope") => PatternStart::DefaultsAndAgents,
-            _ => PatternStart::Root,
-        };
-        if start != PatternStart::Root {
-            segments.next();
-        }
-        let steps = segments
-            .map(|segment| match segment {
-                "*" => PatternStep::AnyMember,
-                "[]" => PatternStep::AnyElement,
-                key => PatternStep::Key(key.to_string()),
-            })
-            .collect();
-        PatternPath { start, steps }
+/// A pattern's path, parsed when its rule is read.
+impl<'de> Deserialize<'de> for PatternPath {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        Ok(PatternPath::parse(&String::deserialize(deserializer)?))
     }
 }
 
@@ -282,7 +272,7 @@ impl Pattern {
     /// The value at `at` exists.
     pub fn present(at: &str) -> Self {
         Pattern {
-            at: PatternPath::from(at.to_string()),
+            at: PatternPath::parse(at),
             predicate: Predicate::Present,
             except: Vec::new(),
             also_covers: Vec::new(),
@@ -310,7 +300,7 @@ mod tests {
 
     #[test]
     fn a_pattern_path_is_parsed_into_where_it_starts_and_its_steps() {
-        let parse = |at: &str| PatternPath::from(at.to_string());
+        let parse = PatternPath::parse;
         let key = |k: &str| PatternStep::Key(k.into());
         let root = parse("tools.*.[]");
         assert_eq!(
@@ -326,29 +316,21 @@ mod tests {
     }
 
     /// A value holding `keys` nested, from the outermost.
-    fn nested(keys: &[&String]) -> serde_json::Value {
-        keys.iter().rev().fold(serde_json::json!(true), |inner, key| serde_json::json!({ key.as_str(): inner }))
+    fn nested(keys: &[&str]) -> serde_json::Value {
+        keys.iter().rev().fold(serde_json::json!(true), |inner, key| serde_json::json!({ *key: inner }))
     }
 
     #[test]
     fn the_legacy_index_offers_every_rule_whose_leading_keys_a_config_has() {
         for version in OpenClawVersion::ALL {
             let data = version.migrations();
-            let index = data.legacy_index();
+            let index = data.legacy_rules.index();
             for (at, rule) in data.legacy_rules.iter().enumerate() {
                 if rule.not_simulated.is_some() {
                     continue;
                 }
                 for pattern in rule.patterns() {
-                    let keys: Vec<&String> = pattern
-                        .at
-                        .steps
-                        .iter()
-                        .map_while(|step| match step {
-                            PatternStep::Key(key) => Some(key),
-                            _ => None,
-                        })
-                        .collect();
+                    let keys: Vec<&str> = pattern.at.leading_keys().collect();
                     let place = nested(&keys);
                     let (root, scopes) = match pattern.at.start {
                         PatternStart::Root => (place, vec![]),
@@ -360,8 +342,8 @@ mod tests {
             }
             // A config with none of the keys is offered only the rules that match anything.
             let bare = index.candidates(&serde_json::json!({}), std::iter::empty());
-            let always = data.legacy_rules.iter().zip(&bare).filter(|(_, offered)| **offered);
-            assert!(always.clone().count() < data.legacy_rules.len() / 4, "{}", version.id());
+            let always: Vec<_> = data.legacy_rules.iter().zip(&bare).filter(|(_, offered)| **offered).collect();
+            assert!(always.len() < data.legacy_rules.len() / 4, "{}", version.id());
             for (rule, _) in always {
                 let wild = rule.patterns().iter().any(|p| !matches!(p.at.steps.first(), Some(PatternStep::Key(_))));
                 assert!(

@@ -14,6 +14,7 @@ pub mod lint;
 pub mod loader;
 pub mod migrations;
 pub mod pack;
+pub mod pattern_path;
 pub mod patterns;
 pub mod plugins;
 pub mod registry;
@@ -95,7 +96,7 @@ impl Release {
 
     /// Load-time migrations and doctor-fixable legacy rules (`migrations.json`).
     pub fn migrations(&self) -> &ReleaseMigrations {
-        self.migrations.get_or_init(|| parse(self.files.migrations, "migrations"))
+        self.migrations.get_or_init(|| ReleaseMigrations::parse(self.files.migrations))
     }
 
     /// The release's config JSON Schema (`config-schema.json`), split into pieces.

@@ -10,9 +10,10 @@ pub struct Files {
     pub policy: &'static str,
     pub exec: &'static str,
     pub audit: &'static str,
-    /// Split by `build.rs`.
+    /// Split by `build/schema_pieces.rs`.
     pub config_schema: super::schema::SchemaPieces,
-    pub migrations: &'static str,
+    /// Split by `build/legacy_rules.rs`.
+    pub migrations: &'static super::migrations::SplitMigrations,
     pub plugins: &'static str,
     pub channels: &'static str,
     pub config: &'static str,
@@ -47,7 +48,7 @@ macro_rules! release {
                 exec: include_str!(concat!("../../data/", $line, "/exec.json")),
                 audit: include_str!(concat!("../../data/", $line, "/audit.json")),
                 config_schema: include!(concat!(env!("OUT_DIR"), "/schema-pieces-", $line, ".rs")),
-                migrations: include_str!(concat!("../../data/", $line, "/migrations.json")),
+                migrations: include!(concat!(env!("OUT_DIR"), "/migrations-", $line, ".rs")),
                 plugins: include_str!(concat!("../../data/", $line, "/plugins.json")),
                 channels: include_str!(concat!("../../data/", $line, "/channels.json")),
                 config: include_str!(concat!("../../data/", $line, "/config.json")),

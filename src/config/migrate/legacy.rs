@@ -55,14 +55,16 @@ pub fn find<'a>(config: &Value, authored: impl Fn() -> &'a Value, version: OpenC
     let data = version.migrations();
     let pack = version.policy();
     let starts = Starts::of(config);
-    let candidates = data.legacy_index().candidates(starts.root, starts.scopes());
+    let rules = &data.legacy_rules;
+    let candidates = rules.index().candidates(starts.root, starts.scopes());
     // The file as written, read only when a rule that needs its literal matches.
     let authored_starts = std::cell::OnceCell::new();
-    data.legacy_rules
-        .iter()
-        .zip(candidates)
+    candidates
+        .into_iter()
+        .enumerate()
         .filter(|(_, candidate)| *candidate)
-        .filter_map(|(rule, _)| {
+        .filter_map(|(at, _)| {
+            let rule = rules.get(at);
             let matched = rule_matches(rule, &starts, pack);
             let as_written = || authored_starts.get_or_init(|| Starts::of(authored()));
             if matched.is_empty() || (rule.source_literal && rule_matches(rule, as_written(), pack).is_empty()) {

@@ -166,8 +166,9 @@ pub(super) fn unavailable_load_paths(
 /// plugin stage: a warning for each `channels.<id>` (none is checked) and one for
 /// `plugins.load.paths`, with the first missing path. `None` where it does not.
 pub(super) fn preserved(config: &Value, version: OpenClawVersion, unavailable: &[UnavailablePath]) -> Option<Findings> {
+    let first = unavailable.first()?;
     let rule = &version.data().plugins().validation.unavailable_load_path;
-    let first = unavailable.first().filter(|_| rule.effect == LoadPathEffect::Preserve)?;
+    (rule.effect == LoadPathEffect::Preserve).then_some(())?;
     let message = rule.message.replace("{path}", &first.resolved);
     let mut findings = Findings::default();
     let channels = config.get(keys::CHANNELS).and_then(Value::as_object).into_iter().flatten();

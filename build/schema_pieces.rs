@@ -1,7 +1,7 @@
 //! Splits each release's config JSON Schema (`data/<line>/config-schema.json`) into the pieces
 //! `config::validate::schema` validates separately, so that a command parses and compiles only
 //! the pieces its config reaches: parsing the whole 2026.9 schema (470 KB) was most of a small
-//! command's time. Writes `$OUT_DIR/schema-pieces-<line>.rs`, an expression of type
+//! command's time. Its output, `$OUT_DIR/schema-pieces-<line>.rs`, is an expression of type
 //! `release::schema::SchemaPieces` that the release registry includes.
 //!
 //! A piece is a schema node with its large parts split off: the subschemas of its properties, of
@@ -15,7 +15,6 @@
 //! else).
 
 use std::fmt::Write as _;
-use std::path::Path;
 
 use serde_json::{Map, Value};
 
@@ -46,22 +45,6 @@ enum Part<'a> {
 struct Piece<'a> {
     node: &'a Value,
     parts: Vec<(Part<'a>, Piece<'a>)>,
-}
-
-fn main() {
-    println!("cargo::rerun-if-changed=data");
-    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
-    let mut folders: Vec<_> = std::fs::read_dir("data").expect("data/").flatten().map(|e| e.path()).collect();
-    folders.sort();
-    for folder in folders {
-        let schema_file = folder.join("config-schema.json");
-        let Ok(text) = std::fs::read_to_string(&schema_file) else { continue };
-        println!("cargo::rerun-if-changed={}", schema_file.display());
-        let schema: Value = serde_json::from_str(&text).expect("config-schema.json is JSON");
-        let line = folder.file_name().and_then(|n| n.to_str()).expect("a release folder is named by its line");
-        let written = pieces_source(&schema);
-        std::fs::write(Path::new(&out).join(format!("schema-pieces-{line}.rs")), written).expect("OUT_DIR is writable");
-    }
 }
 
 /// The piece of `node` and the number of schema nodes in it, each node visited once.
@@ -140,7 +123,7 @@ fn shallow(piece: &Piece<'_>, dialect: Option<&Value>) -> Value {
 /// The Rust expression of every piece of `schema`, the root first, each part after its parent:
 /// one text holding every piece's and member name's text, and tables of offsets into it (see
 /// `release::schema` for why no table holds references).
-fn pieces_source(schema: &Value) -> String {
+pub fn pieces_source(schema: &Value) -> String {
     let (root, _) = weighed(schema);
     let dialect = schema.get("$schema");
     let mut flat = Vec::new();
