@@ -80,6 +80,12 @@ impl SourceFile {
     pub(crate) fn column(&self, offset: usize) -> usize {
         let offset = offset.min(self.text.len());
         let line_start = self.line_starts[self.line_index(offset)];
+        // No multi-byte character in the blocks from the line's start to the offset's (most
+        // configs have none): bytes are characters.
+        let blocks = &self.continuation_bytes_before_block;
+        if blocks[line_start / COLUMN_BLOCK] == blocks[(offset / COLUMN_BLOCK + 1).min(blocks.len() - 1)] {
+            return offset - line_start;
+        }
         self.chars_before(offset) - self.chars_before(line_start)
     }
 
@@ -265,6 +271,19 @@ impl PartialEq for Origin {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Columns count the characters from the line's start, whether or not multi-byte
+        /// characters sit in the blocks between.
+        #[test]
+        fn a_column_is_the_characters_since_the_line_start(text in "([a-z ]{0,300}|é|😀|\\n){0,12}", pick in 0usize..4000) {
+            let src = SourceFile::new("a".into(), text.clone());
+            let boundaries: Vec<usize> = text.char_indices().map(|(at, _)| at).chain([text.len()]).collect();
+            let offset = boundaries[pick % boundaries.len()];
+            let line_start = text[..offset].rfind('\n').map_or(0, |at| at + 1);
+            proptest::prop_assert_eq!(src.column(offset), text[line_start..offset].chars().count());
+        }
+    }
 
     #[test]
     fn line_col_is_one_based_in_chars() {
