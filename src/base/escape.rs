@@ -31,8 +31,7 @@ fn push_escaped(out: &mut String, c: char) {
 }
 
 fn escape_where(text: &str, escape: impl Fn(char) -> bool) -> Cow<'_, str> {
-    // Printable ASCII is safe everywhere, and most text is nothing else.
-    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) || !text.chars().any(&escape) {
+    if !needs_escape(text, &escape) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 8);
@@ -44,6 +43,25 @@ fn escape_where(text: &str, escape: impl Fn(char) -> bool) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Whether `text` has a character `escape` picks. Printable ASCII is safe everywhere and most text
+/// is nothing else, so only the other bytes are decoded and judged.
+fn needs_escape(text: &str, escape: &impl Fn(char) -> bool) -> bool {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while at < bytes.len() {
+        if (0x20..0x7f).contains(&bytes[at]) {
+            at += 1;
+            continue;
+        }
+        let c = text[at..].chars().next().expect("`at` is on a character boundary");
+        if escape(c) {
+            return true;
+        }
+        at += c.len_utf8();
+    }
+    false
 }
 
 /// A value shown on one line: every unsafe character, newlines included, made visible.
@@ -73,6 +91,16 @@ pub fn document_string(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// The byte scan judges exactly the characters a scan of every character would.
+        #[test]
+        fn the_byte_scan_finds_what_a_character_scan_finds(text in "(\\PC|[\\x00-\\x1f\\x7f\\u{85}\\u{202e}\\u{fffe}\\n\\t]){0,40}") {
+            proptest::prop_assert_eq!(needs_escape(&text, &unsafe_char), text.chars().any(unsafe_char));
+            let in_block = |c| c != '\n' && c != '\t' && unsafe_char(c);
+            proptest::prop_assert_eq!(needs_escape(&text, &in_block), text.chars().any(in_block));
+        }
+    }
 
     #[test]
     fn controls_become_visible() {
