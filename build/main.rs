@@ -1,9 +1,11 @@
 //! Prepares each release's data (`data/<line>/`) at build time, so that a command parses only the
-//! parts it reaches: the config schema cut into pieces ([`schema_pieces`]) and the legacy rules
-//! kept as text each, indexed by the keys their patterns name ([`legacy_rules`]). Each writes a
-//! Rust expression to `$OUT_DIR`, which `src/release/registry.rs` includes.
+//! parts it reaches: the config schema cut into pieces ([`schema_pieces`]), the legacy rules kept
+//! as text each, indexed by the keys their patterns name ([`legacy_rules`]), and the bundled
+//! plugins' config schemas apart from their records ([`plugin_schemas`]). Each writes a Rust
+//! expression to `$OUT_DIR`, which `src/release/registry.rs` includes.
 
 mod legacy_rules;
+mod plugin_schemas;
 mod schema_pieces;
 
 use std::path::Path;
@@ -26,6 +28,9 @@ fn main() {
         }
         if let Some(migrations) = read_json(&folder.join("migrations.json")) {
             write("migrations", legacy_rules::split_source(migrations));
+        }
+        if let Some(plugins) = read_json(&folder.join("plugins.json")) {
+            write("plugins", plugin_schemas::split_source(plugins));
         }
     }
 }

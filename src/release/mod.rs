@@ -106,7 +106,7 @@ impl Release {
 
     /// The plugins the release ships and what its plugin validation reads (`plugins.json`).
     pub fn plugins(&self) -> &PluginRules {
-        self.plugins.get_or_init(|| parse(self.files.plugins, "plugins"))
+        self.plugins.get_or_init(|| PluginRules::parse(self.files.plugins))
     }
 
     /// Channel ids the release's bundled channel plugins add (`channels.json`).

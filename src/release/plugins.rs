@@ -9,7 +9,6 @@ use std::sync::OnceLock;
 
 use serde::Deserialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 use crate::base::js::js_trim;
 
@@ -166,12 +165,12 @@ pub struct PluginRecord {
     pub credential_gated_tools: Vec<String>,
     /// `openclaw`, or `bundle` for a plugin without a config schema of its own.
     pub format: String,
-    /// The JSON Schema of `plugins.entries.<id>.config` (annotations removed), as written in the
-    /// data: parsed by [`PluginRecord::config_schema`] the first time a config's entry for the
-    /// plugin needs it. Building every plugin's schema as a value was a sixth of a small
-    /// command's instructions.
-    #[serde(rename = "configSchema")]
-    config_schema_text: Option<Box<RawValue>>,
+    /// The JSON Schema of `plugins.entries.<id>.config` (annotations removed), as the build keeps
+    /// it apart ([`SplitPlugins`]): parsed by [`PluginRecord::config_schema`] the first time a
+    /// config's entry for the plugin needs it. Building every plugin's schema as a value was a
+    /// sixth of a small command's instructions.
+    #[serde(skip)]
+    config_schema_text: Option<&'static str>,
     #[serde(skip)]
     config_schema: OnceLock<Value>,
 }
@@ -190,9 +189,9 @@ impl PluginRecord {
 
     /// The JSON Schema of `plugins.entries.<id>.config`, if the manifest has one.
     pub fn config_schema(&self) -> Option<&Value> {
-        let text = self.config_schema_text.as_ref()?;
+        let text = self.config_schema_text?;
         Some(self.config_schema.get_or_init(|| {
-            serde_json::from_str(text.get()).unwrap_or_else(|e| panic!("bundled schema of plugin {}: {e}", self.id))
+            serde_json::from_str(text).unwrap_or_else(|e| panic!("bundled schema of plugin {}: {e}", self.id))
         }))
     }
 
@@ -202,7 +201,23 @@ impl PluginRecord {
     }
 }
 
+/// `plugins.json` as the build splits it (`build/plugin_schemas.rs`): the file without the
+/// plugins' config schemas, and each plugin's schema (offsets into `text`) by its position.
+pub struct SplitPlugins {
+    pub rest: &'static str,
+    pub text: &'static str,
+    pub schemas: &'static [Option<[u32; 2]>],
+}
+
 impl PluginRules {
+    pub fn parse(split: &'static SplitPlugins) -> Self {
+        let mut rules: PluginRules = super::parse(split.rest, "plugins");
+        for (plugin, schema) in rules.plugins.iter_mut().zip(split.schemas) {
+            plugin.config_schema_text = schema.map(|[start, end]| &split.text[start as usize..end as usize]);
+        }
+        rules
+    }
+
     /// The bundled tools whose plugin's manifest puts them in `profile`, with their plugin ids,
     /// in registry order.
     pub fn bundled_profile_members<'a>(&'a self, profile: &'a str) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {

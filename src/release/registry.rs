@@ -14,7 +14,8 @@ pub struct Files {
     pub config_schema: super::schema::SchemaPieces,
     /// Split by `build/legacy_rules.rs`.
     pub migrations: &'static super::migrations::SplitMigrations,
-    pub plugins: &'static str,
+    /// Split by `build/plugin_schemas.rs`.
+    pub plugins: &'static super::plugins::SplitPlugins,
     pub channels: &'static str,
     pub config: &'static str,
     pub ssrf: &'static str,
@@ -49,7 +50,7 @@ macro_rules! release {
                 audit: include_str!(concat!("../../data/", $line, "/audit.json")),
                 config_schema: include!(concat!(env!("OUT_DIR"), "/schema-pieces-", $line, ".rs")),
                 migrations: include!(concat!(env!("OUT_DIR"), "/migrations-", $line, ".rs")),
-                plugins: include_str!(concat!("../../data/", $line, "/plugins.json")),
+                plugins: include!(concat!(env!("OUT_DIR"), "/plugins-", $line, ".rs")),
                 channels: include_str!(concat!("../../data/", $line, "/channels.json")),
                 config: include_str!(concat!("../../data/", $line, "/config.json")),
                 ssrf: include_str!(concat!("../../data/", $line, "/ssrf.json")),
