@@ -85,11 +85,6 @@ fn compile(pattern: String) -> Regex {
     Regex::new(&format!("(?i){pattern}")).expect("static pattern")
 }
 
-static FOUR_OCTET: LazyLock<Regex> =
-    LazyLock::new(|| compile(format!(r"^{V4_PART}\.{V4_PART}\.{V4_PART}\.{V4_PART}$")));
-static THREE_OCTET: LazyLock<Regex> = LazyLock::new(|| compile(format!(r"^{V4_PART}\.{V4_PART}\.{V4_PART}$")));
-static TWO_OCTET: LazyLock<Regex> = LazyLock::new(|| compile(format!(r"^{V4_PART}\.{V4_PART}$")));
-static LONG_VALUE: LazyLock<Regex> = LazyLock::new(|| compile(format!("^{V4_PART}$")));
 static V6_NATIVE: LazyLock<Regex> = LazyLock::new(|| compile(format!("^(::)?({V6_PART})?([0-9a-f]+)?(::)?({ZONE})?$")));
 static V6_DEPRECATED_TRANSITIONAL: LazyLock<Regex> =
     LazyLock::new(|| compile(format!(r"^(?:::)({V4_PART}\.{V4_PART}\.{V4_PART}\.{V4_PART}({ZONE})?)$")));
@@ -123,40 +118,40 @@ fn ipv4_part(part: &str) -> Option<u64> {
 }
 
 /// An IPv4 address in any spelling the library accepts: four parts, or one, two or three parts
-/// whose last part fills the remaining octets; each part decimal, octal or hexadecimal.
+/// whose last part fills the remaining octets; each part decimal, octal or hexadecimal. The
+/// library matches a regular expression per part count (`V4_PART` joined by dots); the parts
+/// are checked here directly (a test holds the two to the same answers), as this runs for every
+/// host the SSRF guard sees.
 pub fn parse_ipv4_loose(text: &str) -> Option<[u8; 4]> {
-    let parts = |caps: regex::Captures<'_>| -> Option<Vec<u64>> {
-        caps.iter().skip(1).map(|m| ipv4_part(m?.as_str())).collect()
-    };
-    let octets: [u64; 4] = if let Some(caps) = FOUR_OCTET.captures(text) {
-        let p = parts(caps)?;
-        [p[0], p[1], p[2], p[3]]
-    } else if let Some(caps) = LONG_VALUE.captures(text) {
-        let value = parts(caps)?[0];
-        if value > 0xFFFF_FFFF {
+    let mut parts = [0u64; 4];
+    let mut count = 0;
+    for part in text.split('.') {
+        if count == parts.len() || !is_v4_part(part) {
             return None;
         }
-        [value >> 24, (value >> 16) & 255, (value >> 8) & 255, value & 255]
-    } else if let Some(caps) = TWO_OCTET.captures(text) {
-        let p = parts(caps)?;
-        if p[1] > 0xFF_FFFF {
-            return None;
-        }
-        [p[0], (p[1] >> 16) & 255, (p[1] >> 8) & 255, p[1] & 255]
-    } else if let Some(caps) = THREE_OCTET.captures(text) {
-        let p = parts(caps)?;
-        if p[2] > 0xFFFF {
-            return None;
-        }
-        [p[0], p[1], (p[2] >> 8) & 255, p[2] & 255]
-    } else {
-        return None;
+        parts[count] = ipv4_part(part)?;
+        count += 1;
+    }
+    let octets = match (count, parts) {
+        (4, p) => p,
+        (1, [value, ..]) if value <= 0xFFFF_FFFF => [value >> 24, (value >> 16) & 255, (value >> 8) & 255, value & 255],
+        (2, [a, rest, ..]) if rest <= 0xFF_FFFF => [a, (rest >> 16) & 255, (rest >> 8) & 255, rest & 255],
+        (3, [a, b, rest, _]) if rest <= 0xFFFF => [a, b, (rest >> 8) & 255, rest & 255],
+        _ => return None,
     };
     let mut out = [0u8; 4];
     for (slot, value) in out.iter_mut().zip(octets) {
         *slot = u8::try_from(value).ok()?;
     }
     Some(out)
+}
+
+/// One part as `V4_PART` reads it: decimal digits, or `0x` and hexadecimal digits (any case).
+fn is_v4_part(part: &str) -> bool {
+    match part.as_bytes() {
+        [b'0', b'x' | b'X', hex @ ..] if !hex.is_empty() && hex.iter().all(u8::is_ascii_hexdigit) => true,
+        digits => !digits.is_empty() && digits.iter().all(u8::is_ascii_digit),
+    }
 }
 
 /// True only for the canonical dotted-decimal form `a.b.c.d` (no leading zeros).
@@ -362,6 +357,32 @@ impl std::fmt::Display for Ip {
 mod tests {
     use super::*;
 
+    /// The library's own IPv4 matching: a regular expression per part count, tried in its order.
+    fn parse_ipv4_as_the_library_matches(text: &str) -> Option<[u8; 4]> {
+        let joined = |count: usize| compile(format!("^{}$", vec![V4_PART; count].join(r"\.")));
+        let parts: Vec<u64> = [4, 1, 2, 3].into_iter().find_map(|count| {
+            let caps = joined(count).captures(text)?;
+            Some(caps.iter().skip(1).map(|m| ipv4_part(m?.as_str())).collect::<Option<Vec<u64>>>())
+        })??;
+        let value = *parts.last()?;
+        let filled = 4 - (parts.len() - 1);
+        if filled < 4 && value >> (8 * filled) != 0 || filled == 4 && value > 0xFFFF_FFFF {
+            return None;
+        }
+        let mut octets: Vec<u64> = parts[..parts.len() - 1].to_vec();
+        octets.extend((0..filled).rev().map(|i| (value >> (8 * i)) & 255));
+        octets.into_iter().map(|v| u8::try_from(v).ok()).collect::<Option<Vec<u8>>>()?.try_into().ok()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn ipv4_parts_are_read_as_the_library_reads_them(
+            text in r"((0[xX][0-9a-fA-F]{1,4}|[0-9]{1,4}|[0-9a-fA-FxX]{0,3})\.){0,4}(0[xX][0-9a-fA-F]{1,8}|[0-9]{1,10}|[0-9a-fA-FxX.]{0,3})|.{0,12}"
+        ) {
+            proptest::prop_assert_eq!(parse_ipv4_loose(&text), parse_ipv4_as_the_library_matches(&text));
+        }
+    }
+
     #[test]
     fn ipv4_spellings() {
         assert_eq!(parse_ipv4_loose("127.0.0.1"), Some([127, 0, 0, 1]));
@@ -373,6 +394,12 @@ mod tests {
         assert_eq!(parse_ipv4_loose("08.0.0.1"), None, "8 is not an octal digit");
         assert_eq!(parse_ipv4_loose("256.0.0.1"), None);
         assert_eq!(parse_ipv4_loose("4294967296"), None);
+        assert_eq!(parse_ipv4_loose("4294967295"), Some([255, 255, 255, 255]));
+        assert_eq!(parse_ipv4_loose("1.16777215"), Some([1, 255, 255, 255]));
+        assert_eq!(parse_ipv4_loose("1.16777216"), None, "the last part fills three octets at most");
+        assert_eq!(parse_ipv4_loose("1.2.65535"), Some([1, 2, 255, 255]));
+        assert_eq!(parse_ipv4_loose("1.2.65536"), None, "the last part fills two octets at most");
+        assert_eq!(parse_ipv4_loose("0X7F.0x0.0.01"), Some([127, 0, 0, 1]));
         assert_eq!(parse_ipv4_loose("1.2.3.4.5"), None);
         assert!(is_four_part_decimal("10.0.0.1"));
         assert!(!is_four_part_decimal("010.0.0.1"));
