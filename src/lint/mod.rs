@@ -142,6 +142,9 @@ pub struct LintContext<'a> {
     pub mcp_probe: Option<&'a crate::policy::mcp::McpProbe>,
     /// The sessions the MCP rules check, resolved once with the MCP tools declared.
     mcp_sessions: OnceLock<rules::mcp::McpSessions>,
+    /// The release's doctor-fixable legacy rules that match the config, found once for the rules
+    /// that read them.
+    legacy_matches: OnceLock<Vec<crate::config::migrate::legacy::LegacyMatch>>,
 }
 
 impl<'a> LintContext<'a> {
@@ -165,6 +168,7 @@ impl<'a> LintContext<'a> {
             agents: OnceLock::new(),
             mcp_probe: None,
             mcp_sessions: OnceLock::new(),
+            legacy_matches: OnceLock::new(),
         }
     }
 
@@ -196,6 +200,13 @@ impl<'a> LintContext<'a> {
     /// cannot be resolved (rules then have nothing to say about it).
     fn resolve(&self, session: &SessionContext) -> Option<Resolution> {
         crate::policy::resolve_in(self.version, self.config(), self.roster(), session).ok()
+    }
+
+    /// The doctor-fixable legacy rules that match the config as the release validates it.
+    pub fn legacy_matches(&self) -> &[crate::config::migrate::legacy::LegacyMatch] {
+        self.legacy_matches.get_or_init(|| {
+            crate::config::migrate::legacy::find(self.config(), || self.loaded.authored(), self.version)
+        })
     }
 
     /// The roster, indexed by agent id on first use.

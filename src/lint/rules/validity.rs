@@ -2,7 +2,6 @@
 //! changes behind the user's back (duplicate keys, missing variables, retired keys).
 
 use crate::config::edit::{Autofix, Change, ConfigEdit, Safety};
-use crate::config::migrate::legacy::{self, LegacyMatch};
 use crate::config::path::KeyPath;
 use crate::config::validate::{IssueCategory, ValidationIssue};
 use crate::config::view::keys;
@@ -191,7 +190,7 @@ pub const RULES: &[Rule] = &[
 /// Reports the validation issues of some categories, each at the value it is about, with what
 /// repairs it. Unknown keys a doctor-fixable legacy rule covers belong to CP108.
 fn issues(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>, categories: &[IssueCategory]) {
-    let legacy = legacy_matches(ctx);
+    let legacy = ctx.legacy_matches();
     for issue in ctx.issues.iter().filter(|i| categories.contains(&i.category)) {
         let object = KeyPath(issue.path.clone());
         if issue.category == IssueCategory::UnknownKey {
@@ -245,11 +244,6 @@ fn with_kind(help: Option<&str>, kind: ProblemKind) -> String {
     }
 }
 
-/// The doctor-fixable legacy rules that match the config as the release validates it.
-fn legacy_matches(ctx: &LintContext<'_>) -> Vec<LegacyMatch> {
-    legacy::find(ctx.config(), || ctx.loaded.authored(), ctx.version)
-}
-
 fn issue_path(issue: &ValidationIssue) -> String {
     let path = issue.dotted_path();
     if path.is_empty() { "<root>".into() } else { path }
@@ -288,7 +282,7 @@ fn legacy_keys(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
             .any(|i| !matches!(i.category, IssueCategory::UnknownKey | IssueCategory::Legacy) && i.path == path)
     };
     // Renamed tool names in policy lists are CP202's, entry by entry.
-    for found in legacy_matches(ctx).into_iter().filter(|m| m.rule.detector.as_deref() != Some("legacyToolName")) {
+    for found in ctx.legacy_matches().iter().filter(|m| m.rule.detector.as_deref() != Some("legacyToolName")) {
         for matched in found.matched.iter().filter(|m| !reported_elsewhere(&m.path)) {
             let path = &matched.path;
             let refused = ctx
