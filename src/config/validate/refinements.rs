@@ -10,6 +10,7 @@ use super::schema::known_channel_ids;
 use crate::OpenClawVersion;
 use crate::base::js::js_trim;
 use crate::config::path::PathSeg;
+use crate::config::source::SharedKeyPath;
 use crate::config::view::ids::normalize_agent_id;
 use crate::config::view::keys;
 use crate::release::loader::{BindSources, Refinement, RosterForm, ValidationRules};
@@ -85,19 +86,21 @@ pub(super) fn unknown_channels(config: &Value, version: OpenClawVersion) -> Find
 
 /// A value of the config and its key path, walked together so each key is spelled once. A
 /// missing key reads as `null`, as `config["a"]["b"]` does.
-#[derive(Debug, Clone)]
+/// The path shares its parent's (most places walked have no issue: their paths are never spelled
+/// out).
+#[derive(Clone)]
 struct At<'v> {
     value: &'v Value,
-    path: Vec<PathSeg>,
+    path: SharedKeyPath,
 }
 
 impl<'v> At<'v> {
     fn root(config: &'v Value) -> Self {
-        At { value: config, path: Vec::new() }
+        At { value: config, path: SharedKeyPath::default() }
     }
 
     fn key(&self, key: &str) -> At<'v> {
-        At { value: &self.value[key], path: extended(&self.path, PathSeg::key(key)) }
+        At { value: &self.value[key], path: self.path.child(PathSeg::key(key)) }
     }
 
     fn keys(&self, keys: &[&str]) -> At<'v> {
@@ -108,25 +111,19 @@ impl<'v> At<'v> {
     fn members(&self) -> impl Iterator<Item = (&'v String, At<'v>)> + 'v {
         let path = self.path.clone();
         let members = self.value.as_object().into_iter().flatten();
-        members.map(move |(key, value)| (key, At { value, path: extended(&path, PathSeg::key(key)) }))
+        members.map(move |(key, value)| (key, At { value, path: path.child(PathSeg::key(key)) }))
     }
 
     /// The items of an array (none for anything else).
     fn items(&self) -> impl Iterator<Item = At<'v>> + 'v {
         let path = self.path.clone();
         let items = self.value.as_array().into_iter().flatten().enumerate();
-        items.map(move |(index, value)| At { value, path: extended(&path, PathSeg::Index(index)) })
+        items.map(move |(index, value)| At { value, path: path.child(PathSeg::Index(index)) })
     }
 
     fn str(&self) -> Option<&'v str> {
         self.value.as_str()
     }
-}
-
-fn extended(path: &[PathSeg], seg: PathSeg) -> Vec<PathSeg> {
-    let mut p = path.to_vec();
-    p.push(seg);
-    p
 }
 
 fn non_empty_array(obj: &Map<String, Value>, name: &str) -> bool {
@@ -150,12 +147,12 @@ struct Rules {
 
 impl Rules {
     fn push(&mut self, at: &At<'_>, message: String) {
-        self.issues.push(ValidationIssue::new(at.path.clone(), message, IssueCategory::Refinement));
+        self.issues.push(ValidationIssue::new(at.path.to_vec(), message, IssueCategory::Refinement));
     }
 
     fn unknown_key(&mut self, at: &At<'_>, key: &str) {
         let issue = format!("Unrecognized key: \"{key}\"");
-        self.issues.push(ValidationIssue::new(at.path.clone(), issue, IssueCategory::UnknownKey));
+        self.issues.push(ValidationIssue::new(at.path.to_vec(), issue, IssueCategory::UnknownKey));
     }
 
     /// allow + alsoAllow (both non-empty) in one scope; the message prefix names the scope kind.
