@@ -5,6 +5,8 @@
 //! (2026.9) or a consumed separator (2026.2) that a regex crate does not reproduce.
 
 use crate::release::lint::{ModelIds, WebSearch};
+use std::sync::LazyLock;
+
 use regex::Regex;
 use serde_json::Value;
 
@@ -119,8 +121,20 @@ fn regex(pattern: &str) -> Regex {
     Regex::new(pattern).expect("the audit's model patterns compile")
 }
 
+/// Whether a model id holds `literal` in any case: a pattern that starts with it cannot match
+/// an id without it, so it is neither compiled nor run (compiling the case-insensitive patterns
+/// was a third of a small `lint`). Lower-casing maps every case variant of an ASCII letter to it
+/// (the Kelvin sign to `k`), except `ſ`, which no literal here holds.
+fn has_literal(id: &str, literal: &str) -> bool {
+    debug_assert!(!literal.contains('s'));
+    id.to_lowercase().contains(literal)
+}
+
 /// The legacy family of a model id (first match wins), if any.
 fn legacy_family(id: &str) -> Option<&'static str> {
+    if !has_literal(id, "gpt-") && !has_literal(id, "claude-") {
+        return None;
+    }
     static PATTERNS: std::sync::OnceLock<Vec<(Regex, &'static str)>> = std::sync::OnceLock::new();
     let patterns = PATTERNS.get_or_init(|| {
         vec![
@@ -132,26 +146,27 @@ fn legacy_family(id: &str) -> Option<&'static str> {
     patterns.iter().find(|(re, _)| re.is_match(id)).map(|(_, label)| *label)
 }
 
-/// Why a model id is below the recommended tiers (empty: it is not).
+/// Why a model id is below the recommended tiers (empty: it is not). Each pattern is compiled
+/// the first time an id holds its literal; the ones that tell a current model from an older one
+/// of its family only for an id of that family.
 fn weak_reasons(id: &str) -> Vec<&'static str> {
-    static PATTERNS: std::sync::OnceLock<[Regex; 5]> = std::sync::OnceLock::new();
-    let [haiku, gpt, gpt5, claude, claude45] = PATTERNS.get_or_init(|| {
-        [
-            regex(r"(?i)(?-u:\b)haiku(?-u:\b)"),
-            regex(r"(?i)(?-u:\b)gpt-"),
-            regex(r"(?i)(?-u:\b)gpt-5(?:(?-u:\b)|[.-])"),
-            regex(r"(?i)(?-u:\b)claude-"),
-            regex(r"(?i)(?-u:\b)claude-[^\s/]*?(?:-4-?(?:[5-9]|[1-9][0-9])(?-u:\b)|4\.(?:[5-9]|[1-9][0-9])(?-u:\b)|-[5-9](?:(?-u:\b)|[.-]))"),
-        ]
+    static HAIKU: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)(?-u:\b)haiku(?-u:\b)"));
+    static GPT: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)(?-u:\b)gpt-"));
+    static GPT5: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)(?-u:\b)gpt-5(?:(?-u:\b)|[.-])"));
+    static CLAUDE: LazyLock<Regex> = LazyLock::new(|| regex(r"(?i)(?-u:\b)claude-"));
+    static CLAUDE_45: LazyLock<Regex> = LazyLock::new(|| {
+        regex(
+            r"(?i)(?-u:\b)claude-[^\s/]*?(?:-4-?(?:[5-9]|[1-9][0-9])(?-u:\b)|4\.(?:[5-9]|[1-9][0-9])(?-u:\b)|-[5-9](?:(?-u:\b)|[.-]))",
+        )
     });
     let mut reasons = Vec::new();
-    if haiku.is_match(id) {
+    if has_literal(id, "haiku") && HAIKU.is_match(id) {
         reasons.push("Haiku tier");
     }
-    if gpt.is_match(id) && !gpt5.is_match(id) {
+    if has_literal(id, "gpt-") && GPT.is_match(id) && !GPT5.is_match(id) {
         reasons.push("below the GPT-5 family");
     }
-    if claude.is_match(id) && !claude45.is_match(id) {
+    if has_literal(id, "claude-") && CLAUDE.is_match(id) && !CLAUDE_45.is_match(id) {
         reasons.push("below Claude 4.5");
     }
     reasons
@@ -181,8 +196,12 @@ fn weak_tier_models(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 /// the end or such a character; 2026.2 consumes that following character, so `7b-8b` gives 7.
 fn parameter_billions(version: OpenClawVersion, id: &str) -> Option<f64> {
     static TOKEN: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-    let token = TOKEN.get_or_init(|| regex(r"(?:^|[^a-z0-9])[a-z]?([0-9]+(?:\.[0-9]+)?)b"));
     let text = id.trim().to_lowercase();
+    // A size token ends in a digit and `b`: most ids have none, and need no pattern compiled.
+    if !text.as_bytes().windows(2).any(|pair| pair[0].is_ascii_digit() && pair[1] == b'b') {
+        return None;
+    }
+    let token = TOKEN.get_or_init(|| regex(r"(?:^|[^a-z0-9])[a-z]?([0-9]+(?:\.[0-9]+)?)b"));
     let separator = |c: char| !c.is_ascii_lowercase() && !c.is_ascii_digit();
     let mut best: Option<f64> = None;
     let mut at = 0;
@@ -353,6 +372,12 @@ mod tests {
         assert!(weak_reasons("anthropic/claude-opus-4-5").is_empty());
         assert!(weak_reasons("anthropic/claude-sonnet-4.5").is_empty());
         assert_eq!(weak_reasons("claude-sonnet-4"), ["below Claude 4.5"]);
+        // The literal checks find every spelling the case-insensitive patterns match.
+        assert_eq!(weak_reasons("ANTHROPIC/Claude-3-HAI\u{212a}U"), ["Haiku tier", "below Claude 4.5"]);
+        assert_eq!(weak_reasons("OpenAI/GPT-4o"), ["below the GPT-5 family"]);
+        assert_eq!(legacy_family("CLAUDE-INSTANT-1"), Some("Claude 2/Instant family"));
+        assert_eq!(legacy_family("claude-in\u{17f}tant-1"), Some("Claude 2/Instant family"));
+        assert_eq!(legacy_family("Gpt-4-0613"), Some("legacy GPT-4 snapshot"));
         assert_eq!(legacy_family("gpt-3.5-turbo"), Some("GPT-3.5 family"));
         assert_eq!(legacy_family("openai/gpt-4-0613"), Some("legacy GPT-4 snapshot"));
         assert_eq!(legacy_family("claude-instant-1"), Some("Claude 2/Instant family"));
