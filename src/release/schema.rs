@@ -1,5 +1,5 @@
 //! The release's config JSON Schema (`config-schema.json`) as the build splits it
-//! (`build.rs`): pieces that are parsed and compiled only when a config reaches them.
+//! (`build/schema_pieces.rs`): pieces that are parsed and compiled only when a config reaches them.
 //!
 //! The build writes one text and tables of offsets into it, not a table of string references:
 //! every reference in a static table is patched by the dynamic loader when the program starts,

@@ -17,7 +17,7 @@ use crate::release::schema::SchemaPieces;
 
 /// The release's schema, parsed and compiled piece by piece as a config needs it: parsing and
 /// compiling all of 2026.9's (470 KB) took most of a command's start-up, while a config touches a
-/// few of its sections. The pieces are cut at build time (`build.rs` says how, and why
+/// few of its sections. The pieces are cut at build time (`build/schema_pieces.rs` says how, and why
 /// validating them one by one finds what the whole schema finds).
 struct ReleaseSchema {
     split: &'static SchemaPieces,
