@@ -357,8 +357,8 @@ mod tests {
     }
 
     #[test]
-    fn both_releases_parse() {
-        for version in [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2] {
+    fn every_release_and_each_of_its_rules_parse() {
+        for version in OpenClawVersion::ALL {
             let data = version.migrations();
             assert!(!data.legacy_rules.is_empty());
             assert!(data.legacy_rules.iter().all(|r| r.message.trim() == r.message && !r.message.is_empty()));
