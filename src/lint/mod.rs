@@ -145,6 +145,9 @@ pub struct LintContext<'a> {
     /// The release's doctor-fixable legacy rules that match the config, found once for the rules
     /// that read them.
     legacy_matches: OnceLock<Vec<crate::config::migrate::legacy::LegacyMatch>>,
+    /// The audit's tool contexts (`agents.defaults` and each agent), built once for the rules
+    /// that check them.
+    tool_contexts: OnceLock<Vec<rules::audit::ToolContext>>,
 }
 
 impl<'a> LintContext<'a> {
@@ -169,6 +172,7 @@ impl<'a> LintContext<'a> {
             mcp_probe: None,
             mcp_sessions: OnceLock::new(),
             legacy_matches: OnceLock::new(),
+            tool_contexts: OnceLock::new(),
         }
     }
 
@@ -207,6 +211,11 @@ impl<'a> LintContext<'a> {
         self.legacy_matches.get_or_init(|| {
             crate::config::migrate::legacy::find(self.config(), || self.loaded.authored(), self.version)
         })
+    }
+
+    /// The audit's tool contexts: `agents.defaults`, then each agent's main session.
+    pub fn tool_contexts(&self) -> &[rules::audit::ToolContext] {
+        self.tool_contexts.get_or_init(|| rules::audit::tool_contexts(self))
     }
 
     /// The roster, indexed by agent id on first use.

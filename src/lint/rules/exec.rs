@@ -7,9 +7,7 @@ use crate::lint::registry::Applies;
 use crate::release::lint::HostSandboxWithoutSandbox;
 use serde_json::Value;
 
-use super::audit::{
-    ExecScope, exec_scopes, lists, normalize_posix, open_exec_surface_paths, string_entries, tool_contexts,
-};
+use super::audit::{ExecScope, exec_scopes, lists, normalize_posix, open_exec_surface_paths, string_entries};
 use super::walk::agents;
 use crate::OpenClawVersion;
 use crate::config::path::KeyPath;
@@ -389,7 +387,7 @@ fn host_sandbox_agents(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 
 fn exec_despite_read_only_fs(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     let global_host = ctx.get(&[keys::TOOLS, keys::EXEC, keys::HOST]).and_then(Value::as_str);
-    for context in tool_contexts(ctx) {
+    for context in ctx.tool_contexts() {
         let agent_host = context
             .agent_tools
             .as_ref()

@@ -6,7 +6,7 @@ use crate::lint::registry::Applies;
 use serde_json::Value;
 
 use super::audit::{
-    ToolContext, critical_if, exec_scopes, lists, open_exec_surface_paths, open_inbound_paths, preview, tool_contexts,
+    ToolContext, critical_if, exec_scopes, lists, open_exec_surface_paths, open_inbound_paths, preview,
 };
 use super::walk::agents;
 use crate::config::path::KeyPath;
@@ -138,11 +138,11 @@ fn open_groups_with_elevated(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
 }
 
 /// The contexts whose runtime or file tools are exposed, and whether any runtime tool is.
-pub(super) fn risky_contexts(ctx: &LintContext<'_>) -> (Vec<(ToolContext, String)>, bool) {
+pub(super) fn risky_contexts<'c>(ctx: &'c LintContext<'_>) -> (Vec<(&'c ToolContext, String)>, bool) {
     let global_workspace_only = ctx.get(&[keys::TOOLS, keys::FS, keys::WORKSPACE_ONLY]);
     let mut risky = Vec::new();
     let mut runtime_risk = false;
-    for context in tool_contexts(ctx) {
+    for context in ctx.tool_contexts() {
         let runtime = context.allowed(&["exec", "process"]);
         let fs = context.allowed(&["read", "write", "edit", "apply_patch"]);
         let own =
@@ -193,7 +193,7 @@ fn open_groups_with_control_plane_tools(ctx: &LintContext<'_>, out: &mut Emitter
         return;
     }
     let control_plane: Vec<&str> = lists(ctx.version).control_plane_tools.iter().map(String::as_str).collect();
-    for context in tool_contexts(ctx) {
+    for context in ctx.tool_contexts() {
         let exposed = context.allowed(&control_plane);
         if exposed.is_empty() {
             continue;

@@ -13,7 +13,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use super::audit::{ToolContext, audit_rule, critical_if, tool_contexts};
+use super::audit::{ToolContext, audit_rule, critical_if};
 use super::install::install_state_dir;
 use crate::base::js::js_trim;
 use crate::config::path::KeyPath;
@@ -206,7 +206,7 @@ fn plugin_tools_permissive(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
         return;
     }
     let global = ctx.get(&[keys::TOOLS]);
-    for context in tool_contexts(ctx) {
+    for context in ctx.tool_contexts() {
         let profile = profile_policy(ctx, &context);
         // The audit checks the profile's own list apart from `alsoAllow`, which the runtime (and
         // the resolver's profile step) adds to it.

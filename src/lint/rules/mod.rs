@@ -1,6 +1,6 @@
 //! The rules, one module per category. Each module exports `RULES`; [`all_rules`] collects them.
 
-mod audit;
+pub(super) mod audit;
 mod automation;
 mod browser;
 mod dead;
