@@ -252,7 +252,15 @@ impl<'a> LintContext<'a> {
         cell.get_or_init(|| {
             let agents = rules::walk::agents(self);
             let resolved = crate::base::parallel::par_map(agents, |agent| {
-                self.resolve(&SessionContext { sandbox, ..rules::walk::main_session(&agent.id) })
+                let session = SessionContext { sandbox, ..rules::walk::main_session(&agent.id) };
+                let resolution = self.resolve(&session)?;
+                // A spawn from a main session that can spawn (the spawn rules resolve each) need not
+                // resolve the session again.
+                let can_spawn = resolution.tools.iter().any(|t| t == crate::policy::spawn::SPAWN_TOOL);
+                if matches!(sandbox, SandboxChoice::Auto) && can_spawn {
+                    crate::policy::remember_requester(self.version, self.roster(), &session, &resolution);
+                }
+                Some(resolution)
             });
             let resolved = agents.iter().zip(resolved);
             resolved.filter_map(|(agent, resolution)| Some((agent.id.clone(), resolution?))).collect()

@@ -236,9 +236,24 @@ pub fn requester_in(
 ) -> Result<Arc<spawn::Requester>, SessionError> {
     let resolve =
         || resolve_in(version, config, roster, ctx).map(|session| Arc::new(spawn::Requester::of(version, &session)));
-    match ctx.serializes_whole().then(|| serde_json::to_string(ctx).ok()).flatten() {
-        Some(key) => roster.memo().get_or(RequesterKey(key), resolve),
+    match RequesterKey::of(ctx) {
+        Some(key) => roster.memo().get_or(key, resolve),
         None => resolve(),
+    }
+}
+
+/// Keeps what `session`, already resolved for `ctx`, gives a child it spawns, so that a spawn
+/// from `ctx` in this roster does not resolve it again.
+pub fn remember_requester(version: OpenClawVersion, roster: &Roster<'_>, ctx: &SessionContext, session: &Resolution) {
+    if let Some(key) = RequesterKey::of(ctx) {
+        let _ = roster.memo().get_or(key, || Ok::<_, SessionError>(Arc::new(spawn::Requester::of(version, session))));
+    }
+}
+
+impl RequesterKey {
+    /// The key of a requester context; `None` for one that does not serialize whole.
+    fn of(ctx: &SessionContext) -> Option<Self> {
+        ctx.serializes_whole().then(|| serde_json::to_string(ctx).ok()).flatten().map(RequesterKey)
     }
 }
 
