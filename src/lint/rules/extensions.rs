@@ -207,7 +207,7 @@ fn plugin_tools_permissive(ctx: &LintContext<'_>, out: &mut Emitter<'_, '_>) {
     }
     let global = ctx.get(&[keys::TOOLS]);
     for context in ctx.tool_contexts() {
-        let profile = profile_policy(ctx, &context);
+        let profile = profile_policy(ctx, context);
         // The audit checks the profile's own list apart from `alsoAllow`, which the runtime (and
         // the resolver's profile step) adds to it.
         let broad = context.allows(PROBE) && profile.is_none_or(|allow| allow.iter().any(|a| a == "*"));
