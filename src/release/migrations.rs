@@ -66,6 +66,8 @@ impl std::fmt::Debug for SplitMigrations {
 }
 
 impl ReleaseMigrations {
+    /// The release's migrations from the build's split of its file; the legacy rules stay text
+    /// until asked for.
     pub fn parse(split: &'static SplitMigrations) -> Self {
         let mut migrations: ReleaseMigrations = super::parse(split.rest, "migrations");
         migrations.legacy_rules =

@@ -210,6 +210,8 @@ pub struct SplitPlugins {
 }
 
 impl PluginRules {
+    /// The release's plugin rules from the build's split of its file, each record given its
+    /// schema's text.
     pub fn parse(split: &'static SplitPlugins) -> Self {
         let mut rules: PluginRules = super::parse(split.rest, "plugins");
         for (plugin, schema) in rules.plugins.iter_mut().zip(split.schemas) {
