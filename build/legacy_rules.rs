@@ -12,6 +12,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+use super::OffsetText;
+
 #[path = "../src/release/pattern_path.rs"]
 #[allow(dead_code)]
 mod pattern_path;
@@ -24,17 +26,12 @@ pub fn split_source(mut migrations: Value) -> String {
         .and_then(|file| file.remove("legacyRules"))
         .expect("migrations.json has legacyRules");
     let rules = rules.as_array().expect("legacyRules is an array");
-    let mut text = String::new();
-    let mut append = |part: &str| {
-        let start = text.len();
-        text.push_str(part);
-        format!("[{start}, {}]", text.len())
-    };
+    let mut text = OffsetText::default();
     let mut offsets = String::new();
     // The two trees of leading keys: from the root, and from `agents.defaults` or an agent entry.
     let (mut root, mut scope, mut always) = (KeyTree::default(), KeyTree::default(), Vec::new());
     for (at, rule) in rules.iter().enumerate() {
-        writeln!(offsets, "{},", append(&serde_json::to_string(rule).expect("a rule serializes"))).unwrap();
+        writeln!(offsets, "{:?},", text.append(&serde_json::to_string(rule).expect("a rule serializes"))).unwrap();
         for path in pattern_paths(rule) {
             let keys: Vec<&str> = path.iter().flat_map(|p| p.leading_keys()).collect();
             let Some(start) = path.as_ref().map(|p| p.start).filter(|_| !keys.is_empty()) else {
@@ -58,13 +55,13 @@ pub fn split_source(mut migrations: Value) -> String {
         queue.extend(node.children.iter().map(|(key, child)| (key.as_str(), child)));
         writeln!(
             nodes,
-            "crate::release::migrations::KeyNode {{ key: {}, children: {children:?}, rules: [{first_rule}, {}] }},",
-            append(key),
+            "crate::release::migrations::KeyNode {{ key: {:?}, children: {children:?}, rules: [{first_rule}, {}] }},",
+            text.append(key),
             marked.len()
         )
         .unwrap();
     }
-    let rest = serde_json::to_string(&migrations).expect("migrations serialize");
+    let (rest, text) = (serde_json::to_string(&migrations).expect("migrations serialize"), text.0);
     format!(
         "&crate::release::migrations::SplitMigrations {{ rest: {rest:?}, text: {text:?}, rules: &[\n{offsets}], \
          nodes: &[\n{nodes}], marked: &{marked:?}, always: &{always:?} }}\n"

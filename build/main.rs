@@ -35,6 +35,19 @@ fn main() {
     }
 }
 
+/// One text the build writes parts into, each part named by its offsets (`[start, end]`): the
+/// generated tables hold offsets into it, not references the dynamic loader would patch.
+#[derive(Default)]
+struct OffsetText(String);
+
+impl OffsetText {
+    fn append(&mut self, part: &str) -> [usize; 2] {
+        let start = self.0.len();
+        self.0.push_str(part);
+        [start, self.0.len()]
+    }
+}
+
 /// The JSON of a release data file, `None` where the folder has no such file.
 fn read_json(file: &Path) -> Option<Value> {
     let text = std::fs::read_to_string(file).ok()?;

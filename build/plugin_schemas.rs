@@ -7,18 +7,19 @@
 
 use serde_json::Value;
 
+use super::OffsetText;
+
 pub fn split_source(mut plugins: Value) -> String {
     let records = plugins.get_mut("plugins").and_then(Value::as_array_mut).expect("plugins.json has plugins");
-    let mut text = String::new();
+    let mut text = OffsetText::default();
     let schemas: Vec<Option<[usize; 2]>> = records
         .iter_mut()
         .map(|record| {
             let schema = record.as_object_mut().expect("a plugin record is an object").remove("configSchema")?;
-            let start = text.len();
-            text.push_str(&serde_json::to_string(&schema).expect("a schema serializes"));
-            Some([start, text.len()])
+            Some(text.append(&serde_json::to_string(&schema).expect("a schema serializes")))
         })
         .collect();
+    let text = text.0;
     let rest = serde_json::to_string(&plugins).expect("plugins serialize");
     format!("&crate::release::plugins::SplitPlugins {{ rest: {rest:?}, text: {text:?}, schemas: &{schemas:?} }}\n")
 }

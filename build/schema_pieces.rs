@@ -18,6 +18,8 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
+use super::OffsetText;
+
 /// Members with fewer schema nodes than this are validated with their parent.
 const SPLIT_NODES: usize = 8;
 
@@ -128,24 +130,22 @@ pub fn pieces_source(schema: &Value) -> String {
     let dialect = schema.get("$schema");
     let mut flat = Vec::new();
     flatten(&root, &mut flat);
-    let (mut text, mut pieces, mut members) = (String::new(), String::new(), String::new());
+    let (mut text, mut pieces, mut members) = (OffsetText::default(), String::new(), String::new());
     let mut member_count = 0;
-    let append = |text: &mut String, part: &str| {
-        let start = text.len();
-        text.push_str(part);
-        format!("[{start}, {}]", text.len())
-    };
     for (index, piece) in flat.iter().enumerate() {
-        let at = append(&mut text, &serde_json::to_string(&shallow(piece, dialect)).expect("a schema serializes"));
+        let at = text.append(&serde_json::to_string(&shallow(piece, dialect)).expect("a schema serializes"));
         let (first_member, mut items, mut other_properties) = (member_count, None, None);
         // In pre-order, the first part follows its parent and each next one the previous one's pieces.
         let mut next_index = index + 1;
         for (part, sub) in &piece.parts {
             match part {
                 Part::Property(name) => {
-                    let name = append(&mut text, name);
-                    writeln!(members, "crate::release::schema::SchemaMember {{ name: {name}, piece: {next_index} }},")
-                        .unwrap();
+                    let name = text.append(name);
+                    writeln!(
+                        members,
+                        "crate::release::schema::SchemaMember {{ name: {name:?}, piece: {next_index} }},"
+                    )
+                    .unwrap();
                     member_count += 1;
                 }
                 Part::Items => items = Some(next_index),
@@ -155,11 +155,12 @@ pub fn pieces_source(schema: &Value) -> String {
         }
         writeln!(
             pieces,
-            "crate::release::schema::SchemaPiece {{ text: {at}, members: [{first_member}, {member_count}], \
+            "crate::release::schema::SchemaPiece {{ text: {at:?}, members: [{first_member}, {member_count}], \
              items: {items:?}, other_properties: {other_properties:?} }},"
         )
         .unwrap();
     }
+    let text = text.0;
     format!(
         "crate::release::schema::SchemaPieces {{ text: {text:?}, pieces: &[\n{pieces}], members: &[\n{members}] }}\n"
     )

@@ -96,7 +96,7 @@ impl LegacyRules {
     pub fn get(&self, at: usize) -> &LegacyRule {
         self.parsed[at].get_or_init(|| {
             let split = self.split.expect("rules come with their text");
-            super::parse(slice(split.text, split.rules[at]), "legacy rule")
+            super::parse(super::text_at(split.text, split.rules[at]), "legacy rule")
         })
     }
 
@@ -110,10 +110,6 @@ impl LegacyRules {
     pub fn index(&self) -> LegacyRuleIndex {
         LegacyRuleIndex { split: self.split, rule_count: self.len() }
     }
-}
-
-fn slice(text: &'static str, [start, end]: [u32; 2]) -> &'static str {
-    &text[start as usize..end as usize]
 }
 
 /// Which legacy rules (by position in [`LegacyRules`]) can match a config: the leading keys of
@@ -145,7 +141,9 @@ fn mark(split: &SplitMigrations, node: usize, value: &Value, mask: &mut [bool]) 
     let [first, end] = split.nodes[node].children.map(|at| at as usize);
     let children = &split.nodes[first..end];
     for (key, child) in object {
-        let Ok(at) = children.binary_search_by(|node| slice(split.text, node.key).cmp(key.as_str())) else { continue };
+        let Ok(at) = children.binary_search_by(|node| super::text_at(split.text, node.key).cmp(key.as_str())) else {
+            continue;
+        };
         let [from, to] = children[at].rules.map(|at| at as usize);
         split.marked[from..to].iter().for_each(|rule| mask[*rule as usize] = true);
         mark(split, first + at, child, mask);

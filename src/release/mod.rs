@@ -137,6 +137,12 @@ impl Release {
     }
 }
 
+/// The part of a text the build wrote that a table of offsets (`[start, end]`) names: the build's
+/// tables hold offsets, not references the dynamic loader would patch at every start.
+pub(crate) fn text_at(text: &'static str, [start, end]: [u32; 2]) -> &'static str {
+    &text[start as usize..end as usize]
+}
+
 /// Parses a bundled data file. The files are compiled in and covered by tests, so a parse failure
 /// is a build defect, not bad input.
 fn parse<T: serde::de::DeserializeOwned>(text: &str, what: &str) -> T {

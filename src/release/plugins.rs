@@ -215,7 +215,7 @@ impl PluginRules {
     pub fn parse(split: &'static SplitPlugins) -> Self {
         let mut rules: PluginRules = super::parse(split.rest, "plugins");
         for (plugin, schema) in rules.plugins.iter_mut().zip(split.schemas) {
-            plugin.config_schema_text = schema.map(|[start, end]| &split.text[start as usize..end as usize]);
+            plugin.config_schema_text = schema.map(|at| super::text_at(split.text, at));
         }
         rules
     }

@@ -42,8 +42,8 @@ impl SchemaPieces {
         self.pieces.is_empty()
     }
 
-    fn slice(&self, [start, end]: [u32; 2]) -> &'static str {
-        &self.text[start as usize..end as usize]
+    fn slice(&self, at: [u32; 2]) -> &'static str {
+        super::text_at(self.text, at)
     }
 
     /// The JSON text of piece `index`.

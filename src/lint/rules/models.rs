@@ -121,18 +121,22 @@ fn regex(pattern: &str) -> Regex {
     Regex::new(pattern).expect("the audit's model patterns compile")
 }
 
-/// Whether a model id holds `literal` in any case: a pattern that starts with it cannot match
-/// an id without it, so it is neither compiled nor run (compiling the case-insensitive patterns
-/// was a third of a small `lint`). Lower-casing maps every case variant of an ASCII letter to it
-/// (the Kelvin sign to `k`), except `ſ`, which no literal here holds.
-fn has_literal(id: &str, literal: &str) -> bool {
-    debug_assert!(!literal.contains('s'));
-    id.to_lowercase().contains(literal)
+/// Whether a model id holds each literal in any case: a pattern that starts with one cannot
+/// match an id without it, so it is neither compiled nor run (compiling the case-insensitive
+/// patterns was a third of a small `lint`). Lower-casing maps every case variant of an ASCII
+/// letter to it (the Kelvin sign to `k`), except `ſ`, which no literal here holds.
+fn has_literal(id: &str) -> impl Fn(&str) -> bool {
+    let lower = id.to_lowercase();
+    move |literal| {
+        debug_assert!(!literal.contains('s'));
+        lower.contains(literal)
+    }
 }
 
 /// The legacy family of a model id (first match wins), if any.
 fn legacy_family(id: &str) -> Option<&'static str> {
-    if !has_literal(id, "gpt-") && !has_literal(id, "claude-") {
+    let has = has_literal(id);
+    if !has("gpt-") && !has("claude-") {
         return None;
     }
     static PATTERNS: std::sync::OnceLock<Vec<(Regex, &'static str)>> = std::sync::OnceLock::new();
@@ -159,14 +163,15 @@ fn weak_reasons(id: &str) -> Vec<&'static str> {
             r"(?i)(?-u:\b)claude-[^\s/]*?(?:-4-?(?:[5-9]|[1-9][0-9])(?-u:\b)|4\.(?:[5-9]|[1-9][0-9])(?-u:\b)|-[5-9](?:(?-u:\b)|[.-]))",
         )
     });
+    let has = has_literal(id);
     let mut reasons = Vec::new();
-    if has_literal(id, "haiku") && HAIKU.is_match(id) {
+    if has("haiku") && HAIKU.is_match(id) {
         reasons.push("Haiku tier");
     }
-    if has_literal(id, "gpt-") && GPT.is_match(id) && !GPT5.is_match(id) {
+    if has("gpt-") && GPT.is_match(id) && !GPT5.is_match(id) {
         reasons.push("below the GPT-5 family");
     }
-    if has_literal(id, "claude-") && CLAUDE.is_match(id) && !CLAUDE_45.is_match(id) {
+    if has("claude-") && CLAUDE.is_match(id) && !CLAUDE_45.is_match(id) {
         reasons.push("below Claude 4.5");
     }
     reasons
