@@ -39,7 +39,7 @@ fn batch(c: &mut Criterion) {
     group.sample_size(10);
     group.bench_function("10,000 contexts (conformance cases, cycled)", |b| {
         b.iter(|| {
-            let mut tools = ToolsBatch::new(loading::process_options(OpenClawVersion::V2026_9), dir.clone());
+            let tools = ToolsBatch::new(loading::process_options(OpenClawVersion::V2026_9), dir.clone());
             for case in &batch {
                 let line = tools.answer(case);
                 criterion::black_box(serde_json::to_string(&line).unwrap());

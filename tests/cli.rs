@@ -78,6 +78,46 @@ not json
 }
 
 #[test]
+fn a_batch_answers_each_case_before_it_waits_for_the_next() {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_clawpolicy"))
+        .args(["tools", "--batch", "-"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let (answers, answered) = std::sync::mpsc::channel();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    std::thread::spawn(move || stdout.lines().for_each(|line| answers.send(line.unwrap()).unwrap()));
+    // Each case is answered while the input stays open: a program can ask, wait, and ask again.
+    for id in ["first", "second"] {
+        writeln!(stdin, r#"{{"id":"{id}","config":{{"tools":{{"deny":["exec"]}}}}}}"#).unwrap();
+        stdin.flush().unwrap();
+        let answer = answered.recv_timeout(std::time::Duration::from_secs(30)).expect("an answer while stdin is open");
+        assert_eq!(serde_json::from_str::<Value>(&answer).unwrap()["id"], id);
+    }
+    drop(stdin);
+    assert!(child.wait().unwrap().success());
+}
+
+#[test]
+fn a_long_batch_keeps_the_order_of_its_cases() {
+    // Cases are answered on several cores; each answer still comes on its case's line.
+    let input: String = (0..600)
+        .map(|i| format!("{{\"id\":{i},\"config\":{{\"tools\":{{\"deny\":[\"tool_{}\"]}}}}}}\n", i % 7))
+        .collect();
+    let output = clawpolicy().args(["tools", "--batch", "-"]).write_stdin(input).output().unwrap();
+    assert!(output.status.success());
+    let ids: Vec<Value> = String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["id"].clone())
+        .collect();
+    assert_eq!(ids, (0..600).map(Value::from).collect::<Vec<_>>());
+}
+
+#[test]
 fn bad_input_exits_2_with_a_diagnostic() {
     for (file, needle) in [
         ("fixtures/broken/unterminated.json5", "unterminated.json5"),

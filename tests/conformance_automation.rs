@@ -73,7 +73,7 @@ fn check(version: &str) {
     let expected = common::read_jsonl(&dir.join(format!("tools-{version}-automation.expected.jsonl")));
     assert_eq!(cases.len(), expected.len(), "cases and expected outputs must line up");
     let opts = clawpolicy::config::loading::process_options(version.parse().unwrap());
-    let mut batch = ToolsBatch::new(opts, dir.clone());
+    let batch = ToolsBatch::new(opts, dir.clone());
     let mut failures = Vec::new();
     let (mut ran, mut refused) = (0, 0);
     for (case, want) in cases.iter().zip(&expected) {

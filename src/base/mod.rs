@@ -7,5 +7,6 @@ pub mod glob;
 pub mod js;
 pub mod parallel;
 pub mod sqlite;
+pub mod stream;
 pub mod userfile;
 pub mod yaml;

@@ -1,6 +1,13 @@
 //! Spreading independent work over the machine's cores, answers kept in order.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// Locks `mutex`. A poisoned lock only means another thread panicked while holding it; what it
+/// guards is whole, since nothing here leaves a value half-changed.
+pub fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// `items.iter().map(f)`, spread over the machine's cores: resolving hundreds of sessions is
 /// CPU-bound and every answer is independent. Sessions differ in cost (a sandboxed or spawned

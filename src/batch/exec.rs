@@ -7,15 +7,15 @@
 //! (the oracle's session: model `openai/gpt-5.4`, the sender the owner, unless the case says
 //! otherwise), and a session without the `exec` tool answers `unavailable` as the oracle does.
 
-use std::cell::RefCell;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value, json};
 
 use super::recent::Recent;
 use crate::OpenClawVersion;
+use crate::base::parallel::lock;
 use crate::config::LoadOptions;
 use crate::config::view::exec::ExecKey;
 use crate::config::view::exec::safe_bin_profile;
@@ -381,7 +381,7 @@ pub fn evaluate_batch_case_in(
 /// the session context): an exec batch's cases mostly differ in their command and share a few
 /// sessions, and resolving one was a fifth of answering a case.
 #[derive(Default)]
-pub struct RecentSessions(RefCell<Recent<String, Arc<Resolution>>>);
+pub struct RecentSessions(Mutex<Recent<String, Arc<Resolution>>>);
 
 impl RecentSessions {
     /// Longer keys (large inline configs) are not kept.
@@ -396,12 +396,12 @@ impl RecentSessions {
         // The key is the context as serialized: one that does not serialize whole is never kept.
         let key = ctx.serializes_whole().then(|| serde_json::to_string(&(version.id(), config, ctx)).ok()).flatten();
         let key = key.filter(|key| key.len() <= Self::MAX_KEY);
-        if let Some(session) = key.as_ref().and_then(|key| self.0.borrow_mut().get(key)) {
+        if let Some(session) = key.as_ref().and_then(|key| lock(&self.0).get(key)) {
             return Ok(session);
         }
         let session = Arc::new(policy::resolve(version, config, ctx)?);
         if let Some(key) = key {
-            self.0.borrow_mut().insert(key, session.clone());
+            lock(&self.0).insert(key, session.clone());
         }
         Ok(session)
     }

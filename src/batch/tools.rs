@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -10,6 +10,7 @@ use serde_json::{Map, Value, json};
 
 use super::recent::Recent;
 use crate::OpenClawVersion;
+use crate::base::parallel::lock;
 use crate::config::LoadOptions;
 use crate::config::loading::{LoadedCase, load_case_config};
 use crate::policy::{self, HeldConfig, SessionContext};
@@ -20,7 +21,7 @@ pub fn run_tools_case(case: &Value, opts: &LoadOptions, base_dir: &Path) -> Valu
 }
 
 /// A `tools` batch: its load options, the folder its cases' paths are relative to, and the
-/// configs it loaded lately.
+/// configs it loaded lately. Cases may be answered on several threads at once.
 pub struct ToolsBatch {
     opts: LoadOptions,
     base_dir: PathBuf,
@@ -36,14 +37,14 @@ impl ToolsBatch {
 
     /// Resolves one case. Never fails: problems become `{"ok": false, "error": …}` lines so one
     /// bad case does not stop a batch of thousands.
-    pub fn answer(&mut self, case: &Value) -> Value {
+    pub fn answer(&self, case: &Value) -> Value {
         self.answer_with(case, None)
     }
 
     /// [`ToolsBatch::answer`] for a case given as the text of its line, as `tools --batch` reads
     /// it: the inline config stays text until the batch needs it, so a case that repeats a config
     /// loaded earlier never parses it. `Err` says why a line is no JSON at all.
-    pub fn answer_line(&mut self, number: usize, line: &str) -> Result<Value, String> {
+    pub fn answer_line(&self, number: usize, line: &str) -> Result<Value, String> {
         let parsed = serde_json::from_str::<HashMap<String, &RawValue>>(line).ok().and_then(|mut members| {
             let written = members.remove("config");
             let case = members.into_iter().map(|(key, raw)| Some((key, serde_json::from_str(raw.get()).ok()?)));
@@ -60,14 +61,14 @@ impl ToolsBatch {
     }
 
     /// `written`: the case's inline config as written, when `case` leaves it out.
-    fn answer_with(&mut self, case: &Value, written: Option<&RawValue>) -> Value {
+    fn answer_with(&self, case: &Value, written: Option<&RawValue>) -> Value {
         match self.tools_case(case, written) {
             Ok(answer) => answer,
             Err(error) => json!({"id": CaseHeader::of(case).id, "ok": false, "error": error}),
         }
     }
 
-    fn tools_case(&mut self, case: &Value, written: Option<&RawValue>) -> Result<Value, Value> {
+    fn tools_case(&self, case: &Value, written: Option<&RawValue>) -> Result<Value, Value> {
         let CaseHeader { id, openclaw_version } = CaseHeader::of(case);
         let version = match openclaw_version.as_ref().and_then(Value::as_str) {
             Some(v) => v.parse::<OpenClawVersion>().map_err(|e| json!({"kind": "case", "message": e}))?,
@@ -100,8 +101,10 @@ impl ToolsBatch {
 
     /// The case's config loaded and validated, or the one loaded for an earlier case that named
     /// the same config (the same inline text or value, or the same file) under the same release.
+    /// A config is loaded by one thread at a time: a case that needs a config another thread is
+    /// loading waits for it.
     fn config_of(
-        &mut self,
+        &self,
         case: &Value,
         written: Option<&RawValue>,
         version: OpenClawVersion,
@@ -110,9 +113,27 @@ impl ToolsBatch {
             Some(raw) => ConfigKey::written(raw.get(), version),
             None => ConfigKey::of(case, version),
         };
-        if let Some(held) = key.as_ref().and_then(|key| self.configs.get(key)) {
-            return Ok(held);
+        let Some(key) = key else { return self.load(case, written, version) };
+        let slot = {
+            let mut configs = lock(&self.configs);
+            configs.get(&key).unwrap_or_else(|| {
+                let slot = ConfigSlot::default();
+                configs.insert(key, slot.clone());
+                slot
+            })
+        };
+        let mut held = lock(&slot);
+        if let Some(held) = held.as_ref() {
+            return Ok(held.clone());
         }
+        // A config that fails to load is not kept: each case naming it says why.
+        let loaded = self.load(case, written, version)?;
+        *held = Some(loaded.clone());
+        Ok(loaded)
+    }
+
+    /// Loads and validates the case's config.
+    fn load(&self, case: &Value, written: Option<&RawValue>, version: OpenClawVersion) -> Result<Arc<HeldCase>, Value> {
         let opts = LoadOptions { version, ..self.opts.clone() };
         let with_config = match written {
             Some(raw) => {
@@ -126,11 +147,7 @@ impl ToolsBatch {
         };
         let case = with_config.as_ref().unwrap_or(case);
         let LoadedCase { config, issues, report, notes } = load_case_config(case, &opts, &self.base_dir)?;
-        let held = Arc::new(HeldCase { held: HeldConfig::new(config, version), issues, report, notes });
-        if let Some(key) = key {
-            self.configs.insert(key, held.clone());
-        }
-        Ok(held)
+        Ok(Arc::new(HeldCase { held: HeldConfig::new(config, version), issues, report, notes }))
     }
 }
 
@@ -173,7 +190,10 @@ impl ConfigKey {
 
 /// The configs of the last few cases: a batch that asks many questions of one config (every
 /// agent, channel and sender of a tenant) loads it once.
-type RecentConfigs = Recent<ConfigKey, Arc<HeldCase>>;
+type RecentConfigs = Mutex<Recent<ConfigKey, ConfigSlot>>;
+
+/// A config named by a recent case: loaded, or being loaded under the lock.
+type ConfigSlot = Arc<Mutex<Option<Arc<HeldCase>>>>;
 
 /// The fields of a case that are not session facts: its id, echoed in the answer, and the
 /// release it asks about.
@@ -208,16 +228,35 @@ mod tests {
         let cases = conformance_cases();
         // Every case twice, the second time after other configs came between.
         let repeated: Vec<&Value> = cases.iter().chain(cases.iter().rev()).collect();
-        let mut batch = ToolsBatch::new(opts.clone(), PathBuf::from("/"));
+        let batch = ToolsBatch::new(opts.clone(), PathBuf::from("/"));
         let mut shared = 0;
         for case in repeated {
             let key = ConfigKey::of(case, OpenClawVersion::V2026_9);
-            shared += usize::from(key.is_some_and(|key| batch.configs.contains(&key)));
+            shared += usize::from(key.is_some_and(|key| lock(&batch.configs).contains(&key)));
             let alone = run_tools_case(case, &opts, Path::new("/"));
             assert_eq!(batch.answer(case), alone, "case {}", case["id"]);
         }
         assert!(shared > 100, "only {shared} cases shared a config");
-        assert!(batch.configs.len() <= RecentConfigs::KEPT);
+        assert!(lock(&batch.configs).len() <= Recent::<ConfigKey, ConfigSlot>::KEPT);
+    }
+
+    #[test]
+    fn cases_answered_on_several_threads_at_once_are_answered_as_if_each_came_alone() {
+        let opts = crate::config::loading::process_options(OpenClawVersion::V2026_9);
+        let cases = conformance_cases();
+        let alone: Vec<Value> = cases.iter().map(|case| run_tools_case(case, &opts, Path::new("/"))).collect();
+        let batch = ToolsBatch::new(opts.clone(), PathBuf::from("/"));
+        // Each thread answers every case, in its own order, all sharing the batch's configs.
+        std::thread::scope(|scope| {
+            for thread in 0..3 {
+                let (batch, cases, alone) = (&batch, &cases, &alone);
+                scope.spawn(move || {
+                    for at in (0..cases.len()).map(|i| (i * (thread + 1)) % cases.len()) {
+                        assert_eq!(batch.answer(&cases[at]), alone[at], "case {}", cases[at]["id"]);
+                    }
+                });
+            }
+        });
     }
 
     #[test]
@@ -226,7 +265,7 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/conformance");
         let text = std::fs::read_to_string(dir.join("tools-2026.9.cases.jsonl")).unwrap();
         let lines: Vec<&str> = text.lines().take(300).collect();
-        let mut batch = ToolsBatch::new(opts.clone(), PathBuf::from("/"));
+        let batch = ToolsBatch::new(opts.clone(), PathBuf::from("/"));
         for (number, line) in lines.iter().chain(lines.iter().rev()).enumerate() {
             let case: Value = serde_json::from_str(line).unwrap();
             let alone = run_tools_case(&case, &opts, Path::new("/"));
@@ -250,8 +289,8 @@ mod tests {
         let deny: Vec<String> = (0..10_000).map(|i| format!("tool_{i}")).collect();
         let case = json!({"id": "big", "config": {"tools": {"deny": deny}}});
         assert!(ConfigKey::of(&case, OpenClawVersion::V2026_9).is_none());
-        let mut batch = ToolsBatch::new(crate::config::loading::process_options(OpenClawVersion::V2026_9), "/".into());
+        let batch = ToolsBatch::new(crate::config::loading::process_options(OpenClawVersion::V2026_9), "/".into());
         assert_eq!(batch.answer(&case)["ok"], json!(true));
-        assert_eq!(batch.configs.len(), 0);
+        assert_eq!(lock(&batch.configs).len(), 0);
     }
 }

@@ -279,7 +279,7 @@ pub fn batch_folder(path: &std::path::Path) -> std::path::PathBuf {
 /// line that is not JSON, so one bad line never stops the batch.
 pub fn run_jsonl(
     path: &std::path::Path,
-    mut answer: impl FnMut(Result<Value, String>) -> Value,
+    answer: impl Fn(Result<Value, String>) -> Value + Sync,
 ) -> miette::Result<std::process::ExitCode> {
     run_jsonl_lines(path, |line| answer(line.and_then(|(number, text)| parse_case(number, text.as_bytes()))))
 }
@@ -288,43 +288,121 @@ fn parse_case(number: usize, line: &[u8]) -> Result<Value, String> {
     serde_json::from_slice::<Value>(line).map_err(|e| format!("line {number}: {e}"))
 }
 
+/// The lines of a batch read and not yet answered weigh at most this much together (a line
+/// weighs its length and [`BATCH_ANSWER_WEIGHT`]); a longer line is answered alone. Cores answer
+/// several cases at once, but never several large configs.
+const BATCH_BUDGET: usize = 1024 * 1024;
+/// What an answer weighs besides its line.
+const BATCH_ANSWER_WEIGHT: usize = 4 * 1024;
+/// The input a batch reads ahead, and the most lines a core takes at once: handing each line to a
+/// core on its own cost more than a short case.
+const BATCH_READ_AHEAD: usize = 256 * 1024;
+const BATCH_CHUNK_LINES: usize = 32;
+
 /// [`run_jsonl`] for answerers that read a case's text themselves: `answer` gets the line's
 /// number and text, or why the line cannot be read.
+///
+/// Cases are independent, so they are answered on every core, a few lines at a time, and written
+/// in their order ([`crate::base::stream`]). The lines a core takes are those already read: what
+/// was answered is written out before the batch waits for more input, so a program that writes
+/// one case to a pipe and waits for its answer gets it.
 pub fn run_jsonl_lines(
     path: &std::path::Path,
-    mut answer: impl FnMut(Result<(usize, &str), String>) -> Value,
+    answer: impl Fn(Result<(usize, &str), String>) -> Value + Sync,
 ) -> miette::Result<std::process::ExitCode> {
-    use std::io::BufRead;
-    let read_error = |e: ReadError| miette::miette!(code = "batch::read", "cannot read {}: {e}", path.display());
-    let mut reader: Box<dyn BufRead> = if path == std::path::Path::new("-") {
-        Box::new(std::io::stdin().lock())
+    use crate::base::stream::{Delivery, Stopped, map_ordered};
+    let source: Box<dyn std::io::Read> = if path == std::path::Path::new("-") {
+        Box::new(std::io::stdin())
     } else {
-        Box::new(std::io::BufReader::new(userfile::open(path).map_err(read_error)?))
+        Box::new(userfile::open(path).map_err(|e| read_error(path, &e))?)
     };
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    let mut line = Vec::new();
-    for number in 1.. {
-        let case = match userfile::read_line(&mut reader, &mut line, userfile::MAX_INPUT_BYTES) {
-            Ok(false) => break,
-            Ok(true) if line.trim_ascii().is_empty() => continue,
-            // Not UTF-8: the JSON parser says where, as for any line that is not JSON.
-            Ok(true) => std::str::from_utf8(&line)
-                .map(|text| (number, text))
-                .map_err(|_| parse_case(number, &line).err().unwrap_or_else(|| format!("line {number}: not UTF-8"))),
-            Err(ReadError::TooLarge(limit)) => Err(format!("line {number}: longer than {limit} bytes")),
-            Err(e) => return Err(read_error(e)),
-        };
-        let mut result = answer(case);
-        if let Some(object) = result.as_object_mut() {
-            object.insert("schemaVersion".into(), SCHEMA_VERSION.into());
+    let mut reader = std::io::BufReader::with_capacity(BATCH_READ_AHEAD, source);
+    // Written from the stream's writer thread.
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    let mut number = 0;
+    // A read error after some lines of a chunk: the chunk is answered first.
+    let mut failed = None;
+    let read = || -> Result<Option<(Vec<BatchLine>, usize)>, BatchStop> {
+        if let Some(e) = failed.take() {
+            return Err(BatchStop::Read(e));
         }
-        let written =
-            serde_json::to_writer(&mut out, &result).map_err(std::io::Error::from).and_then(|()| out.write_all(b"\n"));
-        if let Err(e) = written {
-            return broken_pipe_ok(e);
+        let mut chunk = Vec::new();
+        let mut weight = 0;
+        loop {
+            let mut line = Vec::new();
+            number += 1;
+            let read = match userfile::read_line(&mut reader, &mut line, userfile::MAX_INPUT_BYTES) {
+                Ok(false) => break,
+                Ok(true) if line.trim_ascii().is_empty() => continue,
+                Ok(true) => Ok(line),
+                Err(ReadError::TooLarge(limit)) => Err(format!("line {number}: longer than {limit} bytes")),
+                Err(e) if chunk.is_empty() => return Err(BatchStop::Read(e)),
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
+            weight += read.as_ref().map_or(0, Vec::len) + BATCH_ANSWER_WEIGHT;
+            chunk.push((number, read));
+            let next_line_read = reader.buffer().contains(&b'\n');
+            if chunk.len() == BATCH_CHUNK_LINES || weight >= BATCH_BUDGET / 4 || !next_line_read {
+                break;
+            }
+        }
+        Ok((!chunk.is_empty()).then_some((chunk, weight)))
+    };
+    let answer_chunk = |chunk: Vec<BatchLine>| {
+        let mut text = Vec::new();
+        for (number, line) in chunk {
+            let case = match &line {
+                // Not UTF-8: the JSON parser says where, as for any line that is not JSON.
+                Ok(bytes) => std::str::from_utf8(bytes).map(|text| (number, text)).map_err(|_| {
+                    parse_case(number, bytes).err().unwrap_or_else(|| format!("line {number}: not UTF-8"))
+                }),
+                Err(message) => Err(message.clone()),
+            };
+            let mut result = answer(case);
+            if let Some(object) = result.as_object_mut() {
+                object.insert("schemaVersion".into(), SCHEMA_VERSION.into());
+            }
+            serde_json::to_writer(&mut text, &result)?;
+            text.push(b'\n');
+        }
+        Ok::<_, serde_json::Error>(text)
+    };
+    let write = |delivery: Delivery<Result<Vec<u8>, serde_json::Error>>| {
+        let written = match delivery {
+            Delivery::Answer(text) => text.map_err(std::io::Error::from).and_then(|text| out.write_all(&text)),
+            Delivery::CaughtUp => out.flush(),
+        };
+        written.map_err(BatchStop::Write)
+    };
+    let stopped = match map_ordered(BATCH_BUDGET, read, answer_chunk, write) {
+        Ok(()) => None,
+        Err(Stopped::Reading(stop) | Stopped::Writing(stop)) => Some(stop),
+    };
+    match stopped {
+        None => out.flush().map_or_else(broken_pipe_ok, |()| Ok(std::process::ExitCode::SUCCESS)),
+        Some(BatchStop::Write(e)) => broken_pipe_ok(e),
+        // The answers to the lines before it are written first.
+        Some(BatchStop::Read(e)) => {
+            out.flush().map_or_else(broken_pipe_ok, |()| Ok(std::process::ExitCode::SUCCESS))?;
+            Err(read_error(path, &e))
         }
     }
-    out.flush().map_or_else(broken_pipe_ok, |()| Ok(std::process::ExitCode::SUCCESS))
+}
+
+/// A line of a batch by its number: its bytes, or why it cannot be read.
+type BatchLine = (usize, Result<Vec<u8>, String>);
+
+/// Why a batch stopped before the end of its input.
+enum BatchStop {
+    Read(ReadError),
+    Write(std::io::Error),
+}
+
+fn read_error(path: &std::path::Path, e: &ReadError) -> miette::Report {
+    miette::miette!(code = "batch::read", "cannot read {}: {e}", path.display())
 }
 
 /// A write error ends the command; a closed pipe (`| head`) ends it successfully.

@@ -72,7 +72,7 @@ pub fn run(global: &super::Global, args: &ToolsArgs) -> miette::Result<ExitCode>
 }
 
 fn run_batch(global: &super::Global, path: &Path) -> miette::Result<ExitCode> {
-    let mut batch = ToolsBatch::new(global.options(), output::batch_folder(path));
+    let batch = ToolsBatch::new(global.options(), output::batch_folder(path));
     let unreadable =
         |message| serde_json::json!({"id": null, "ok": false, "error": {"kind": "case", "message": message}});
     output::run_jsonl_lines(path, |line| match line {

@@ -16,7 +16,7 @@ use crate::exec::request::Availability;
 /// the (empty) batch folder: config files are `config_load`'s target.
 pub fn batch(data: &[u8]) {
     let base_dir = batch_dir();
-    let mut tools_batches = [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2].map(|version| {
+    let tools_batches = [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2].map(|version| {
         tools::ToolsBatch::new(
             LoadOptions { version, env: Default::default(), cwd: base_dir.clone() },
             base_dir.clone(),
@@ -30,7 +30,7 @@ pub fn batch(data: &[u8]) {
             object.remove("configPath");
         }
         for (version, tools_batch) in
-            [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2].into_iter().zip(&mut tools_batches)
+            [OpenClawVersion::V2026_9, OpenClawVersion::V2026_2].into_iter().zip(&tools_batches)
         {
             let answer = tools_batch.answer(&case);
             assert!(answer.is_object(), "tools answer {answer}");

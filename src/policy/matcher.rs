@@ -294,7 +294,7 @@ pub fn compiled_list(pack: &VersionPack, entries: &[Entry], plugins: &PluginGrou
         });
     }
     // A poisoned lock only means another thread panicked while holding it; the list is intact.
-    let mut cache = CACHE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut cache = crate::base::parallel::lock(&CACHE);
     if let Some(found) = cache.iter().find(|cached| same(cached)) {
         return found.list.clone();
     }

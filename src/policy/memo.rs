@@ -12,9 +12,11 @@
 use ahash::AHashMap;
 use std::any::{Any, TypeId};
 use std::hash::Hash;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
+
+use crate::base::parallel::lock;
 
 /// The address that names a block of the config (0 for no block).
 pub fn address(block: Option<&Value>) -> usize {
@@ -72,11 +74,6 @@ impl Memo {
             .clone();
         table.downcast().unwrap_or_else(|_| unreachable!("a table is stored under its own key and value types"))
     }
-}
-
-/// A poisoned lock only means another thread panicked while holding it; the map is intact.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 #[cfg(test)]

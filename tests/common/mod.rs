@@ -228,7 +228,7 @@ pub fn run_family_with(
     let mut outcome = Outcome { total: cases.len(), disagreements: Vec::new(), stats: IssueStats::default() };
     // One batch for the whole family, as `tools --batch` runs it: cases that repeat a config
     // share it.
-    let mut batch = ToolsBatch::new(opts.clone(), dir.to_path_buf());
+    let batch = ToolsBatch::new(opts.clone(), dir.to_path_buf());
     for (case, want) in cases.iter().zip(&expected) {
         let id = case["id"].as_str().unwrap_or_default();
         assert_eq!(Some(id), want["id"].as_str(), "expected file out of order");

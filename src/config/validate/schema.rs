@@ -110,7 +110,7 @@ type CompiledPattern = OnceLock<Option<fancy_regex::Regex>>;
 /// The one slot of `pattern`'s regex in this process.
 fn compiled_pattern(pattern: &str) -> &'static CompiledPattern {
     static COMPILED: LazyLock<Mutex<HashMap<String, &'static CompiledPattern>>> = LazyLock::new(Mutex::default);
-    let mut compiled = COMPILED.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let mut compiled = crate::base::parallel::lock(&COMPILED);
     if let Some(regex) = compiled.get(pattern) {
         return regex;
     }
