@@ -118,6 +118,28 @@ fn a_long_batch_keeps_the_order_of_its_cases() {
 }
 
 #[test]
+fn a_batch_line_of_too_many_values_or_too_long_a_config_is_refused_and_the_batch_goes_on() {
+    let numbers = vec!["1"; 60_000].join(",");
+    let many_values = format!(r#"{{"id":1,"command":"ls","url":"http://a/","config":{{"a":[{numbers}]}}}}"#);
+    let text = format!("{{a: [{}]}}", vec!["1"; 1_100_000].join(","));
+    let long_text = serde_json::json!({"id": 2, "config": text}).to_string();
+    let last = r#"{"id":3,"command":"ls","url":"http://a/","config":{}}"#;
+    for command in ["tools", "exec", "url"] {
+        let input = format!("{many_values}\n{long_text}\n{last}\n");
+        let output = clawpolicy().args([command, "--batch", "-"]).write_stdin(input).output().unwrap();
+        assert!(output.status.success(), "{command}");
+        let stdout = String::from_utf8(output.stdout).unwrap();
+        let answers: Vec<&str> = stdout.lines().collect();
+        assert_eq!(answers.len(), 3, "{command}: {stdout}");
+        assert!(answers[0].contains("line 1: holds more than 50000 JSON values"), "{command}: {}", answers[0]);
+        assert!(answers[2].contains(r#""id":3"#), "{command}: {}", answers[2]);
+        if command == "tools" {
+            assert!(answers[1].contains("the inline config is larger than 2097152 bytes"), "{}", answers[1]);
+        }
+    }
+}
+
+#[test]
 fn bad_input_exits_2_with_a_diagnostic() {
     for (file, needle) in [
         ("fixtures/broken/unterminated.json5", "unterminated.json5"),

@@ -56,28 +56,26 @@ pub fn map_ordered<J: Send, A: Send, E: Send>(
     let jobs = Mutex::new(jobs);
     let (answer_sender, answers) = mpsc::channel::<(u64, usize, A)>();
     let panicked = Mutex::new(None);
+    // Answers a job, or keeps its panic to raise once every thread is done, so that no thread
+    // waits for an answer that will never come.
+    let answer_caught = |job| {
+        catch_unwind(AssertUnwindSafe(|| answer(job))).map_err(|payload| {
+            lock(&panicked).get_or_insert(payload);
+            flight.stop();
+        })
+    };
     let (read_result, written) = std::thread::scope(|scope| {
         for _ in 0..workers {
             let answer_sender = answer_sender.clone();
-            let (jobs, answer, flight, panicked) = (&jobs, &answer, &flight, &panicked);
+            let (jobs, answer_caught) = (&jobs, &answer_caught);
             scope.spawn(move || {
                 loop {
                     // Taken on its own line, so that the lock is let go before the job runs.
                     let next = lock(jobs).recv();
                     let Ok((number, weight, job)) = next else { return };
-                    match catch_unwind(AssertUnwindSafe(|| answer(job))) {
-                        Ok(answered) => {
-                            if answer_sender.send((number, weight, answered)).is_err() {
-                                return;
-                            }
-                        }
-                        // Raised again once every thread is done, so that no thread waits for
-                        // an answer that will never come.
-                        Err(payload) => {
-                            lock(panicked).get_or_insert(payload);
-                            flight.stop();
-                            return;
-                        }
+                    let Ok(answered) = answer_caught(job) else { return };
+                    if answer_sender.send((number, weight, answered)).is_err() {
+                        return;
                     }
                 }
             });
@@ -222,6 +220,20 @@ mod tests {
     fn a_write_failure_stops_reading_and_writing() {
         let (written, ended) = run((0..10_000).map(Ok).collect(), 1_000, Some(20));
         assert_eq!((written, ended), ((0..10).map(|n| n * 2).collect(), Err(Stopped::Writing("closed"))));
+    }
+
+    #[test]
+    fn a_panicking_job_panics_the_stream_instead_of_hanging_it() {
+        let mut jobs = 0..1_000u64;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            map_ordered::<_, _, ()>(
+                50,
+                || Ok(jobs.next().map(|n| (n, 10))),
+                |n| assert_ne!(n, 500, "job 500 fails"),
+                |_| Ok(()),
+            )
+        }));
+        assert!(outcome.is_err());
     }
 
     #[test]

@@ -93,6 +93,15 @@ pub fn release_warning_path(warning: &ConfigWarning, version: OpenClawVersion) -
 /// JSON5 text given inline in a case: parsed with the config parser, then loaded like an inline
 /// object.
 fn load_text(text: &str, opts: &LoadOptions) -> Result<LoadedConfig, Value> {
+    // The cap of a config file holds for one written inline: the parser builds a file's whole
+    // syntax tree before it counts its values.
+    if text.len() as u64 > config::json5::MAX_FILE_BYTES {
+        let message = format!(
+            "the inline config is larger than {} bytes, the most a config file may hold",
+            config::json5::MAX_FILE_BYTES
+        );
+        return Err(json!({"kind": "config", "message": message}));
+    }
     let outcome = config::json5::parse(PathBuf::from("<case config>"), text.to_string());
     let parsed = outcome
         .document
