@@ -5,6 +5,7 @@
 pub mod escape;
 pub mod glob;
 pub mod js;
+pub mod json;
 pub mod parallel;
 pub mod sqlite;
 pub mod stream;

@@ -5,6 +5,8 @@
 //! (128) is even reached. A first pass streams libyaml's events and stops at the first collection
 //! nested deeper than that limit, after a bounded amount of work; only then is the text parsed
 //! for real. The pass uses libyaml's own scanner, so it sees exactly the nesting the parse would.
+//! It also counts the values: a parsed value costs tens of bytes, and within 16 MiB a list of
+//! millions of items took 700 MB to parse.
 
 use std::mem::MaybeUninit;
 
@@ -15,6 +17,8 @@ use unsafe_libyaml as unsafe_sys;
 pub const MAX_BYTES: usize = 16 * 1024 * 1024;
 /// Deepest collection nesting accepted: serde_yaml_ng's recursion limit.
 pub const MAX_DEPTH: usize = 128;
+/// The most values (collections and scalars) a file may hold, as for JSON documents.
+pub const MAX_VALUES: usize = crate::base::json::MAX_VALUES;
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum YamlError {
@@ -22,6 +26,8 @@ pub enum YamlError {
     TooLarge { size: usize },
     #[error("collections are nested more than {MAX_DEPTH} deep at line {line} column {column}")]
     TooDeep { line: usize, column: usize },
+    #[error("the file holds more than {MAX_VALUES} values (the next at line {line} column {column})")]
+    TooManyValues { line: usize, column: usize },
     #[error("{0}")]
     Syntax(String),
 }
@@ -31,16 +37,23 @@ pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, YamlError> {
     if text.len() > MAX_BYTES {
         return Err(YamlError::TooLarge { size: text.len() });
     }
-    check_depth(text)?;
+    check_shape(text)?;
     serde_yaml_ng::from_str(text).map_err(|e| YamlError::Syntax(e.to_string()))
 }
 
 /// Streams the events of every document in `text` and fails at the first collection nested
-/// deeper than [`MAX_DEPTH`]. Syntax errors are left to the real parse, which reports them.
-fn check_depth(text: &str) -> Result<(), YamlError> {
+/// deeper than [`MAX_DEPTH`], or at the value past [`MAX_VALUES`]. Syntax errors are left to the
+/// real parse, which reports them.
+fn check_shape(text: &str) -> Result<(), YamlError> {
     let mut parser = Parser::new(text);
-    let mut depth = 0usize;
+    let (mut depth, mut values) = (0usize, 0usize);
     while let Some(event) = parser.next_event() {
+        if let Event::Open { line, column } | Event::Scalar { line, column } = event {
+            values += 1;
+            if values > MAX_VALUES {
+                return Err(YamlError::TooManyValues { line, column });
+            }
+        }
         match event {
             Event::Open { line, column } => {
                 depth += 1;
@@ -49,19 +62,26 @@ fn check_depth(text: &str) -> Result<(), YamlError> {
                 }
             }
             Event::Close => depth = depth.saturating_sub(1),
-            Event::Other => {}
+            Event::Scalar { .. } | Event::Other => {}
         }
     }
     Ok(())
 }
 
+/// What the pass reads of an event; positions are 1-based.
+#[derive(Clone, Copy)]
 enum Event {
-    /// A sequence or mapping starts (1-based position).
+    /// A sequence or mapping starts.
     Open {
         line: usize,
         column: usize,
     },
     Close,
+    /// A scalar or an alias.
+    Scalar {
+        line: usize,
+        column: usize,
+    },
     Other,
 }
 
@@ -104,10 +124,12 @@ impl<'a> Parser<'a> {
             }
             let event = event.as_mut_ptr();
             let mark = (*event).start_mark;
+            let (line, column) = (mark.line as usize + 1, mark.column as usize + 1);
             let kind = match (*event).type_ {
                 unsafe_sys::YAML_SEQUENCE_START_EVENT | unsafe_sys::YAML_MAPPING_START_EVENT => {
-                    Event::Open { line: mark.line as usize + 1, column: mark.column as usize + 1 }
+                    Event::Open { line, column }
                 }
+                unsafe_sys::YAML_SCALAR_EVENT | unsafe_sys::YAML_ALIAS_EVENT => Event::Scalar { line, column },
                 unsafe_sys::YAML_SEQUENCE_END_EVENT | unsafe_sys::YAML_MAPPING_END_EVENT => Event::Close,
                 unsafe_sys::YAML_STREAM_END_EVENT => {
                     self.done = true;
@@ -151,6 +173,15 @@ mod tests {
         let text = format!("a: \"{}\"\nb: x{}\nc: |\n  {}\n", "[".repeat(50_000), "[".repeat(1000), "{".repeat(1000));
         let value: serde_json::Value = from_str(&text).unwrap();
         assert_eq!(value["a"].as_str().map(str::len), Some(50_000));
+    }
+
+    #[test]
+    fn a_file_of_more_values_than_the_budget_is_refused_at_the_value_past_it() {
+        // The mapping and its key are two values; the list is the third.
+        let items = |n: usize| format!("cases:\n{}", "- 1\n".repeat(n));
+        assert!(from_str::<serde_json::Value>(&items(MAX_VALUES - 3)).is_ok());
+        let error = from_str::<serde_json::Value>(&items(MAX_VALUES - 2)).unwrap_err();
+        assert_eq!(error, YamlError::TooManyValues { line: MAX_VALUES - 1, column: 3 });
     }
 
     #[test]

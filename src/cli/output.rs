@@ -334,7 +334,7 @@ pub fn run_jsonl_lines(
             let read = match userfile::read_line(&mut reader, &mut line, userfile::MAX_INPUT_BYTES) {
                 Ok(false) => break,
                 Ok(true) if line.trim_ascii().is_empty() => continue,
-                Ok(true) if holds_more_values(&line, BATCH_CASE_VALUES) => {
+                Ok(true) if crate::base::json::holds_more_values(&line, BATCH_CASE_VALUES) => {
                     Err(format!("line {number}: holds more than {BATCH_CASE_VALUES} JSON values"))
                 }
                 Ok(true) => Ok(line),
@@ -401,32 +401,6 @@ pub fn run_jsonl_lines(
 /// 16 MiB line of numbers took over 500 MB.
 const BATCH_CASE_VALUES: usize = crate::config::json5::MAX_VALUES + 10_000;
 
-/// Whether the JSON text `line` holds more than `limit` values, counted without parsing it: each
-/// value past the first follows a `,` or opens with `[` or `{` outside strings. A line too short
-/// to hold that many (`[1,1,1]`: a value for every two bytes, and one) is not scanned. Text that is no JSON is counted all the
-/// same; the parser says what is wrong with it.
-fn holds_more_values(line: &[u8], limit: usize) -> bool {
-    if line.len() / 2 < limit {
-        return false;
-    }
-    let (mut values, mut in_string, mut escaped) = (1, false, false);
-    for &byte in line {
-        match (in_string, byte) {
-            (true, _) if escaped => escaped = false,
-            (true, b'\\') => escaped = true,
-            (true, b'"') | (false, b'"') => in_string = !in_string,
-            (false, b',' | b'[' | b'{') => {
-                values += 1;
-                if values > limit {
-                    return true;
-                }
-            }
-            _ => {}
-        }
-    }
-    false
-}
-
 /// A line of a batch by its number: its bytes, or why it cannot be read.
 type BatchLine = (usize, Result<Vec<u8>, String>);
 
@@ -452,20 +426,6 @@ fn broken_pipe_ok(error: std::io::Error) -> miette::Result<std::process::ExitCod
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_batch_line_is_refused_past_its_values_without_being_parsed() {
-        let numbers = |n: usize| format!("{{\"config\": {{\"a\": [{}]}}}}", vec!["1"; n].join(","));
-        // `numbers(n)` holds n + 3 values.
-        assert!(!holds_more_values(numbers(97).as_bytes(), 100));
-        assert!(holds_more_values(numbers(98).as_bytes(), 100));
-        // The densest text, at the length below which lines are not scanned.
-        assert!(holds_more_values(b"[1,1,1]", 3) && !holds_more_values(b"[1,1,1]", 4));
-        // Commas, brackets and escaped quotes inside strings are no values.
-        let text = format!("{{\"config\": \"{}\\\" ,\", \"b\": [1, 2]}}", ",[{".repeat(100));
-        assert!(!holds_more_values(text.as_bytes(), 5));
-        assert!(holds_more_values(text.as_bytes(), 3));
-    }
 
     #[test]
     fn a_streamed_machine_document_is_the_document_emitted_whole() {

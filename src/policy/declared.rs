@@ -17,7 +17,7 @@ pub fn declared_plugin_tools(
         Some(path) => {
             let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
                 .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
-            serde_json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
+            crate::base::json::from_str::<Vec<PluginTool>>(&text).map_err(|e| {
                 let message = crate::config::secrets::parse_error_message(&e.to_string());
                 miette::miette!(code = "cli::plugins", "{}: {message}", path.display())
             })?

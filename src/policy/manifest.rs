@@ -33,7 +33,7 @@ pub fn folder_tools(dir: &Path) -> miette::Result<Vec<PluginTool>> {
     for path in manifests {
         let text = crate::base::userfile::read_text(&path, crate::base::userfile::MAX_INPUT_BYTES)
             .map_err(|e| miette::miette!(code = "cli::plugins", "cannot read {}: {e}", path.display()))?;
-        let manifest: Value = serde_json::from_str(&text).map_err(|e| {
+        let manifest: Value = crate::base::json::from_str(&text).map_err(|e| {
             let message = crate::config::secrets::parse_error_message(&e.to_string());
             miette::miette!(code = "cli::plugins", "{}: {message}", path.display())
         })?;
@@ -45,7 +45,7 @@ pub fn folder_tools(dir: &Path) -> miette::Result<Vec<PluginTool>> {
 /// The plugin id a manifest file declares (trimmed), if it is readable and has one.
 pub fn manifest_id(path: &Path) -> Option<String> {
     let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES).ok()?;
-    let manifest: Value = serde_json::from_str(&text).ok()?;
+    let manifest: Value = crate::base::json::from_str(&text).ok()?;
     let id = js_trim(manifest.get("id")?.as_str()?);
     (!id.is_empty()).then(|| id.to_string())
 }

@@ -306,7 +306,7 @@ pub fn mcp_plugin_id() -> &'static str {
 pub fn read_probe(path: &std::path::Path) -> miette::Result<McpProbe> {
     let text = crate::base::userfile::read_text(path, crate::base::userfile::MAX_INPUT_BYTES)
         .map_err(|e| miette::miette!(code = "cli::mcp-probe", "cannot read {}: {e}", path.display()))?;
-    serde_json::from_str::<McpProbe>(&text).map_err(|e| {
+    crate::base::json::from_str::<McpProbe>(&text).map_err(|e| {
         let message = crate::config::secrets::parse_error_message(&e.to_string());
         miette::miette!(
             code = "cli::mcp-probe",

@@ -236,7 +236,7 @@ fn local_plugin_ids(config: &Value) -> HashSet<String> {
         let text =
             crate::base::userfile::read_text(&dir.join("openclaw.plugin.json"), crate::base::userfile::MAX_INPUT_BYTES)
                 .ok()?;
-        let manifest: Value = serde_json::from_str(&text).ok()?;
+        let manifest: Value = crate::base::json::from_str(&text).ok()?;
         Some(js_trim(manifest.get("id")?.as_str()?).to_string()).filter(|id| !id.is_empty())
     };
     let mut ids = HashSet::new();

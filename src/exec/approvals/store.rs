@@ -90,13 +90,13 @@ pub fn read(input: &ApprovalsInput) -> Result<Option<Value>, FailClosed> {
         ApprovalsInput::None => Ok(None),
         ApprovalsInput::Document(v) => Ok(Some(v.clone())),
         ApprovalsInput::Sqlite(p) => {
-            read_sqlite(p).and_then(|t| t.map(|t| serde_json::from_str(&t).map_err(invalid_json)).transpose())
+            read_sqlite(p).and_then(|t| t.map(|t| crate::base::json::from_str(&t).map_err(invalid_json)).transpose())
         }
         ApprovalsInput::JsonFile(p) => {
             match crate::base::userfile::read_text(p, crate::base::userfile::MAX_INPUT_BYTES) {
                 Err(crate::base::userfile::ReadError::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
                 Err(e) => Err(FailClosed::new(StoreProblem::Broken, e.to_string())),
-                Ok(t) => serde_json::from_str(&t).map(Some).map_err(invalid_json),
+                Ok(t) => crate::base::json::from_str(&t).map(Some).map_err(invalid_json),
             }
         }
     }
@@ -113,9 +113,13 @@ pub fn locator(input: &ApprovalsInput) -> String {
 }
 
 /// A JSON error about a store that may be any file: quoted values and credentials masked.
-fn invalid_json(error: serde_json::Error) -> FailClosed {
+fn invalid_json(error: crate::base::json::JsonError) -> FailClosed {
     let message = crate::config::secrets::parse_error_message(&error.to_string());
-    FailClosed::new(StoreProblem::InvalidDocument, format!("invalid JSON: {message}"))
+    let message = match error {
+        crate::base::json::JsonError::TooManyValues(_) => format!("the store is too large to read: {message}"),
+        crate::base::json::JsonError::Syntax(_) => format!("invalid JSON: {message}"),
+    };
+    FailClosed::new(StoreProblem::InvalidDocument, message)
 }
 
 /// A store file, read by its kind: `.json` is a JSON file, anything else a SQLite database.

@@ -113,7 +113,7 @@ const HOOKS: Kind = Kind {
     config_path: &[keys::HOOKS, keys::INTERNAL, keys::INSTALLS],
     state_key: "hooks.internal.installs",
     records_in_row: "hooks.internal.installs",
-    parse_row: |text| match serde_json::from_str::<Value>(text) {
+    parse_row: |text| match crate::base::json::from_str::<Value>(text) {
         Ok(value) => Ok(hook_records(value)),
         Err(e) => Err(format!("its hook install records are not JSON: {e}")),
     },
@@ -202,7 +202,7 @@ fn hook_records(value: Value) -> RecordList {
 /// normalized as the release parses it; `None` when the release refuses them (not JSON, no
 /// records, or one record that does not fit its schema).
 fn plugin_index_records(text: &str) -> Option<RecordList> {
-    let value: Value = serde_json::from_str(text).ok()?;
+    let value: Value = crate::base::json::from_str(text).ok()?;
     let records = value.get("index")?.get("installRecords")?.as_object()?;
     records.iter().map(|(id, record)| Some((id.clone(), parse_plugin_record(record)?))).collect()
 }
@@ -335,7 +335,7 @@ fn installed_version(dir: &Path) -> Option<String> {
     crate::base::userfile::ensure_regular_file(&dir.join("package.json")).ok()?;
     let text =
         crate::base::userfile::read_text(&dir.join("package.json"), crate::base::userfile::MAX_INPUT_BYTES).ok()?;
-    let manifest: Value = serde_json::from_str(&text).ok()?;
+    let manifest: Value = crate::base::json::from_str(&text).ok()?;
     manifest.get("version")?.as_str().map(str::to_string)
 }
 

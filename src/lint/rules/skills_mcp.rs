@@ -125,7 +125,10 @@ fn registry_servers(path: &Path) -> Result<Vec<String>, &'static str> {
         return Err("larger than 16 MiB");
     }
     let text = std::fs::read_to_string(path).map_err(|_| "unreadable")?;
-    let doc: Value = serde_json::from_str(&text).map_err(|_| "not valid JSON")?;
+    let doc: Value = crate::base::json::from_str(&text).map_err(|e| match e {
+        crate::base::json::JsonError::TooManyValues(_) => "too many values to read",
+        crate::base::json::JsonError::Syntax(_) => "not valid JSON",
+    })?;
     let servers = doc.get("mcpServers").and_then(Value::as_object).into_iter().flatten();
     Ok(servers.filter(|(_, s)| s.get("enabled") != Some(&Value::Bool(false))).map(|(name, _)| name.clone()).collect())
 }

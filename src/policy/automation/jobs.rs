@@ -217,7 +217,7 @@ fn read_sqlite(path: &Path, store_key: &str, copied: bool) -> Result<JobStore, J
             return Err(error(format!("the jobs add up to more than {MAX_INPUT_BYTES} bytes")));
         }
         // A row the release cannot decode is skipped, as its loader skips it.
-        let Ok(Value::Object(mut job)) = serde_json::from_str::<Value>(&text) else { continue };
+        let Ok(Value::Object(mut job)) = crate::base::json::from_str::<Value>(&text) else { continue };
         job.insert("id".into(), Value::String(id));
         jobs.push(CronJob(restore_pinned_exec(Value::Object(job))));
     }
