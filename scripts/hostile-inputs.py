@@ -88,6 +88,14 @@ def main():
     depth = 500
     numbers = (2 * 1024 * 1024 - 2 * depth - 10) // 2
     (out / "deepwide.json5").write_text("{a:" + "[" * depth + "1," * numbers + "1" + "]" * depth + "}")
+    # Documents parsed whole: a batch line, an inline config text, an approvals store, a suite.
+    millions = "[" + ",".join(["1"] * 3_000_000) + "]"
+    line = '{"id":1,"command":"ls","url":"http://a/","config":{"a":' + millions + '}}'
+    (out / "batch-values.jsonl").write_text(line + "\n")
+    (out / "batch-text.jsonl").write_text(json.dumps({"id": 1, "config": "{a: " + millions + "}"}) + "\n")
+    store = '{"version":1,"agents":{"a":{"allowlist":' + millions + "}}}"
+    (out / "approvals-3m.json").write_text(store)
+    (out / "suite-3m.yaml").write_text("config: empty.json5\ncases:\n" + "- 1\n" * 3_000_000)
 
 
 if __name__ == "__main__":
