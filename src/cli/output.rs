@@ -294,10 +294,12 @@ fn parse_case(number: usize, line: &[u8]) -> Result<Value, String> {
 const BATCH_BUDGET: usize = 1024 * 1024;
 /// What an answer weighs besides its line.
 const BATCH_ANSWER_WEIGHT: usize = 4 * 1024;
-/// The input a batch reads ahead, and the most lines a core takes at once: handing each line to a
-/// core on its own cost more than a short case.
+/// The input a batch reads ahead: a core takes the lines already read.
 const BATCH_READ_AHEAD: usize = 256 * 1024;
+/// The most lines a core takes at once, and their most weight (a quarter of the budget, so that
+/// every core has some): handing each line to a core on its own cost more than a short case.
 const BATCH_CHUNK_LINES: usize = 32;
+const BATCH_CHUNK_WEIGHT: usize = BATCH_BUDGET / 4;
 
 /// [`run_jsonl`] for answerers that read a case's text themselves: `answer` gets the line's
 /// number and text, or why the line cannot be read.
@@ -348,7 +350,7 @@ pub fn run_jsonl_lines(
             weight += read.as_ref().map_or(0, Vec::len) + BATCH_ANSWER_WEIGHT;
             chunk.push((number, read));
             let next_line_read = reader.buffer().contains(&b'\n');
-            if chunk.len() == BATCH_CHUNK_LINES || weight >= BATCH_BUDGET / 4 || !next_line_read {
+            if chunk.len() == BATCH_CHUNK_LINES || weight >= BATCH_CHUNK_WEIGHT || !next_line_read {
                 break;
             }
         }
