@@ -30,15 +30,16 @@ pub enum Stopped<E> {
 }
 
 /// Reads jobs with `read` (a job and its weight, `None` at the end), answers each with
-/// `answer` on every core, and hands the answers to `write` in the order the jobs were read.
-/// The jobs in flight weigh at most `budget` together, unless one alone weighs more.
+/// `answer` on `workers` threads (on the caller's alone when it is 1), and hands the answers to
+/// `write` in the order the jobs were read. The jobs in flight weigh at most `budget` together,
+/// unless one alone weighs more.
 pub fn map_ordered<J: Send, A: Send, E: Send>(
+    workers: usize,
     budget: usize,
     mut read: impl FnMut() -> Result<Option<(J, usize)>, E>,
     answer: impl Fn(J) -> A + Sync,
     mut write: impl FnMut(Delivery<A>) -> Result<(), E> + Send,
 ) -> Result<(), Stopped<E>> {
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     if workers < 2 {
         loop {
             match read() {
@@ -177,6 +178,7 @@ mod tests {
     /// Runs `map_ordered` over `jobs` (each `Err` a read failure), answering by doubling; the
     /// writer fails on the answer `fail_on`. Returns what was written and how it ended.
     fn run(
+        workers: usize,
         jobs: Vec<Result<u64, &'static str>>,
         budget: usize,
         fail_on: Option<u64>,
@@ -184,6 +186,7 @@ mod tests {
         let mut jobs = jobs.into_iter();
         let written = Mutex::new(Vec::new());
         let ended = map_ordered(
+            workers,
             budget,
             || jobs.next().transpose().map(|job| job.map(|n| (n, 10))),
             |n| n * 2,
@@ -199,41 +202,53 @@ mod tests {
         (written.into_inner().unwrap(), ended)
     }
 
+    /// One thread (the caller's), and more than there are cores here.
+    const WORKERS: [usize; 3] = [1, 2, 3];
+
     #[test]
     fn answers_come_in_the_order_of_their_jobs_whatever_the_budget() {
         let jobs: Vec<u64> = (0..2_000).collect();
         let doubled: Vec<u64> = jobs.iter().map(|n| n * 2).collect();
-        for budget in [0, 15, 100, usize::MAX] {
-            let (written, ended) = run(jobs.iter().copied().map(Ok).collect(), budget, None);
-            assert_eq!((written, ended), (doubled.clone(), Ok(())), "budget {budget}");
+        for (workers, budget) in WORKERS.into_iter().flat_map(|w| [0, 15, 100, usize::MAX].map(|b| (w, b))) {
+            let (written, ended) = run(workers, jobs.iter().copied().map(Ok).collect(), budget, None);
+            assert_eq!((written, ended), (doubled.clone(), Ok(())), "{workers} workers, budget {budget}");
         }
-        assert_eq!(run(Vec::new(), 100, None), (Vec::new(), Ok(())));
+        assert_eq!(run(2, Vec::new(), 100, None), (Vec::new(), Ok(())));
     }
 
     #[test]
     fn a_read_failure_ends_the_stream_after_what_was_read_is_written() {
-        let jobs = vec![Ok(1), Ok(2), Ok(3), Err("unreadable"), Ok(4)];
-        assert_eq!(run(jobs, 100, None), (vec![2, 4, 6], Err(Stopped::Reading("unreadable"))));
+        for workers in WORKERS {
+            let jobs = vec![Ok(1), Ok(2), Ok(3), Err("unreadable"), Ok(4)];
+            let expected = (vec![2, 4, 6], Err(Stopped::Reading("unreadable")));
+            assert_eq!(run(workers, jobs, 100, None), expected, "{workers} workers");
+        }
     }
 
     #[test]
     fn a_write_failure_stops_reading_and_writing() {
-        let (written, ended) = run((0..10_000).map(Ok).collect(), 1_000, Some(20));
-        assert_eq!((written, ended), ((0..10).map(|n| n * 2).collect(), Err(Stopped::Writing("closed"))));
+        for workers in WORKERS {
+            let (written, ended) = run(workers, (0..10_000).map(Ok).collect(), 1_000, Some(20));
+            let expected = ((0..10).map(|n| n * 2).collect(), Err(Stopped::Writing("closed")));
+            assert_eq!((written, ended), expected, "{workers} workers");
+        }
     }
 
     #[test]
     fn a_panicking_job_panics_the_stream_instead_of_hanging_it() {
-        let mut jobs = 0..1_000u64;
-        let outcome = catch_unwind(AssertUnwindSafe(|| {
-            map_ordered::<_, _, ()>(
-                50,
-                || Ok(jobs.next().map(|n| (n, 10))),
-                |n| assert_ne!(n, 500, "job 500 fails"),
-                |_| Ok(()),
-            )
-        }));
-        assert!(outcome.is_err());
+        for workers in WORKERS {
+            let mut jobs = 0..1_000u64;
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                map_ordered::<_, _, ()>(
+                    workers,
+                    50,
+                    || Ok(jobs.next().map(|n| (n, 10))),
+                    |n| assert_ne!(n, 500, "job 500 fails"),
+                    |_| Ok(()),
+                )
+            }));
+            assert!(outcome.is_err(), "{workers} workers");
+        }
     }
 
     #[test]
@@ -243,6 +258,7 @@ mod tests {
         let in_flight = Mutex::new((0usize, 0usize));
         let mut jobs = 0..300u64;
         map_ordered::<_, _, ()>(
+            2,
             100,
             || {
                 Ok(jobs.next().map(|n| {

@@ -382,7 +382,8 @@ pub fn run_jsonl_lines(
         };
         written.map_err(BatchStop::Write)
     };
-    let stopped = match map_ordered(BATCH_BUDGET, read, answer_chunk, write) {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let stopped = match map_ordered(cores, BATCH_BUDGET, read, answer_chunk, write) {
         Ok(()) => None,
         Err(Stopped::Reading(stop) | Stopped::Writing(stop)) => Some(stop),
     };
