@@ -13,8 +13,8 @@ pub const MAX_VALUES: usize = 200_000;
 
 #[derive(Debug, thiserror::Error)]
 pub enum JsonError {
-    #[error("it holds more than {0} values")]
-    TooManyValues(usize),
+    #[error("it holds more than {MAX_VALUES} values")]
+    TooManyValues,
     #[error("{0}")]
     Syntax(#[from] serde_json::Error),
 }
@@ -22,7 +22,7 @@ pub enum JsonError {
 /// Parses `text` if it holds at most [`MAX_VALUES`] values.
 pub fn from_str<T: DeserializeOwned>(text: &str) -> Result<T, JsonError> {
     if holds_more_values(text.as_bytes(), MAX_VALUES) {
-        return Err(JsonError::TooManyValues(MAX_VALUES));
+        return Err(JsonError::TooManyValues);
     }
     Ok(serde_json::from_str(text)?)
 }

@@ -116,7 +116,7 @@ pub fn locator(input: &ApprovalsInput) -> String {
 fn invalid_json(error: crate::base::json::JsonError) -> FailClosed {
     let message = crate::config::secrets::parse_error_message(&error.to_string());
     let message = match error {
-        crate::base::json::JsonError::TooManyValues(_) => format!("the store is too large to read: {message}"),
+        crate::base::json::JsonError::TooManyValues => format!("the store is too large to read: {message}"),
         crate::base::json::JsonError::Syntax(_) => format!("invalid JSON: {message}"),
     };
     FailClosed::new(StoreProblem::InvalidDocument, message)

@@ -126,7 +126,7 @@ fn registry_servers(path: &Path) -> Result<Vec<String>, &'static str> {
     }
     let text = std::fs::read_to_string(path).map_err(|_| "unreadable")?;
     let doc: Value = crate::base::json::from_str(&text).map_err(|e| match e {
-        crate::base::json::JsonError::TooManyValues(_) => "too many values to read",
+        crate::base::json::JsonError::TooManyValues => "too many values to read",
         crate::base::json::JsonError::Syntax(_) => "not valid JSON",
     })?;
     let servers = doc.get("mcpServers").and_then(Value::as_object).into_iter().flatten();
